@@ -1,0 +1,18 @@
+//! `ludus-cli`: perft, legal moves, analysis, AI arena and benchmarks from the command line.
+
+mod args;
+mod bench;
+mod commands;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    match commands::run(&argv) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ludus-cli: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
