@@ -1,1 +1,47 @@
-//! placeholder
+//! The computer players of Ludus: a game-tree search for Latrunculi and Alquerque.
+//!
+//! The engine is built like a chess engine: negamax alpha-beta with iterative deepening,
+//! aspiration windows and principal variation search, late move reductions, a transposition
+//! table keyed by the rules' Zobrist hashes, move ordering by table move, captures (bigger
+//! first), killers and history, and a quiescence search over captures (all of them in
+//! Alquerque, where capturing is compulsory, so that a position with a capture on is never
+//! taken as quiet). Each game has its own evaluation ([`eval`]).
+//!
+//! The search is an explicit-stack machine ([`search`]): [`Search::step`] runs it for a budget
+//! of nodes and returns, so the game can run it for a few milliseconds per frame on the web;
+//! a search in slices gives exactly the same move as one in one go with the same depth or node
+//! limits. No threads, no `std::time::Instant` (it panics on the web): this crate builds for
+//! `wasm32-unknown-unknown`.
+//!
+//! ```
+//! use ludus_ai::{AnySearch, Level, Limits, Status};
+//! use ludus_rules::{AnyGame, Variant};
+//!
+//! let game = AnyGame::new(Variant::Alquerque);
+//! // One shot:
+//! let mv = ludus_ai::best_move(&game, Level::Medium, Limits::depth(2), 1).unwrap();
+//! // In slices, as the web build does once per frame:
+//! let mut search = AnySearch::new(&game, Level::Medium, Limits::depth(2), 1);
+//! while search.step(2_000) == Status::Running {}
+//! assert_eq!(search.best_move(), Some(mv));
+//! println!("{:?}", search.info());
+//! ```
+
+pub mod any;
+pub mod eval;
+pub mod level;
+pub mod limits;
+pub mod ordering;
+pub mod params;
+pub mod score;
+pub mod search;
+pub mod tt;
+
+pub use any::{AnyInfo, AnySearch, best_move};
+pub use eval::SearchGame;
+pub use level::Level;
+pub use limits::Limits;
+pub use params::{AlquerqueParams, LatrunculiParams, Params, SearchParams};
+pub use score::Score;
+pub use search::{Info, Search, Status};
+pub use tt::TranspositionTable;

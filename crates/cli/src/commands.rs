@@ -6,8 +6,10 @@ use ludus_rules::{AnyGame, AnyPosition, Variant};
 const USAGE: &str = "usage: ludus-cli <command> ...
   perft <GAME> <DEPTH> [--position POS] [--divide]
   moves <GAME> [--position POS]
+  analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]
+  arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K]
   bench [--quick]
-GAME is latrunculi, latrunculi-quick or alquerque.";
+GAME is latrunculi, latrunculi-quick or alquerque; LEVEL is random, easy, medium or hard.";
 
 pub fn run(argv: &[String]) -> Result<(), String> {
     let Some((cmd, rest)) = argv.split_first() else {
@@ -16,6 +18,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     match cmd.as_str() {
         "perft" => perft(rest),
         "moves" => moves(rest),
+        "analyze" => crate::analyze::run(rest),
+        "arena" => crate::arena::run(rest),
         "bench" => crate::bench::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

@@ -1,5 +1,7 @@
 //! `ludus-cli`: perft, legal moves, analysis, AI arena and benchmarks from the command line.
 
+mod analyze;
+mod arena;
 mod args;
 mod bench;
 mod commands;

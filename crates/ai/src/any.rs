@@ -1,0 +1,218 @@
+//! Both games behind one type, for the game, the server and the command line.
+
+use crate::level::{Level, easy_move, random_move};
+use crate::limits::Limits;
+use crate::params::Params;
+use crate::score::Score;
+use crate::search::{Search, Status};
+use crate::tt::TranspositionTable;
+use ludus_rules::{AnyGame, AnyMove, GamePosition, alquerque, latrunculi};
+use serde::{Deserialize, Serialize};
+
+/// What a search has found so far, with moves in notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnyInfo {
+    /// The depth of the last completed iteration (0 for the levels that do not search).
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: Score,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds spent.
+    pub time_ms: u64,
+    /// The principal variation in notation, best move first.
+    pub pv: Vec<String>,
+}
+
+enum Inner {
+    Latrunculi(Box<Search<latrunculi::Position>>),
+    Alquerque(Box<Search<alquerque::Position>>),
+    /// Random and Easy choose at once.
+    Picked(Option<AnyMove>, Option<String>),
+}
+
+/// A search of the current position of a game of either kind, at a level.
+pub struct AnySearch {
+    inner: Inner,
+}
+
+macro_rules! both {
+    ($self:expr, $s:ident => $body:expr, $picked:pat => $other:expr) => {
+        match $self {
+            Inner::Latrunculi($s) => $body,
+            Inner::Alquerque($s) => $body,
+            $picked => $other,
+        }
+    };
+}
+
+impl AnySearch {
+    /// A search of `game`'s current position at `level`, with the caller's limits (see
+    /// [`Level::limits`]) and a seed (the same seed and limits give the same move, except
+    /// under a time limit). The game's positions since the last capture count for
+    /// repetitions. A finished game has no move.
+    pub fn new(game: &AnyGame, level: Level, limits: Limits, seed: u64) -> AnySearch {
+        AnySearch::with_params(game, level, limits, level.params(), seed)
+    }
+
+    /// Like [`AnySearch::new`] with explicit parameters (used by tuning and tests; the level
+    /// still chooses random, greedy or search play, and its limits).
+    pub fn with_params(
+        game: &AnyGame,
+        level: Level,
+        limits: Limits,
+        params: Params,
+        seed: u64,
+    ) -> AnySearch {
+        AnySearch::build(game, level, limits, params, seed, None)
+    }
+
+    /// Like [`AnySearch::new`], reusing a transposition table (see [`AnySearch::into_table`]).
+    pub fn with_table(
+        game: &AnyGame,
+        level: Level,
+        limits: Limits,
+        seed: u64,
+        tt: TranspositionTable,
+    ) -> AnySearch {
+        AnySearch::build(game, level, limits, level.params(), seed, Some(tt))
+    }
+
+    fn build(
+        game: &AnyGame,
+        level: Level,
+        limits: Limits,
+        params: Params,
+        seed: u64,
+        tt: Option<TranspositionTable>,
+    ) -> AnySearch {
+        let limits = level.limits(limits);
+        fn make<P: crate::SearchGame>(
+            positions: &[P],
+            limits: Limits,
+            params: Params,
+            seed: u64,
+            tt: Option<TranspositionTable>,
+        ) -> Box<Search<P>> {
+            let (root, history) = positions.split_last().expect("a game has a position");
+            Box::new(match tt {
+                Some(tt) => Search::with_table(*root, history, limits, params, seed, tt),
+                None => Search::new(*root, history, limits, params, seed),
+            })
+        }
+        if game.is_over() {
+            return AnySearch {
+                inner: Inner::Picked(None, None),
+            };
+        }
+        let inner = match (level, game) {
+            (Level::Random | Level::Easy, AnyGame::Latrunculi(g)) => {
+                let (root, history) = g.positions().split_last().expect("a position");
+                let mv = if level == Level::Random {
+                    random_move(root, seed)
+                } else {
+                    easy_move(root, history, seed)
+                };
+                Inner::Picked(
+                    mv.map(AnyMove::Latrunculi),
+                    mv.map(|m| root.move_to_string(&m)),
+                )
+            }
+            (Level::Random | Level::Easy, AnyGame::Alquerque(g)) => {
+                let (root, history) = g.positions().split_last().expect("a position");
+                let mv = if level == Level::Random {
+                    random_move(root, seed)
+                } else {
+                    easy_move(root, history, seed)
+                };
+                Inner::Picked(
+                    mv.map(AnyMove::Alquerque),
+                    mv.map(|m| root.move_to_string(&m)),
+                )
+            }
+            (_, AnyGame::Latrunculi(g)) => {
+                Inner::Latrunculi(make(g.positions(), limits, params, seed, tt))
+            }
+            (_, AnyGame::Alquerque(g)) => {
+                Inner::Alquerque(make(g.positions(), limits, params, seed, tt))
+            }
+        };
+        AnySearch { inner }
+    }
+
+    /// Runs about `budget` nodes of the search, then returns.
+    pub fn step(&mut self, budget: u64) -> Status {
+        both!(&mut self.inner, s => s.step(budget), Inner::Picked(..) => Status::Done)
+    }
+
+    /// Runs the search to its end and returns the best move.
+    pub fn run_to_end(&mut self) -> Option<AnyMove> {
+        while self.step(1 << 20) == Status::Running {}
+        self.best_move()
+    }
+
+    /// Whether the search is over.
+    pub fn is_done(&self) -> bool {
+        both!(&self.inner, s => s.is_done(), Inner::Picked(..) => true)
+    }
+
+    /// The best move so far (always one once the search has started, unless the game is over
+    /// or the side to move has no legal move).
+    pub fn best_move(&self) -> Option<AnyMove> {
+        match &self.inner {
+            Inner::Latrunculi(s) => s.best_move().map(AnyMove::Latrunculi),
+            Inner::Alquerque(s) => s.best_move().map(AnyMove::Alquerque),
+            Inner::Picked(m, _) => *m,
+        }
+    }
+
+    /// The search's progress, moves in notation.
+    pub fn info(&self) -> AnyInfo {
+        fn convert<P: crate::SearchGame>(s: &Search<P>) -> AnyInfo {
+            let i = s.info();
+            let mut pos = *s.root();
+            let mut pv = Vec::with_capacity(i.pv.len());
+            for m in &i.pv {
+                pv.push(pos.move_to_string(m));
+                pos = pos.play_unchecked(m);
+            }
+            AnyInfo {
+                depth: i.depth,
+                seldepth: i.seldepth,
+                score: i.score,
+                nodes: i.nodes,
+                time_ms: i.time_ms,
+                pv,
+            }
+        }
+        match &self.inner {
+            Inner::Latrunculi(s) => convert(s),
+            Inner::Alquerque(s) => convert(s),
+            Inner::Picked(_, notation) => AnyInfo {
+                depth: 0,
+                seldepth: 0,
+                score: Score::Eval(0),
+                nodes: 0,
+                time_ms: 0,
+                pv: notation.iter().cloned().collect(),
+            },
+        }
+    }
+
+    /// The transposition table, to reuse for the next move (`None` for the levels that do not
+    /// search).
+    pub fn into_table(self) -> Option<TranspositionTable> {
+        match self.inner {
+            Inner::Latrunculi(s) => Some(s.into_table()),
+            Inner::Alquerque(s) => Some(s.into_table()),
+            Inner::Picked(..) => None,
+        }
+    }
+}
+
+/// The move `level` plays in `game`'s current position, in one go (see [`AnySearch::new`]).
+pub fn best_move(game: &AnyGame, level: Level, limits: Limits, seed: u64) -> Option<AnyMove> {
+    AnySearch::new(game, level, limits, seed).run_to_end()
+}

@@ -1,0 +1,52 @@
+//! What the search needs from a game beyond the rules: an evaluation, the "noisy" moves that
+//! quiescence searches, and compact move identities for the tables.
+
+pub mod alquerque;
+pub mod latrunculi;
+
+use crate::params::Params;
+use ludus_rules::GamePosition;
+
+/// A game the engine can search: the rules' [`GamePosition`] plus evaluation and the move
+/// helpers of the search. Implemented for `latrunculi::Position` and `alquerque::Position`.
+pub trait SearchGame: GamePosition {
+    /// Tables computed once per search from the root (board masks and the like).
+    type Context: Send + Sync + 'static;
+
+    /// The context for searches of positions like `self` (same board size).
+    fn context(&self) -> Self::Context;
+
+    /// The static evaluation, in centi-soldiers, from the side to move's point of view. Called
+    /// only on positions that are not over.
+    fn evaluate(&self, ctx: &Self::Context, params: &Params) -> i32;
+
+    /// Fills `out` with the moves quiescence must look at and says whether the position is
+    /// forcing: `true` means the side to move may not "stand pat" (Alquerque with a capture
+    /// available: capturing is compulsory, so `out` holds every legal move).
+    fn generate_noisy(&self, ctx: &Self::Context, out: &mut Vec<Self::Move>) -> bool;
+
+    /// Whether the side to move is in immediate danger of losing on the opponent's next move
+    /// (Latrunculi: its king has one free side that an enemy piece can reach). The search
+    /// extends such nodes by a ply, as chess engines extend checks.
+    fn in_danger(&self, ctx: &Self::Context) -> bool;
+
+    /// How many pieces `mv` captures.
+    fn capture_count(mv: &Self::Move) -> u32;
+
+    /// A non-zero 32-bit identity of a move within its position, for the transposition table.
+    fn move_tag(mv: &Self::Move) -> u32;
+
+    /// An index below [`HISTORY_SIZE`] for the history table (from and to squares).
+    fn history_index(mv: &Self::Move) -> usize;
+
+    /// The plies without capture after which the game ends.
+    fn no_capture_limit() -> u16;
+
+    /// Whether null-window reductions of quiet moves are safe enough for this game.
+    fn allow_lmr() -> bool {
+        true
+    }
+}
+
+/// The size of a history table: from-square x to-square on boards of up to 128 squares.
+pub const HISTORY_SIZE: usize = 128 * 128;

@@ -1,0 +1,159 @@
+//! Playing levels: from random moves for a first game to the full search.
+
+use crate::eval::SearchGame;
+use crate::limits::Limits;
+use crate::params::Params;
+use crate::search::{is_threefold, mix};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How strongly the computer plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Level {
+    /// A uniformly random legal move.
+    Random,
+    /// Mostly random, with some greed: it usually takes what it can and always takes a win in
+    /// one, but looks no further (it leaves its pieces where they can be taken).
+    Easy,
+    /// A short search (a few plies and the captures after them) with a little noise: it never
+    /// misses a win in one or a capture that wins material safely.
+    Medium,
+    /// The full search, as deep as its time allows (2 s a move unless limited otherwise).
+    Hard,
+}
+
+/// The time Hard takes for a move when no limit is given.
+pub const HARD_DEFAULT_TIME_MS: u64 = 2000;
+/// Medium's search depth.
+pub const MEDIUM_DEPTH: u32 = 2;
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Hard];
+
+    /// The lower-case name: `random`, `easy`, `medium`, `hard`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// Reads a name (as [`Level::name`] writes it, any case).
+    pub fn parse(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown level '{s}': expected random, easy, medium or hard"))
+    }
+
+    /// Whether this level searches (Medium and Hard) rather than picking at once.
+    pub fn searches(self) -> bool {
+        matches!(self, Level::Medium | Level::Hard)
+    }
+
+    /// The search parameters of the level (for the levels that search).
+    pub fn params(self) -> Params {
+        let mut p = Params::default();
+        match self {
+            Level::Medium => {
+                p.search.noise = 12;
+                p.search.lmr = false;
+                p.tt_mb = p.tt_mb.min(4);
+            }
+            Level::Hard => {
+                p.search.contempt = 15;
+            }
+            Level::Random | Level::Easy => {
+                p.tt_mb = 1;
+            }
+        }
+        p
+    }
+
+    /// The limits a search of this level runs with, given the caller's: Medium never goes
+    /// deeper than [`MEDIUM_DEPTH`]; Hard without any limit takes [`HARD_DEFAULT_TIME_MS`].
+    pub fn limits(self, given: Limits) -> Limits {
+        match self {
+            Level::Medium => given.min(Limits::depth(MEDIUM_DEPTH)),
+            Level::Hard if given.is_unlimited() => Limits::time_ms(HARD_DEFAULT_TIME_MS),
+            _ => given,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A small deterministic generator (SplitMix64), the same on every platform.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x6C75_6475_735F_6169)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        mix(self.0)
+    }
+
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+}
+
+/// A uniformly random legal move of `pos`.
+pub fn random_move<P: SearchGame>(pos: &P, seed: u64) -> Option<P::Move> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::new(seed ^ pos.hash());
+    Some(moves[rng.below(moves.len() as u64) as usize])
+}
+
+/// Easy's move: a win in one if there is one; otherwise captures are likely (bigger ones more
+/// so) but not certain, and everything else is random. `history` is the game's positions
+/// before `pos` (for repetitions).
+pub fn easy_move<P: SearchGame>(pos: &P, history: &[P], seed: u64) -> Option<P::Move> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::new(seed ^ pos.hash().rotate_left(17));
+    let keep = usize::from(pos.clock()).min(history.len());
+    let mut stack: Vec<P> = history[history.len() - keep..].to_vec();
+    if !stack.last().is_some_and(|p| p.same_position(pos)) {
+        stack.push(*pos);
+    }
+    let me = pos.side_to_move();
+    let mut best = None;
+    let mut best_score = i64::MIN;
+    for mv in &moves {
+        let child = pos.play_unchecked(mv);
+        stack.push(child);
+        let outcome = child.rule_outcome(is_threefold(&stack));
+        stack.pop();
+        let mut score = rng.below(160) as i64 + 100 * i64::from(P::capture_count(mv));
+        match outcome {
+            Some(o) if o.winner == Some(me) => score += 1_000_000,
+            Some(o) if o.winner.is_some() => score -= 1_000,
+            _ => {}
+        }
+        if score > best_score {
+            best_score = score;
+            best = Some(*mv);
+        }
+    }
+    best
+}

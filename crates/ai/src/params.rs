@@ -1,0 +1,155 @@
+//! Tunable numbers: evaluation weights of each game and switches of the search. Levels
+//! ([`crate::Level`]) are made of these.
+
+use serde::{Deserialize, Serialize};
+
+/// Evaluation weights for Latrunculi, in centi-soldiers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LatrunculiParams {
+    /// One soldier.
+    pub soldier: i32,
+    /// Each legal slide.
+    pub mobility: i32,
+    /// Penalty for the king by number of free sides (0 to 4; 0 never happens in a live game).
+    pub king_liberties: [i32; 5],
+    /// Extra penalty for each free side of the king that an enemy piece can slide onto.
+    pub attacked_liberty: i32,
+    /// Extra penalty when the king has one free side and the enemy can reach it (the side to
+    /// move is threatened with immediate loss).
+    pub king_threat: i32,
+    /// Penalty for each of the side to move's soldiers that the opponent could capture next.
+    pub hanging_own: i32,
+    /// Extra penalty when two or more of them hang (only one can be saved).
+    pub hanging_many: i32,
+    /// Bonus for each of the opponent's soldiers the side to move can capture now.
+    pub hanging_theirs: i32,
+    /// Bonus for each soldier that cannot be sandwiched on either line (edges, neighbours).
+    pub safe_soldier: i32,
+    /// Bonus for each soldier next to a friendly piece.
+    pub connected: i32,
+    /// Bonus for each own piece next to the enemy king.
+    pub king_pressure: i32,
+    /// Bonus for having the move.
+    pub tempo: i32,
+}
+
+impl Default for LatrunculiParams {
+    fn default() -> Self {
+        LatrunculiParams {
+            soldier: 100,
+            mobility: 2,
+            king_liberties: [0, 90, 30, 8, 0],
+            attacked_liberty: 12,
+            king_threat: 220,
+            hanging_own: 14,
+            hanging_many: 45,
+            hanging_theirs: 10,
+            safe_soldier: 6,
+            connected: 3,
+            king_pressure: 6,
+            tempo: 8,
+        }
+    }
+}
+
+/// Evaluation weights for Alquerque, in centi-soldiers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlquerqueParams {
+    /// One piece.
+    pub piece: i32,
+    /// Each plain step available.
+    pub mobility: i32,
+    /// Penalty when a side has no plain step at all (it may soon have no move).
+    pub immobile: i32,
+    /// Penalty for each of the side to move's pieces the opponent could jump next.
+    pub hanging_own: i32,
+    /// Extra penalty when two or more hang.
+    pub hanging_many: i32,
+    /// Bonus by rank of advancement (0 = own back rank, 4 = far rank).
+    pub advance: [i32; 5],
+    /// Penalty for each piece stuck on the far rank (it can only move sideways).
+    pub far_rank: i32,
+    /// Bonus for a piece on a point with diagonal lines.
+    pub strong_point: i32,
+    /// Bonus for a piece that cannot be jumped along any line (backed or on an edge).
+    pub safe_piece: i32,
+    /// Bonus for having the move.
+    pub tempo: i32,
+}
+
+impl Default for AlquerqueParams {
+    fn default() -> Self {
+        AlquerqueParams {
+            piece: 100,
+            mobility: 4,
+            immobile: 60,
+            hanging_own: 18,
+            hanging_many: 50,
+            advance: [0, 4, 8, 10, 6],
+            far_rank: 14,
+            strong_point: 4,
+            safe_piece: 8,
+            tempo: 6,
+        }
+    }
+}
+
+/// Search switches and margins.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchParams {
+    /// Half-width of the first aspiration window (0 disables aspiration).
+    pub aspiration: i32,
+    /// Late move reductions of quiet moves.
+    pub lmr: bool,
+    /// Extensions: a single legal reply, and a Latrunculi king in danger.
+    pub extensions: bool,
+    /// Use the transposition table in quiescence too.
+    pub qsearch_tt: bool,
+    /// Quiescence search (off: the evaluation is taken at depth 0 as it is).
+    pub quiescence: bool,
+    /// Score of a draw for the side that started the search, negated for the other (a positive
+    /// contempt makes the engine avoid draws).
+    pub contempt: i32,
+    /// Pseudo-random noise added to each evaluation, from -noise to +noise, fixed per position
+    /// and seed (so the transposition table stays consistent).
+    pub noise: i32,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            aspiration: 40,
+            lmr: true,
+            extensions: true,
+            qsearch_tt: true,
+            quiescence: true,
+            contempt: 0,
+            noise: 0,
+        }
+    }
+}
+
+/// Everything a search is tuned with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Params {
+    /// The search's switches.
+    pub search: SearchParams,
+    /// Latrunculi's evaluation.
+    pub latrunculi: LatrunculiParams,
+    /// Alquerque's evaluation.
+    pub alquerque: AlquerqueParams,
+    /// The transposition table size in MiB.
+    pub tt_mb: usize,
+}
+
+impl Default for Params {
+    /// Full strength, with the platform's default table size.
+    fn default() -> Self {
+        Params {
+            search: SearchParams::default(),
+            latrunculi: LatrunculiParams::default(),
+            alquerque: AlquerqueParams::default(),
+            tt_mb: crate::tt::DEFAULT_TT_MB,
+        }
+    }
+}

@@ -1,0 +1,896 @@
+//! The search: iterative deepening, aspiration windows, principal variation search with late
+//! move reductions and a transposition table, quiescence over captures, all written as an
+//! explicit-stack machine so that it can stop after any node and resume later.
+//!
+//! # Resumable
+//!
+//! There is no recursion: each node of the tree is a [`Frame`] on a stack, and [`Search::step`]
+//! runs the machine for a budget of nodes, then returns with the stack intact. Nothing depends
+//! on where the slices fall (the node limit and the depth limit are checked at the same places
+//! whatever the budget), so a search run in slices gives exactly the same result as one run in
+//! one go with the same node and depth limits. Only a time limit makes results depend on the
+//! machine.
+//!
+//! # Game ends, repetition and the transposition table
+//!
+//! After every move the search asks the rules ([`ludus_rules::GamePosition::rule_outcome`])
+//! whether the game is over, with the repetition flag computed from a stack of the positions of
+//! the game since the last capture (given at the root) and of the current line. A win or loss
+//! scores `WIN - plies` so that faster wins (and slower losses) are preferred; "no legal move"
+//! is found when a node has no moves.
+//!
+//! Scores that come from a threefold repetition depend on the path, not only on the position.
+//! The search marks them, and the mark travels up to every node whose result they touched;
+//! marked results are never stored in the table (their best move still orders the moves of the
+//! node, nothing more). The table therefore only holds path-independent scores, and a table
+//! hit can never claim a repetition that is not there or miss one that is: positions whose
+//! subtree meets a repetition are simply searched again.
+//!
+//! The no-capture counter is not part of the Zobrist hash either. It matters only when the
+//! limit can be reached within the remaining depth, so the table key of a node whose counter is
+//! that close to the limit includes the counter; further from it, positions that differ only in
+//! the counter share entries.
+
+use crate::eval::SearchGame;
+use crate::limits::Limits;
+use crate::ordering::{self, Ordering};
+use crate::params::Params;
+use crate::score::{self, INFINITY, Score, from_tt, is_decisive, loss_in, to_tt, win_in};
+use crate::tt::{Bound, TranspositionTable};
+use ludus_rules::{GamePosition, Outcome, Side};
+use web_time::Instant;
+
+/// The deepest line (main search, extensions and quiescence) the search follows.
+pub const MAX_PLY: usize = 128;
+
+/// Nodes between two looks at the clock.
+const TIME_CHECK: u64 = 256;
+
+/// What a call to [`Search::step`] left behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The search has more to do: call `step` again.
+    Running,
+    /// The search is over; [`Search::best_move`] is its answer.
+    Done,
+}
+
+/// What the search has found so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info<M> {
+    /// The depth of the last completed iteration (0 before the first).
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score of the best move, from the root side to move's point of view.
+    pub score: Score,
+    /// The raw score (see [`crate::score`]).
+    pub raw_score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds since the first step.
+    pub time_ms: u64,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Main,
+    Quiesce,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Enter,
+    Next,
+    Child,
+}
+
+/// How the current child of a frame is being searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Null window at reduced depth.
+    Reduced,
+    /// Null window at full depth.
+    Zero,
+    /// Full window at full depth.
+    Full,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame<P: GamePosition> {
+    pos: P,
+    key: u64,
+    kind: Kind,
+    state: State,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    orig_alpha: i32,
+    best: i32,
+    best_move: Option<P::Move>,
+    tainted: bool,
+    pv_node: bool,
+    ext: i32,
+    next: usize,
+    searched: u32,
+    cur: Option<P::Move>,
+    cur_quiet: bool,
+    cur_depth: i32,
+    phase: Phase,
+}
+
+impl<P: GamePosition> Frame<P> {
+    fn new(pos: P, depth: i32, alpha: i32, beta: i32) -> Frame<P> {
+        Frame {
+            pos,
+            key: 0,
+            kind: Kind::Main,
+            state: State::Enter,
+            depth,
+            alpha,
+            beta,
+            orig_alpha: alpha,
+            best: -INFINITY,
+            best_move: None,
+            tainted: false,
+            pv_node: beta - alpha > 1,
+            ext: 0,
+            next: 0,
+            searched: 0,
+            cur: None,
+            cur_quiet: false,
+            cur_depth: 0,
+            phase: Phase::Full,
+        }
+    }
+}
+
+/// The result of the last completed iteration.
+#[derive(Clone, Debug)]
+struct Completed<M> {
+    depth: u32,
+    score: i32,
+    best: M,
+    pv: Vec<M>,
+}
+
+/// A resumable search of one position of one game.
+pub struct Search<P: SearchGame> {
+    root: P,
+    ctx: P::Context,
+    params: Params,
+    limits: Limits,
+    seed: u64,
+    tt: TranspositionTable,
+    ordering: Ordering<P::Move>,
+    /// Positions since the last capture before the root, then the current line.
+    stack: Vec<P>,
+    root_stack_len: usize,
+    root_side: Side,
+    frames: Vec<Frame<P>>,
+    moves: Vec<Vec<P::Move>>,
+    scores: Vec<Vec<i32>>,
+    pv: Vec<Vec<P::Move>>,
+    /// The child's value and taint, handed from a finished frame to its parent.
+    ret: (i32, bool),
+    root_moves: Vec<P::Move>,
+    fallback: Option<P::Move>,
+    depth: u32,
+    window: (i32, i32),
+    delta: i32,
+    completed: Option<Completed<P::Move>>,
+    /// The best root move of the iteration in progress, with its score and line.
+    partial: Option<Completed<P::Move>>,
+    nodes: u64,
+    seldepth: u32,
+    start: Option<Instant>,
+    next_time_check: u64,
+    elapsed_ms: u64,
+    done: bool,
+}
+
+impl<P: SearchGame> Search<P> {
+    /// A search of `root`. `history` holds the game's positions before the root, oldest first
+    /// (only those since the last capture matter; more are ignored, fewer is allowed); the
+    /// root itself may be given as its last element or not at all.
+    pub fn new(root: P, history: &[P], limits: Limits, params: Params, seed: u64) -> Search<P> {
+        let tt = TranspositionTable::new(params.tt_mb);
+        Search::with_table(root, history, limits, params, seed, tt)
+    }
+
+    /// Like [`Search::new`] but with a table to reuse (its entries stay useful from one move
+    /// of a game to the next). Get it back with [`Search::into_table`].
+    pub fn with_table(
+        root: P,
+        history: &[P],
+        limits: Limits,
+        params: Params,
+        seed: u64,
+        mut tt: TranspositionTable,
+    ) -> Search<P> {
+        tt.new_search();
+        let mut hist: Vec<P> = history.to_vec();
+        if hist.last().is_some_and(|p| p.same_position(&root)) {
+            hist.pop();
+        }
+        // Only positions since the last capture can repeat.
+        let keep = usize::from(root.clock()).min(hist.len());
+        let mut stack: Vec<P> = hist[hist.len() - keep..].to_vec();
+        stack.push(root);
+        let root_stack_len = stack.len();
+        let over = root.rule_outcome(is_threefold(&stack)).is_some();
+        let mut root_moves = Vec::new();
+        if !over {
+            root.generate_moves(&mut root_moves);
+        }
+        let ctx = root.context();
+        let mut s = Search {
+            root,
+            ctx,
+            params,
+            limits,
+            seed,
+            tt,
+            ordering: Ordering::new(MAX_PLY),
+            stack,
+            root_stack_len,
+            root_side: root.side_to_move(),
+            frames: Vec::with_capacity(MAX_PLY),
+            moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            scores: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
+            ret: (0, false),
+            fallback: None,
+            root_moves,
+            depth: 0,
+            window: (-INFINITY, INFINITY),
+            delta: 0,
+            completed: None,
+            partial: None,
+            nodes: 0,
+            seldepth: 0,
+            start: None,
+            next_time_check: TIME_CHECK,
+            elapsed_ms: 0,
+            done: false,
+        };
+        if s.root_moves.is_empty() {
+            s.done = true;
+        } else {
+            // Before any iteration completes, the answer is the most promising move by ordering.
+            let side = s.root_side;
+            s.fallback = s
+                .root_moves
+                .iter()
+                .max_by_key(|m| s.ordering.score::<P>(m, 0, side, 0))
+                .copied();
+        }
+        s
+    }
+
+    /// The table, for the next search.
+    pub fn into_table(self) -> TranspositionTable {
+        self.tt
+    }
+
+    /// The position searched.
+    pub fn root(&self) -> &P {
+        &self.root
+    }
+
+    /// Whether the search is over.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Runs the search to its end (its limits must end it: a search without any limit runs
+    /// to the maximum depth).
+    pub fn run_to_end(&mut self) -> Option<P::Move> {
+        while self.step(1 << 20) == Status::Running {}
+        self.best_move()
+    }
+
+    /// The best move found so far: that of the deepest completed iteration, or a better one
+    /// found by the iteration in progress; before the first iteration completes, the most
+    /// promising move by the ordering. `None` only when the root has no legal move or the game
+    /// is over.
+    pub fn best_move(&self) -> Option<P::Move> {
+        self.partial
+            .as_ref()
+            .or(self.completed.as_ref())
+            .map(|c| c.best)
+            .or(self.fallback)
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The current state of the search.
+    pub fn info(&self) -> Info<P::Move> {
+        let best = self.partial.as_ref().or(self.completed.as_ref());
+        let raw = best.map_or(0, |c| c.score);
+        Info {
+            depth: self.completed.as_ref().map_or(0, |c| c.depth),
+            seldepth: self.seldepth,
+            score: Score::from_raw(raw),
+            raw_score: raw,
+            nodes: self.nodes,
+            time_ms: self.elapsed_ms(),
+            pv: best.map_or_else(|| self.fallback.into_iter().collect(), |c| c.pv.clone()),
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        if self.done {
+            self.elapsed_ms
+        } else {
+            self.start.map_or(0, |s| s.elapsed().as_millis() as u64)
+        }
+    }
+
+    /// Runs about `budget` nodes (at least one), then returns.
+    pub fn step(&mut self, budget: u64) -> Status {
+        if self.done {
+            return Status::Done;
+        }
+        let start = *self.start.get_or_insert_with(Instant::now);
+        let pause_at = self.nodes + budget.max(1);
+        loop {
+            if self.frames.is_empty() && !self.next_iteration() {
+                self.finish(start);
+                return Status::Done;
+            }
+            let top = self.frames.len() - 1;
+            match self.frames[top].state {
+                State::Enter => {
+                    if self.limit_reached(start) {
+                        self.finish(start);
+                        return Status::Done;
+                    }
+                    if self.nodes >= pause_at {
+                        return Status::Running;
+                    }
+                    self.enter(top);
+                }
+                State::Next => self.next(top),
+                State::Child => {
+                    let (v, t) = self.ret;
+                    self.after_child(top, v, t);
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, start: Instant) {
+        self.elapsed_ms = start.elapsed().as_millis() as u64;
+        self.done = true;
+        self.frames.clear();
+        self.stack.truncate(self.root_stack_len);
+    }
+
+    fn limit_reached(&mut self, start: Instant) -> bool {
+        if let Some(n) = self.limits.nodes
+            && self.nodes >= n
+        {
+            return true;
+        }
+        if let Some(ms) = self.limits.time_ms
+            && self.nodes >= self.next_time_check
+        {
+            self.next_time_check = self.nodes + TIME_CHECK;
+            if start.elapsed().as_millis() as u64 >= ms {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Starts the next iteration (or re-searches this one with a wider window); false when the
+    /// search is over.
+    fn next_iteration(&mut self) -> bool {
+        if self.depth == 0 {
+            self.depth = 1;
+            self.window = (-INFINITY, INFINITY);
+        } else {
+            let (alpha, beta) = self.window;
+            let v = self.ret.0;
+            if v <= alpha && alpha > -INFINITY {
+                self.delta = self.delta.saturating_mul(2);
+                self.window.0 = if self.delta > 400 {
+                    -INFINITY
+                } else {
+                    (v - self.delta).max(-INFINITY)
+                };
+            } else if v >= beta && beta < INFINITY {
+                self.delta = self.delta.saturating_mul(2);
+                self.window.1 = if self.delta > 400 {
+                    INFINITY
+                } else {
+                    (v + self.delta).min(INFINITY)
+                };
+            } else {
+                // The iteration is complete.
+                let best = self.frames_root_best();
+                self.completed = Some(best);
+                self.partial = None;
+                if !self.continue_deepening() {
+                    return false;
+                }
+                self.depth += 1;
+                let prev = self.completed.as_ref().map_or(0, |c| c.score);
+                let asp = self.params.search.aspiration;
+                if asp > 0 && self.depth >= 4 && !is_decisive(prev) {
+                    self.delta = asp;
+                    self.window = (prev - asp, prev + asp);
+                } else {
+                    self.window = (-INFINITY, INFINITY);
+                }
+            }
+        }
+        let (alpha, beta) = self.window;
+        self.stack.truncate(self.root_stack_len);
+        self.frames
+            .push(Frame::new(self.root, self.depth as i32, alpha, beta));
+        true
+    }
+
+    /// The result of the iteration that just ended at the root.
+    fn frames_root_best(&self) -> Completed<P::Move> {
+        match &self.partial {
+            Some(p) => Completed {
+                depth: self.depth,
+                score: self.ret.0,
+                best: p.best,
+                pv: p.pv.clone(),
+            },
+            // Every move failed low against a full window: only possible when all lose
+            // equally; keep the first move searched.
+            None => {
+                let best = self.root_pv_move().or(self.fallback).expect("a root move");
+                Completed {
+                    depth: self.depth,
+                    score: self.ret.0,
+                    best,
+                    pv: vec![best],
+                }
+            }
+        }
+    }
+
+    fn root_pv_move(&self) -> Option<P::Move> {
+        self.completed.as_ref().map(|c| c.best)
+    }
+
+    fn continue_deepening(&self) -> bool {
+        let Some(c) = &self.completed else {
+            return true;
+        };
+        if c.depth >= self.limits.max_depth() {
+            return false;
+        }
+        if self.root_moves.len() == 1 {
+            return false;
+        }
+        // A win is found: deeper iterations cannot find a faster one the reductions missed
+        // often enough to be worth the time.
+        if c.score >= score::WIN_BOUND && (score::WIN - c.score) as u32 + 2 <= c.depth {
+            return false;
+        }
+        if c.score <= -score::WIN_BOUND && (score::WIN + c.score) as u32 + 4 <= c.depth {
+            return false;
+        }
+        if let (Some(ms), Some(start)) = (self.limits.time_ms, self.start) {
+            // The next iteration would take several times as long as all before it.
+            if start.elapsed().as_millis() as u64 * 5 / 2 >= ms {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn tt_key(pos: &P, depth: i32) -> u64 {
+        let clock = pos.clock();
+        if i32::from(clock) + depth.max(0) + 2 >= i32::from(P::no_capture_limit()) {
+            pos.hash() ^ (u64::from(clock) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        } else {
+            pos.hash()
+        }
+    }
+
+    #[inline]
+    fn draw_score(&self, side: Side) -> i32 {
+        let c = self.params.search.contempt;
+        if side == self.root_side { -c } else { c }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &P) -> i32 {
+        let e = pos.evaluate(&self.ctx, &self.params);
+        let n = self.params.search.noise;
+        if n > 0 {
+            let h = mix(pos.hash() ^ self.seed);
+            e + (h % (2 * n as u64 + 1)) as i32 - n
+        } else {
+            e
+        }
+    }
+
+    /// Pops the frame at `top` with a value for its parent (or the iteration's end).
+    #[inline]
+    fn ret_value(&mut self, top: usize, value: i32, tainted: bool) {
+        debug_assert_eq!(top + 1, self.frames.len());
+        self.frames.pop();
+        self.ret = (value, tainted);
+        if let Some(parent) = self.frames.last_mut() {
+            parent.state = State::Child;
+        }
+    }
+
+    fn enter(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if ply as u32 > self.seldepth {
+            self.seldepth = ply as u32;
+        }
+        let f = self.frames[ply];
+        if ply >= MAX_PLY - 2 {
+            let e = self.evaluate(&f.pos);
+            self.ret_value(ply, e, false);
+            return;
+        }
+        if f.kind == Kind::Quiesce || f.depth <= 0 {
+            if self.params.search.quiescence {
+                self.enter_quiesce(ply);
+            } else {
+                let e = self.evaluate(&f.pos);
+                self.ret_value(ply, e, false);
+            }
+            return;
+        }
+        let mut alpha = f.alpha;
+        let mut beta = f.beta;
+        if ply > 0 {
+            // Mate distance pruning: nothing here can beat a win already found closer to the root.
+            alpha = alpha.max(loss_in(ply));
+            beta = beta.min(win_in(ply + 1));
+            if alpha >= beta {
+                self.ret_value(ply, alpha, false);
+                return;
+            }
+        }
+        let key = Self::tt_key(&f.pos, f.depth);
+        let mut tt_tag = 0;
+        if ply == 0 {
+            let prev = self.partial.as_ref().or(self.completed.as_ref());
+            tt_tag = prev.map_or(0, |c| P::move_tag(&c.best));
+        } else if let Some(e) = self.tt.probe(key) {
+            tt_tag = e.tag;
+            if !f.pv_node && e.depth >= f.depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.ret_value(ply, s, false);
+                    return;
+                }
+            }
+        }
+        let side = f.pos.side_to_move();
+        {
+            let moves = &mut self.moves[ply];
+            if ply == 0 {
+                moves.clear();
+                moves.extend_from_slice(&self.root_moves);
+            } else {
+                f.pos.generate_moves(moves);
+            }
+        }
+        let n = self.moves[ply].len();
+        if n == 0 {
+            // No legal move: the side to move loses.
+            self.ret_value(ply, loss_in(ply), false);
+            return;
+        }
+        let mut ext = 0;
+        if self.params.search.extensions && ply > 0 && (ply as u32) < 2 * self.depth + 4 {
+            if n == 1 || f.pos.in_danger(&self.ctx) {
+                ext = 1;
+            }
+        }
+        self.score_moves(ply, side, tt_tag);
+        self.ordering.clear_killers(ply + 1);
+        let fr = &mut self.frames[ply];
+        fr.key = key;
+        fr.alpha = alpha;
+        fr.beta = beta;
+        fr.orig_alpha = alpha;
+        fr.ext = ext;
+        fr.state = State::Next;
+    }
+
+    fn enter_quiesce(&mut self, ply: usize) {
+        let f = self.frames[ply];
+        let mut alpha = f.alpha;
+        let beta = f.beta;
+        let key = Self::tt_key(&f.pos, 0);
+        let mut tt_tag = 0;
+        if self.params.search.qsearch_tt
+            && let Some(e) = self.tt.probe(key)
+        {
+            tt_tag = e.tag;
+            if !f.pv_node {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.ret_value(ply, s, false);
+                    return;
+                }
+            }
+        }
+        let forcing = f.pos.generate_noisy(&self.ctx, &mut self.moves[ply]);
+        let mut best = -INFINITY;
+        if !forcing {
+            if !f.pos.has_legal_move() {
+                self.ret_value(ply, loss_in(ply), false);
+                return;
+            }
+            let stand = self.evaluate(&f.pos);
+            if stand >= beta || self.moves[ply].is_empty() {
+                if self.params.search.qsearch_tt && stand >= beta {
+                    self.tt.store(key, 0, to_tt(stand, ply), 0, Bound::Lower);
+                }
+                self.ret_value(ply, stand, false);
+                return;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let side = f.pos.side_to_move();
+        self.score_moves(ply, side, tt_tag);
+        let fr = &mut self.frames[ply];
+        fr.kind = Kind::Quiesce;
+        fr.key = key;
+        fr.alpha = alpha;
+        fr.orig_alpha = f.alpha;
+        fr.best = best;
+        fr.state = State::Next;
+    }
+
+    fn score_moves(&mut self, ply: usize, side: Side, tt_tag: u32) {
+        let scores = &mut self.scores[ply];
+        scores.clear();
+        for mv in &self.moves[ply] {
+            scores.push(self.ordering.score::<P>(mv, ply, side, tt_tag));
+        }
+    }
+
+    /// Moves the best remaining move to position `from` and returns it.
+    #[inline]
+    fn pick(&mut self, ply: usize, from: usize) -> Option<(P::Move, i32)> {
+        let scores = &mut self.scores[ply];
+        if from >= scores.len() {
+            return None;
+        }
+        let mut best = from;
+        for i in from + 1..scores.len() {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        scores.swap(from, best);
+        self.moves[ply].swap(from, best);
+        Some((self.moves[ply][from], scores[from]))
+    }
+
+    fn next(&mut self, ply: usize) {
+        let f = self.frames[ply];
+        let Some((mv, order)) = self.pick(ply, f.next) else {
+            self.finalize(ply);
+            return;
+        };
+        let child = f.pos.play_unchecked(&mv);
+        self.stack.push(child);
+        let threefold = is_threefold(&self.stack);
+        let quiet = order < ordering::CAPTURE && P::capture_count(&mv) == 0;
+        {
+            let fr = &mut self.frames[ply];
+            fr.next += 1;
+            fr.cur = Some(mv);
+            fr.cur_quiet = quiet;
+        }
+        if let Some(outcome) = child.rule_outcome(threefold) {
+            // The game ends with this move: a leaf.
+            self.nodes += 1;
+            self.pv[ply + 1].clear();
+            let v = self.outcome_score(&outcome, child.side_to_move(), ply + 1);
+            let tainted = outcome.reason == ludus_rules::Reason::Repetition;
+            self.frames[ply].phase = Phase::Full;
+            self.after_child(ply, v, tainted);
+            return;
+        }
+        if f.kind == Kind::Quiesce {
+            let mut c = Frame::new(child, 0, -f.beta, -f.alpha);
+            c.kind = Kind::Quiesce;
+            self.frames[ply].phase = Phase::Full;
+            self.frames[ply].state = State::Child;
+            self.frames.push(c);
+            return;
+        }
+        let new_depth = f.depth - 1 + f.ext;
+        let fr = &mut self.frames[ply];
+        fr.cur_depth = new_depth;
+        fr.state = State::Child;
+        if f.searched == 0 {
+            fr.phase = Phase::Full;
+            self.frames
+                .push(Frame::new(child, new_depth, -f.beta, -f.alpha));
+            return;
+        }
+        let mut r = 0;
+        if self.params.search.lmr
+            && P::allow_lmr()
+            && quiet
+            && f.depth >= 3
+            && f.ext == 0
+            && f.searched >= if f.pv_node { 3 } else { 2 }
+            && order < ordering::KILLER - 1
+        {
+            r = 1;
+            if f.depth >= 6 {
+                r += 1;
+            }
+            if f.searched >= 10 {
+                r += 1;
+            }
+            if f.searched >= 24 && f.depth >= 8 {
+                r += 1;
+            }
+            if f.pv_node {
+                r -= 1;
+            }
+            if self.ordering.history::<P>(&mv, f.pos.side_to_move()) > ordering::HISTORY_MAX / 2 {
+                r -= 1;
+            }
+            r = r.clamp(0, new_depth - 1);
+        }
+        let fr = &mut self.frames[ply];
+        fr.phase = if r > 0 { Phase::Reduced } else { Phase::Zero };
+        self.frames
+            .push(Frame::new(child, new_depth - r, -f.alpha - 1, -f.alpha));
+    }
+
+    fn after_child(&mut self, ply: usize, v: i32, tainted: bool) {
+        let score = -v;
+        let f = self.frames[ply];
+        let mv = f.cur.expect("a move is being searched");
+        self.frames[ply].tainted |= tainted;
+        // Re-searches.
+        match f.phase {
+            Phase::Reduced if score > f.alpha => {
+                let child = *self.stack.last().expect("the child is on the stack");
+                self.frames[ply].phase = Phase::Zero;
+                self.frames[ply].state = State::Child;
+                self.frames
+                    .push(Frame::new(child, f.cur_depth, -f.alpha - 1, -f.alpha));
+                return;
+            }
+            Phase::Zero if score > f.alpha && score < f.beta && f.pv_node => {
+                let child = *self.stack.last().expect("the child is on the stack");
+                self.frames[ply].phase = Phase::Full;
+                self.frames[ply].state = State::Child;
+                self.frames
+                    .push(Frame::new(child, f.cur_depth, -f.beta, -f.alpha));
+                return;
+            }
+            _ => {}
+        }
+        self.stack.pop();
+        let fr = &mut self.frames[ply];
+        fr.searched += 1;
+        fr.state = State::Next;
+        if score > fr.best {
+            fr.best = score;
+            if score > fr.alpha {
+                fr.best_move = Some(mv);
+                fr.alpha = score;
+                if fr.pv_node || ply == 0 {
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut head[ply];
+                    line.clear();
+                    line.push(mv);
+                    line.extend_from_slice(&tail[0]);
+                }
+                if ply == 0 {
+                    self.partial = Some(Completed {
+                        depth: self.depth,
+                        score,
+                        best: mv,
+                        pv: self.pv[0].clone(),
+                    });
+                }
+                if score >= f.beta {
+                    if f.cur_quiet && f.kind == Kind::Main {
+                        let side = f.pos.side_to_move();
+                        let tried = &self.moves[ply][..f.next.saturating_sub(1)];
+                        self.ordering.reward::<P>(&mv, tried, ply, side, f.depth);
+                    }
+                    self.finalize(ply);
+                }
+            }
+        }
+    }
+
+    fn finalize(&mut self, ply: usize) {
+        let f = self.frames[ply];
+        let best = f.best;
+        if !f.tainted && (f.kind == Kind::Main || self.params.search.qsearch_tt) && ply > 0 {
+            let bound = if best >= f.beta {
+                Bound::Lower
+            } else if f.best_move.is_some() && best > f.orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let depth = if f.kind == Kind::Main { f.depth } else { 0 };
+            let tag = f.best_move.map_or(0, |m| P::move_tag(&m));
+            self.tt.store(f.key, tag, to_tt(best, ply), depth, bound);
+        }
+        self.ret_value(ply, best, f.tainted);
+    }
+
+    fn outcome_score(&self, outcome: &Outcome, side: Side, ply: usize) -> i32 {
+        match outcome.winner {
+            Some(w) if w == side => win_in(ply),
+            Some(_) => loss_in(ply),
+            None => self.draw_score(side),
+        }
+    }
+}
+
+/// Whether the last position of `stack` occurs in it for the third time (only positions since
+/// the last capture, with the same side to move, can be equal).
+pub(crate) fn is_threefold<P: GamePosition>(stack: &[P]) -> bool {
+    let Some(current) = stack.last() else {
+        return false;
+    };
+    let n = stack.len();
+    let window = usize::from(current.clock()).min(n - 1);
+    if window < 8 {
+        return false;
+    }
+    let h = current.hash();
+    let lo = n - 1 - window;
+    let mut count = 0;
+    let mut i = n - 1;
+    while i >= lo + 2 {
+        i -= 2;
+        let p = &stack[i];
+        if p.hash() == h && p.same_position(current) {
+            count += 1;
+            if count >= 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A 64-bit mixer (SplitMix64's finaliser).
+#[inline]
+pub(crate) fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,96 @@
+//! `ludus-cli analyze`: the engine's best move, score, depth, nodes, speed and principal
+//! variation for a position.
+
+use crate::args::Args;
+use crate::commands::position;
+use ludus_ai::{AnySearch, Level, Limits};
+use ludus_rules::AnyGame;
+
+pub fn run(argv: &[String]) -> Result<(), String> {
+    let usage = "ludus-cli analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]";
+    let args = Args::parse(
+        argv,
+        &[
+            "position", "time-ms", "depth", "nodes", "level", "seed", "hash",
+        ],
+        &[],
+    )?;
+    args.expect_positional(1, usage)?;
+    let game = AnyGame::from_position(position(&args)?);
+    let depth: Option<u32> = args.number("depth")?;
+    if let Some(d) = depth
+        && !(1..=ludus_ai::limits::MAX_DEPTH).contains(&d)
+    {
+        return Err(format!(
+            "--depth must be from 1 to {}, not {d}",
+            ludus_ai::limits::MAX_DEPTH
+        ));
+    }
+    let mut limits = Limits {
+        depth,
+        nodes: args.number("nodes")?,
+        time_ms: args.number("time-ms")?,
+    };
+    if limits.is_unlimited() {
+        limits.time_ms = Some(2000);
+    }
+    let level = match args.value("level") {
+        Some(l) => Level::parse(l)?,
+        None => Level::Hard,
+    };
+    let seed: u64 = args.number("seed")?.unwrap_or(0);
+    let mut params = level.params();
+    if let Some(mb) = args.number::<usize>("hash")? {
+        if mb == 0 || mb > 4096 {
+            return Err(format!("--hash must be from 1 to 4096 MB, not {mb}"));
+        }
+        params.tt_mb = mb;
+    }
+    if game.is_over() {
+        return Err(format!(
+            "the game is already over in this position ({})",
+            game.outcome().expect("over")
+        ));
+    }
+    let mut search = AnySearch::with_params(&game, level, limits, params, seed);
+    let mut last_depth = 0;
+    while search.step(50_000) == ludus_ai::Status::Running {
+        let info = search.info();
+        if info.depth > last_depth {
+            last_depth = info.depth;
+            print_line(&info);
+        }
+    }
+    let info = search.info();
+    if info.depth > last_depth || info.depth == 0 {
+        print_line(&info);
+    }
+    let pos = game.position();
+    let Some(best) = search.best_move() else {
+        return Err("no legal move in this position".to_string());
+    };
+    let secs = info.time_ms.max(1) as f64 / 1000.0;
+    println!("bestmove {}", pos.move_to_string(&best).unwrap_or_default());
+    println!("score {}", info.score);
+    println!("depth {} seldepth {}", info.depth, info.seldepth);
+    println!(
+        "nodes {} time {} ms nps {:.0}",
+        info.nodes,
+        info.time_ms,
+        info.nodes as f64 / secs
+    );
+    println!("pv {}", info.pv.join(" "));
+    Ok(())
+}
+
+fn print_line(info: &ludus_ai::AnyInfo) {
+    println!(
+        "info depth {} seldepth {} score {} nodes {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.score,
+        info.nodes,
+        info.time_ms,
+        info.pv.join(" ")
+    );
+}

@@ -1,0 +1,3 @@
+pub fn run(_argv: &[String]) -> Result<(), String> {
+    Err("todo".into())
+}
