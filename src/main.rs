@@ -1,1 +1,66 @@
-fn main() {}
+//! The Ludus game: `cargo run --release`.
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy::winit::{UpdateMode, WinitSettings};
+use ludus::launch::Launch;
+use ludus::screens::Screen;
+use ludus::session::{Seats, Session};
+use ludus::settings::Settings;
+use std::time::Duration;
+
+fn main() -> AppExit {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let launch = match Launch::parse(&args) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("ludus: {e}");
+            return AppExit::error();
+        }
+    };
+    let mut settings = Settings::load();
+    if let Some(lang) = launch.lang {
+        settings.lang = lang;
+    }
+    let (w, h) = launch.size.unwrap_or((1280, 800));
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Ludus — Latrunculi & Alquerque".into(),
+                    resolution: WindowResolution::new(w, h),
+                    fit_canvas_to_parent: true,
+                    prevent_default_event_handling: true,
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
+    );
+    // Nothing moves, nothing runs: the game waits for input (animations ask for frames).
+    app.insert_resource(if launch.screenshot.is_some() {
+        WinitSettings::continuous()
+    } else {
+        WinitSettings {
+            focused_mode: UpdateMode::reactive(Duration::from_secs(1)),
+            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(5)),
+        }
+    });
+    app.insert_resource(ClearColor(Color::srgb(0.16, 0.13, 0.11)));
+    let (settings_vs_computer, settings_side, settings_level) = (settings.vs_computer, settings.human_side, settings.level);
+    app.insert_resource(settings);
+    app.add_plugins(ludus::game_plugin);
+    if let Some(game) = launch.game.clone() {
+        // Screenshots need a board that waits: two players. Otherwise the player's usual choice.
+        let seats = if launch.screenshot.is_some() || !settings_vs_computer {
+            Seats::two_players()
+        } else {
+            Seats::versus_computer(settings_side, settings_level)
+        };
+        app.insert_resource(Session::from_game(game, seats));
+        app.insert_state(Screen::Playing);
+    }
+    app.insert_resource(launch);
+    app.run()
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Starts the real game in a window under Xvfb (Mesa's software Vulkan) for both games, saves a
+# screenshot of each, and fails if a picture is blank or shows no board.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
+out="${SCREENSHOT_DIR:-$CARGO_TARGET_DIR/screenshots}"
+mkdir -p "$out"
+cargo build --locked -p ludus
+bin="$CARGO_TARGET_DIR/debug/ludus"
+data="$(mktemp -d)"
+trap 'rm -rf "$data"' EXIT
+for game in latrunculi alquerque; do
+  rm -f "$out/$game.png"
+  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan timeout 180 \
+    xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --game "$game" --size 1280x800 --screenshot "$out/$game.png"
+  python3 .ci/check_screenshot.py "$out/$game.png" "$game"
+done

@@ -1,0 +1,205 @@
+//! The computer player and the hint: a search that runs on Bevy's async compute pool on the
+//! desktop and a few milliseconds per frame in the browser, cancelled by any change to the game.
+
+use crate::board::BoardView;
+use crate::screens::Screen;
+use crate::session::{GameCommand, Level, Session};
+#[cfg(target_arch = "wasm32")]
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use ludus_rules::{AnyGame, AnyMove};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Asks for a hint: the Hard level's move, drawn on the board.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct HintRequest;
+
+/// Whether the computer is thinking about its move (for the status line).
+#[derive(Resource, Default, Debug)]
+pub struct Thinking {
+    /// A search for the computer's move is running.
+    pub active: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Purpose {
+    Move,
+    Hint,
+}
+
+/// One search, runnable a slice at a time.
+pub struct Job {
+    search: ludus_ai::AnySearch,
+}
+
+impl Job {
+    /// A search for `level`'s move in `game`.
+    pub fn new(game: &AnyGame, level: Level, seed: u64) -> Job {
+        Job { search: ludus_ai::AnySearch::new(game, ai_level(level), ludus_ai::Limits::for_level(ai_level(level)), seed) }
+    }
+
+    /// Runs about `nodes` nodes; returns the move once the search is over.
+    pub fn step(&mut self, nodes: u64) -> Option<Option<AnyMove>> {
+        self.search.step(nodes);
+        if self.search.is_done() { Some(self.search.best_move()) } else { None }
+    }
+
+    /// Runs to the end.
+    pub fn run(mut self, stop: &AtomicBool) -> Option<AnyMove> {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            if let Some(result) = self.step(20_000) {
+                return result;
+            }
+        }
+    }
+}
+
+fn ai_level(level: Level) -> ludus_ai::Level {
+    match level {
+        Level::Easy => ludus_ai::Level::Easy,
+        Level::Medium => ludus_ai::Level::Medium,
+        Level::Hard => ludus_ai::Level::Hard,
+    }
+}
+
+struct Running {
+    revision: u64,
+    purpose: Purpose,
+    stop: Arc<AtomicBool>,
+    #[cfg(not(target_arch = "wasm32"))]
+    task: bevy::tasks::Task<Option<AnyMove>>,
+    #[cfg(target_arch = "wasm32")]
+    job: Job,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The running search, if any.
+#[derive(Resource, Default)]
+pub struct Brain {
+    running: Option<Running>,
+    /// A finished search waiting for the board to settle: (revision, purpose, move).
+    ready: Option<(u64, Purpose, Option<AnyMove>)>,
+    seed: u64,
+}
+
+fn start(job: Job, revision: u64, purpose: Purpose) -> Running {
+    let stop = Arc::new(AtomicBool::new(false));
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let flag = stop.clone();
+        let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move { job.run(&flag) });
+        Running { revision, purpose, stop, task }
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        Running { revision, purpose, stop, job }
+    }
+}
+
+fn think(
+    session: Option<Res<Session>>,
+    mut brain: ResMut<Brain>,
+    mut hints: MessageReader<HintRequest>,
+    mut view: ResMut<BoardView>,
+) {
+    let Some(session) = session else { return };
+    if brain.running.as_ref().is_some_and(|r| r.revision != session.revision) {
+        brain.running = None; // the game changed: drop the stale search (it stops itself)
+    }
+    if brain.ready.as_ref().is_some_and(|r| r.0 != session.revision) {
+        brain.ready = None;
+    }
+    if view.hint.is_some() && view.shown_moves.len() != session.game.ply() {
+        view.hint = None;
+    }
+    let wants_hint = hints.read().count() > 0;
+    if brain.running.is_some() || brain.ready.is_some() {
+        return;
+    }
+    brain.seed = brain.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let seed = brain.seed ^ session.revision;
+    if let Some(level) = session.computer_to_move() {
+        brain.running = Some(start(Job::new(&session.game, level, seed), session.revision, Purpose::Move));
+    } else if wants_hint && session.human_to_move() {
+        brain.running = Some(start(Job::new(&session.game, Level::Hard, seed), session.revision, Purpose::Hint));
+    }
+}
+
+fn finish(
+    session: Option<Res<Session>>,
+    mut brain: ResMut<Brain>,
+    mut thinking: ResMut<Thinking>,
+    mut view: ResMut<BoardView>,
+    mut commands: MessageWriter<GameCommand>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let active = brain.running.as_ref().is_some_and(|r| r.purpose == Purpose::Move)
+        || brain.ready.as_ref().is_some_and(|r| r.1 == Purpose::Move);
+    if thinking.active != active {
+        thinking.active = active;
+    }
+    let Some(session) = session else { return };
+    if let Some(running) = brain.running.as_mut() {
+        redraw.write(RequestRedraw);
+        #[cfg(not(target_arch = "wasm32"))]
+        let result = bevy::tasks::futures::check_ready(&mut running.task);
+        #[cfg(target_arch = "wasm32")]
+        let result = {
+            // A few milliseconds a frame, so the page keeps painting.
+            let started = Instant::now();
+            let mut out = None;
+            while started.elapsed().as_secs_f64() < 0.006 {
+                if let Some(r) = running.job.step(2_000) {
+                    out = Some(r);
+                    break;
+                }
+            }
+            out
+        };
+        if let Some(result) = result {
+            brain.ready = Some((running.revision, running.purpose, result));
+            brain.running = None;
+        }
+    }
+    // Play the move once the previous one has finished moving on the board.
+    if brain.ready.is_some() && view.settled(&session) {
+        let Some((revision, purpose, result)) = brain.ready.take() else { return };
+        if revision != session.revision {
+            return;
+        }
+        match (purpose, result) {
+            (Purpose::Move, Some(mv)) => {
+                commands.write(GameCommand::Play(mv));
+            }
+            (Purpose::Hint, Some(mv)) => view.hint = Some(mv),
+            (_, None) => {}
+        }
+    }
+}
+
+fn cancel(mut brain: ResMut<Brain>, mut thinking: ResMut<Thinking>) {
+    brain.running = None;
+    brain.ready = None;
+    thinking.active = false;
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<HintRequest>()
+        .init_resource::<Thinking>()
+        .init_resource::<Brain>()
+        .add_systems(
+            Update,
+            (think, finish).chain().in_set(crate::AppSet::Think).run_if(in_state(Screen::Playing)),
+        )
+        .add_systems(OnExit(Screen::Playing), cancel);
+}

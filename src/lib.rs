@@ -1,0 +1,57 @@
+//! Ludus: Latrunculi and Alquerque, two ancient capture games, as a Bevy game.
+//!
+//! One plugin per file; screens are states ([`screens::Screen`]). The rules live in
+//! `ludus-rules`, the computer player in `ludus-ai`.
+
+pub mod ai;
+pub mod board;
+pub mod diagrams;
+pub mod hud;
+pub mod i18n;
+pub mod input;
+pub mod launch;
+pub mod save;
+pub mod screens;
+pub mod screenshot;
+pub mod selection;
+pub mod session;
+pub mod settings;
+pub mod sound;
+pub mod storage;
+pub mod theme;
+
+use bevy::prelude::*;
+
+/// The order of the game's work within a frame.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSet {
+    /// Pointer and keyboard.
+    Input,
+    /// Changes to the game.
+    Apply,
+    /// The computer player.
+    Think,
+    /// The board view.
+    View,
+}
+
+/// Everything but rendering and windows: session, settings, saves, the computer player. Tests
+/// run it on `MinimalPlugins`.
+pub fn core_plugin(app: &mut App) {
+    app.configure_sets(Update, (AppSet::Input, AppSet::Apply, AppSet::Think, AppSet::View).chain());
+    app.add_plugins((settings::plugin, session::plugin, save::plugin));
+}
+
+/// The whole game, for a window.
+pub fn game_plugin(app: &mut App) {
+    core_plugin(app);
+    app.add_plugins((
+        bevy_egui::EguiPlugin::default(),
+        screens::plugin,
+        board::plugin,
+        hud::plugin,
+        input::plugin,
+        ai::plugin,
+        screenshot::plugin,
+    ));
+}

@@ -1,0 +1,120 @@
+//! The unfinished game: saved after every change and when the game closes, offered on the next
+//! start. A save that cannot be read is kept aside and reported, never trusted.
+
+use crate::i18n;
+use crate::session::{Seats, Session};
+use crate::settings::Settings;
+use crate::storage;
+use bevy::prelude::*;
+use ludus_rules::{AnyGame, GameRecord};
+use serde::{Deserialize, Serialize};
+
+const FILE: &str = "unfinished-game.json";
+const VERSION: u32 = 1;
+
+/// What is written to disk.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SavedGame {
+    /// The save format's version.
+    pub version: u32,
+    /// The game in notation.
+    pub record: GameRecord,
+    /// Who plays each side.
+    pub seats: Seats,
+}
+
+impl SavedGame {
+    /// The save of a session.
+    pub fn of(session: &Session) -> SavedGame {
+        SavedGame { version: VERSION, record: session.game.record(), seats: session.seats }
+    }
+
+    /// Encodes as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Decodes and checks every move; a clear message for anything wrong.
+    pub fn from_json(text: &str) -> Result<Session, String> {
+        let saved: SavedGame = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if saved.version != VERSION {
+            return Err(format!("unknown save version {}", saved.version));
+        }
+        let game = AnyGame::from_record(&saved.record).map_err(|e| e.to_string())?;
+        Ok(Session::from_game(game, saved.seats))
+    }
+}
+
+/// The state of the saved game at start-up.
+#[derive(Resource, Default, Debug)]
+pub enum Resumable {
+    /// Nothing to resume.
+    #[default]
+    None,
+    /// A game that can be resumed.
+    Game(Box<Session>),
+}
+
+/// A message for the player about the save (shown once on the title screen).
+#[derive(Resource, Default, Debug)]
+pub struct SaveNotice(pub Option<String>);
+
+/// Looks for an unfinished game.
+pub fn load(lang: i18n::Lang) -> (Resumable, Option<String>) {
+    match storage::read(FILE) {
+        Ok(None) => (Resumable::None, None),
+        Ok(Some(text)) => match SavedGame::from_json(&text) {
+            Ok(session) if !session.game.is_over() => (Resumable::Game(Box::new(session)), None),
+            Ok(_) => {
+                storage::remove(FILE);
+                (Resumable::None, None)
+            }
+            Err(e) => {
+                let aside = storage::set_aside(FILE).unwrap_or_else(|| "?".into());
+                warn!("unreadable save: {e}; kept aside as {aside}");
+                (Resumable::None, Some(i18n::fill(lang.t("save.corrupt"), &[&e, &aside])))
+            }
+        },
+        Err(e) => {
+            warn!("the save could not be read: {e}");
+            (Resumable::None, Some(i18n::fill(lang.t("save.corrupt"), &[&e, "-"])))
+        }
+    }
+}
+
+/// Writes the session (or removes the save once the game is over).
+pub fn store(session: &Session) {
+    if session.game.is_over() || session.game.ply() == 0 {
+        storage::remove(FILE);
+        return;
+    }
+    if let Err(e) = storage::write(FILE, &SavedGame::of(session).to_json()) {
+        warn!("the game could not be saved: {e}");
+    }
+}
+
+fn startup(mut commands: Commands, settings: Res<Settings>) {
+    let (resumable, notice) = load(settings.lang);
+    commands.insert_resource(resumable);
+    commands.insert_resource(SaveNotice(notice));
+}
+
+fn save_on_change(session: Option<Res<Session>>, mut last: Local<Option<u64>>) {
+    let Some(session) = session else { return };
+    if *last != Some(session.revision) || session.is_added() {
+        *last = Some(session.revision);
+        store(&session);
+    }
+}
+
+fn save_on_exit(mut exit: MessageReader<AppExit>, session: Option<Res<Session>>) {
+    if exit.read().next().is_some()
+        && let Some(session) = session
+    {
+        store(&session);
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Startup, startup).add_systems(Last, (save_on_change, save_on_exit));
+}

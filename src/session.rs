@@ -1,0 +1,227 @@
+//! The game being played: the record, who plays each side, redo, and the messages that change it.
+
+use bevy::prelude::*;
+use ludus_rules::{AnyGame, AnyMove, Outcome, Side, Variant};
+use serde::{Deserialize, Serialize};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Player {
+    /// A person at this device.
+    Human,
+    /// The computer at a level.
+    Computer(Level),
+}
+
+/// The computer's strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Level {
+    /// Mostly random with some greed: for beginners.
+    Easy,
+    /// Looks a few plies ahead.
+    #[default]
+    Medium,
+    /// Searches as deep as its time allows.
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+}
+
+/// How the sides are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats {
+    /// `[first, second]`.
+    pub players: [Player; 2],
+}
+
+impl Seats {
+    /// A person against the computer, the person playing `human`.
+    pub fn versus_computer(human: Side, level: Level) -> Seats {
+        let mut players = [Player::Computer(level); 2];
+        players[human.index()] = Player::Human;
+        Seats { players }
+    }
+
+    /// Two people on this device.
+    pub fn two_players() -> Seats {
+        Seats { players: [Player::Human; 2] }
+    }
+
+    /// Who plays `side`.
+    pub fn player(&self, side: Side) -> Player {
+        self.players[side.index()]
+    }
+
+    /// The one human side against the computer, if this is such a game.
+    pub fn human_side(&self) -> Option<Side> {
+        match self.players {
+            [Player::Human, Player::Computer(_)] => Some(Side::First),
+            [Player::Computer(_), Player::Human] => Some(Side::Second),
+            _ => None,
+        }
+    }
+
+    /// Whether nobody at this device is a computer.
+    pub fn is_two_players(&self) -> bool {
+        self.players == [Player::Human; 2]
+    }
+}
+
+/// The game in progress.
+#[derive(Resource, Clone, Debug)]
+pub struct Session {
+    /// The record.
+    pub game: AnyGame,
+    /// Who plays each side.
+    pub seats: Seats,
+    /// Moves taken back, most recent last, for redo.
+    pub redo: Vec<AnyMove>,
+    /// Bumped at every change, so views and the AI notice.
+    pub revision: u64,
+}
+
+impl Session {
+    /// A new game.
+    pub fn new(variant: Variant, seats: Seats) -> Session {
+        Session { game: AnyGame::new(variant), seats, redo: Vec::new(), revision: 0 }
+    }
+
+    /// A game from a record or position.
+    pub fn from_game(game: AnyGame, seats: Seats) -> Session {
+        Session { game, seats, redo: Vec::new(), revision: 0 }
+    }
+
+    /// Whether a person at this device is to move now.
+    pub fn human_to_move(&self) -> bool {
+        !self.game.is_over() && self.seats.player(self.game.side_to_move()) == Player::Human
+    }
+
+    /// The level of the computer to move now, if the computer is to move.
+    pub fn computer_to_move(&self) -> Option<Level> {
+        if self.game.is_over() {
+            return None;
+        }
+        match self.seats.player(self.game.side_to_move()) {
+            Player::Computer(level) => Some(level),
+            Player::Human => None,
+        }
+    }
+
+    /// Plays a legal move; clears redo unless it is the move redo would play.
+    pub fn play(&mut self, mv: &AnyMove) -> Result<Option<Outcome>, ludus_rules::IllegalMove> {
+        let outcome = self.game.play(mv)?;
+        if self.redo.last() == Some(mv) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        self.revision += 1;
+        Ok(outcome)
+    }
+
+    /// Takes back moves: against the computer, back to the person's previous turn; otherwise
+    /// one move. Returns whether anything changed.
+    pub fn undo(&mut self) -> bool {
+        if self.game.withdraw_ending() {
+            self.revision += 1;
+            return true;
+        }
+        let Some(mv) = self.game.undo() else { return false };
+        self.redo.push(mv);
+        if let Some(human) = self.seats.human_side() {
+            while self.game.side_to_move() != human {
+                match self.game.undo() {
+                    Some(mv) => self.redo.push(mv),
+                    None => break,
+                }
+            }
+        }
+        self.revision += 1;
+        true
+    }
+
+    /// Replays taken-back moves: against the computer, up to the person's next turn.
+    pub fn redo(&mut self) -> bool {
+        let Some(mv) = self.redo.pop() else { return false };
+        if self.game.play(&mv).is_err() {
+            self.redo.clear();
+            return false;
+        }
+        if let Some(human) = self.seats.human_side() {
+            while self.game.side_to_move() != human && !self.game.is_over() {
+                let Some(mv) = self.redo.pop() else { break };
+                if self.game.play(&mv).is_err() {
+                    self.redo.clear();
+                    break;
+                }
+            }
+        }
+        self.revision += 1;
+        true
+    }
+
+    /// The side to move resigns (against the computer: the person resigns).
+    pub fn resign(&mut self) -> bool {
+        let loser = self.seats.human_side().unwrap_or(self.game.side_to_move());
+        let ok = self.game.end(Outcome::win(!loser, ludus_rules::Reason::Resignation)).is_ok();
+        if ok {
+            self.revision += 1;
+        }
+        ok
+    }
+}
+
+/// Requests that change the session, sent by the interface, the keyboard and the AI.
+#[derive(Message, Clone, Debug)]
+pub enum GameCommand {
+    /// Play this move (ignored unless legal).
+    Play(AnyMove),
+    /// Take back.
+    Undo,
+    /// Replay a taken-back move.
+    Redo,
+    /// Resign.
+    Resign,
+    /// Start a new game with the same settings.
+    NewGame,
+}
+
+/// Applies [`GameCommand`]s in order.
+fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResMut<Session>>) {
+    let Some(mut session) = session else {
+        commands.clear();
+        return;
+    };
+    for cmd in commands.read() {
+        match cmd {
+            GameCommand::Play(mv) => {
+                if let Err(e) = session.play(mv) {
+                    warn!("ignored {e}");
+                }
+            }
+            GameCommand::Undo => {
+                session.undo();
+            }
+            GameCommand::Redo => {
+                session.redo();
+            }
+            GameCommand::Resign => {
+                session.resign();
+            }
+            GameCommand::NewGame => {
+                let seats = session.seats;
+                let variant = session.game.variant();
+                *session = Session::new(variant, seats);
+                session.revision += 1;
+            }
+        }
+    }
+}
+
+/// Runs the session's commands.
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<GameCommand>().add_systems(Update, apply_commands.in_set(crate::AppSet::Apply));
+}

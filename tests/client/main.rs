@@ -1,0 +1,30 @@
+//! The game's client tests, in one binary (each test binary links Bevy): selection and taps,
+//! undo and redo, game over, saves, and the text tables.
+
+mod app;
+mod saves;
+mod selection;
+mod session;
+mod texts;
+
+use std::sync::{Mutex, MutexGuard};
+
+/// Tests that use the data directory take this lock: it is global to the process.
+pub fn data_dir_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A fresh, empty data directory for this process, made the game's data directory.
+pub fn fresh_data_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-client-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    ludus::storage::set_data_dir(Some(dir.clone()));
+    dir
+}
+
+/// A square by name on a board `width` x `height`.
+pub fn sq(name: &str, width: u8, height: u8) -> ludus_rules::Square {
+    ludus_rules::Square::parse(name, width, height).expect("square")
+}
