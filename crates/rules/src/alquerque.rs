@@ -391,7 +391,9 @@ impl GamePosition for Position {
         let them = us.opponent();
         let to = mv.to();
         let mut p = *self;
-        p.pieces[us.index()] ^= (1 << mv.from.0) | (1 << to.0);
+        // Clear, then set: a capture chain may end on its own start point (from == to), where
+        // toggling both bits would remove the capturing piece.
+        p.pieces[us.index()] = (p.pieces[us.index()] & !(1 << mv.from.0)) | (1 << to.0);
         p.hash ^= zkey(us, mv.from) ^ zkey(us, to);
         let mut c = mv.captured;
         while c != 0 {

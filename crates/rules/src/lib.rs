@@ -13,7 +13,7 @@
 //! assert_eq!(start.legal_moves().len(), 81);
 //! let mv = start.parse_move("g2-g5").unwrap();
 //! let next = start.play(&mv).unwrap();
-//! assert_eq!(next.to_string(), "bbbbbbbbbbbb/5B6/12/6R5/12/12/12/rrrrrrrrrrrr b");
+//! assert_eq!(next.to_string(), "bbbbbbbbbbbb/5B6/12/6R5/12/12/12/rrrrrrrrrrrr b 1");
 //! ```
 
 pub mod alquerque;

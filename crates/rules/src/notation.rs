@@ -111,6 +111,12 @@ pub(crate) fn parse_rank_runs<T: Copy>(
                         "a run of empty squares must be at least 1",
                     ));
                 }
+                if c == '0' {
+                    return Err(ParseError::at(
+                        start_col,
+                        format!("a run of empty squares cannot start with 0: write {n}"),
+                    ));
+                }
                 row.extend(std::iter::repeat_n(None, n));
             } else if let Some(cell) = piece(c) {
                 row.push(cell);
