@@ -139,6 +139,7 @@ pub fn easy_move<P: SearchGame>(pos: &P, history: &[P], seed: u64) -> Option<P::
     let me = pos.side_to_move();
     let mut best = None;
     let mut best_score = i64::MIN;
+    let mut replies = Vec::new();
     for mv in &moves {
         let child = pos.play_unchecked(mv);
         stack.push(child);
@@ -148,7 +149,19 @@ pub fn easy_move<P: SearchGame>(pos: &P, history: &[P], seed: u64) -> Option<P::
         match outcome {
             Some(o) if o.winner == Some(me) => score += 1_000_000,
             Some(o) if o.winner.is_some() => score -= 1_000,
-            _ => {}
+            Some(_) => {}
+            None => {
+                // A glance at the reply, half the time: the biggest capture it allows.
+                if rng.below(2) == 0 {
+                    child.generate_moves(&mut replies);
+                    let worst = replies
+                        .iter()
+                        .map(|r| P::capture_count(r))
+                        .max()
+                        .unwrap_or(0);
+                    score -= 60 * i64::from(worst);
+                }
+            }
         }
         if score > best_score {
             best_score = score;

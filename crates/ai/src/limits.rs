@@ -52,6 +52,13 @@ impl Limits {
         }
     }
 
+    /// The limits a level plays with when the caller sets none: Hard thinks for
+    /// [`crate::level::HARD_DEFAULT_TIME_MS`], Medium searches [`crate::level::MEDIUM_DEPTH`]
+    /// plies, Easy and Random choose at once.
+    pub fn for_level(level: crate::Level) -> Limits {
+        level.limits(Limits::NONE)
+    }
+
     /// Whether no limit is set.
     pub fn is_unlimited(&self) -> bool {
         self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none()

@@ -57,6 +57,12 @@ impl<M: Copy + Eq> Ordering<M> {
         self.history[side.index() * HISTORY_SIZE + P::history_index(mv)]
     }
 
+    /// Killer `i` (0 or 1) of `ply`.
+    #[inline]
+    pub fn killer(&self, ply: usize, i: usize) -> Option<M> {
+        self.killers[ply][i]
+    }
+
     /// Whether `mv` is one of the killers of `ply`.
     #[inline]
     pub fn is_killer(&self, mv: &M, ply: usize) -> bool {
@@ -73,7 +79,7 @@ impl<M: Copy + Eq> Ordering<M> {
     pub fn reward<P: SearchGame<Move = M>>(
         &mut self,
         mv: &M,
-        tried: &[M],
+        tried: &[(i32, M)],
         ply: usize,
         side: Side,
         depth: i32,
@@ -86,7 +92,7 @@ impl<M: Copy + Eq> Ordering<M> {
         let bonus = (depth * depth).min(400);
         let base = side.index() * HISTORY_SIZE;
         update(&mut self.history[base + P::history_index(mv)], bonus);
-        for m in tried {
+        for (_, m) in tried {
             if m != mv && P::capture_count(m) == 0 {
                 update(&mut self.history[base + P::history_index(m)], -bonus);
             }

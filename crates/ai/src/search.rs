@@ -87,6 +87,23 @@ enum State {
     Child,
 }
 
+/// Where a node is in its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The transposition table's move, before generating.
+    TableMove,
+    /// Generate the captures (games with staged generation).
+    GenCaptures,
+    /// Go through the captures, biggest first.
+    Captures,
+    /// The killers of the ply, if legal here.
+    Killer(usize),
+    /// Generate and order the other moves.
+    Generate,
+    /// Go through the ordered list.
+    Rest,
+}
+
 /// How the current child of a frame is being searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -113,6 +130,12 @@ struct Frame<P: GamePosition> {
     tainted: bool,
     pv_node: bool,
     ext: i32,
+    /// Plies of extension along the line to this node.
+    exts: u8,
+    stage: Stage,
+    tt_tag: u32,
+    tt_move: Option<P::Move>,
+    killers_tried: [Option<P::Move>; 2],
     next: usize,
     searched: u32,
     cur: Option<P::Move>,
@@ -137,6 +160,11 @@ impl<P: GamePosition> Frame<P> {
             tainted: false,
             pv_node: beta - alpha > 1,
             ext: 0,
+            exts: 0,
+            stage: Stage::Generate,
+            tt_tag: 0,
+            tt_move: None,
+            killers_tried: [None, None],
             next: 0,
             searched: 0,
             cur: None,
@@ -170,8 +198,10 @@ pub struct Search<P: SearchGame> {
     root_stack_len: usize,
     root_side: Side,
     frames: Vec<Frame<P>>,
-    moves: Vec<Vec<P::Move>>,
-    scores: Vec<Vec<i32>>,
+    /// Scratch space for move generation.
+    gen_buf: Vec<P::Move>,
+    /// Each ply's moves with their ordering scores.
+    lists: Vec<Vec<(i32, P::Move)>>,
     pv: Vec<Vec<P::Move>>,
     /// The child's value and taint, handed from a finished frame to its parent.
     ret: (i32, bool),
@@ -238,8 +268,8 @@ impl<P: SearchGame> Search<P> {
             root_stack_len,
             root_side: root.side_to_move(),
             frames: Vec::with_capacity(MAX_PLY),
-            moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            scores: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            gen_buf: Vec::with_capacity(256),
+            lists: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
             ret: (0, false),
             fallback: None,
@@ -563,6 +593,10 @@ impl<P: SearchGame> Search<P> {
                 return;
             }
         }
+        if ply > 0 && f.pos.winning_move(&self.ctx).is_some() {
+            self.ret_value(ply, win_in(ply + 1), false);
+            return;
+        }
         let key = Self::tt_key(&f.pos, f.depth);
         let mut tt_tag = 0;
         if ply == 0 {
@@ -583,41 +617,47 @@ impl<P: SearchGame> Search<P> {
                 }
             }
         }
-        let side = f.pos.side_to_move();
-        {
-            let moves = &mut self.moves[ply];
-            if ply == 0 {
-                moves.clear();
-                moves.extend_from_slice(&self.root_moves);
-            } else {
-                f.pos.generate_moves(moves);
-            }
-        }
-        let n = self.moves[ply].len();
-        if n == 0 {
-            // No legal move: the side to move loses.
-            self.ret_value(ply, loss_in(ply), false);
-            return;
-        }
+        // Extensions (a Latrunculi king about to be immobilised, a single legal reply), at most
+        // half the iteration's depth along a line.
         let mut ext = 0;
-        if self.params.search.extensions && ply > 0 && (ply as u32) < 2 * self.depth + 4 {
-            if n == 1 || f.pos.in_danger(&self.ctx) {
-                ext = 1;
-            }
+        if self.params.search.extensions
+            && ply > 0
+            && 2 * u32::from(f.exts) < self.depth
+            && (f.pos.in_danger(&self.ctx) || f.pos.single_reply())
+        {
+            ext = 1;
         }
-        self.score_moves(ply, side, tt_tag);
+        // The table's move is tried before any move is generated.
+        let tt_move = if ply == 0 || tt_tag == 0 || !P::STAGED {
+            None
+        } else {
+            P::move_from_tag(&f.pos, tt_tag)
+        };
         self.ordering.clear_killers(ply + 1);
+        self.lists[ply].clear();
         let fr = &mut self.frames[ply];
         fr.key = key;
         fr.alpha = alpha;
         fr.beta = beta;
         fr.orig_alpha = alpha;
         fr.ext = ext;
+        fr.tt_tag = tt_tag;
+        fr.tt_move = tt_move;
+        fr.killers_tried = [None, None];
+        fr.stage = if ply == 0 {
+            Stage::Generate
+        } else {
+            Stage::TableMove
+        };
         fr.state = State::Next;
     }
 
     fn enter_quiesce(&mut self, ply: usize) {
         let f = self.frames[ply];
+        if f.pos.winning_move(&self.ctx).is_some() {
+            self.ret_value(ply, win_in(ply + 1), false);
+            return;
+        }
         let mut alpha = f.alpha;
         let beta = f.beta;
         let key = Self::tt_key(&f.pos, 0);
@@ -639,7 +679,7 @@ impl<P: SearchGame> Search<P> {
                 }
             }
         }
-        let forcing = f.pos.generate_noisy(&self.ctx, &mut self.moves[ply]);
+        let forcing = f.pos.generate_noisy(&self.ctx, &mut self.gen_buf);
         let mut best = -INFINITY;
         if !forcing {
             if !f.pos.has_legal_move() {
@@ -647,7 +687,7 @@ impl<P: SearchGame> Search<P> {
                 return;
             }
             let stand = self.evaluate(&f.pos);
-            if stand >= beta || self.moves[ply].is_empty() {
+            if stand >= beta || self.gen_buf.is_empty() {
                 if self.params.search.qsearch_tt && stand >= beta {
                     self.tt.store(key, 0, to_tt(stand, ply), 0, Bound::Lower);
                 }
@@ -658,55 +698,159 @@ impl<P: SearchGame> Search<P> {
             best = stand;
         }
         let side = f.pos.side_to_move();
-        self.score_moves(ply, side, tt_tag);
+        self.fill_list(ply, side, tt_tag, None);
         let fr = &mut self.frames[ply];
         fr.kind = Kind::Quiesce;
         fr.key = key;
         fr.alpha = alpha;
         fr.orig_alpha = f.alpha;
         fr.best = best;
+        fr.stage = Stage::Rest;
         fr.state = State::Next;
     }
 
-    fn score_moves(&mut self, ply: usize, side: Side, tt_tag: u32) {
-        let scores = &mut self.scores[ply];
-        scores.clear();
-        for mv in &self.moves[ply] {
-            scores.push(self.ordering.score::<P>(mv, ply, side, tt_tag));
+    /// Scores the moves of `gen_buf` into the list of `ply`, leaving out `skip`.
+    fn fill_list(&mut self, ply: usize, side: Side, tt_tag: u32, skip: Option<P::Move>) {
+        let list = &mut self.lists[ply];
+        list.clear();
+        for mv in &self.gen_buf {
+            if skip != Some(*mv) {
+                list.push((self.ordering.score::<P>(mv, ply, side, tt_tag), *mv));
+            }
         }
     }
 
-    /// Moves the best remaining move to position `from` and returns it.
+    /// The next move of the list of `ply` in order: the best three by selection, then the
+    /// rest sorted once.
     #[inline]
     fn pick(&mut self, ply: usize, from: usize) -> Option<(P::Move, i32)> {
-        let scores = &mut self.scores[ply];
-        if from >= scores.len() {
+        let list = &mut self.lists[ply];
+        if from >= list.len() {
             return None;
         }
-        let mut best = from;
-        for i in from + 1..scores.len() {
-            if scores[i] > scores[best] {
-                best = i;
+        if from < 3 {
+            let mut best = from;
+            for i in from + 1..list.len() {
+                if list[i].0 > list[best].0 {
+                    best = i;
+                }
+            }
+            list.swap(from, best);
+        } else if from == 3 {
+            list[3..].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        }
+        let (s, m) = list[from];
+        Some((m, s))
+    }
+
+    /// The next move to search at `ply`, generating moves when the stages call for it; `None`
+    /// when every move has been searched. Sets the frame's result to a loss when the side to
+    /// move has no legal move.
+    fn next_move(&mut self, ply: usize) -> Option<(P::Move, i32)> {
+        loop {
+            let f = &self.frames[ply];
+            let (stage, tt_move, tt_tag, pos) = (f.stage, f.tt_move, f.tt_tag, f.pos);
+            match stage {
+                Stage::TableMove => {
+                    self.frames[ply].stage = if P::STAGED {
+                        Stage::GenCaptures
+                    } else {
+                        Stage::Generate
+                    };
+                    if let Some(m) = tt_move {
+                        return Some((m, ordering::TT_MOVE));
+                    }
+                }
+                Stage::GenCaptures => {
+                    pos.generate_noisy(&self.ctx, &mut self.gen_buf);
+                    let side = pos.side_to_move();
+                    let list = &mut self.lists[ply];
+                    list.clear();
+                    for mv in &self.gen_buf {
+                        if P::capture_count(mv) > 0 && tt_move != Some(*mv) {
+                            list.push((self.ordering.score::<P>(mv, ply, side, 0), *mv));
+                        }
+                    }
+                    let fr = &mut self.frames[ply];
+                    fr.stage = Stage::Captures;
+                    fr.next = 0;
+                }
+                Stage::Captures => {
+                    if let Some(r) = self.pick_next(ply) {
+                        return Some(r);
+                    }
+                    self.frames[ply].stage = Stage::Killer(0);
+                }
+                Stage::Killer(i) => {
+                    if i >= 2 {
+                        self.frames[ply].stage = Stage::Generate;
+                        continue;
+                    }
+                    self.frames[ply].stage = Stage::Killer(i + 1);
+                    if let Some(k) = self.ordering.killer(ply, i)
+                        && tt_move != Some(k)
+                        && P::capture_count(&k) == 0
+                        && pos.is_legal(&k)
+                    {
+                        self.frames[ply].killers_tried[i] = Some(k);
+                        return Some((k, ordering::KILLER - i as i32));
+                    }
+                }
+                Stage::Generate => {
+                    let side = pos.side_to_move();
+                    if ply == 0 {
+                        self.gen_buf.clear();
+                        self.gen_buf.extend_from_slice(&self.root_moves);
+                    } else {
+                        pos.generate_moves(&mut self.gen_buf);
+                    }
+                    if self.gen_buf.is_empty() {
+                        // No legal move: the side to move loses.
+                        self.frames[ply].best = loss_in(ply);
+                        return None;
+                    }
+                    let kt = self.frames[ply].killers_tried;
+                    let list = &mut self.lists[ply];
+                    list.clear();
+                    for mv in &self.gen_buf {
+                        let done = tt_move == Some(*mv)
+                            || (P::STAGED && ply > 0 && P::capture_count(mv) > 0)
+                            || kt.contains(&Some(*mv));
+                        if !done {
+                            list.push((self.ordering.score::<P>(mv, ply, side, tt_tag), *mv));
+                        }
+                    }
+                    let fr = &mut self.frames[ply];
+                    fr.stage = Stage::Rest;
+                    fr.next = 0;
+                }
+                Stage::Rest => return self.pick_next(ply),
             }
         }
-        scores.swap(from, best);
-        self.moves[ply].swap(from, best);
-        Some((self.moves[ply][from], scores[from]))
+    }
+
+    #[inline]
+    fn pick_next(&mut self, ply: usize) -> Option<(P::Move, i32)> {
+        let next = self.frames[ply].next;
+        let r = self.pick(ply, next);
+        if r.is_some() {
+            self.frames[ply].next += 1;
+        }
+        r
     }
 
     fn next(&mut self, ply: usize) {
-        let f = self.frames[ply];
-        let Some((mv, order)) = self.pick(ply, f.next) else {
+        let Some((mv, order)) = self.next_move(ply) else {
             self.finalize(ply);
             return;
         };
+        let f = self.frames[ply];
         let child = f.pos.play_unchecked(&mv);
         self.stack.push(child);
         let threefold = is_threefold(&self.stack);
-        let quiet = order < ordering::CAPTURE && P::capture_count(&mv) == 0;
+        let quiet = P::capture_count(&mv) == 0;
         {
             let fr = &mut self.frames[ply];
-            fr.next += 1;
             fr.cur = Some(mv);
             fr.cur_quiet = quiet;
         }
@@ -723,19 +867,22 @@ impl<P: SearchGame> Search<P> {
         if f.kind == Kind::Quiesce {
             let mut c = Frame::new(child, 0, -f.beta, -f.alpha);
             c.kind = Kind::Quiesce;
+            c.exts = f.exts;
             self.frames[ply].phase = Phase::Full;
             self.frames[ply].state = State::Child;
             self.frames.push(c);
             return;
         }
         let new_depth = f.depth - 1 + f.ext;
+        let exts = f.exts + f.ext as u8;
         let fr = &mut self.frames[ply];
         fr.cur_depth = new_depth;
         fr.state = State::Child;
         if f.searched == 0 {
             fr.phase = Phase::Full;
-            self.frames
-                .push(Frame::new(child, new_depth, -f.beta, -f.alpha));
+            let mut c = Frame::new(child, new_depth, -f.beta, -f.alpha);
+            c.exts = exts;
+            self.frames.push(c);
             return;
         }
         let mut r = 0;
@@ -767,8 +914,9 @@ impl<P: SearchGame> Search<P> {
         }
         let fr = &mut self.frames[ply];
         fr.phase = if r > 0 { Phase::Reduced } else { Phase::Zero };
-        self.frames
-            .push(Frame::new(child, new_depth - r, -f.alpha - 1, -f.alpha));
+        let mut c = Frame::new(child, new_depth - r, -f.alpha - 1, -f.alpha);
+        c.exts = exts;
+        self.frames.push(c);
     }
 
     fn after_child(&mut self, ply: usize, v: i32, tainted: bool) {
@@ -823,8 +971,14 @@ impl<P: SearchGame> Search<P> {
                 if score >= f.beta {
                     if f.cur_quiet && f.kind == Kind::Main {
                         let side = f.pos.side_to_move();
-                        let tried = &self.moves[ply][..f.next.saturating_sub(1)];
-                        self.ordering.reward::<P>(&mv, tried, ply, side, f.depth);
+                        // The moves of the list before this one were tried and failed.
+                        let tried = if f.stage == Stage::Rest {
+                            f.next.saturating_sub(1)
+                        } else {
+                            0
+                        };
+                        let list = &self.lists[ply][..tried];
+                        self.ordering.reward::<P>(&mv, list, ply, side, f.depth);
                     }
                     self.finalize(ply);
                 }

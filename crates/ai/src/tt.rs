@@ -123,10 +123,10 @@ impl TranspositionTable {
         let b = self.bucket(key);
         for slot in 0..2 {
             let i = b + slot * 2;
-            if self.words[i] == key {
-                if let Some(e) = unpack(self.words[i + 1]) {
-                    return Some(e);
-                }
+            if self.words[i] == key
+                && let Some(e) = unpack(self.words[i + 1])
+            {
+                return Some(e);
             }
         }
         None

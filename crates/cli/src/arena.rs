@@ -1,3 +1,272 @@
-pub fn run(_argv: &[String]) -> Result<(), String> {
-    Err("todo".into())
+//! `ludus-cli arena`: two levels play a match from varied openings, colours alternating; the
+//! result with an Elo difference and its 95% margin.
+
+use crate::args::Args;
+use ludus_ai::level::Rng;
+use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
+use ludus_rules::{AnyGame, Outcome, Side, Variant};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Games longer than this are stopped and scored as draws (the rules end every game, but a
+/// capture every 99 plies could make one very long).
+const MAX_PLIES: usize = 1000;
+
+struct GameResult {
+    index: usize,
+    /// 1.0 when A won, 0.5 a draw, 0.0 when B won.
+    score_a: f64,
+    a_side: Side,
+    outcome: Option<Outcome>,
+    plies: usize,
+    opening: Vec<String>,
+    moves: Vec<String>,
+    last: String,
+}
+
+pub fn run(argv: &[String]) -> Result<(), String> {
+    let usage = "ludus-cli arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K] [--opening-plies P]";
+    let args = Args::parse(
+        argv,
+        &[
+            "a",
+            "b",
+            "games",
+            "time-ms",
+            "seed",
+            "threads",
+            "opening-plies",
+        ],
+        &["quiet", "moves"],
+    )?;
+    args.expect_positional(1, usage)?;
+    let variant = Variant::parse(&args.positional[0]).map_err(|e| e.to_string())?;
+    let a = Level::parse(
+        args.value("a")
+            .ok_or_else(|| format!("--a is required\nusage: {usage}"))?,
+    )?;
+    let b = Level::parse(
+        args.value("b")
+            .ok_or_else(|| format!("--b is required\nusage: {usage}"))?,
+    )?;
+    let games: usize = args
+        .number("games")?
+        .ok_or_else(|| format!("--games is required\nusage: {usage}"))?;
+    if games == 0 {
+        return Err("--games must be at least 1".to_string());
+    }
+    let time_ms: Option<u64> = args.number("time-ms")?;
+    if time_ms == Some(0) {
+        return Err("--time-ms must be at least 1".to_string());
+    }
+    let seed: u64 = args.number("seed")?.unwrap_or(1);
+    let threads: usize = args.number("threads")?.unwrap_or(2).clamp(1, 64);
+    let default_plies = 6;
+    let opening_plies: usize = args.number("opening-plies")?.unwrap_or(default_plies);
+    let quiet = args.flag("quiet");
+    let show_moves = args.flag("moves");
+    let limits = Limits {
+        time_ms,
+        ..Limits::NONE
+    };
+
+    println!(
+        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads",
+        variant.name(),
+        match time_ms {
+            Some(t) => format!("{t} ms a move"),
+            None => "default time".to_string(),
+        }
+    );
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let mut results: Vec<GameResult> = Vec::with_capacity(games);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(games) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games {
+                        break;
+                    }
+                    let r = play_game(variant, i, a, b, limits, seed, opening_plies);
+                    if tx.send(r).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            if !quiet {
+                let who = match r.a_side {
+                    Side::First => "A first",
+                    Side::Second => "A second",
+                };
+                let result = match r.outcome {
+                    Some(o) => o.to_string(),
+                    None => format!("1/2-1/2 adjudicated after {MAX_PLIES} plies"),
+                };
+                println!(
+                    "game {:>3}: {who:<8} {result:<28} {:>4} plies  opening {}",
+                    r.index + 1,
+                    r.plies,
+                    r.opening.join(" ")
+                );
+                if show_moves {
+                    println!("  moves {}\n  final {}", r.moves.join(" "), r.last);
+                }
+            }
+            results.push(r);
+        }
+    });
+
+    let n = results.len() as f64;
+    let wins = results.iter().filter(|r| r.score_a == 1.0).count();
+    let draws = results.iter().filter(|r| r.score_a == 0.5).count();
+    let losses = results.iter().filter(|r| r.score_a == 0.0).count();
+    let score = results.iter().map(|r| r.score_a).sum::<f64>() / n;
+    let var = results
+        .iter()
+        .map(|r| (r.score_a - score).powi(2))
+        .sum::<f64>()
+        / n;
+    let se = (var / n).sqrt();
+    let elo = |s: f64| -> f64 {
+        let s = s.clamp(1e-6, 1.0 - 1e-6);
+        -400.0 * (1.0 / s - 1.0).log10()
+    };
+    let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for r in &results {
+        let name = r
+            .outcome
+            .map_or("Adjudicated", |o| o.reason.name())
+            .to_string();
+        match reasons.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, c)) => *c += 1,
+            None => reasons.push((name, 1)),
+        }
+    }
+    let avg_plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / n;
+    println!(
+        "A ({a}) vs B ({b}): +{wins} ={draws} -{losses}  score {:.1}%  Elo {} (95%: {} to {})",
+        score * 100.0,
+        fmt_elo(elo(score), score),
+        fmt_elo(lo, score - 1.96 * se),
+        fmt_elo(hi, score + 1.96 * se),
+    );
+    println!(
+        "Elo difference {} +/- {:.0}; endings: {}; average {:.0} plies; {:.1} s",
+        fmt_elo(elo(score), score),
+        ((hi - lo) / 2.0).min(9999.0),
+        reasons
+            .iter()
+            .map(|(k, c)| format!("{k} {c}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        avg_plies,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn fmt_elo(e: f64, s: f64) -> String {
+    if s >= 1.0 {
+        "+inf".to_string()
+    } else if s <= 0.0 {
+        "-inf".to_string()
+    } else {
+        format!("{e:+.0}")
+    }
+}
+
+/// The random opening of game pair `pair`: `plies` random moves that do not end the game.
+fn opening(variant: Variant, pair: usize, plies: usize, seed: u64) -> AnyGame {
+    let mut attempt = 0u64;
+    loop {
+        let mut rng =
+            Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ ((pair as u64) << 20) ^ attempt);
+        let mut game = AnyGame::new(variant);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let _ = game.play(&mv);
+        }
+        if !game.is_over() {
+            return game;
+        }
+        attempt += 1;
+    }
+}
+
+fn play_game(
+    variant: Variant,
+    index: usize,
+    a: Level,
+    b: Level,
+    limits: Limits,
+    seed: u64,
+    opening_plies: usize,
+) -> GameResult {
+    let mut game = opening(variant, index / 2, opening_plies, seed);
+    let opening = game.move_strings();
+    let a_side = if index.is_multiple_of(2) {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let mut tables: [Option<TranspositionTable>; 2] = [None, None];
+    let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    while !game.is_over() && game.ply() < MAX_PLIES {
+        let side = game.side_to_move();
+        let level = if side == a_side { a } else { b };
+        let s = rng.next_u64();
+        let slot = side.index();
+        let mut search = match (level.searches(), tables[slot].take()) {
+            (true, Some(tt)) => AnySearch::with_table(&game, level, limits, s, tt),
+            (true, None) => AnySearch::with_table(
+                &game,
+                level,
+                limits,
+                s,
+                TranspositionTable::new(level.params().tt_mb.min(32)),
+            ),
+            (false, _) => AnySearch::new(&game, level, limits, s),
+        };
+        let mv = search.run_to_end();
+        tables[slot] = search.into_table();
+        let Some(mv) = mv else { break };
+        game.play(&mv).expect("the engine plays legal moves");
+    }
+    let outcome = game.outcome();
+    let score_a = match outcome {
+        Some(Outcome {
+            winner: Some(w), ..
+        }) => {
+            if w == a_side {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        _ => 0.5,
+    };
+    GameResult {
+        index,
+        score_a,
+        a_side,
+        outcome,
+        plies: game.ply(),
+        opening,
+        moves: game.move_strings(),
+        last: game.position().to_string(),
+    }
 }

@@ -8,7 +8,7 @@ const USAGE: &str = "usage: ludus-cli <command> ...
   moves <GAME> [--position POS]
   analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]
   arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K]
-  bench [--quick]
+  bench [--quick] [--search-only]
 GAME is latrunculi, latrunculi-quick or alquerque; LEVEL is random, easy, medium or hard.";
 
 pub fn run(argv: &[String]) -> Result<(), String> {

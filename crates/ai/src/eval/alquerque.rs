@@ -117,6 +117,11 @@ fn side_score(pos: &Position, ctx: &Context, params: &Params, side: Side) -> i32
 
 impl SearchGame for Position {
     type Context = Context;
+    const STAGED: bool = false;
+
+    fn is_legal(&self, mv: &Move) -> bool {
+        self.legal_moves().contains(mv)
+    }
 
     fn context(&self) -> Context {
         Context::new()
@@ -165,6 +170,16 @@ impl SearchGame for Position {
         }
         h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
         ((h >> 32) as u32) | 1
+    }
+
+    fn move_from_tag(&self, tag: u32) -> Option<Move> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves.into_iter().find(|m| Self::move_tag(m) == tag)
+    }
+
+    fn single_reply(&self) -> bool {
+        self.count_moves() == 1
     }
 
     #[inline]

@@ -155,6 +155,12 @@ fn side_terms(pos: &Position, side: Side) -> SideTerms {
 
 impl SearchGame for Position {
     type Context = Context;
+    const STAGED: bool = true;
+
+    #[inline]
+    fn is_legal(&self, mv: &Move) -> bool {
+        self.move_between(mv.from(), mv.to()) == Some(*mv)
+    }
 
     fn context(&self) -> Context {
         Context::new(self)
@@ -245,6 +251,33 @@ impl SearchGame for Position {
         false
     }
 
+    fn winning_move(&self, ctx: &Context) -> Option<Move> {
+        let them = !self.side_to_move();
+        let libs = ctx.geo.neighbours(self.king(them)) & self.empty();
+        if libs.count_ones() != 1 {
+            return None;
+        }
+        let target = Square(libs.trailing_zeros() as u8);
+        let occ = self.occupied();
+        let own = self.pieces(self.side_to_move());
+        for d in 0..4 {
+            let mut s = target;
+            while let Some(t) = ctx.geo.step(s, d) {
+                if occ & t.bit() != 0 {
+                    if own & t.bit() != 0
+                        && let Some(mv) = self.move_between(t, target)
+                        && self.play_unchecked(&mv).king_immobilised(them)
+                    {
+                        return Some(mv);
+                    }
+                    break;
+                }
+                s = t;
+            }
+        }
+        None
+    }
+
     fn in_danger(&self, ctx: &Context) -> bool {
         let us = self.side_to_move();
         let libs = ctx.geo.neighbours(self.king(us)) & self.empty();
@@ -259,6 +292,19 @@ impl SearchGame for Position {
     #[inline]
     fn move_tag(mv: &Move) -> u32 {
         u32::from(mv.from().0) | (u32::from(mv.to().0) << 8) | (1 << 16)
+    }
+
+    #[inline]
+    fn move_from_tag(&self, tag: u32) -> Option<Move> {
+        if tag >> 16 != 1 {
+            return None;
+        }
+        self.move_between(Square(tag as u8), Square((tag >> 8) as u8))
+    }
+
+    fn single_reply(&self) -> bool {
+        // Almost never true in Latrunculi, and counting costs a mobility fill: not worth it.
+        false
     }
 
     #[inline]

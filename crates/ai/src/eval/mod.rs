@@ -13,6 +13,14 @@ pub trait SearchGame: GamePosition {
     /// Tables computed once per search from the root (board masks and the like).
     type Context: Send + Sync + 'static;
 
+    /// Whether the search generates moves in stages (table move, captures, killers, the
+    /// rest) rather than all at once: worth it when generating every move is dear.
+    const STAGED: bool;
+
+    /// Whether `mv` (a killer from another position) is legal here. Only called when
+    /// [`SearchGame::STAGED`].
+    fn is_legal(&self, mv: &Self::Move) -> bool;
+
     /// The context for searches of positions like `self` (same board size).
     fn context(&self) -> Self::Context;
 
@@ -30,11 +38,25 @@ pub trait SearchGame: GamePosition {
     /// extends such nodes by a ply, as chess engines extend checks.
     fn in_danger(&self, ctx: &Self::Context) -> bool;
 
+    /// A move that wins on the spot, if a cheap test finds one (Latrunculi: a piece can take
+    /// the last free side of the enemy king). `None` does not mean there is none.
+    fn winning_move(&self, _ctx: &Self::Context) -> Option<Self::Move> {
+        None
+    }
+
     /// How many pieces `mv` captures.
     fn capture_count(mv: &Self::Move) -> u32;
 
     /// A non-zero 32-bit identity of a move within its position, for the transposition table.
     fn move_tag(mv: &Self::Move) -> u32;
+
+    /// The legal move of this position with the tag `tag`, if there is one (the table's move
+    /// is tried before the moves are generated).
+    fn move_from_tag(&self, tag: u32) -> Option<Self::Move>;
+
+    /// Whether the side to move has exactly one legal move (an extension: cheap games may
+    /// answer `false` when counting is too dear).
+    fn single_reply(&self) -> bool;
 
     /// An index below [`HISTORY_SIZE`] for the history table (from and to squares).
     fn history_index(mv: &Self::Move) -> usize;
