@@ -121,7 +121,7 @@ impl Default for SearchParams {
             aspiration: 40,
             lmr: true,
             extensions: true,
-            qsearch_tt: true,
+            qsearch_tt: false,
             quiescence: true,
             contempt: 0,
             noise: 0,

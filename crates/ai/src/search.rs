@@ -617,17 +617,7 @@ impl<P: SearchGame> Search<P> {
                 }
             }
         }
-        // Extensions (a Latrunculi king about to be immobilised, a single legal reply), at most
-        // half the iteration's depth along a line.
-        let mut ext = 0;
-        if self.params.search.extensions
-            && ply > 0
-            && 2 * u32::from(f.exts) < self.depth
-            && (f.pos.in_danger(&self.ctx) || f.pos.single_reply())
-        {
-            ext = 1;
-        }
-        // The table's move is tried before any move is generated.
+        // The table's move is tried before any move is generated (staged games).
         let tt_move = if ply == 0 || tt_tag == 0 || !P::STAGED {
             None
         } else {
@@ -635,21 +625,68 @@ impl<P: SearchGame> Search<P> {
         };
         self.ordering.clear_killers(ply + 1);
         self.lists[ply].clear();
-        let fr = &mut self.frames[ply];
-        fr.key = key;
-        fr.alpha = alpha;
-        fr.beta = beta;
-        fr.orig_alpha = alpha;
-        fr.ext = ext;
-        fr.tt_tag = tt_tag;
-        fr.tt_move = tt_move;
-        fr.killers_tried = [None, None];
-        fr.stage = if ply == 0 {
-            Stage::Generate
+        {
+            let fr = &mut self.frames[ply];
+            fr.key = key;
+            fr.alpha = alpha;
+            fr.beta = beta;
+            fr.orig_alpha = alpha;
+            fr.tt_tag = tt_tag;
+            fr.tt_move = tt_move;
+            fr.killers_tried = [None, None];
+            fr.stage = Stage::TableMove;
+            fr.state = State::Next;
+        }
+        // Games that generate everything at once do it now: the count decides an extension.
+        let mut single = false;
+        if !P::STAGED || ply == 0 {
+            if !self.generate_all(ply) {
+                self.ret_value(ply, loss_in(ply), false);
+                return;
+            }
+            single = self.lists[ply].len() == 1;
+        }
+        // Extensions (a Latrunculi king about to be immobilised, a single legal reply), at most
+        // half the iteration's depth along a line.
+        if self.params.search.extensions
+            && ply > 0
+            && 2 * u32::from(f.exts) < self.depth
+            && (single || f.pos.in_danger(&self.ctx))
+        {
+            self.frames[ply].ext = 1;
+        }
+    }
+
+    /// Generates and orders every move of the node at `ply` but those already tried (the
+    /// table move, captures and killers of staged games); false if the side to move has no
+    /// legal move at all.
+    fn generate_all(&mut self, ply: usize) -> bool {
+        let f = &self.frames[ply];
+        let (pos, tt_move, tt_tag, kt) = (f.pos, f.tt_move, f.tt_tag, f.killers_tried);
+        let side = pos.side_to_move();
+        if ply == 0 {
+            self.gen_buf.clear();
+            self.gen_buf.extend_from_slice(&self.root_moves);
         } else {
-            Stage::TableMove
-        };
-        fr.state = State::Next;
+            pos.generate_moves(&mut self.gen_buf);
+        }
+        if self.gen_buf.is_empty() {
+            return false;
+        }
+        let staged = P::STAGED && ply > 0;
+        let list = &mut self.lists[ply];
+        list.clear();
+        for mv in &self.gen_buf {
+            let done = staged
+                && (tt_move == Some(*mv) || P::capture_count(mv) > 0 || kt.contains(&Some(*mv)));
+            if !done {
+                list.push((self.ordering.score::<P>(mv, ply, side, tt_tag), *mv));
+            }
+        }
+        let fr = &mut self.frames[ply];
+        fr.stage = Stage::Rest;
+        fr.next = 0;
+        true
     }
 
     fn enter_quiesce(&mut self, ply: usize) {
@@ -682,7 +719,7 @@ impl<P: SearchGame> Search<P> {
         let forcing = f.pos.generate_noisy(&self.ctx, &mut self.gen_buf);
         let mut best = -INFINITY;
         if !forcing {
-            if !f.pos.has_legal_move() {
+            if !f.pos.has_quiet_move(&self.ctx) {
                 self.ret_value(ply, loss_in(ply), false);
                 return;
             }
@@ -749,7 +786,7 @@ impl<P: SearchGame> Search<P> {
     fn next_move(&mut self, ply: usize) -> Option<(P::Move, i32)> {
         loop {
             let f = &self.frames[ply];
-            let (stage, tt_move, tt_tag, pos) = (f.stage, f.tt_move, f.tt_tag, f.pos);
+            let (stage, tt_move, pos) = (f.stage, f.tt_move, f.pos);
             match stage {
                 Stage::TableMove => {
                     self.frames[ply].stage = if P::STAGED {
@@ -797,32 +834,11 @@ impl<P: SearchGame> Search<P> {
                     }
                 }
                 Stage::Generate => {
-                    let side = pos.side_to_move();
-                    if ply == 0 {
-                        self.gen_buf.clear();
-                        self.gen_buf.extend_from_slice(&self.root_moves);
-                    } else {
-                        pos.generate_moves(&mut self.gen_buf);
-                    }
-                    if self.gen_buf.is_empty() {
+                    if !self.generate_all(ply) {
                         // No legal move: the side to move loses.
                         self.frames[ply].best = loss_in(ply);
                         return None;
                     }
-                    let kt = self.frames[ply].killers_tried;
-                    let list = &mut self.lists[ply];
-                    list.clear();
-                    for mv in &self.gen_buf {
-                        let done = tt_move == Some(*mv)
-                            || (P::STAGED && ply > 0 && P::capture_count(mv) > 0)
-                            || kt.contains(&Some(*mv));
-                        if !done {
-                            list.push((self.ordering.score::<P>(mv, ply, side, tt_tag), *mv));
-                        }
-                    }
-                    let fr = &mut self.frames[ply];
-                    fr.stage = Stage::Rest;
-                    fr.next = 0;
                 }
                 Stage::Rest => return self.pick_next(ply),
             }

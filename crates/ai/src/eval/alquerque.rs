@@ -18,6 +18,8 @@ pub struct Context {
     middle: [u32; 8],
     /// Points with diagonal lines.
     strong: u32,
+    /// `line[d]`: points with a drawn line to a neighbour in direction `d`.
+    line: [u32; 8],
     /// Rank masks, rank 1 first.
     ranks: [u32; 5],
 }
@@ -32,6 +34,7 @@ impl Context {
     /// The masks.
     pub fn new() -> Context {
         let mut middle = [0u32; 8];
+        let mut line = [0u32; 8];
         let mut strong = 0u32;
         for p in 0..POINTS as i32 {
             let (f, r) = (p % 5, p / 5);
@@ -50,12 +53,16 @@ impl Context {
                 if ok(1) && ok(-1) {
                     middle[d] |= 1 << p;
                 }
+                if ok(1) {
+                    line[d] |= 1 << p;
+                }
             }
         }
         let ranks = [0, 1, 2, 3, 4].map(|r| 0x1F << (5 * r));
         Context {
             middle,
             strong,
+            line,
             ranks,
         }
     }
@@ -65,6 +72,17 @@ impl Context {
     fn shift(b: u32, d: usize) -> u32 {
         let o = OFFSETS[d];
         (if o > 0 { b << o } else { b >> -o }) & FULL
+    }
+
+    /// The number of plain steps `side`'s pieces `own` have (forward and sideways along lines).
+    #[inline]
+    pub fn steps(&self, own: u32, side: Side, empty: u32) -> u32 {
+        const DIRS: [[usize; 5]; 2] = [[0, 1, 2, 6, 7], [2, 3, 4, 5, 6]];
+        let mut n = 0;
+        for d in DIRS[side.index()] {
+            n += (Self::shift(own & self.line[d], d) & empty).count_ones();
+        }
+        n
     }
 
     /// Pieces of `own` that an enemy piece could jump right now.
@@ -95,7 +113,7 @@ fn side_score(pos: &Position, ctx: &Context, params: &Params, side: Side) -> i32
     let p = &params.alquerque;
     let own = pos.pieces(side);
     let mut score = p.piece * own.count_ones() as i32;
-    let steps = pos.step_count(side);
+    let steps = ctx.steps(own, side, pos.empty());
     score += p.mobility * steps as i32;
     if steps == 0 {
         score -= p.immobile;
@@ -153,6 +171,11 @@ impl SearchGame for Position {
         }
     }
 
+    fn has_quiet_move(&self, ctx: &Context) -> bool {
+        let us = self.side_to_move();
+        ctx.steps(self.pieces(us), us, self.empty()) > 0
+    }
+
     fn in_danger(&self, _ctx: &Context) -> bool {
         false
     }
@@ -176,10 +199,6 @@ impl SearchGame for Position {
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
         moves.into_iter().find(|m| Self::move_tag(m) == tag)
-    }
-
-    fn single_reply(&self) -> bool {
-        self.count_moves() == 1
     }
 
     #[inline]
@@ -217,6 +236,26 @@ mod tests {
                 }
             }
             assert_eq!(h, expected, "{s}");
+        }
+    }
+
+    #[test]
+    fn steps_match_the_rules() {
+        let ctx = Context::new();
+        for s in [
+            "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w",
+            "BBBBB/BBBBB/B1BWW/WWWWW/WWWW1 b",
+            "5/2B2/1W3/5/5 b",
+            "W1W2/1B3/2W2/3W1/B3B w",
+        ] {
+            let p: Position = s.parse().unwrap();
+            for side in [Side::First, Side::Second] {
+                assert_eq!(
+                    ctx.steps(p.pieces(side), side, p.empty()),
+                    p.step_count(side),
+                    "{s} {side:?}"
+                );
+            }
         }
     }
 

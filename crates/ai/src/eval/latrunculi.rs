@@ -302,11 +302,6 @@ impl SearchGame for Position {
         self.move_between(Square(tag as u8), Square((tag >> 8) as u8))
     }
 
-    fn single_reply(&self) -> bool {
-        // Almost never true in Latrunculi, and counting costs a mobility fill: not worth it.
-        false
-    }
-
     #[inline]
     fn history_index(mv: &Move) -> usize {
         mv.from().index() * 128 + mv.to().index()

@@ -54,9 +54,11 @@ pub trait SearchGame: GamePosition {
     /// is tried before the moves are generated).
     fn move_from_tag(&self, tag: u32) -> Option<Self::Move>;
 
-    /// Whether the side to move has exactly one legal move (an extension: cheap games may
-    /// answer `false` when counting is too dear).
-    fn single_reply(&self) -> bool;
+    /// Whether the side to move has a legal move, knowing that [`SearchGame::generate_noisy`]
+    /// just said the position is not forcing.
+    fn has_quiet_move(&self, _ctx: &Self::Context) -> bool {
+        self.has_legal_move()
+    }
 
     /// An index below [`HISTORY_SIZE`] for the history table (from and to squares).
     fn history_index(mv: &Self::Move) -> usize;
