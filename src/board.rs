@@ -44,7 +44,14 @@ pub struct BoardLayout {
 
 impl Default for BoardLayout {
     fn default() -> Self {
-        BoardLayout { center: Vec2::new(640.0, 400.0), cell: 60.0, width: 12, height: 8, flipped: false, points: false }
+        BoardLayout {
+            center: Vec2::new(640.0, 400.0),
+            cell: 60.0,
+            width: 12,
+            height: 8,
+            flipped: false,
+            points: false,
+        }
     }
 }
 
@@ -59,19 +66,33 @@ impl BoardLayout {
             (f32::from(width) + 1.2, f32::from(height) + 1.2)
         };
         let cell = (area.width() / span_w).min(area.height() / span_h).max(4.0);
-        BoardLayout { center: area.center(), cell, width, height, flipped, points }
+        BoardLayout {
+            center: area.center(),
+            cell,
+            width,
+            height,
+            flipped,
+            points,
+        }
     }
 
     /// A square's centre in board units (y up, the board's centre at 0).
     pub fn local(&self, sq: Square) -> Vec2 {
         let f = f32::from(sq.file(self.width)) - f32::from(self.width - 1) / 2.0;
         let r = f32::from(sq.rank(self.width)) - f32::from(self.height - 1) / 2.0;
-        if self.flipped { Vec2::new(-f, -r) } else { Vec2::new(f, r) }
+        if self.flipped {
+            Vec2::new(-f, -r)
+        } else {
+            Vec2::new(f, r)
+        }
     }
 
     /// A point in board units to logical window pixels.
     pub fn local_to_screen(&self, p: Vec2) -> Vec2 {
-        Vec2::new(self.center.x + p.x * self.cell, self.center.y - p.y * self.cell)
+        Vec2::new(
+            self.center.x + p.x * self.cell,
+            self.center.y - p.y * self.cell,
+        )
     }
 
     /// A square's centre in logical window pixels.
@@ -81,13 +102,20 @@ impl BoardLayout {
 
     /// Logical window pixels to board units.
     pub fn screen_to_local(&self, screen: Vec2) -> Vec2 {
-        Vec2::new((screen.x - self.center.x) / self.cell, -(screen.y - self.center.y) / self.cell)
+        Vec2::new(
+            (screen.x - self.center.x) / self.cell,
+            -(screen.y - self.center.y) / self.cell,
+        )
     }
 
     /// The square (or point) under a screen position, if any.
     pub fn square_at(&self, screen: Vec2) -> Option<Square> {
         let p = self.screen_to_local(screen);
-        let (p_f, p_r) = if self.flipped { (-p.x, -p.y) } else { (p.x, p.y) };
+        let (p_f, p_r) = if self.flipped {
+            (-p.x, -p.y)
+        } else {
+            (p.x, p.y)
+        };
         let f = (p_f + f32::from(self.width - 1) / 2.0).round();
         let r = (p_r + f32::from(self.height - 1) / 2.0).round();
         if f < 0.0 || r < 0.0 || f >= f32::from(self.width) || r >= f32::from(self.height) {
@@ -167,7 +195,11 @@ struct Kit {
     glow: Handle<ColorMaterial>,
 }
 
-fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<ColorMaterial>>) {
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
     commands.spawn((Camera2d, Msaa::Sample4));
     commands.insert_resource(Kit {
         circle: meshes.add(Circle::new(0.5)),
@@ -175,7 +207,11 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
         thin_ring: meshes.add(Annulus::new(0.44, 0.5)),
         square: meshes.add(Rectangle::new(1.0, 1.0)),
         eagle: meshes.add(eagle_mesh()),
-        glow: materials.add(ColorMaterial { color: Color::WHITE, alpha_mode: AlphaMode2d::Blend, ..default() }),
+        glow: materials.add(ColorMaterial {
+            color: Color::WHITE,
+            alpha_mode: AlphaMode2d::Blend,
+            ..default()
+        }),
     });
 }
 
@@ -208,11 +244,14 @@ fn eagle_mesh() -> Mesh {
         positions.extend(ordered.iter().map(|(x, y)| [*x, *y, 0.0]));
     }
     let n = positions.len();
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n])
-        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n])
-        .with_inserted_indices(Indices::U32((0..n as u32).collect()))
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n])
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n])
+    .with_inserted_indices(Indices::U32((0..n as u32).collect()))
 }
 
 /// Which side sits at the bottom.
@@ -248,9 +287,20 @@ fn update_layout(
     }
 }
 
-fn color_material(materials: &mut Assets<ColorMaterial>, color: Color) -> MeshMaterial2d<ColorMaterial> {
-    let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
-    MeshMaterial2d(materials.add(ColorMaterial { color, alpha_mode, ..default() }))
+fn color_material(
+    materials: &mut Assets<ColorMaterial>,
+    color: Color,
+) -> MeshMaterial2d<ColorMaterial> {
+    let alpha_mode = if color.alpha() < 1.0 {
+        AlphaMode2d::Blend
+    } else {
+        AlphaMode2d::Opaque
+    };
+    MeshMaterial2d(materials.add(ColorMaterial {
+        color,
+        alpha_mode,
+        ..default()
+    }))
 }
 
 /// Spawns the board (squares or lines and points) under a fresh root.
@@ -261,9 +311,22 @@ fn spawn_board(
     colors: &Colors,
     layout: &BoardLayout,
 ) -> Entity {
-    let root = commands.spawn((BoardRoot, BoardStatic, Transform::default(), Visibility::default())).id();
+    let root = commands
+        .spawn((
+            BoardRoot,
+            BoardStatic,
+            Transform::default(),
+            Visibility::default(),
+        ))
+        .id();
     let (w, h) = (f32::from(layout.width), f32::from(layout.height));
-    let mut put = |commands: &mut Commands, mesh: &Handle<Mesh>, color: Color, pos: Vec2, z: f32, scale: Vec2, rot: f32| {
+    let mut put = |commands: &mut Commands,
+                   mesh: &Handle<Mesh>,
+                   color: Color,
+                   pos: Vec2,
+                   z: f32,
+                   scale: Vec2,
+                   rot: f32| {
         commands.spawn((
             Mesh2d(mesh.clone()),
             color_material(materials, color),
@@ -275,17 +338,49 @@ fn spawn_board(
     };
     if layout.points {
         let extent = Vec2::new(w - 1.0 + 1.1, h - 1.0 + 1.1);
-        put(commands, &kit.square, colors.frame, Vec2::ZERO, 0.0, extent + 0.14, 0.0);
-        put(commands, &kit.square, colors.light_square, Vec2::ZERO, 0.1, extent, 0.0);
+        put(
+            commands,
+            &kit.square,
+            colors.frame,
+            Vec2::ZERO,
+            0.0,
+            extent + 0.14,
+            0.0,
+        );
+        put(
+            commands,
+            &kit.square,
+            colors.light_square,
+            Vec2::ZERO,
+            0.1,
+            extent,
+            0.0,
+        );
         let line = 0.045;
         // Orthogonal lines.
         for i in 0..layout.width {
             let x = f32::from(i) - (w - 1.0) / 2.0;
-            put(commands, &kit.square, colors.line, Vec2::new(x, 0.0), 0.2, Vec2::new(line, h - 1.0 + line), 0.0);
+            put(
+                commands,
+                &kit.square,
+                colors.line,
+                Vec2::new(x, 0.0),
+                0.2,
+                Vec2::new(line, h - 1.0 + line),
+                0.0,
+            );
         }
         for i in 0..layout.height {
             let y = f32::from(i) - (h - 1.0) / 2.0;
-            put(commands, &kit.square, colors.line, Vec2::new(0.0, y), 0.2, Vec2::new(w - 1.0 + line, line), 0.0);
+            put(
+                commands,
+                &kit.square,
+                colors.line,
+                Vec2::new(0.0, y),
+                0.2,
+                Vec2::new(w - 1.0 + line, line),
+                0.0,
+            );
         }
         // Diagonals: one unit segment from every point with diagonals, north-east and north-west.
         let diag = std::f32::consts::SQRT_2;
@@ -300,20 +395,56 @@ fn spawn_board(
                     let (a, b) = (layout.local(p), layout.local(q));
                     let v = b - a;
                     let mid = (a + b) / 2.0;
-                    put(commands, &kit.square, colors.line, mid, 0.2, Vec2::new(diag + line * 0.5, line), v.y.atan2(v.x));
+                    put(
+                        commands,
+                        &kit.square,
+                        colors.line,
+                        mid,
+                        0.2,
+                        Vec2::new(diag + line * 0.5, line),
+                        v.y.atan2(v.x),
+                    );
                 }
             }
         }
         for i in 0..(layout.width * layout.height) {
-            put(commands, &kit.circle, colors.point, layout.local(Square(i)), 0.3, Vec2::splat(0.16), 0.0);
+            put(
+                commands,
+                &kit.circle,
+                colors.point,
+                layout.local(Square(i)),
+                0.3,
+                Vec2::splat(0.16),
+                0.0,
+            );
         }
     } else {
-        put(commands, &kit.square, colors.frame, Vec2::ZERO, 0.0, Vec2::new(w + 0.3, h + 0.3), 0.0);
+        put(
+            commands,
+            &kit.square,
+            colors.frame,
+            Vec2::ZERO,
+            0.0,
+            Vec2::new(w + 0.3, h + 0.3),
+            0.0,
+        );
         for i in 0..(layout.width * layout.height) {
             let sq = Square(i);
             let dark = (sq.file(layout.width) + sq.rank(layout.width)) % 2 == 0;
-            let color = if dark { colors.dark_square } else { colors.light_square };
-            put(commands, &kit.square, color, layout.local(sq), 0.1, Vec2::ONE, 0.0);
+            let color = if dark {
+                colors.dark_square
+            } else {
+                colors.light_square
+            };
+            put(
+                commands,
+                &kit.square,
+                color,
+                layout.local(sq),
+                0.1,
+                Vec2::ONE,
+                0.0,
+            );
         }
     }
     root
@@ -335,7 +466,6 @@ fn spawn_piece(
     piece: Piece,
 ) -> Entity {
     let r = piece_radius(layout);
-    let s = piece.side.index();
     let pos = layout.local(sq);
     let e = commands
         .spawn((
@@ -345,16 +475,22 @@ fn spawn_piece(
             ChildOf(root),
         ))
         .id();
-    commands.spawn((Mesh2d(kit.circle.clone()), color_material(materials, colors.rim[s]), Transform::default(), ChildOf(e)));
+    let [rim, body, mark] = colors.piece(layout.points, piece.side, piece.king);
     commands.spawn((
         Mesh2d(kit.circle.clone()),
-        color_material(materials, colors.body[s]),
+        color_material(materials, rim),
+        Transform::default(),
+        ChildOf(e),
+    ));
+    commands.spawn((
+        Mesh2d(kit.circle.clone()),
+        color_material(materials, body),
         Transform::from_xyz(0.0, 0.0, 0.01).with_scale(Vec3::splat(0.86)),
         ChildOf(e),
     ));
     commands.spawn((
         Mesh2d(kit.thin_ring.clone()),
-        color_material(materials, colors.mark[s]),
+        color_material(materials, mark),
         Transform::from_xyz(0.0, 0.0, 0.02).with_scale(Vec3::splat(0.62)),
         ChildOf(e),
     ));
@@ -371,7 +507,11 @@ fn spawn_piece(
 
 fn ease(t: f32) -> f32 {
     let t = t.clamp(0.0, 1.0);
-    if t < 0.5 { 4.0 * t * t * t } else { 1.0 - (-2.0 * t + 2.0).powi(3) / 2.0 }
+    if t < 0.5 {
+        4.0 * t * t * t
+    } else {
+        1.0 - (-2.0 * t + 2.0).powi(3) / 2.0
+    }
 }
 
 /// Keeps the board and pieces in step with the session: animates a new move, redraws after
@@ -393,9 +533,12 @@ fn sync_board(
     let colors = Colors::of(settings.theme);
     let shape = (layout.width, layout.height, layout.flipped, layout.points);
     let variant = session.game.variant();
-    let structural = *last_layout != Some(shape) || *last_theme != Some(settings.theme) || view.variant != Some(variant);
+    let structural = *last_layout != Some(shape)
+        || *last_theme != Some(settings.theme)
+        || view.variant != Some(variant);
     let moves = session.game.moves();
-    let in_step = moves.len() >= view.shown_moves.len() && moves[..view.shown_moves.len()] == view.shown_moves[..];
+    let in_step = moves.len() >= view.shown_moves.len()
+        && moves[..view.shown_moves.len()] == view.shown_moves[..];
     if !structural && !view.needs_rebuild && in_step && view.anim.is_some() {
         return; // an animation is running; it ends itself
     }
@@ -421,16 +564,36 @@ fn sync_board(
                     .iter()
                     .enumerate()
                     .filter_map(|(i, &sq)| {
-                        let start = if hops { segment * (i as f32 + 0.5) } else { segment * n };
+                        let start = if hops {
+                            segment * (i as f32 + 0.5)
+                        } else {
+                            segment * n
+                        };
                         by_square(sq).map(|e| (e, start))
                     })
                     .collect();
-                let capture_time = if captured.is_empty() { 0.0 } else { 0.3 * factor };
+                let capture_time = if captured.is_empty() {
+                    0.0
+                } else {
+                    0.3 * factor
+                };
                 let total = segment * n + capture_time;
-                commands.entity(piece).insert(Transform::from_xyz(waypoints[0].x, waypoints[0].y, 8.0).with_scale(
-                    Vec3::new(2.0 * piece_radius(&layout), 2.0 * piece_radius(&layout), 1.0),
-                ));
-                view.anim = Some(MoveAnim { piece, waypoints, hops, segment, elapsed: 0.0, captured, total });
+                commands.entity(piece).insert(
+                    Transform::from_xyz(waypoints[0].x, waypoints[0].y, 8.0).with_scale(Vec3::new(
+                        2.0 * piece_radius(&layout),
+                        2.0 * piece_radius(&layout),
+                        1.0,
+                    )),
+                );
+                view.anim = Some(MoveAnim {
+                    piece,
+                    waypoints,
+                    hops,
+                    segment,
+                    elapsed: 0.0,
+                    captured,
+                    total,
+                });
                 view.shown_moves.push(mv);
                 view.overlay_key = None;
                 return;
@@ -443,7 +606,16 @@ fn sync_board(
     }
     let root = spawn_board(&mut commands, &kit, &mut materials, &colors, &layout);
     for (sq, piece) in session.game.position().pieces() {
-        spawn_piece(&mut commands, &kit, &mut materials, &colors, &layout, root, sq, piece);
+        spawn_piece(
+            &mut commands,
+            &kit,
+            &mut materials,
+            &colors,
+            &layout,
+            root,
+            sq,
+            piece,
+        );
     }
     view.shown_moves = moves;
     view.variant = Some(variant);
@@ -461,7 +633,9 @@ fn animate(
     layout: Res<BoardLayout>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let Some(anim) = view.anim.as_mut() else { return };
+    let Some(anim) = view.anim.as_mut() else {
+        return;
+    };
     redraw.write(RequestRedraw);
     anim.elapsed += time.delta_secs().min(0.05);
     let n = anim.waypoints.len() - 1;
@@ -512,9 +686,16 @@ fn sync_overlay(
     overlays: Query<Entity, With<Overlay>>,
 ) {
     let Some(session) = session else { return };
-    let Some(root) = roots.iter().next() else { return };
+    let Some(root) = roots.iter().next() else {
+        return;
+    };
     let settled = view.settled(&session);
-    let key = (view.shown_moves.len(), selected.0.clone(), view.hint, settled);
+    let key = (
+        view.shown_moves.len(),
+        selected.0.clone(),
+        view.hint,
+        settled,
+    );
     if view.overlay_key.as_ref() == Some(&key) && overlays.iter().next().is_some() {
         return;
     }
@@ -523,7 +704,12 @@ fn sync_overlay(
         commands.entity(e).despawn();
     }
     let colors = Colors::of(settings.theme);
-    let mut mark = |commands: &mut Commands, mesh: &Handle<Mesh>, material: MeshMaterial2d<ColorMaterial>, p: Vec2, z: f32, scale: f32| {
+    let mark = |commands: &mut Commands,
+                mesh: &Handle<Mesh>,
+                material: MeshMaterial2d<ColorMaterial>,
+                p: Vec2,
+                z: f32,
+                scale: f32| {
         commands.spawn((
             Overlay,
             Mesh2d(mesh.clone()),
@@ -551,7 +737,11 @@ fn sync_overlay(
         return;
     }
     let pos = session.game.position();
-    let legal = if session.human_to_move() { session.game.legal_moves() } else { Vec::new() };
+    let legal = if session.human_to_move() {
+        session.game.legal_moves()
+    } else {
+        Vec::new()
+    };
     // Pieces that can capture glow when capture is compulsory.
     if matches!(pos, AnyPosition::Alquerque(_)) && legal.first().is_some_and(|m| m.is_capture()) {
         let mut froms: Vec<Square> = legal.iter().map(|m| m.from()).collect();
@@ -562,19 +752,34 @@ fn sync_overlay(
                 Glow,
                 Mesh2d(kit.ring.clone()),
                 MeshMaterial2d(kit.glow.clone()),
-                Transform::from_xyz(layout.local(sq).x, layout.local(sq).y, 6.0).with_scale(Vec3::new(0.98, 0.98, 1.0)),
+                Transform::from_xyz(layout.local(sq).x, layout.local(sq).y, 6.0)
+                    .with_scale(Vec3::new(0.98, 0.98, 1.0)),
                 ChildOf(root),
             ));
         }
     }
     if let Some(sel) = &selected.0 {
         let m = color_material(&mut materials, colors.selected);
-        mark(&mut commands, &kit.ring, m.clone(), layout.local(sel.from), 7.0, 0.98);
+        mark(
+            &mut commands,
+            &kit.ring,
+            m.clone(),
+            layout.local(sel.from),
+            7.0,
+            0.98,
+        );
         let mut prev = layout.local(sel.from);
         for &p in &sel.partial {
             let q = layout.local(p);
             for k in 0..=6 {
-                mark(&mut commands, &kit.circle, m.clone(), prev.lerp(q, k as f32 / 6.0), 7.0, 0.12);
+                mark(
+                    &mut commands,
+                    &kit.circle,
+                    m.clone(),
+                    prev.lerp(q, k as f32 / 6.0),
+                    7.0,
+                    0.12,
+                );
             }
             mark(&mut commands, &kit.ring, m.clone(), q, 7.0, 0.6);
             prev = q;
@@ -583,11 +788,26 @@ fn sync_overlay(
         let capture = color_material(&mut materials, colors.capture_destination);
         let depth = sel.partial.len();
         for sq in selection::destinations(&legal, sel) {
-            let captures = selection::candidates(&legal, sel).any(|m| m.path()[depth] == sq && m.is_capture());
+            let captures =
+                selection::candidates(&legal, sel).any(|m| m.path()[depth] == sq && m.is_capture());
             if captures {
-                mark(&mut commands, &kit.ring, capture.clone(), layout.local(sq), 7.0, 0.7);
+                mark(
+                    &mut commands,
+                    &kit.ring,
+                    capture.clone(),
+                    layout.local(sq),
+                    7.0,
+                    0.7,
+                );
             } else {
-                mark(&mut commands, &kit.circle, dest.clone(), layout.local(sq), 7.0, 0.3);
+                mark(
+                    &mut commands,
+                    &kit.circle,
+                    dest.clone(),
+                    layout.local(sq),
+                    7.0,
+                    0.3,
+                );
             }
         }
     }
@@ -598,7 +818,14 @@ fn sync_overlay(
         for p in hint.path() {
             let q = layout.local(p);
             for k in 0..=8 {
-                mark(&mut commands, &kit.circle, m.clone(), prev.lerp(q, k as f32 / 8.0), 7.5, 0.16);
+                mark(
+                    &mut commands,
+                    &kit.circle,
+                    m.clone(),
+                    prev.lerp(q, k as f32 / 8.0),
+                    7.5,
+                    0.16,
+                );
             }
             prev = q;
         }
@@ -609,10 +836,20 @@ fn sync_overlay(
         let danger = color_material(&mut materials, colors.danger);
         for side in [Side::First, Side::Second] {
             let liberties = p.king_liberties(side);
-            let lost = session.game.outcome().is_some_and(|o| o.reason == Reason::KingImmobilised && o.winner == Some(!side));
+            let lost = session
+                .game
+                .outcome()
+                .is_some_and(|o| o.reason == Reason::KingImmobilised && o.winner == Some(!side));
             if lost || (liberties <= 1 && !session.game.is_over()) {
                 let k = layout.local(p.king(side));
-                mark(&mut commands, &kit.ring, danger.clone(), k, 6.5, if lost { 1.1 } else { 1.0 });
+                mark(
+                    &mut commands,
+                    &kit.ring,
+                    danger.clone(),
+                    k,
+                    6.5,
+                    if lost { 1.1 } else { 1.0 },
+                );
                 if lost {
                     mark(&mut commands, &kit.thin_ring, danger.clone(), k, 6.5, 1.35);
                 }
@@ -634,7 +871,7 @@ fn pulse_glow(
     }
     let base = Colors::of(settings.theme).glow;
     let a = 0.45 + 0.45 * (time.elapsed_secs() * 4.0).sin().abs();
-    if let Some(m) = materials.get_mut(&kit.glow) {
+    if let Some(mut m) = materials.get_mut(&kit.glow) {
         m.color = base.with_alpha(a);
     }
     if settings.anim != crate::settings::AnimSpeed::Off {
@@ -652,7 +889,11 @@ fn drag_piece(drag: Res<crate::input::Drag>, mut pieces: Query<(&PieceEntity, &m
     }
 }
 
-fn clear_board(mut commands: Commands, roots: Query<Entity, With<BoardRoot>>, mut view: ResMut<BoardView>) {
+fn clear_board(
+    mut commands: Commands,
+    roots: Query<Entity, With<BoardRoot>>,
+    mut view: ResMut<BoardView>,
+) {
     for r in &roots {
         commands.entity(r).despawn();
     }
@@ -675,7 +916,14 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(Update, background)
         .add_systems(
             Update,
-            (update_layout, sync_board, animate, sync_overlay, pulse_glow, drag_piece)
+            (
+                update_layout,
+                sync_board,
+                animate,
+                sync_overlay,
+                pulse_glow,
+                drag_piece,
+            )
                 .chain()
                 .in_set(crate::AppSet::View)
                 .run_if(in_state(Screen::Playing)),

@@ -19,16 +19,30 @@ struct Grid {
 
 impl Grid {
     fn at(&self, file: u8, rank: u8) -> Pos2 {
-        self.origin + Vec2::new((f32::from(file) + 0.5) * self.cell, (f32::from(self.height - rank) - 0.5) * self.cell)
+        self.origin
+            + Vec2::new(
+                (f32::from(file) + 0.5) * self.cell,
+                (f32::from(self.height - rank) - 0.5) * self.cell,
+            )
     }
 }
 
 fn piece(p: &egui::Painter, at: Pos2, r: f32, red: bool, king: bool) {
-    let (rim, body) = if red { (Color32::from_rgb(250, 237, 214), RED) } else { (Color32::BLACK, BLACK) };
+    let (rim, body) = if red {
+        (Color32::from_rgb(250, 237, 214), RED)
+    } else {
+        (Color32::BLACK, BLACK)
+    };
     p.circle_filled(at, r, rim);
     p.circle_filled(at, r * 0.86, body);
     if king {
-        p.text(at, egui::Align2::CENTER_CENTER, "♔", egui::FontId::proportional(r * 1.2), Color32::from_rgb(250, 204, 64));
+        p.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            "♔",
+            egui::FontId::proportional(r * 1.2),
+            Color32::from_rgb(250, 204, 64),
+        );
     }
 }
 
@@ -45,16 +59,30 @@ fn cross(p: &egui::Painter, at: Pos2, r: f32) {
 fn squares(ui: &mut egui::Ui, w: u8, h: u8, caption: &str) -> (egui::Painter, Grid) {
     let cell = 34.0;
     ui.label(egui::RichText::new(caption).italics());
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(f32::from(w) * cell, f32::from(h) * cell), egui::Sense::hover());
+    let (rect, _) = ui.allocate_exact_size(
+        Vec2::new(f32::from(w) * cell, f32::from(h) * cell),
+        egui::Sense::hover(),
+    );
     let p = ui.painter_at(rect);
     for f in 0..w {
         for r in 0..h {
             let min = rect.min + Vec2::new(f32::from(f) * cell, f32::from(h - 1 - r) * cell);
             let color = if (f + r) % 2 == 0 { DARK } else { LIGHT };
-            p.rect_filled(egui::Rect::from_min_size(min, Vec2::splat(cell)), 0.0, color);
+            p.rect_filled(
+                egui::Rect::from_min_size(min, Vec2::splat(cell)),
+                0.0,
+                color,
+            );
         }
     }
-    (p, Grid { origin: rect.min, cell, height: h })
+    (
+        p,
+        Grid {
+            origin: rect.min,
+            cell,
+            height: h,
+        },
+    )
 }
 
 /// Red slides to close the line; the black soldier between is removed.
@@ -88,13 +116,21 @@ pub fn chain(ui: &mut egui::Ui, lang: Lang) {
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(cell * 5.0), egui::Sense::hover());
     let p = ui.painter_at(rect);
     p.rect_filled(rect, 4.0, LIGHT);
-    let at = |f: i32, r: i32| rect.min + Vec2::new((f as f32 + 0.5) * cell, (4.5 - r as f32) * cell);
+    let at =
+        |f: i32, r: i32| rect.min + Vec2::new((f as f32 + 0.5) * cell, (4.5 - r as f32) * cell);
     let s = Stroke::new(2.0, LINE);
     for i in 0..5 {
         p.line_segment([at(i, 0), at(i, 4)], s);
         p.line_segment([at(0, i), at(4, i)], s);
     }
-    for (a, b) in [((0, 0), (4, 4)), ((0, 4), (4, 0)), ((0, 2), (2, 4)), ((2, 4), (4, 2)), ((4, 2), (2, 0)), ((2, 0), (0, 2))] {
+    for (a, b) in [
+        ((0, 0), (4, 4)),
+        ((0, 4), (4, 0)),
+        ((0, 2), (2, 4)),
+        ((2, 4), (4, 2)),
+        ((4, 2), (2, 0)),
+        ((2, 0), (0, 2)),
+    ] {
         p.line_segment([at(a.0, a.1), at(b.0, b.1)], s);
     }
     let r = cell * 0.32;

@@ -29,16 +29,35 @@ struct PointerFrame {
     held: bool,
 }
 
-fn read_pointer(mouse: &ButtonInput<MouseButton>, touches: &Touches, window: &Window) -> PointerFrame {
+fn read_pointer(
+    mouse: &ButtonInput<MouseButton>,
+    touches: &Touches,
+    window: &Window,
+) -> PointerFrame {
     // Touch first: a tablet has no cursor.
     if let Some(t) = touches.iter_just_pressed().next() {
-        return PointerFrame { position: Some(t.position()), pressed: true, released: false, held: true };
+        return PointerFrame {
+            position: Some(t.position()),
+            pressed: true,
+            released: false,
+            held: true,
+        };
     }
     if let Some(t) = touches.iter_just_released().next() {
-        return PointerFrame { position: Some(t.position()), pressed: false, released: true, held: false };
+        return PointerFrame {
+            position: Some(t.position()),
+            pressed: false,
+            released: true,
+            held: false,
+        };
     }
     if let Some(t) = touches.iter().next() {
-        return PointerFrame { position: Some(t.position()), pressed: false, released: false, held: true };
+        return PointerFrame {
+            position: Some(t.position()),
+            pressed: false,
+            released: false,
+            held: true,
+        };
     }
     PointerFrame {
         position: window.cursor_position(),
@@ -49,7 +68,12 @@ fn read_pointer(mouse: &ButtonInput<MouseButton>, touches: &Touches, window: &Wi
 }
 
 /// Applies a tap's result: play, select or clear.
-fn apply_tap(tap: Tap, selected: &mut Selected, out: &mut MessageWriter<GameCommand>, view: &mut BoardView) {
+fn apply_tap(
+    tap: Tap,
+    selected: &mut Selected,
+    out: &mut MessageWriter<GameCommand>,
+    view: &mut BoardView,
+) {
     match tap {
         Tap::Play(mv) => {
             selected.0 = None;
@@ -87,14 +111,17 @@ fn pointer(
         }
         return;
     }
-    let over_ui = egui.as_ref().is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area());
+    let over_ui = egui
+        .as_ref()
+        .is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area());
     let legal: Vec<AnyMove> = session.game.legal_moves();
     let Some(pos) = p.position else { return };
     if p.pressed && !over_ui {
         match layout.square_at(pos) {
             Some(sq) => {
                 let tap = selection::tap(&legal, selected.0.as_ref(), sq);
-                let picks_piece = matches!(&tap, Tap::Select(s) if s.from == sq && s.partial.is_empty());
+                let picks_piece =
+                    matches!(&tap, Tap::Select(s) if s.from == sq && s.partial.is_empty());
                 apply_tap(tap, &mut selected, &mut out, &mut view);
                 drag.start = picks_piece.then_some((pos, sq));
             }
@@ -136,13 +163,23 @@ fn keyboard(
     if egui.as_ref().is_some_and(|e| e.wants_keyboard_input()) {
         return;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft, KeyCode::SuperRight]);
+    let ctrl = keys.any_pressed([
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+    ]);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if (ctrl && !shift && keys.just_pressed(KeyCode::KeyZ)) || keys.just_pressed(KeyCode::KeyU) || keys.just_pressed(KeyCode::Backspace) {
+    if (ctrl && !shift && keys.just_pressed(KeyCode::KeyZ))
+        || keys.just_pressed(KeyCode::KeyU)
+        || keys.just_pressed(KeyCode::Backspace)
+    {
         selected.0 = None;
         out.write(GameCommand::Undo);
     }
-    if (ctrl && (keys.just_pressed(KeyCode::KeyY) || (shift && keys.just_pressed(KeyCode::KeyZ)))) || keys.just_pressed(KeyCode::KeyR) {
+    if (ctrl && (keys.just_pressed(KeyCode::KeyY) || (shift && keys.just_pressed(KeyCode::KeyZ))))
+        || keys.just_pressed(KeyCode::KeyR)
+    {
         selected.0 = None;
         out.write(GameCommand::Redo);
     }
@@ -161,7 +198,11 @@ fn keyboard(
     }
 }
 
-fn clear_on_change(session: Option<Res<Session>>, mut selected: ResMut<Selected>, mut last: Local<u64>) {
+fn clear_on_change(
+    session: Option<Res<Session>>,
+    mut selected: ResMut<Selected>,
+    mut last: Local<u64>,
+) {
     if let Some(session) = session
         && session.revision != *last
     {
@@ -173,6 +214,9 @@ fn clear_on_change(session: Option<Res<Session>>, mut selected: ResMut<Selected>
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Drag>().add_systems(
         Update,
-        (clear_on_change, pointer, keyboard).chain().in_set(crate::AppSet::Input).run_if(in_state(Screen::Playing)),
+        (clear_on_change, pointer, keyboard)
+            .chain()
+            .in_set(crate::AppSet::Input)
+            .run_if(in_state(Screen::Playing)),
     );
 }

@@ -36,7 +36,10 @@ fn main() -> AppExit {
                 }),
                 ..default()
             })
-            .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
+            .set(AssetPlugin {
+                meta_check: bevy::asset::AssetMetaCheck::Never,
+                ..default()
+            }),
     );
     // Nothing moves, nothing runs: the game waits for input (animations ask for frames).
     app.insert_resource(if launch.screenshot.is_some() {
@@ -48,7 +51,8 @@ fn main() -> AppExit {
         }
     });
     app.insert_resource(ClearColor(Color::srgb(0.16, 0.13, 0.11)));
-    let (settings_vs_computer, settings_side, settings_level) = (settings.vs_computer, settings.human_side, settings.level);
+    let (settings_vs_computer, settings_side, settings_level) =
+        (settings.vs_computer, settings.human_side, settings.level);
     app.insert_resource(settings);
     app.add_plugins(ludus::game_plugin);
     if let Some(game) = launch.game.clone() {

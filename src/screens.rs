@@ -57,7 +57,10 @@ pub fn start_game(commands: &mut Commands, next: &mut NextState<Screen>, session
 
 /// A big button for menus (touch friendly).
 pub fn big_button(ui: &mut egui::Ui, text: &str, width: f32) -> egui::Response {
-    ui.add_sized([width, 48.0], egui::Button::new(egui::RichText::new(text).size(20.0)))
+    ui.add_sized(
+        [width, 48.0],
+        egui::Button::new(egui::RichText::new(text).size(20.0)),
+    )
 }
 
 fn title_screen(
@@ -77,15 +80,21 @@ fn title_screen(
                 let width = ui.available_width().min(440.0);
                 ui.add_space(16.0);
                 ui.label(egui::RichText::new("LUDUS").size(56.0).strong());
-                ui.label(egui::RichText::new(lang.t("app.subtitle")).size(18.0).italics());
+                ui.label(
+                    egui::RichText::new(lang.t("app.subtitle"))
+                        .size(18.0)
+                        .italics(),
+                );
                 ui.add_space(12.0);
                 if let Some(text) = &notice.0 {
                     let mut close = false;
-                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
-                        ui.set_max_width(width);
-                        ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-                        close = ui.button("OK").clicked();
-                    });
+                    egui::Frame::group(ui.style())
+                        .fill(egui::Color32::from_rgb(90, 40, 30))
+                        .show(ui, |ui| {
+                            ui.set_max_width(width);
+                            ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
+                            close = ui.button("OK").clicked();
+                        });
                     if close {
                         notice.0 = None;
                     }
@@ -108,12 +117,19 @@ fn title_screen(
                 ui.heading(lang.t("menu.game"));
                 for v in Variant::ALL {
                     let selected = settings.variant == v;
-                    let text = format!("{}\n{}", lang.t(variant_key(v)), lang.t(match v {
-                        Variant::Latrunculi => "game.latrunculi.blurb",
-                        Variant::LatrunculiQuick => "game.latrunculi-quick.blurb",
-                        Variant::Alquerque => "game.alquerque.blurb",
-                    }));
-                    if ui.add_sized([width, 56.0], egui::Button::selectable(selected, text)).clicked() {
+                    let text = format!(
+                        "{}\n{}",
+                        lang.t(variant_key(v)),
+                        lang.t(match v {
+                            Variant::Latrunculi => "game.latrunculi.blurb",
+                            Variant::LatrunculiQuick => "game.latrunculi-quick.blurb",
+                            Variant::Alquerque => "game.alquerque.blurb",
+                        })
+                    );
+                    if ui
+                        .add_sized([width, 56.0], egui::Button::selectable(selected, text))
+                        .clicked()
+                    {
                         settings.variant = v;
                     }
                 }
@@ -121,10 +137,28 @@ fn title_screen(
                 ui.heading(lang.t("menu.mode"));
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                    if ui.add_sized([width / 2.0 - 4.0, 44.0], egui::Button::selectable(settings.vs_computer, lang.t("menu.vs_computer"))).clicked() {
+                    if ui
+                        .add_sized(
+                            [width / 2.0 - 4.0, 44.0],
+                            egui::Button::selectable(
+                                settings.vs_computer,
+                                lang.t("menu.vs_computer"),
+                            ),
+                        )
+                        .clicked()
+                    {
                         settings.vs_computer = true;
                     }
-                    if ui.add_sized([width / 2.0 - 4.0, 44.0], egui::Button::selectable(!settings.vs_computer, lang.t("menu.two_players"))).clicked() {
+                    if ui
+                        .add_sized(
+                            [width / 2.0 - 4.0, 44.0],
+                            egui::Button::selectable(
+                                !settings.vs_computer,
+                                lang.t("menu.two_players"),
+                            ),
+                        )
+                        .clicked()
+                    {
                         settings.vs_computer = false;
                     }
                 });
@@ -134,7 +168,13 @@ fn title_screen(
                         ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                         for side in [Side::First, Side::Second] {
                             let name = side_name(lang, settings.variant, side);
-                            if ui.add_sized([width / 2.0 - 4.0, 44.0], egui::Button::selectable(settings.human_side == side, name)).clicked() {
+                            if ui
+                                .add_sized(
+                                    [width / 2.0 - 4.0, 44.0],
+                                    egui::Button::selectable(settings.human_side == side, name),
+                                )
+                                .clicked()
+                            {
                                 settings.human_side = side;
                             }
                         }
@@ -143,7 +183,16 @@ fn title_screen(
                     ui.horizontal(|ui| {
                         ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                         for level in Level::ALL {
-                            if ui.add_sized([width / 3.0 - 6.0, 44.0], egui::Button::selectable(settings.level == level, lang.t(level_key(level)))).clicked() {
+                            if ui
+                                .add_sized(
+                                    [width / 3.0 - 6.0, 44.0],
+                                    egui::Button::selectable(
+                                        settings.level == level,
+                                        lang.t(level_key(level)),
+                                    ),
+                                )
+                                .clicked()
+                            {
                                 settings.level = level;
                             }
                         }
@@ -157,7 +206,11 @@ fn title_screen(
                         Seats::two_players()
                     };
                     *resumable = Resumable::None;
-                    start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
+                    start_game(
+                        &mut commands,
+                        &mut next,
+                        Session::new(settings.variant, seats),
+                    );
                 }
                 ui.add_space(8.0);
                 if big_button(ui, lang.t("menu.rules"), width).clicked() {
@@ -167,7 +220,9 @@ fn title_screen(
                     next.set(Screen::Settings);
                 }
                 ui.add_enabled(false, egui::Label::new(lang.t("menu.online_soon")));
-                if !cfg!(target_arch = "wasm32") && big_button(ui, lang.t("menu.quit"), width).clicked() {
+                if !cfg!(target_arch = "wasm32")
+                    && big_button(ui, lang.t("menu.quit"), width).clicked()
+                {
                     exit.write(AppExit::Success);
                 }
             });
@@ -176,7 +231,11 @@ fn title_screen(
     Ok(())
 }
 
-fn settings_screen(mut contexts: EguiContexts, mut settings: ResMut<Settings>, mut next: ResMut<NextState<Screen>>) -> Result {
+fn settings_screen(
+    mut contexts: EguiContexts,
+    mut settings: ResMut<Settings>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     let mut s = settings.clone();
@@ -187,7 +246,13 @@ fn settings_screen(mut contexts: EguiContexts, mut settings: ResMut<Settings>, m
             ui.add_space(12.0);
             ui.label(lang.t("settings.language"));
             for l in Lang::ALL {
-                if ui.add_sized([width, 44.0], egui::Button::selectable(s.lang == l, l.native_name())).clicked() {
+                if ui
+                    .add_sized(
+                        [width, 44.0],
+                        egui::Button::selectable(s.lang == l, l.native_name()),
+                    )
+                    .clicked()
+                {
                     s.lang = l;
                 }
             }
@@ -196,7 +261,13 @@ fn settings_screen(mut contexts: EguiContexts, mut settings: ResMut<Settings>, m
             ui.horizontal(|ui| {
                 ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                 for a in AnimSpeed::ALL {
-                    if ui.add_sized([width / 4.0 - 6.0, 44.0], egui::Button::selectable(s.anim == a, lang.t(a.key()))).clicked() {
+                    if ui
+                        .add_sized(
+                            [width / 4.0 - 6.0, 44.0],
+                            egui::Button::selectable(s.anim == a, lang.t(a.key())),
+                        )
+                        .clicked()
+                    {
                         s.anim = a;
                     }
                 }
@@ -206,7 +277,13 @@ fn settings_screen(mut contexts: EguiContexts, mut settings: ResMut<Settings>, m
             ui.horizontal(|ui| {
                 ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                 for t in Theme::ALL {
-                    if ui.add_sized([width / 3.0 - 6.0, 44.0], egui::Button::selectable(s.theme == t, lang.t(t.key()))).clicked() {
+                    if ui
+                        .add_sized(
+                            [width / 3.0 - 6.0, 44.0],
+                            egui::Button::selectable(s.theme == t, lang.t(t.key())),
+                        )
+                        .clicked()
+                    {
                         s.theme = t;
                     }
                 }
@@ -215,7 +292,10 @@ fn settings_screen(mut contexts: EguiContexts, mut settings: ResMut<Settings>, m
             ui.checkbox(&mut s.coordinates, lang.t("settings.coordinates"));
             ui.horizontal(|ui| {
                 ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                ui.add_enabled(crate::sound::AVAILABLE, egui::Checkbox::new(&mut s.sound, lang.t("settings.sound")));
+                ui.add_enabled(
+                    crate::sound::AVAILABLE,
+                    egui::Checkbox::new(&mut s.sound, lang.t("settings.sound")),
+                );
                 if !crate::sound::AVAILABLE {
                     ui.label(lang.t("settings.sound.unavailable"));
                 }
@@ -232,12 +312,19 @@ fn settings_screen(mut contexts: EguiContexts, mut settings: ResMut<Settings>, m
     Ok(())
 }
 
-fn rules_screen(mut contexts: EguiContexts, settings: Res<Settings>, mut next: ResMut<NextState<Screen>>) -> Result {
+fn rules_screen(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     egui::CentralPanel::default().show(&mut crate::hud::root_ui(ctx), |ui| {
         ui.horizontal(|ui| {
-            if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
+            if ui
+                .add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back")))
+                .clicked()
+            {
                 next.set(Screen::Title);
             }
             ui.heading(egui::RichText::new(lang.t("rules.title")).size(28.0));
@@ -249,7 +336,11 @@ fn rules_screen(mut contexts: EguiContexts, settings: Res<Settings>, mut next: R
                 ui.add_space(6.0);
             };
             ui.heading(egui::RichText::new(lang.t("rules.latrunculi.title")).size(24.0));
-            for key in ["rules.latrunculi.setup", "rules.latrunculi.move", "rules.latrunculi.capture"] {
+            for key in [
+                "rules.latrunculi.setup",
+                "rules.latrunculi.move",
+                "rules.latrunculi.capture",
+            ] {
                 para(ui, key);
             }
             crate::diagrams::sandwich(ui, lang);
@@ -259,7 +350,11 @@ fn rules_screen(mut contexts: EguiContexts, settings: Res<Settings>, mut next: R
             para(ui, "rules.latrunculi.tips");
             ui.separator();
             ui.heading(egui::RichText::new(lang.t("rules.alquerque.title")).size(24.0));
-            for key in ["rules.alquerque.setup", "rules.alquerque.move", "rules.alquerque.capture"] {
+            for key in [
+                "rules.alquerque.setup",
+                "rules.alquerque.move",
+                "rules.alquerque.capture",
+            ] {
                 para(ui, key);
             }
             crate::diagrams::chain(ui, lang);

@@ -21,7 +21,9 @@ fn take(
     view: Res<BoardView>,
     mut progress: Local<Progress>,
 ) {
-    let Some(path) = &launch.screenshot else { return };
+    let Some(path) = &launch.screenshot else {
+        return;
+    };
     let Some(session) = session else { return };
     if progress.requested {
         return;
@@ -38,12 +40,15 @@ fn take(
         commands
             .spawn(Screenshot::primary_window())
             .observe(save_to_disk(path.clone()))
-            .observe(|_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                exit.write(AppExit::Success);
-            });
+            .observe(
+                |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                    exit.write(AppExit::Success);
+                },
+            );
     }
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Launch>().add_systems(Update, take.run_if(in_state(Screen::Playing)));
+    app.init_resource::<Launch>()
+        .add_systems(Update, take.run_if(in_state(Screen::Playing)));
 }

@@ -47,7 +47,9 @@ impl Seats {
 
     /// Two people on this device.
     pub fn two_players() -> Seats {
-        Seats { players: [Player::Human; 2] }
+        Seats {
+            players: [Player::Human; 2],
+        }
     }
 
     /// Who plays `side`.
@@ -86,12 +88,22 @@ pub struct Session {
 impl Session {
     /// A new game.
     pub fn new(variant: Variant, seats: Seats) -> Session {
-        Session { game: AnyGame::new(variant), seats, redo: Vec::new(), revision: 0 }
+        Session {
+            game: AnyGame::new(variant),
+            seats,
+            redo: Vec::new(),
+            revision: 0,
+        }
     }
 
     /// A game from a record or position.
     pub fn from_game(game: AnyGame, seats: Seats) -> Session {
-        Session { game, seats, redo: Vec::new(), revision: 0 }
+        Session {
+            game,
+            seats,
+            redo: Vec::new(),
+            revision: 0,
+        }
     }
 
     /// Whether a person at this device is to move now.
@@ -129,7 +141,9 @@ impl Session {
             self.revision += 1;
             return true;
         }
-        let Some(mv) = self.game.undo() else { return false };
+        let Some(mv) = self.game.undo() else {
+            return false;
+        };
         self.redo.push(mv);
         if let Some(human) = self.seats.human_side() {
             while self.game.side_to_move() != human {
@@ -145,7 +159,9 @@ impl Session {
 
     /// Replays taken-back moves: against the computer, up to the person's next turn.
     pub fn redo(&mut self) -> bool {
-        let Some(mv) = self.redo.pop() else { return false };
+        let Some(mv) = self.redo.pop() else {
+            return false;
+        };
         if self.game.play(&mv).is_err() {
             self.redo.clear();
             return false;
@@ -166,7 +182,10 @@ impl Session {
     /// The side to move resigns (against the computer: the person resigns).
     pub fn resign(&mut self) -> bool {
         let loser = self.seats.human_side().unwrap_or(self.game.side_to_move());
-        let ok = self.game.end(Outcome::win(!loser, ludus_rules::Reason::Resignation)).is_ok();
+        let ok = self
+            .game
+            .end(Outcome::win(!loser, ludus_rules::Reason::Resignation))
+            .is_ok();
         if ok {
             self.revision += 1;
         }
@@ -223,5 +242,6 @@ fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResM
 
 /// Runs the session's commands.
 pub(crate) fn plugin(app: &mut App) {
-    app.add_message::<GameCommand>().add_systems(Update, apply_commands.in_set(crate::AppSet::Apply));
+    app.add_message::<GameCommand>()
+        .add_systems(Update, apply_commands.in_set(crate::AppSet::Apply));
 }

@@ -38,9 +38,13 @@ pub fn data_dir() -> Option<std::path::PathBuf> {
 /// Reads a document; `Ok(None)` if there is none.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read(name: &str) -> Result<Option<String>, String> {
-    let Some(dir) = data_dir() else { return Ok(None) };
+    let Some(dir) = data_dir() else {
+        return Ok(None);
+    };
     match std::fs::read(dir.join(name)) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| "not UTF-8 text".to_string()),
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| "not UTF-8 text".to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e.to_string()),
     }
@@ -87,14 +91,18 @@ fn local_storage() -> Option<web_sys::Storage> {
 #[cfg(target_arch = "wasm32")]
 pub fn read(name: &str) -> Result<Option<String>, String> {
     let storage = local_storage().ok_or("localStorage is not available")?;
-    storage.get_item(&format!("ludus.{name}")).map_err(|_| "localStorage refused to read".to_string())
+    storage
+        .get_item(&format!("ludus.{name}"))
+        .map_err(|_| "localStorage refused to read".to_string())
 }
 
 /// Writes a document whole.
 #[cfg(target_arch = "wasm32")]
 pub fn write(name: &str, contents: &str) -> Result<(), String> {
     let storage = local_storage().ok_or("localStorage is not available")?;
-    storage.set_item(&format!("ludus.{name}"), contents).map_err(|_| "localStorage refused to write".to_string())
+    storage
+        .set_item(&format!("ludus.{name}"), contents)
+        .map_err(|_| "localStorage refused to write".to_string())
 }
 
 /// Removes a document.

@@ -19,6 +19,8 @@ pub struct Colors {
     pub body: [Color; 2],
     /// `[first, second]` inner ring marks.
     pub mark: [Color; 2],
+    /// Alquerque's white pieces: rim, body, mark (its black pieces use the Latrunculi ones).
+    pub white: [Color; 3],
     pub emblem: Color,
     pub selected: Color,
     pub destination: Color,
@@ -30,6 +32,21 @@ pub struct Colors {
 }
 
 impl Colors {
+    /// A piece's rim, body and inner mark: Latrunculi's red and black, or Alquerque's white
+    /// and black. A king's rim is gold.
+    pub fn piece(&self, alquerque: bool, side: ludus_rules::Side, king: bool) -> [Color; 3] {
+        let s = side.index();
+        let mut c = if alquerque && s == 0 {
+            self.white
+        } else {
+            [self.rim[s], self.body[s], self.mark[s]]
+        };
+        if king {
+            c[0] = self.emblem;
+        }
+        c
+    }
+
     /// The colours of a theme.
     pub fn of(theme: Theme) -> Colors {
         let red_body = Color::srgb(0.80, 0.27, 0.20);
@@ -45,6 +62,11 @@ impl Colors {
                 rim: [Color::srgb(0.98, 0.93, 0.84), Color::srgb(0.02, 0.02, 0.03)],
                 body: [red_body, black_body],
                 mark: [Color::srgb(0.99, 0.88, 0.76), Color::srgb(0.62, 0.62, 0.66)],
+                white: [
+                    Color::srgb(0.25, 0.17, 0.10),
+                    Color::srgb(0.97, 0.94, 0.87),
+                    Color::srgb(0.72, 0.62, 0.50),
+                ],
                 emblem: Color::srgb(0.98, 0.80, 0.25),
                 selected: Color::srgb(0.15, 0.55, 0.95),
                 destination: Color::srgba(0.10, 0.35, 0.80, 0.75),
@@ -64,6 +86,11 @@ impl Colors {
                 rim: [Color::srgb(0.99, 0.96, 0.90), Color::srgb(0.02, 0.02, 0.03)],
                 body: [red_body, black_body],
                 mark: [Color::srgb(0.99, 0.88, 0.76), Color::srgb(0.62, 0.62, 0.66)],
+                white: [
+                    Color::srgb(0.20, 0.20, 0.22),
+                    Color::srgb(0.97, 0.96, 0.93),
+                    Color::srgb(0.70, 0.70, 0.72),
+                ],
                 emblem: Color::srgb(0.98, 0.80, 0.25),
                 selected: Color::srgb(0.15, 0.55, 0.95),
                 destination: Color::srgba(0.10, 0.35, 0.80, 0.75),
@@ -83,6 +110,11 @@ impl Colors {
                 rim: [Color::BLACK, Color::srgb(1.0, 1.0, 1.0)],
                 body: [Color::srgb(1.0, 1.0, 1.0), Color::BLACK],
                 mark: [Color::srgb(0.85, 0.1, 0.1), Color::srgb(1.0, 0.85, 0.0)],
+                white: [
+                    Color::BLACK,
+                    Color::srgb(1.0, 1.0, 1.0),
+                    Color::srgb(0.4, 0.4, 0.4),
+                ],
                 emblem: Color::srgb(1.0, 0.75, 0.0),
                 selected: Color::srgb(0.0, 0.45, 1.0),
                 destination: Color::srgba(0.0, 0.35, 1.0, 0.9),
