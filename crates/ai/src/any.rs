@@ -1,12 +1,13 @@
 //! Both games behind one type, for the game, the server and the command line.
 
+use crate::level::Rng;
 use crate::level::{Level, easy_move, random_move};
 use crate::limits::Limits;
 use crate::params::Params;
 use crate::score::Score;
 use crate::search::{Search, Status};
 use crate::tt::TranspositionTable;
-use ludus_rules::{AnyGame, AnyMove, GamePosition, alquerque, latrunculi};
+use ludus_rules::{AnyGame, AnyMove, AnyPosition, GamePosition, Variant, alquerque, latrunculi};
 use serde::{Deserialize, Serialize};
 
 /// What a search has found so far, with moves in notation.
@@ -215,4 +216,49 @@ impl AnySearch {
 /// The move `level` plays in `game`'s current position, in one go (see [`AnySearch::new`]).
 pub fn best_move(game: &AnyGame, level: Level, limits: Limits, seed: u64) -> Option<AnyMove> {
     AnySearch::new(game, level, limits, seed).run_to_end()
+}
+
+/// A game of `variant` after `plies` random moves (from `seed`) that leave a balanced
+/// position: the game goes on, material is equal, and a short search scores it within half a
+/// soldier. For varied starts in matches between levels (each opening is then played once
+/// with each colour).
+pub fn balanced_opening(variant: Variant, plies: usize, seed: u64) -> AnyGame {
+    let mut attempt = 0u64;
+    loop {
+        let mut rng = Rng::new(seed ^ attempt.wrapping_mul(0xD6E8_FEB8_6659_FD93));
+        attempt += 1;
+        let mut game = AnyGame::new(variant);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let _ = game.play(&mv);
+        }
+        if game.is_over() {
+            continue;
+        }
+        if attempt > 1000 {
+            return game;
+        }
+        let material = match game.position() {
+            AnyPosition::Latrunculi(p) => p.material(),
+            AnyPosition::Alquerque(p) => p.material(),
+        };
+        if material[0] != material[1] {
+            continue;
+        }
+        let params = Params {
+            tt_mb: 1,
+            ..Params::default()
+        };
+        let mut search = AnySearch::with_params(&game, Level::Hard, Limits::depth(4), params, 0);
+        search.run_to_end();
+        if let Score::Eval(cp) = search.info().score
+            && cp.abs() <= 50
+        {
+            return game;
+        }
+    }
 }

@@ -2,7 +2,7 @@
 
 use crate::eval::SearchGame;
 use crate::limits::Limits;
-use crate::params::Params;
+use crate::params::{AlquerqueParams, Params};
 use crate::search::{is_threefold, mix};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -62,6 +62,21 @@ impl Level {
                 p.search.noise = 12;
                 p.search.lmr = false;
                 p.tt_mb = p.tt_mb.min(4);
+                // A plain evaluation: material and a little mobility, none of the finer points
+                // (structure, advancement, pieces that can never be taken).
+                p.alquerque = AlquerqueParams {
+                    piece: 100,
+                    mobility: 2,
+                    immobile: 0,
+                    hanging_own: 0,
+                    hanging_many: 0,
+                    advance: [0; 5],
+                    far_rank: 0,
+                    strong_point: 0,
+                    safe_piece: 0,
+                    tempo: 0,
+                    immune_scale: 100,
+                };
             }
             Level::Hard => {
                 p.search.contempt = 15;

@@ -37,7 +37,7 @@ pub mod score;
 pub mod search;
 pub mod tt;
 
-pub use any::{AnyInfo, AnySearch, best_move};
+pub use any::{AnyInfo, AnySearch, balanced_opening, best_move};
 pub use eval::SearchGame;
 pub use level::Level;
 pub use limits::Limits;

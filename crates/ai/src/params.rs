@@ -75,13 +75,17 @@ pub struct AlquerqueParams {
     pub safe_piece: i32,
     /// Bonus for having the move.
     pub tempo: i32,
+    /// Percentage of the evaluation kept when the side behind has a piece on its far rank
+    /// that no enemy piece shares (the enemy can never come back to take it: the game is
+    /// most likely a draw). 100 turns the rule off.
+    pub immune_scale: i32,
 }
 
 impl Default for AlquerqueParams {
     fn default() -> Self {
         AlquerqueParams {
             piece: 100,
-            mobility: 4,
+            mobility: 8,
             immobile: 60,
             hanging_own: 18,
             hanging_many: 50,
@@ -90,6 +94,7 @@ impl Default for AlquerqueParams {
             strong_point: 4,
             safe_piece: 8,
             tempo: 6,
+            immune_scale: 25,
         }
     }
 }

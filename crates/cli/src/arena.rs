@@ -2,9 +2,8 @@
 //! result with an Elo difference and its 95% margin.
 
 use crate::args::Args;
-use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
-use ludus_rules::{AnyGame, Outcome, Side, Variant};
+use ludus_rules::{Outcome, Side, Variant};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -185,28 +184,6 @@ fn fmt_elo(e: f64, s: f64) -> String {
     }
 }
 
-/// The random opening of game pair `pair`: `plies` random moves that do not end the game.
-fn opening(variant: Variant, pair: usize, plies: usize, seed: u64) -> AnyGame {
-    let mut attempt = 0u64;
-    loop {
-        let mut rng =
-            Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ ((pair as u64) << 20) ^ attempt);
-        let mut game = AnyGame::new(variant);
-        for _ in 0..plies {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.below(moves.len() as u64) as usize];
-            let _ = game.play(&mv);
-        }
-        if !game.is_over() {
-            return game;
-        }
-        attempt += 1;
-    }
-}
-
 fn play_game(
     variant: Variant,
     index: usize,
@@ -216,7 +193,11 @@ fn play_game(
     seed: u64,
     opening_plies: usize,
 ) -> GameResult {
-    let mut game = opening(variant, index / 2, opening_plies, seed);
+    let mut game = ludus_ai::balanced_opening(
+        variant,
+        opening_plies,
+        seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ ((index / 2) as u64) << 20,
+    );
     let opening = game.move_strings();
     let a_side = if index.is_multiple_of(2) {
         Side::First

@@ -158,6 +158,19 @@ impl SearchGame for Position {
         if hanging >= 2 {
             score -= p.hanging_many;
         }
+        // A piece on its far rank that no enemy piece shares can never be taken: the side that
+        // has one cannot lose its last piece, and the game is most likely drawn.
+        let immune = |side: Side| {
+            let far = if side == Side::First {
+                ctx.ranks[4]
+            } else {
+                ctx.ranks[0]
+            };
+            self.pieces(side) & far != 0 && self.pieces(!side) & far == 0
+        };
+        if (score > 0 && immune(them)) || (score < 0 && immune(us)) {
+            score = score * p.immune_scale / 100;
+        }
         score
     }
 
