@@ -2,6 +2,7 @@
 //! result with an Elo difference and its 95% margin.
 
 use crate::args::Args;
+use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
 use ludus_rules::{Outcome, Side, Variant};
 use std::sync::atomic::{AtomicUsize, Ordering};
