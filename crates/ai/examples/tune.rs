@@ -65,7 +65,7 @@ fn main() {
                     let mut rng = Rng::new(seed ^ (i as u64) << 8);
                     let mut game =
                         ludus_ai::balanced_opening(variant, 6, seed ^ ((i / 2) as u64) << 8);
-                    let a_side = if i % 2 == 0 {
+                    let a_side = if i.is_multiple_of(2) {
                         Side::First
                     } else {
                         Side::Second
