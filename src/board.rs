@@ -430,7 +430,7 @@ fn spawn_board(
         );
         for i in 0..(layout.width * layout.height) {
             let sq = Square(i);
-            let dark = (sq.file(layout.width) + sq.rank(layout.width)) % 2 == 0;
+            let dark = (sq.file(layout.width) + sq.rank(layout.width)).is_multiple_of(2);
             let color = if dark {
                 colors.dark_square
             } else {
@@ -545,59 +545,62 @@ fn sync_board(
     if !structural && !view.needs_rebuild && in_step && moves.len() == view.shown_moves.len() {
         return;
     }
-    let root = roots.iter().next();
-    if !structural && !view.needs_rebuild && in_step && moves.len() == view.shown_moves.len() + 1 {
-        if let (Some(factor), Some(_root)) = (settings.anim.factor(), root) {
-            // Animate the next move from what is shown.
-            let mv = moves[view.shown_moves.len()];
-            let before = session.game.position_at(view.shown_moves.len());
-            let by_square = |sq: Square| pieces.iter().find(|(_, p)| p.0 == sq).map(|(e, _)| e);
-            if let Some(piece) = by_square(mv.from()) {
-                let mut waypoints = vec![layout.local(mv.from())];
-                waypoints.extend(mv.path().iter().map(|&s| layout.local(s)));
-                let hops = matches!(before, AnyPosition::Alquerque(_)) && mv.is_capture();
-                let distance = (waypoints[1] - waypoints[0]).length();
-                let segment = factor * if hops { 0.32 } else { 0.18 + 0.035 * distance };
-                let n = (waypoints.len() - 1) as f32;
-                let captured: Vec<(Entity, f32)> = mv
-                    .captured()
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, &sq)| {
-                        let start = if hops {
-                            segment * (i as f32 + 0.5)
-                        } else {
-                            segment * n
-                        };
-                        by_square(sq).map(|e| (e, start))
-                    })
-                    .collect();
-                let capture_time = if captured.is_empty() {
-                    0.0
-                } else {
-                    0.3 * factor
-                };
-                let total = segment * n + capture_time;
-                commands.entity(piece).insert(
-                    Transform::from_xyz(waypoints[0].x, waypoints[0].y, 8.0).with_scale(Vec3::new(
-                        2.0 * piece_radius(&layout),
-                        2.0 * piece_radius(&layout),
-                        1.0,
-                    )),
-                );
-                view.anim = Some(MoveAnim {
-                    piece,
-                    waypoints,
-                    hops,
-                    segment,
-                    elapsed: 0.0,
-                    captured,
-                    total,
-                });
-                view.shown_moves.push(mv);
-                view.overlay_key = None;
-                return;
-            }
+    if !structural
+        && !view.needs_rebuild
+        && in_step
+        && moves.len() == view.shown_moves.len() + 1
+        && let Some(factor) = settings.anim.factor()
+        && !roots.is_empty()
+    {
+        // Animate the next move from what is shown.
+        let mv = moves[view.shown_moves.len()];
+        let before = session.game.position_at(view.shown_moves.len());
+        let by_square = |sq: Square| pieces.iter().find(|(_, p)| p.0 == sq).map(|(e, _)| e);
+        if let Some(piece) = by_square(mv.from()) {
+            let mut waypoints = vec![layout.local(mv.from())];
+            waypoints.extend(mv.path().iter().map(|&s| layout.local(s)));
+            let hops = matches!(before, AnyPosition::Alquerque(_)) && mv.is_capture();
+            let distance = (waypoints[1] - waypoints[0]).length();
+            let segment = factor * if hops { 0.32 } else { 0.18 + 0.035 * distance };
+            let n = (waypoints.len() - 1) as f32;
+            let captured: Vec<(Entity, f32)> = mv
+                .captured()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &sq)| {
+                    let start = if hops {
+                        segment * (i as f32 + 0.5)
+                    } else {
+                        segment * n
+                    };
+                    by_square(sq).map(|e| (e, start))
+                })
+                .collect();
+            let capture_time = if captured.is_empty() {
+                0.0
+            } else {
+                0.3 * factor
+            };
+            let total = segment * n + capture_time;
+            commands.entity(piece).insert(
+                Transform::from_xyz(waypoints[0].x, waypoints[0].y, 8.0).with_scale(Vec3::new(
+                    2.0 * piece_radius(&layout),
+                    2.0 * piece_radius(&layout),
+                    1.0,
+                )),
+            );
+            view.anim = Some(MoveAnim {
+                piece,
+                waypoints,
+                hops,
+                segment,
+                elapsed: 0.0,
+                captured,
+                total,
+            });
+            view.shown_moves.push(mv);
+            view.overlay_key = None;
+            return;
         }
     }
     // Redraw everything at the current position.

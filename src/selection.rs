@@ -123,7 +123,7 @@ mod tests {
             v
         };
         assert_eq!(dests, expected);
-        assert_eq!(dests.len(), 6 + 11); // up six ranks, eleven other files on rank 2
+        assert_eq!(dests.len(), 5 + 11); // g3 to g7 (g8 is taken), and the eleven other files of rank 2
         let g5 = Square::parse("g5", 12, 8).unwrap();
         assert!(matches!(tap(&legal, Some(&sel), g5), Tap::Play(m) if m.to() == g5));
         let _ = AnyPosition::parse;
