@@ -26,11 +26,21 @@ fn run<P: SearchGame>(pos: P, depth: u32, params: Params) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |k: &str| std::env::var(k).map(|v| v != "0").unwrap_or(true);
-    let mut params = Params {
-        tt_mb: 16,
-        ..Params::default()
+    let mut params = if std::env::var("MEDIUM").is_ok() {
+        ludus_ai::Level::Medium.params()
+    } else {
+        Params {
+            tt_mb: 16,
+            ..Params::default()
+        }
     };
     params.search.extensions = flag("EXT");
+    if let Some(v) = std::env::var("NOISE").ok().and_then(|v| v.parse().ok()) {
+        params.search.noise = v;
+    }
+    if let Some(v) = std::env::var("BONUS").ok().and_then(|v| v.parse().ok()) {
+        params.search.root_capture_bonus = v;
+    }
     params.search.lmr = flag("LMR");
     params.search.qsearch_tt = flag("QTT");
     params.search.quiescence = flag("QS");

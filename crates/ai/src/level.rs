@@ -61,6 +61,7 @@ impl Level {
             Level::Medium => {
                 p.search.noise = 12;
                 p.search.lmr = false;
+                p.search.root_capture_bonus = 50;
                 p.tt_mb = p.tt_mb.min(4);
                 // A plain evaluation: material and a little mobility, none of the finer points
                 // (structure, advancement, pieces that can never be taken).

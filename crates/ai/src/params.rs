@@ -43,7 +43,7 @@ impl Default for LatrunculiParams {
             king_threat: 220,
             hanging_own: 14,
             hanging_many: 45,
-            hanging_theirs: 10,
+            hanging_theirs: 0,
             safe_soldier: 6,
             connected: 3,
             king_pressure: 6,
@@ -115,6 +115,9 @@ pub struct SearchParams {
     /// Score of a draw for the side that started the search, negated for the other (a positive
     /// contempt makes the engine avoid draws).
     pub contempt: i32,
+    /// Bonus for the capturing moves of the root (a greedy level prefers taking now to a quiet
+    /// move of about the same value).
+    pub root_capture_bonus: i32,
     /// Pseudo-random noise added to each evaluation, from -noise to +noise, fixed per position
     /// and seed (so the transposition table stays consistent).
     pub noise: i32,
@@ -129,6 +132,7 @@ impl Default for SearchParams {
             qsearch_tt: false,
             quiescence: true,
             contempt: 0,
+            root_capture_bonus: 0,
             noise: 0,
         }
     }

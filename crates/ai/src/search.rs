@@ -140,6 +140,8 @@ struct Frame<P: GamePosition> {
     searched: u32,
     cur: Option<P::Move>,
     cur_quiet: bool,
+    /// The root's bonus for the current move (searched with a window moved by as much).
+    cur_adj: i32,
     cur_depth: i32,
     phase: Phase,
 }
@@ -169,6 +171,7 @@ impl<P: GamePosition> Frame<P> {
             searched: 0,
             cur: None,
             cur_quiet: false,
+            cur_adj: 0,
             cur_depth: 0,
             phase: Phase::Full,
         }
@@ -866,11 +869,19 @@ impl<P: SearchGame> Search<P> {
         self.stack.push(child);
         let threefold = is_threefold(&self.stack);
         let quiet = P::capture_count(&mv) == 0;
+        let adj = if ply == 0 && !quiet {
+            self.params.search.root_capture_bonus
+        } else {
+            0
+        };
         {
             let fr = &mut self.frames[ply];
             fr.cur = Some(mv);
             fr.cur_quiet = quiet;
+            fr.cur_adj = adj;
         }
+        // The child's window, moved by the root's bonus for this move.
+        let (alpha, beta) = (f.alpha - adj, f.beta - adj);
         if let Some(outcome) = child.rule_outcome(threefold) {
             // The game ends with this move: a leaf.
             self.nodes += 1;
@@ -882,7 +893,7 @@ impl<P: SearchGame> Search<P> {
             return;
         }
         if f.kind == Kind::Quiesce {
-            let mut c = Frame::new(child, 0, -f.beta, -f.alpha);
+            let mut c = Frame::new(child, 0, -beta, -alpha);
             c.kind = Kind::Quiesce;
             c.exts = f.exts;
             self.frames[ply].phase = Phase::Full;
@@ -897,7 +908,7 @@ impl<P: SearchGame> Search<P> {
         fr.state = State::Child;
         if f.searched == 0 {
             fr.phase = Phase::Full;
-            let mut c = Frame::new(child, new_depth, -f.beta, -f.alpha);
+            let mut c = Frame::new(child, new_depth, -beta, -alpha);
             c.exts = exts;
             self.frames.push(c);
             return;
@@ -931,15 +942,18 @@ impl<P: SearchGame> Search<P> {
         }
         let fr = &mut self.frames[ply];
         fr.phase = if r > 0 { Phase::Reduced } else { Phase::Zero };
-        let mut c = Frame::new(child, new_depth - r, -f.alpha - 1, -f.alpha);
+        let mut c = Frame::new(child, new_depth - r, -alpha - 1, -alpha);
         c.exts = exts;
         self.frames.push(c);
     }
 
     fn after_child(&mut self, ply: usize, v: i32, tainted: bool) {
-        let score = -v;
         let f = self.frames[ply];
         let mv = f.cur.expect("a move is being searched");
+        let mut score = -v;
+        if !is_decisive(score) {
+            score += f.cur_adj;
+        }
         self.frames[ply].tainted |= tainted;
         // Re-searches.
         match f.phase {
@@ -947,16 +961,18 @@ impl<P: SearchGame> Search<P> {
                 let child = *self.stack.last().expect("the child is on the stack");
                 self.frames[ply].phase = Phase::Zero;
                 self.frames[ply].state = State::Child;
+                let alpha = f.alpha - f.cur_adj;
                 self.frames
-                    .push(Frame::new(child, f.cur_depth, -f.alpha - 1, -f.alpha));
+                    .push(Frame::new(child, f.cur_depth, -alpha - 1, -alpha));
                 return;
             }
             Phase::Zero if score > f.alpha && score < f.beta && f.pv_node => {
                 let child = *self.stack.last().expect("the child is on the stack");
                 self.frames[ply].phase = Phase::Full;
                 self.frames[ply].state = State::Child;
+                let (alpha, beta) = (f.alpha - f.cur_adj, f.beta - f.cur_adj);
                 self.frames
-                    .push(Frame::new(child, f.cur_depth, -f.beta, -f.alpha));
+                    .push(Frame::new(child, f.cur_depth, -beta, -alpha));
                 return;
             }
             _ => {}
