@@ -104,7 +104,7 @@ fn material<P: GamePosition>(pos: &P, plies: u32, me: Side, count: &dyn Fn(&P) -
 }
 
 fn random_alquerque(rng: &mut Rng) -> Option<alquerque::Position> {
-    let mut cells = vec!['.'; 25];
+    let mut cells = ['.'; 25];
     let (nw, nb) = (3 + rng.below(6), 3 + rng.below(6));
     for (c, n) in [('W', nw), ('B', nb)] {
         let mut k = 0;
@@ -192,7 +192,7 @@ fn main() {
                     let c = p.play_unchecked(m);
                     // The move offers something: the opponent must capture.
                     c.legal_moves().first().is_some_and(|r| r.is_capture())
-                        && material(&c, 2, Side::First, &count_fn) >= bal0 + 1
+                        && material(&c, 2, Side::First, &count_fn) > bal0
                 })
                 .map(|m| p.move_to_string(m))
                 .collect();
