@@ -56,5 +56,6 @@ pub fn game_plugin(app: &mut App) {
         input::plugin,
         ai::plugin,
         screenshot::plugin,
+        sound::plugin,
     ));
 }
