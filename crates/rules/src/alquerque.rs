@@ -6,7 +6,7 @@ use crate::notation::{Fields, parse_rank_runs};
 use crate::position::{GamePosition, Outcome, Reason, Side};
 use crate::square::Square;
 use crate::zobrist;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Files and ranks of the board.
@@ -609,22 +609,4 @@ impl fmt::Display for Position {
     }
 }
 
-impl std::str::FromStr for Position {
-    type Err = ParseError;
-    fn from_str(s: &str) -> Result<Self, ParseError> {
-        <Position as GamePosition>::parse(s)
-    }
-}
-
-impl Serialize for Position {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Position {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        <Position as GamePosition>::parse(&s).map_err(serde::de::Error::custom)
-    }
-}
+crate::notation::text_form!(Position);

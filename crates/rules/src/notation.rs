@@ -187,3 +187,30 @@ pub(crate) fn write_board(
     }
     Ok(())
 }
+
+/// `FromStr`, `Serialize` and `Deserialize` through the position's notation: a position is
+/// stored and sent as its text, and reading it back checks it like any other input.
+macro_rules! text_form {
+    ($t:ty) => {
+        impl std::str::FromStr for $t {
+            type Err = $crate::ParseError;
+            fn from_str(s: &str) -> Result<Self, $crate::ParseError> {
+                <$t as $crate::GamePosition>::parse(s)
+            }
+        }
+
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                <$t as $crate::GamePosition>::parse(&s).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use text_form;
