@@ -50,11 +50,7 @@ impl Job {
     /// Runs about `nodes` nodes; returns the move once the search is over.
     pub fn step(&mut self, nodes: u64) -> Option<Option<AnyMove>> {
         self.search.step(nodes);
-        if self.search.is_done() {
-            Some(self.search.best_move())
-        } else {
-            None
-        }
+        if self.search.is_done() { Some(self.search.best_move()) } else { None }
     }
 
     /// Runs to the end.
@@ -109,21 +105,11 @@ fn start(job: Job, revision: u64, purpose: Purpose) -> Running {
     {
         let flag = stop.clone();
         let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move { job.run(&flag) });
-        Running {
-            revision,
-            purpose,
-            stop,
-            task,
-        }
+        Running { revision, purpose, stop, task }
     }
     #[cfg(target_arch = "wasm32")]
     {
-        Running {
-            revision,
-            purpose,
-            stop,
-            job,
-        }
+        Running { revision, purpose, stop, job }
     }
 }
 
@@ -134,18 +120,10 @@ fn think(
     mut view: ResMut<BoardView>,
 ) {
     let Some(session) = session else { return };
-    if brain
-        .running
-        .as_ref()
-        .is_some_and(|r| r.revision != session.revision)
-    {
+    if brain.running.as_ref().is_some_and(|r| r.revision != session.revision) {
         brain.running = None; // the game changed: drop the stale search (it stops itself)
     }
-    if brain
-        .ready
-        .as_ref()
-        .is_some_and(|r| r.0 != session.revision)
-    {
+    if brain.ready.as_ref().is_some_and(|r| r.0 != session.revision) {
         brain.ready = None;
     }
     if view.hint.is_some() && view.shown_moves.len() != session.game.ply() {
@@ -158,17 +136,10 @@ fn think(
     brain.seed = brain.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let seed = brain.seed ^ session.revision;
     if let Some(level) = session.computer_to_move() {
-        brain.running = Some(start(
-            Job::new(&session.game, level, seed),
-            session.revision,
-            Purpose::Move,
-        ));
+        brain.running = Some(start(Job::new(&session.game, level, seed), session.revision, Purpose::Move));
     } else if wants_hint && session.human_to_move() {
-        brain.running = Some(start(
-            Job::new(&session.game, Level::Hard, seed),
-            session.revision,
-            Purpose::Hint,
-        ));
+        brain.running =
+            Some(start(Job::new(&session.game, Level::Hard, seed), session.revision, Purpose::Hint));
     }
 }
 
@@ -180,10 +151,7 @@ fn finish(
     mut commands: MessageWriter<GameCommand>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let active = brain
-        .running
-        .as_ref()
-        .is_some_and(|r| r.purpose == Purpose::Move)
+    let active = brain.running.as_ref().is_some_and(|r| r.purpose == Purpose::Move)
         || brain.ready.as_ref().is_some_and(|r| r.1 == Purpose::Move);
     if thinking.active != active {
         thinking.active = active;
@@ -241,10 +209,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<Brain>()
         .add_systems(
             Update,
-            (think, finish)
-                .chain()
-                .in_set(crate::AppSet::Think)
-                .run_if(in_state(Screen::Playing)),
+            (think, finish).chain().in_set(crate::AppSet::Think).run_if(in_state(Screen::Playing)),
         )
         .add_systems(OnExit(Screen::Playing), cancel);
 }

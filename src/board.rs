@@ -66,33 +66,19 @@ impl BoardLayout {
             (f32::from(width) + 1.2, f32::from(height) + 1.2)
         };
         let cell = (area.width() / span_w).min(area.height() / span_h).max(4.0);
-        BoardLayout {
-            center: area.center(),
-            cell,
-            width,
-            height,
-            flipped,
-            points,
-        }
+        BoardLayout { center: area.center(), cell, width, height, flipped, points }
     }
 
     /// A square's centre in board units (y up, the board's centre at 0).
     pub fn local(&self, sq: Square) -> Vec2 {
         let f = f32::from(sq.file(self.width)) - f32::from(self.width - 1) / 2.0;
         let r = f32::from(sq.rank(self.width)) - f32::from(self.height - 1) / 2.0;
-        if self.flipped {
-            Vec2::new(-f, -r)
-        } else {
-            Vec2::new(f, r)
-        }
+        if self.flipped { Vec2::new(-f, -r) } else { Vec2::new(f, r) }
     }
 
     /// A point in board units to logical window pixels.
     pub fn local_to_screen(&self, p: Vec2) -> Vec2 {
-        Vec2::new(
-            self.center.x + p.x * self.cell,
-            self.center.y - p.y * self.cell,
-        )
+        Vec2::new(self.center.x + p.x * self.cell, self.center.y - p.y * self.cell)
     }
 
     /// A square's centre in logical window pixels.
@@ -102,20 +88,13 @@ impl BoardLayout {
 
     /// Logical window pixels to board units.
     pub fn screen_to_local(&self, screen: Vec2) -> Vec2 {
-        Vec2::new(
-            (screen.x - self.center.x) / self.cell,
-            -(screen.y - self.center.y) / self.cell,
-        )
+        Vec2::new((screen.x - self.center.x) / self.cell, -(screen.y - self.center.y) / self.cell)
     }
 
     /// The square (or point) under a screen position, if any.
     pub fn square_at(&self, screen: Vec2) -> Option<Square> {
         let p = self.screen_to_local(screen);
-        let (p_f, p_r) = if self.flipped {
-            (-p.x, -p.y)
-        } else {
-            (p.x, p.y)
-        };
+        let (p_f, p_r) = if self.flipped { (-p.x, -p.y) } else { (p.x, p.y) };
         let f = (p_f + f32::from(self.width - 1) / 2.0).round();
         let r = (p_r + f32::from(self.height - 1) / 2.0).round();
         if f < 0.0 || r < 0.0 || f >= f32::from(self.width) || r >= f32::from(self.height) {
@@ -244,14 +223,11 @@ fn eagle_mesh() -> Mesh {
         positions.extend(ordered.iter().map(|(x, y)| [*x, *y, 0.0]));
     }
     let n = positions.len();
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::default(),
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n])
-    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n])
-    .with_inserted_indices(Indices::U32((0..n as u32).collect()))
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n])
+        .with_inserted_indices(Indices::U32((0..n as u32).collect()))
 }
 
 /// Which side sits at the bottom.
@@ -287,20 +263,9 @@ fn update_layout(
     }
 }
 
-fn color_material(
-    materials: &mut Assets<ColorMaterial>,
-    color: Color,
-) -> MeshMaterial2d<ColorMaterial> {
-    let alpha_mode = if color.alpha() < 1.0 {
-        AlphaMode2d::Blend
-    } else {
-        AlphaMode2d::Opaque
-    };
-    MeshMaterial2d(materials.add(ColorMaterial {
-        color,
-        alpha_mode,
-        ..default()
-    }))
+fn color_material(materials: &mut Assets<ColorMaterial>, color: Color) -> MeshMaterial2d<ColorMaterial> {
+    let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
+    MeshMaterial2d(materials.add(ColorMaterial { color, alpha_mode, ..default() }))
 }
 
 /// Spawns the board (squares or lines and points) under a fresh root.
@@ -311,14 +276,7 @@ fn spawn_board(
     colors: &Colors,
     layout: &BoardLayout,
 ) -> Entity {
-    let root = commands
-        .spawn((
-            BoardRoot,
-            BoardStatic,
-            Transform::default(),
-            Visibility::default(),
-        ))
-        .id();
+    let root = commands.spawn((BoardRoot, BoardStatic, Transform::default(), Visibility::default())).id();
     let (w, h) = (f32::from(layout.width), f32::from(layout.height));
     let mut put = |commands: &mut Commands,
                    mesh: &Handle<Mesh>,
@@ -338,24 +296,8 @@ fn spawn_board(
     };
     if layout.points {
         let extent = Vec2::new(w - 1.0 + 1.1, h - 1.0 + 1.1);
-        put(
-            commands,
-            &kit.square,
-            colors.frame,
-            Vec2::ZERO,
-            0.0,
-            extent + 0.14,
-            0.0,
-        );
-        put(
-            commands,
-            &kit.square,
-            colors.light_square,
-            Vec2::ZERO,
-            0.1,
-            extent,
-            0.0,
-        );
+        put(commands, &kit.square, colors.frame, Vec2::ZERO, 0.0, extent + 0.14, 0.0);
+        put(commands, &kit.square, colors.light_square, Vec2::ZERO, 0.1, extent, 0.0);
         let line = 0.045;
         // Orthogonal lines.
         for i in 0..layout.width {
@@ -408,43 +350,15 @@ fn spawn_board(
             }
         }
         for i in 0..(layout.width * layout.height) {
-            put(
-                commands,
-                &kit.circle,
-                colors.point,
-                layout.local(Square(i)),
-                0.3,
-                Vec2::splat(0.16),
-                0.0,
-            );
+            put(commands, &kit.circle, colors.point, layout.local(Square(i)), 0.3, Vec2::splat(0.16), 0.0);
         }
     } else {
-        put(
-            commands,
-            &kit.square,
-            colors.frame,
-            Vec2::ZERO,
-            0.0,
-            Vec2::new(w + 0.3, h + 0.3),
-            0.0,
-        );
+        put(commands, &kit.square, colors.frame, Vec2::ZERO, 0.0, Vec2::new(w + 0.3, h + 0.3), 0.0);
         for i in 0..(layout.width * layout.height) {
             let sq = Square(i);
             let dark = (sq.file(layout.width) + sq.rank(layout.width)).is_multiple_of(2);
-            let color = if dark {
-                colors.dark_square
-            } else {
-                colors.light_square
-            };
-            put(
-                commands,
-                &kit.square,
-                color,
-                layout.local(sq),
-                0.1,
-                Vec2::ONE,
-                0.0,
-            );
+            let color = if dark { colors.dark_square } else { colors.light_square };
+            put(commands, &kit.square, color, layout.local(sq), 0.1, Vec2::ONE, 0.0);
         }
     }
     root
@@ -507,11 +421,7 @@ fn spawn_piece(
 
 fn ease(t: f32) -> f32 {
     let t = t.clamp(0.0, 1.0);
-    if t < 0.5 {
-        4.0 * t * t * t
-    } else {
-        1.0 - (-2.0 * t + 2.0).powi(3) / 2.0
-    }
+    if t < 0.5 { 4.0 * t * t * t } else { 1.0 - (-2.0 * t + 2.0).powi(3) / 2.0 }
 }
 
 /// Keeps the board and pieces in step with the session: animates a new move, redraws after
@@ -533,12 +443,11 @@ fn sync_board(
     let colors = Colors::of(settings.theme);
     let shape = (layout.width, layout.height, layout.flipped, layout.points);
     let variant = session.game.variant();
-    let structural = *last_layout != Some(shape)
-        || *last_theme != Some(settings.theme)
-        || view.variant != Some(variant);
+    let structural =
+        *last_layout != Some(shape) || *last_theme != Some(settings.theme) || view.variant != Some(variant);
     let moves = session.game.moves();
-    let in_step = moves.len() >= view.shown_moves.len()
-        && moves[..view.shown_moves.len()] == view.shown_moves[..];
+    let in_step =
+        moves.len() >= view.shown_moves.len() && moves[..view.shown_moves.len()] == view.shown_moves[..];
     if !structural && !view.needs_rebuild && in_step && view.anim.is_some() {
         return; // an animation is running; it ends itself
     }
@@ -568,19 +477,11 @@ fn sync_board(
                 .iter()
                 .enumerate()
                 .filter_map(|(i, &sq)| {
-                    let start = if hops {
-                        segment * (i as f32 + 0.5)
-                    } else {
-                        segment * n
-                    };
+                    let start = if hops { segment * (i as f32 + 0.5) } else { segment * n };
                     by_square(sq).map(|e| (e, start))
                 })
                 .collect();
-            let capture_time = if captured.is_empty() {
-                0.0
-            } else {
-                0.3 * factor
-            };
+            let capture_time = if captured.is_empty() { 0.0 } else { 0.3 * factor };
             let total = segment * n + capture_time;
             commands.entity(piece).insert(
                 Transform::from_xyz(waypoints[0].x, waypoints[0].y, 8.0).with_scale(Vec3::new(
@@ -589,15 +490,7 @@ fn sync_board(
                     1.0,
                 )),
             );
-            view.anim = Some(MoveAnim {
-                piece,
-                waypoints,
-                hops,
-                segment,
-                elapsed: 0.0,
-                captured,
-                total,
-            });
+            view.anim = Some(MoveAnim { piece, waypoints, hops, segment, elapsed: 0.0, captured, total });
             view.shown_moves.push(mv);
             view.overlay_key = None;
             return;
@@ -609,16 +502,7 @@ fn sync_board(
     }
     let root = spawn_board(&mut commands, &kit, &mut materials, &colors, &layout);
     for (sq, piece) in session.game.position().pieces() {
-        spawn_piece(
-            &mut commands,
-            &kit,
-            &mut materials,
-            &colors,
-            &layout,
-            root,
-            sq,
-            piece,
-        );
+        spawn_piece(&mut commands, &kit, &mut materials, &colors, &layout, root, sq, piece);
     }
     view.shown_moves = moves;
     view.variant = Some(variant);
@@ -640,7 +524,7 @@ fn animate(
         return;
     };
     redraw.write(RequestRedraw);
-    anim.elapsed += time.delta_secs().min(0.05);
+    anim.elapsed += time.delta_secs().min(0.1);
     let n = anim.waypoints.len() - 1;
     let moving = anim.elapsed.min(anim.segment * n as f32);
     let i = ((moving / anim.segment) as usize).min(n - 1);
@@ -674,6 +558,54 @@ fn animate(
     }
 }
 
+/// Spawns highlight marks under the board root.
+struct Marks<'a, 'w, 's> {
+    commands: &'a mut Commands<'w, 's>,
+    root: Entity,
+}
+
+impl Marks<'_, '_, '_> {
+    fn mark(
+        &mut self,
+        mesh: &Handle<Mesh>,
+        material: &MeshMaterial2d<ColorMaterial>,
+        p: Vec2,
+        z: f32,
+        scale: f32,
+    ) {
+        self.commands.spawn((
+            Overlay,
+            Mesh2d(mesh.clone()),
+            material.clone(),
+            Transform::from_xyz(p.x, p.y, z).with_scale(Vec3::new(scale, scale, 1.0)),
+            ChildOf(self.root),
+        ));
+    }
+
+    /// Dots along a path of points, `spacing` apart or closer.
+    fn dotted(
+        &mut self,
+        kit: &Kit,
+        material: &MeshMaterial2d<ColorMaterial>,
+        points: &[Vec2],
+        z: f32,
+        size: f32,
+        spacing: f32,
+    ) {
+        for w in points.windows(2) {
+            let dots = ((w[1] - w[0]).length() / spacing).ceil().max(1.0) as usize;
+            for k in 0..=dots {
+                self.mark(&kit.circle, material, w[0].lerp(w[1], k as f32 / dots as f32), z, size);
+            }
+        }
+    }
+}
+
+/// A move's start and landing points in board units.
+fn move_points(layout: &BoardLayout, mv: &AnyMove) -> Vec<Vec2> {
+    std::iter::once(mv.from()).chain(mv.path()).map(|s| layout.local(s)).collect()
+}
+
 /// Highlights: the last move's dotted path, the selection and its destinations, pieces that can
 /// capture (Alquerque's compulsory capture), the hint, a king in danger or immobilised.
 fn sync_overlay(
@@ -689,16 +621,9 @@ fn sync_overlay(
     overlays: Query<Entity, With<Overlay>>,
 ) {
     let Some(session) = session else { return };
-    let Some(root) = roots.iter().next() else {
-        return;
-    };
+    let Some(root) = roots.iter().next() else { return };
     let settled = view.settled(&session);
-    let key = (
-        view.shown_moves.len(),
-        selected.0.clone(),
-        view.hint,
-        settled,
-    );
+    let key = (view.shown_moves.len(), selected.0.clone(), view.hint, settled);
     if view.overlay_key.as_ref() == Some(&key) && overlays.iter().next().is_some() {
         return;
     }
@@ -707,54 +632,29 @@ fn sync_overlay(
         commands.entity(e).despawn();
     }
     let colors = Colors::of(settings.theme);
-    let mark = |commands: &mut Commands,
-                mesh: &Handle<Mesh>,
-                material: MeshMaterial2d<ColorMaterial>,
-                p: Vec2,
-                z: f32,
-                scale: f32| {
-        commands.spawn((
-            Overlay,
-            Mesh2d(mesh.clone()),
-            material,
-            Transform::from_xyz(p.x, p.y, z).with_scale(Vec3::new(scale, scale, 1.0)),
-            ChildOf(root),
-        ));
-    };
-    // The last move, as a dotted path.
+    let mut marks = Marks { commands: &mut commands, root };
     if let Some(last) = view.shown_moves.last() {
-        let mut points = vec![layout.local(last.from())];
-        points.extend(last.path().iter().map(|&s| layout.local(s)));
         let m = color_material(&mut materials, colors.last_move);
-        for w in points.windows(2) {
-            let len = (w[1] - w[0]).length();
-            let dots = (len / 0.22).ceil().max(1.0) as usize;
-            for k in 0..=dots {
-                let p = w[0].lerp(w[1], k as f32 / dots as f32);
-                mark(&mut commands, &kit.circle, m.clone(), p, 4.0, 0.09);
-            }
-        }
-        mark(&mut commands, &kit.ring, m.clone(), points[0], 4.0, 0.5);
+        let points = move_points(&layout, last);
+        marks.dotted(&kit, &m, &points, 4.0, 0.09, 0.22);
+        marks.mark(&kit.ring, &m, points[0], 4.0, 0.5);
     }
     if !settled {
         return;
     }
     let pos = session.game.position();
-    let legal = if session.human_to_move() {
-        session.game.legal_moves()
-    } else {
-        Vec::new()
-    };
+    let legal = if session.human_to_move() { session.game.legal_moves() } else { Vec::new() };
     // Pieces that can capture glow when capture is compulsory.
     if matches!(pos, AnyPosition::Alquerque(_)) && legal.first().is_some_and(|m| m.is_capture()) {
         let mut froms: Vec<Square> = legal.iter().map(|m| m.from()).collect();
         froms.dedup();
+        let glow = MeshMaterial2d(kit.glow.clone());
         for sq in froms {
-            commands.spawn((
+            marks.commands.spawn((
                 Overlay,
                 Glow,
                 Mesh2d(kit.ring.clone()),
-                MeshMaterial2d(kit.glow.clone()),
+                glow.clone(),
                 Transform::from_xyz(layout.local(sq).x, layout.local(sq).y, 6.0)
                     .with_scale(Vec3::new(0.98, 0.98, 1.0)),
                 ChildOf(root),
@@ -763,29 +663,12 @@ fn sync_overlay(
     }
     if let Some(sel) = &selected.0 {
         let m = color_material(&mut materials, colors.selected);
-        mark(
-            &mut commands,
-            &kit.ring,
-            m.clone(),
-            layout.local(sel.from),
-            7.0,
-            0.98,
-        );
-        let mut prev = layout.local(sel.from);
-        for &p in &sel.partial {
-            let q = layout.local(p);
-            for k in 0..=6 {
-                mark(
-                    &mut commands,
-                    &kit.circle,
-                    m.clone(),
-                    prev.lerp(q, k as f32 / 6.0),
-                    7.0,
-                    0.12,
-                );
-            }
-            mark(&mut commands, &kit.ring, m.clone(), q, 7.0, 0.6);
-            prev = q;
+        let mut points = vec![layout.local(sel.from)];
+        points.extend(sel.partial.iter().map(|&p| layout.local(p)));
+        marks.mark(&kit.ring, &m, points[0], 7.0, 0.98);
+        marks.dotted(&kit, &m, &points, 7.0, 0.12, 0.17);
+        for &p in &points[1..] {
+            marks.mark(&kit.ring, &m, p, 7.0, 0.6);
         }
         let dest = color_material(&mut materials, colors.destination);
         let capture = color_material(&mut materials, colors.capture_destination);
@@ -794,67 +677,32 @@ fn sync_overlay(
             let captures =
                 selection::candidates(&legal, sel).any(|m| m.path()[depth] == sq && m.is_capture());
             if captures {
-                mark(
-                    &mut commands,
-                    &kit.ring,
-                    capture.clone(),
-                    layout.local(sq),
-                    7.0,
-                    0.7,
-                );
+                marks.mark(&kit.ring, &capture, layout.local(sq), 7.0, 0.7);
             } else {
-                mark(
-                    &mut commands,
-                    &kit.circle,
-                    dest.clone(),
-                    layout.local(sq),
-                    7.0,
-                    0.3,
-                );
+                marks.mark(&kit.circle, &dest, layout.local(sq), 7.0, 0.3);
             }
         }
     }
     if let Some(hint) = view.hint {
         let m = color_material(&mut materials, colors.hint);
-        let mut prev = layout.local(hint.from());
-        mark(&mut commands, &kit.ring, m.clone(), prev, 7.5, 1.0);
-        for p in hint.path() {
-            let q = layout.local(p);
-            for k in 0..=8 {
-                mark(
-                    &mut commands,
-                    &kit.circle,
-                    m.clone(),
-                    prev.lerp(q, k as f32 / 8.0),
-                    7.5,
-                    0.16,
-                );
-            }
-            prev = q;
-        }
-        mark(&mut commands, &kit.ring, m, prev, 7.5, 0.8);
+        let points = move_points(&layout, &hint);
+        marks.mark(&kit.ring, &m, points[0], 7.5, 1.0);
+        marks.dotted(&kit, &m, &points, 7.5, 0.16, 0.14);
+        marks.mark(&kit.ring, &m, points[points.len() - 1], 7.5, 0.8);
     }
     // Kings: in danger (one free side left) or immobilised at the end.
     if let AnyPosition::Latrunculi(p) = pos {
         let danger = color_material(&mut materials, colors.danger);
         for side in [Side::First, Side::Second] {
-            let liberties = p.king_liberties(side);
             let lost = session
                 .game
                 .outcome()
                 .is_some_and(|o| o.reason == Reason::KingImmobilised && o.winner == Some(!side));
-            if lost || (liberties <= 1 && !session.game.is_over()) {
+            if lost || (p.king_liberties(side) <= 1 && !session.game.is_over()) {
                 let k = layout.local(p.king(side));
-                mark(
-                    &mut commands,
-                    &kit.ring,
-                    danger.clone(),
-                    k,
-                    6.5,
-                    if lost { 1.1 } else { 1.0 },
-                );
+                marks.mark(&kit.ring, &danger, k, 6.5, if lost { 1.1 } else { 1.0 });
                 if lost {
-                    mark(&mut commands, &kit.thin_ring, danger.clone(), k, 6.5, 1.35);
+                    marks.mark(&kit.thin_ring, &danger, k, 6.5, 1.35);
                 }
             }
         }
@@ -892,11 +740,7 @@ fn drag_piece(drag: Res<crate::input::Drag>, mut pieces: Query<(&PieceEntity, &m
     }
 }
 
-fn clear_board(
-    mut commands: Commands,
-    roots: Query<Entity, With<BoardRoot>>,
-    mut view: ResMut<BoardView>,
-) {
+fn clear_board(mut commands: Commands, roots: Query<Entity, With<BoardRoot>>, mut view: ResMut<BoardView>) {
     for r in &roots {
         commands.entity(r).despawn();
     }
@@ -919,14 +763,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(Update, background)
         .add_systems(
             Update,
-            (
-                update_layout,
-                sync_board,
-                animate,
-                sync_overlay,
-                pulse_glow,
-                drag_piece,
-            )
+            (update_layout, sync_board, animate, sync_overlay, pulse_glow, drag_piece)
                 .chain()
                 .in_set(crate::AppSet::View)
                 .run_if(in_state(Screen::Playing)),

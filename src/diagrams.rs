@@ -28,11 +28,7 @@ impl Grid {
 }
 
 fn piece(p: &egui::Painter, at: Pos2, r: f32, red: bool, king: bool) {
-    let (rim, body) = if red {
-        (Color32::from_rgb(250, 237, 214), RED)
-    } else {
-        (Color32::BLACK, BLACK)
-    };
+    let (rim, body) = if red { (Color32::from_rgb(250, 237, 214), RED) } else { (Color32::BLACK, BLACK) };
     p.circle_filled(at, r, rim);
     p.circle_filled(at, r * 0.86, body);
     if king {
@@ -59,30 +55,17 @@ fn cross(p: &egui::Painter, at: Pos2, r: f32) {
 fn squares(ui: &mut egui::Ui, w: u8, h: u8, caption: &str) -> (egui::Painter, Grid) {
     let cell = 34.0;
     ui.label(egui::RichText::new(caption).italics());
-    let (rect, _) = ui.allocate_exact_size(
-        Vec2::new(f32::from(w) * cell, f32::from(h) * cell),
-        egui::Sense::hover(),
-    );
+    let (rect, _) =
+        ui.allocate_exact_size(Vec2::new(f32::from(w) * cell, f32::from(h) * cell), egui::Sense::hover());
     let p = ui.painter_at(rect);
     for f in 0..w {
         for r in 0..h {
             let min = rect.min + Vec2::new(f32::from(f) * cell, f32::from(h - 1 - r) * cell);
             let color = if (f + r) % 2 == 0 { DARK } else { LIGHT };
-            p.rect_filled(
-                egui::Rect::from_min_size(min, Vec2::splat(cell)),
-                0.0,
-                color,
-            );
+            p.rect_filled(egui::Rect::from_min_size(min, Vec2::splat(cell)), 0.0, color);
         }
     }
-    (
-        p,
-        Grid {
-            origin: rect.min,
-            cell,
-            height: h,
-        },
-    )
+    (p, Grid { origin: rect.min, cell, height: h })
 }
 
 /// Red slides to close the line; the black soldier between is removed.
@@ -116,8 +99,7 @@ pub fn chain(ui: &mut egui::Ui, lang: Lang) {
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(cell * 5.0), egui::Sense::hover());
     let p = ui.painter_at(rect);
     p.rect_filled(rect, 4.0, LIGHT);
-    let at =
-        |f: i32, r: i32| rect.min + Vec2::new((f as f32 + 0.5) * cell, (4.5 - r as f32) * cell);
+    let at = |f: i32, r: i32| rect.min + Vec2::new((f as f32 + 0.5) * cell, (4.5 - r as f32) * cell);
     let s = Stroke::new(2.0, LINE);
     for i in 0..5 {
         p.line_segment([at(i, 0), at(i, 4)], s);

@@ -17,9 +17,7 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
     egui::Ui::new(
         ctx.clone(),
         "root".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     )
 }
 
@@ -36,16 +34,10 @@ fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     // DejaVu Sans covers Vietnamese and the chess symbols of the diagrams.
     fonts.font_data.insert(
         "dejavu".to_owned(),
-        std::sync::Arc::new(egui::FontData::from_static(include_bytes!(
-            "../assets/fonts/DejaVuSans.ttf"
-        ))),
+        std::sync::Arc::new(egui::FontData::from_static(include_bytes!("../assets/fonts/DejaVuSans.ttf"))),
     );
     for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
-        fonts
-            .families
-            .entry(family)
-            .or_default()
-            .insert(0, "dejavu".to_owned());
+        fonts.families.entry(family).or_default().insert(0, "dejavu".to_owned());
     }
     ctx.set_fonts(fonts);
     ctx.global_style_mut(|style| {
@@ -103,12 +95,7 @@ pub fn result_text(lang: Lang, variant: Variant, outcome: &Outcome) -> String {
 }
 
 /// Whose turn and why, for the status line.
-pub fn status_text(
-    lang: Lang,
-    session: &Session,
-    thinking: bool,
-    selected: &Selected,
-) -> Vec<String> {
+pub fn status_text(lang: Lang, session: &Session, thinking: bool, selected: &Selected) -> Vec<String> {
     let game = &session.game;
     let variant = game.variant();
     let mut lines = Vec::new();
@@ -138,10 +125,7 @@ pub fn status_text(
     if let AnyPosition::Latrunculi(p) = pos {
         for s in [side, !side] {
             if p.king_liberties(s) == 1 {
-                lines.push(fill(
-                    lang.t("status.king_danger"),
-                    &[side_name(lang, variant, s)],
-                ));
+                lines.push(fill(lang.t("status.king_danger"), &[side_name(lang, variant, s)]));
             }
         }
     }
@@ -150,10 +134,7 @@ pub fn status_text(
         AnyPosition::Alquerque(_) => (ludus_rules::alquerque::NO_CAPTURE_LIMIT, pos.clock()),
     };
     if clock * 5 >= limit * 3 {
-        lines.push(fill(
-            lang.t("status.clock"),
-            &[&clock.to_string(), &limit.to_string()],
-        ));
+        lines.push(fill(lang.t("status.clock"), &[&clock.to_string(), &limit.to_string()]));
     }
     if game.repetitions() >= 2 {
         lines.push(lang.t("status.repetition").to_string());
@@ -164,16 +145,10 @@ pub fn status_text(
 fn side_swatch(ui: &mut egui::Ui, variant: Variant, side: Side) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
     let colors = crate::theme::Colors::of(crate::settings::Theme::Wood);
-    let [rim, body, _] = colors
-        .piece(!variant.is_latrunculi(), side, false)
-        .map(|c| {
-            let c = c.to_srgba();
-            egui::Color32::from_rgb(
-                (c.red * 255.0) as u8,
-                (c.green * 255.0) as u8,
-                (c.blue * 255.0) as u8,
-            )
-        });
+    let [rim, body, _] = colors.piece(!variant.is_latrunculi(), side, false).map(|c| {
+        let c = c.to_srgba();
+        egui::Color32::from_rgb((c.red * 255.0) as u8, (c.green * 255.0) as u8, (c.blue * 255.0) as u8)
+    });
     ui.painter().circle_filled(rect.center(), 9.0, rim);
     ui.painter().circle_filled(rect.center(), 7.5, body);
 }
@@ -209,16 +184,9 @@ fn game_screen(
             side_swatch(ui, variant, game.side_to_move());
             ui.heading(lang.t(variant_key(variant)));
         });
-        for (i, line) in status_text(lang, &session, thinking_now, &selected)
-            .iter()
-            .enumerate()
-        {
+        for (i, line) in status_text(lang, &session, thinking_now, &selected).iter().enumerate() {
             let text = egui::RichText::new(line);
-            ui.label(if i == 0 {
-                text.size(20.0).strong()
-            } else {
-                text
-            });
+            ui.label(if i == 0 { text.size(20.0).strong() } else { text });
         }
         if let Some(level) = session.seats.players.iter().find_map(|p| match p {
             Player::Computer(l) => Some(*l),
@@ -229,52 +197,32 @@ fn game_screen(
         // Captured pieces.
         let start = game.start();
         let now = game.position();
-        let count = |pos: &AnyPosition, side: Side| {
-            pos.pieces().iter().filter(|(_, p)| p.side == side).count()
-        };
+        let count =
+            |pos: &AnyPosition, side: Side| pos.pieces().iter().filter(|(_, p)| p.side == side).count();
         ui.horizontal(|ui| {
             ui.label(lang.t("hud.captured"));
             for side in [Side::First, Side::Second] {
                 side_swatch(ui, variant, side);
-                ui.label(format!(
-                    "×{}",
-                    count(&start, side).saturating_sub(count(&now, side))
-                ));
+                ui.label(format!("×{}", count(&start, side).saturating_sub(count(&now, side))));
             }
         });
         // Buttons.
-        let human_turn_or_over =
-            session.human_to_move() || game.is_over() || session.seats.is_two_players();
+        let human_turn_or_over = session.human_to_move() || game.is_over() || session.seats.is_two_players();
         ui.horizontal_wrapped(|ui| {
-            if ui
-                .add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud.undo")))
-                .clicked()
-            {
+            if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud.undo"))).clicked() {
                 commands.write(GameCommand::Undo);
             }
-            if ui
-                .add_enabled(
-                    !session.redo.is_empty(),
-                    egui::Button::new(lang.t("hud.redo")),
-                )
-                .clicked()
-            {
+            if ui.add_enabled(!session.redo.is_empty(), egui::Button::new(lang.t("hud.redo"))).clicked() {
                 commands.write(GameCommand::Redo);
             }
             if ui
-                .add_enabled(
-                    session.human_to_move() && !thinking_now,
-                    egui::Button::new(lang.t("hud.hint")),
-                )
+                .add_enabled(session.human_to_move() && !thinking_now, egui::Button::new(lang.t("hud.hint")))
                 .clicked()
             {
                 hint.write(crate::ai::HintRequest);
             }
             if ui
-                .add_enabled(
-                    !game.is_over() && human_turn_or_over,
-                    egui::Button::new(lang.t("hud.resign")),
-                )
+                .add_enabled(!game.is_over() && human_turn_or_over, egui::Button::new(lang.t("hud.resign")))
                 .clicked()
             {
                 commands.write(GameCommand::Resign);
@@ -297,37 +245,30 @@ fn game_screen(
         ui.label(egui::RichText::new(lang.t("hud.moves")).strong());
         let moves = game.move_strings();
         let first_is_second = game.start().side_to_move() == Side::Second;
-        egui::ScrollArea::vertical()
-            .stick_to_bottom(true)
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                let mut lines: Vec<String> = Vec::new();
-                let mut iter = moves.iter().peekable();
-                let mut n = 1;
-                if first_is_second && let Some(m) = iter.next() {
-                    lines.push(format!("{n:>3}. …      {m}"));
-                    n += 1;
-                }
-                while let Some(a) = iter.next() {
-                    let b = iter.next().map(String::as_str).unwrap_or("");
-                    lines.push(format!("{n:>3}. {a:<10} {b}"));
-                    n += 1;
-                }
-                for l in lines {
-                    ui.label(egui::RichText::new(l).monospace());
-                }
-            });
+        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+            let mut lines: Vec<String> = Vec::new();
+            let mut iter = moves.iter().peekable();
+            let mut n = 1;
+            if first_is_second && let Some(m) = iter.next() {
+                lines.push(format!("{n:>3}. …      {m}"));
+                n += 1;
+            }
+            while let Some(a) = iter.next() {
+                let b = iter.next().map(String::as_str).unwrap_or("");
+                lines.push(format!("{n:>3}. {a:<10} {b}"));
+                n += 1;
+            }
+            for l in lines {
+                ui.label(egui::RichText::new(l).monospace());
+            }
+        });
     };
     if portrait {
         let height = (viewport.height() * 0.36).clamp(220.0, 420.0);
-        egui::Panel::bottom("hud")
-            .exact_size(height)
-            .show(&mut root, panel);
+        egui::Panel::bottom("hud").exact_size(height).show(&mut root, panel);
     } else {
         let width = (viewport.width() * 0.28).clamp(260.0, 380.0);
-        egui::Panel::right("hud")
-            .exact_size(width)
-            .show(&mut root, panel);
+        egui::Panel::right("hud").exact_size(width).show(&mut root, panel);
     }
     let rest = root.available_rect_before_wrap();
     let new_area = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
@@ -336,19 +277,13 @@ fn game_screen(
     }
     // Coordinates around the board.
     if settings.coordinates {
-        let painter = ctx.layer_painter(egui::LayerId::new(
-            egui::Order::Background,
-            egui::Id::new("coords"),
-        ));
+        let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("coords")));
         let color = egui::Color32::from_gray(200);
         let font = egui::FontId::proportional((layout.cell * 0.28).clamp(10.0, 18.0));
         let offset = if layout.points { 0.72 } else { 0.62 };
         for f in 0..layout.width {
-            let sq = ludus_rules::Square::new(
-                f,
-                if layout.flipped { layout.height - 1 } else { 0 },
-                layout.width,
-            );
+            let sq =
+                ludus_rules::Square::new(f, if layout.flipped { layout.height - 1 } else { 0 }, layout.width);
             let p = layout.to_screen(sq) + Vec2::new(0.0, offset * layout.cell);
             painter.text(
                 egui::pos2(p.x, p.y),
@@ -359,11 +294,8 @@ fn game_screen(
             );
         }
         for r in 0..layout.height {
-            let sq = ludus_rules::Square::new(
-                if layout.flipped { layout.width - 1 } else { 0 },
-                r,
-                layout.width,
-            );
+            let sq =
+                ludus_rules::Square::new(if layout.flipped { layout.width - 1 } else { 0 }, r, layout.width);
             let p = layout.to_screen(sq) - Vec2::new(offset * layout.cell, 0.0);
             painter.text(
                 egui::pos2(p.x, p.y),
@@ -386,14 +318,8 @@ fn game_screen(
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
             .show(ctx, |ui| {
                 ui.vertical_centered(|ui| {
-                    ui.label(
-                        egui::RichText::new(result_text(lang, variant, &outcome))
-                            .size(30.0)
-                            .strong(),
-                    );
-                    ui.label(
-                        egui::RichText::new(reason_text(lang, variant, &outcome, mover)).size(18.0),
-                    );
+                    ui.label(egui::RichText::new(result_text(lang, variant, &outcome)).size(30.0).strong());
+                    ui.label(egui::RichText::new(reason_text(lang, variant, &outcome, mover)).size(18.0));
                     ui.add_space(10.0);
                     if big_button(ui, lang.t("over.rematch"), 260.0).clicked() {
                         commands.write(GameCommand::NewGame);

@@ -42,9 +42,7 @@ impl Lang {
 
     /// The text for `key`; English if this language lacks it, the key itself if both do.
     pub fn t(self, key: &'static str) -> &'static str {
-        lookup(self.table(), key)
-            .or_else(|| lookup(EN, key))
-            .unwrap_or(key)
+        lookup(self.table(), key).or_else(|| lookup(EN, key)).unwrap_or(key)
     }
 }
 
@@ -77,18 +75,9 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("game.latrunculi", "Latrunculi"),
     ("game.latrunculi-quick", "Latrunculi, quick 8x8"),
     ("game.alquerque", "Alquerque"),
-    (
-        "game.latrunculi.blurb",
-        "Roman soldiers' game: rook moves, sandwich captures, trap the king.",
-    ),
-    (
-        "game.latrunculi-quick.blurb",
-        "The same battle on a smaller 8x8 field.",
-    ),
-    (
-        "game.alquerque.blurb",
-        "The ancestor of checkers: jump, capture, keep jumping.",
-    ),
+    ("game.latrunculi.blurb", "Roman soldiers' game: rook moves, sandwich captures, trap the king."),
+    ("game.latrunculi-quick.blurb", "The same battle on a smaller 8x8 field."),
+    ("game.alquerque.blurb", "The ancestor of checkers: jump, capture, keep jumping."),
     ("menu.game", "Game"),
     ("menu.mode", "Opponent"),
     ("menu.vs_computer", "Against the computer"),
@@ -101,10 +90,7 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("menu.settings", "Settings"),
     ("menu.quit", "Quit"),
     ("menu.back", "Back"),
-    (
-        "menu.online_soon",
-        "Online play and watching games: coming soon",
-    ),
+    ("menu.online_soon", "Online play and watching games: coming soon"),
     ("level.easy", "Easy"),
     ("level.medium", "Medium"),
     ("level.hard", "Hard"),
@@ -118,10 +104,7 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("status.chain", "Keep jumping: tap the next landing point"),
     ("status.king_danger", "{}'s king has only one free side!"),
     ("status.clock", "Plies without a capture: {} of {}"),
-    (
-        "status.repetition",
-        "This position has occurred twice: a third time ends the game",
-    ),
+    ("status.repetition", "This position has occurred twice: a third time ends the game"),
     ("hud.moves", "Moves"),
     ("hud.captured", "Captured"),
     ("hud.undo", "Undo"),
@@ -138,33 +121,18 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("over.rematch", "Rematch"),
     ("over.view", "View the board"),
     ("over.back", "Back to the menu"),
-    (
-        "reason.KingImmobilised",
-        "The king was immobilised: no free square around it.",
-    ),
-    (
-        "reason.KingImmobilised.self",
-        "The king was walled in by its own side's move.",
-    ),
-    (
-        "reason.OnlyKingLeft",
-        "Only the king was left: every soldier was captured.",
-    ),
+    ("reason.KingImmobilised", "The king was immobilised: no free square around it."),
+    ("reason.KingImmobilised.self", "The king was walled in by its own side's move."),
+    ("reason.OnlyKingLeft", "Only the king was left: every soldier was captured."),
     ("reason.NoPieces", "Every piece was captured."),
     ("reason.NoLegalMove", "No legal move was left."),
-    (
-        "reason.Repetition",
-        "The same position occurred a third time.",
-    ),
+    ("reason.Repetition", "The same position occurred a third time."),
     (
         "reason.Repetition.latrunculi",
         "The same position occurred a third time: the player who repeated it loses.",
     ),
     ("reason.NoCaptureLimit", "Too many moves without a capture."),
-    (
-        "reason.NoCaptureLimit.latrunculi",
-        "100 plies without a capture: decided on material.",
-    ),
+    ("reason.NoCaptureLimit.latrunculi", "100 plies without a capture: decided on material."),
     ("reason.Resignation", "Resignation."),
     ("reason.Timeout", "Time ran out."),
     ("reason.Abandoned", "The game was abandoned."),
@@ -180,15 +148,9 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("settings.theme.stone", "Stone"),
     ("settings.theme.contrast", "High contrast"),
     ("settings.sound", "Sound effects"),
-    (
-        "settings.sound.unavailable",
-        "(not available in this build)",
-    ),
+    ("settings.sound.unavailable", "(not available in this build)"),
     ("settings.coordinates", "Show coordinates"),
-    (
-        "save.corrupt",
-        "The saved game could not be read ({}). It was kept aside as {}.",
-    ),
+    ("save.corrupt", "The saved game could not be read ({}). It was kept aside as {}."),
     ("save.resumed", "The unfinished game was restored."),
     ("rules.title", "Rules and tips"),
     ("rules.latrunculi.title", "Latrunculi"),
@@ -241,10 +203,7 @@ pub(crate) const EN: &[(&str, &str)] = &[
         "rules.diagram.sandwich",
         "Sandwich: Red moves to close the line and the black soldier in between is removed.",
     ),
-    (
-        "rules.diagram.king",
-        "King immobilised: the black king has no empty square beside it. Red wins.",
-    ),
+    ("rules.diagram.king", "King immobilised: the black king has no empty square beside it. Red wins."),
     (
         "rules.diagram.chain",
         "Multi-jump: White jumps twice, turning on the way; both black pieces are removed.",
@@ -261,18 +220,9 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("game.latrunculi", "Latrunculi"),
     ("game.latrunculi-quick", "Latrunculi, bàn nhanh 8x8"),
     ("game.alquerque", "Alquerque"),
-    (
-        "game.latrunculi.blurb",
-        "Trò chơi của lính La Mã: đi như xe, kẹp để ăn quân, vây chặt vua.",
-    ),
-    (
-        "game.latrunculi-quick.blurb",
-        "Cùng trận chiến trên bàn 8x8 nhỏ hơn.",
-    ),
-    (
-        "game.alquerque.blurb",
-        "Tổ tiên của cờ đam: nhảy qua, ăn quân, nhảy tiếp.",
-    ),
+    ("game.latrunculi.blurb", "Trò chơi của lính La Mã: đi như xe, kẹp để ăn quân, vây chặt vua."),
+    ("game.latrunculi-quick.blurb", "Cùng trận chiến trên bàn 8x8 nhỏ hơn."),
+    ("game.alquerque.blurb", "Tổ tiên của cờ đam: nhảy qua, ăn quân, nhảy tiếp."),
     ("menu.game", "Trò chơi"),
     ("menu.mode", "Đối thủ"),
     ("menu.vs_computer", "Chơi với máy"),
@@ -285,10 +235,7 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("menu.settings", "Cài đặt"),
     ("menu.quit", "Thoát"),
     ("menu.back", "Quay lại"),
-    (
-        "menu.online_soon",
-        "Chơi trực tuyến và xem ván đấu: sắp ra mắt",
-    ),
+    ("menu.online_soon", "Chơi trực tuyến và xem ván đấu: sắp ra mắt"),
     ("level.easy", "Dễ"),
     ("level.medium", "Trung bình"),
     ("level.hard", "Khó"),
@@ -302,10 +249,7 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("status.chain", "Nhảy tiếp: chạm vào điểm đáp tiếp theo"),
     ("status.king_danger", "Vua của {} chỉ còn một ô trống!"),
     ("status.clock", "Số nước không ăn quân: {} trên {}"),
-    (
-        "status.repetition",
-        "Thế cờ này đã lặp lại hai lần: lần thứ ba sẽ kết thúc ván",
-    ),
+    ("status.repetition", "Thế cờ này đã lặp lại hai lần: lần thứ ba sẽ kết thúc ván"),
     ("hud.moves", "Các nước đi"),
     ("hud.captured", "Quân bị ăn"),
     ("hud.undo", "Đi lại"),
@@ -322,33 +266,15 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("over.rematch", "Chơi lại"),
     ("over.view", "Xem bàn cờ"),
     ("over.back", "Về trình đơn"),
-    (
-        "reason.KingImmobilised",
-        "Vua bị vây chặt: không còn ô trống nào bên cạnh.",
-    ),
-    (
-        "reason.KingImmobilised.self",
-        "Vua bị chính nước đi của phe mình vây kín.",
-    ),
-    (
-        "reason.OnlyKingLeft",
-        "Chỉ còn lại vua: mọi quân lính đã bị ăn.",
-    ),
+    ("reason.KingImmobilised", "Vua bị vây chặt: không còn ô trống nào bên cạnh."),
+    ("reason.KingImmobilised.self", "Vua bị chính nước đi của phe mình vây kín."),
+    ("reason.OnlyKingLeft", "Chỉ còn lại vua: mọi quân lính đã bị ăn."),
     ("reason.NoPieces", "Mọi quân đã bị ăn."),
     ("reason.NoLegalMove", "Không còn nước đi hợp lệ."),
     ("reason.Repetition", "Cùng một thế cờ xuất hiện lần thứ ba."),
-    (
-        "reason.Repetition.latrunculi",
-        "Cùng một thế cờ xuất hiện lần thứ ba: người lặp lại bị thua.",
-    ),
-    (
-        "reason.NoCaptureLimit",
-        "Quá nhiều nước đi mà không ăn quân.",
-    ),
-    (
-        "reason.NoCaptureLimit.latrunculi",
-        "100 nước không ăn quân: phân định bằng số quân.",
-    ),
+    ("reason.Repetition.latrunculi", "Cùng một thế cờ xuất hiện lần thứ ba: người lặp lại bị thua."),
+    ("reason.NoCaptureLimit", "Quá nhiều nước đi mà không ăn quân."),
+    ("reason.NoCaptureLimit.latrunculi", "100 nước không ăn quân: phân định bằng số quân."),
     ("reason.Resignation", "Xin thua."),
     ("reason.Timeout", "Hết giờ."),
     ("reason.Abandoned", "Ván cờ bị bỏ dở."),
@@ -366,10 +292,7 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("settings.sound", "Hiệu ứng âm thanh"),
     ("settings.sound.unavailable", "(không có trong bản này)"),
     ("settings.coordinates", "Hiện tọa độ"),
-    (
-        "save.corrupt",
-        "Không đọc được ván đã lưu ({}). Tệp được cất riêng thành {}.",
-    ),
+    ("save.corrupt", "Không đọc được ván đã lưu ({}). Tệp được cất riêng thành {}."),
     ("save.resumed", "Đã khôi phục ván dang dở."),
     ("rules.title", "Luật chơi và mẹo"),
     ("rules.latrunculi.title", "Latrunculi"),
@@ -418,14 +341,8 @@ pub(crate) const VI: &[(&str, &str)] = &[
         "rules.alquerque.tips",
         "Mẹo: luật bắt buộc ăn quân là một vũ khí. Thí một quân để nước ăn bắt buộc của đối thủ rơi vào chỗ bạn ăn lại được hai quân. Giữ các quân gần nhau; một quân lẻ loi ở hàng cuối chỉ có thể đi qua đi lại.",
     ),
-    (
-        "rules.diagram.sandwich",
-        "Kẹp: Đỏ đi khép hàng và lính đen ở giữa bị loại.",
-    ),
-    (
-        "rules.diagram.king",
-        "Vua bị vây: vua đen không còn ô trống bên cạnh. Đỏ thắng.",
-    ),
+    ("rules.diagram.sandwich", "Kẹp: Đỏ đi khép hàng và lính đen ở giữa bị loại."),
+    ("rules.diagram.king", "Vua bị vây: vua đen không còn ô trống bên cạnh. Đỏ thắng."),
     (
         "rules.diagram.chain",
         "Nhảy liên tiếp: Trắng nhảy hai lần, đổi hướng giữa chừng; cả hai quân đen bị loại.",

@@ -29,35 +29,16 @@ struct PointerFrame {
     held: bool,
 }
 
-fn read_pointer(
-    mouse: &ButtonInput<MouseButton>,
-    touches: &Touches,
-    window: &Window,
-) -> PointerFrame {
+fn read_pointer(mouse: &ButtonInput<MouseButton>, touches: &Touches, window: &Window) -> PointerFrame {
     // Touch first: a tablet has no cursor.
     if let Some(t) = touches.iter_just_pressed().next() {
-        return PointerFrame {
-            position: Some(t.position()),
-            pressed: true,
-            released: false,
-            held: true,
-        };
+        return PointerFrame { position: Some(t.position()), pressed: true, released: false, held: true };
     }
     if let Some(t) = touches.iter_just_released().next() {
-        return PointerFrame {
-            position: Some(t.position()),
-            pressed: false,
-            released: true,
-            held: false,
-        };
+        return PointerFrame { position: Some(t.position()), pressed: false, released: true, held: false };
     }
     if let Some(t) = touches.iter().next() {
-        return PointerFrame {
-            position: Some(t.position()),
-            pressed: false,
-            released: false,
-            held: true,
-        };
+        return PointerFrame { position: Some(t.position()), pressed: false, released: false, held: true };
     }
     PointerFrame {
         position: window.cursor_position(),
@@ -68,12 +49,7 @@ fn read_pointer(
 }
 
 /// Applies a tap's result: play, select or clear.
-fn apply_tap(
-    tap: Tap,
-    selected: &mut Selected,
-    out: &mut MessageWriter<GameCommand>,
-    view: &mut BoardView,
-) {
+fn apply_tap(tap: Tap, selected: &mut Selected, out: &mut MessageWriter<GameCommand>, view: &mut BoardView) {
     match tap {
         Tap::Play(mv) => {
             selected.0 = None;
@@ -111,17 +87,14 @@ fn pointer(
         }
         return;
     }
-    let over_ui = egui
-        .as_ref()
-        .is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area());
+    let over_ui = egui.as_ref().is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area());
     let legal: Vec<AnyMove> = session.game.legal_moves();
     let Some(pos) = p.position else { return };
     if p.pressed && !over_ui {
         match layout.square_at(pos) {
             Some(sq) => {
                 let tap = selection::tap(&legal, selected.0.as_ref(), sq);
-                let picks_piece =
-                    matches!(&tap, Tap::Select(s) if s.from == sq && s.partial.is_empty());
+                let picks_piece = matches!(&tap, Tap::Select(s) if s.from == sq && s.partial.is_empty());
                 apply_tap(tap, &mut selected, &mut out, &mut view);
                 drag.start = picks_piece.then_some((pos, sq));
             }
@@ -198,11 +171,7 @@ fn keyboard(
     }
 }
 
-fn clear_on_change(
-    session: Option<Res<Session>>,
-    mut selected: ResMut<Selected>,
-    mut last: Local<u64>,
-) {
+fn clear_on_change(session: Option<Res<Session>>, mut selected: ResMut<Selected>, mut last: Local<u64>) {
     if let Some(session) = session
         && session.revision != *last
     {

@@ -30,36 +30,23 @@ impl Launch {
         let mut position = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{name} needs a value"))
-            };
+            let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
             match a.as_str() {
-                "--game" => {
-                    variant = Some(Variant::parse(&value("--game")?).map_err(|e| e.to_string())?)
-                }
+                "--game" => variant = Some(Variant::parse(&value("--game")?).map_err(|e| e.to_string())?),
                 "--position" => position = Some(value("--position")?),
                 "--lang" => {
                     let v = value("--lang")?;
-                    launch.lang = Some(
-                        Lang::parse(&v)
-                            .ok_or_else(|| format!("unknown language '{v}': en or vi"))?,
-                    );
+                    launch.lang =
+                        Some(Lang::parse(&v).ok_or_else(|| format!("unknown language '{v}': en or vi"))?);
                 }
                 "--size" => {
                     let v = value("--size")?;
-                    let (w, h) = v
-                        .split_once('x')
-                        .ok_or_else(|| format!("--size expects WxH, not '{v}'"))?;
-                    let parse =
-                        |s: &str| s.parse::<u32>().ok().filter(|n| (200..=8192).contains(n));
+                    let (w, h) = v.split_once('x').ok_or_else(|| format!("--size expects WxH, not '{v}'"))?;
+                    let parse = |s: &str| s.parse::<u32>().ok().filter(|n| (200..=8192).contains(n));
                     match (parse(w), parse(h)) {
                         (Some(w), Some(h)) => launch.size = Some((w, h)),
                         _ => {
-                            return Err(format!(
-                                "--size expects WxH with each from 200 to 8192, not '{v}'"
-                            ));
+                            return Err(format!("--size expects WxH with each from 200 to 8192, not '{v}'"));
                         }
                     }
                 }

@@ -38,10 +38,7 @@ pub enum AppSet {
 /// Everything but rendering and windows: session, settings, saves, the computer player. Tests
 /// run it on `MinimalPlugins`.
 pub fn core_plugin(app: &mut App) {
-    app.configure_sets(
-        Update,
-        (AppSet::Input, AppSet::Apply, AppSet::Think, AppSet::View).chain(),
-    );
+    app.configure_sets(Update, (AppSet::Input, AppSet::Apply, AppSet::Think, AppSet::View).chain());
     app.add_plugins((settings::plugin, session::plugin, save::plugin));
 }
 

@@ -36,10 +36,7 @@ fn main() -> AppExit {
                 }),
                 ..default()
             })
-            .set(AssetPlugin {
-                meta_check: bevy::asset::AssetMetaCheck::Never,
-                ..default()
-            }),
+            .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
     );
     // Nothing moves, nothing runs: the game waits for input (animations ask for frames).
     app.insert_resource(if launch.screenshot.is_some() {

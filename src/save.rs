@@ -26,11 +26,7 @@ pub struct SavedGame {
 impl SavedGame {
     /// The save of a session.
     pub fn of(session: &Session) -> SavedGame {
-        SavedGame {
-            version: VERSION,
-            record: session.game.record(),
-            seats: session.seats,
-        }
+        SavedGame { version: VERSION, record: session.game.record(), seats: session.seats }
     }
 
     /// Encodes as JSON.
@@ -76,18 +72,12 @@ pub fn load(lang: i18n::Lang) -> (Resumable, Option<String>) {
             Err(e) => {
                 let aside = storage::set_aside(FILE).unwrap_or_else(|| "?".into());
                 warn!("unreadable save: {e}; kept aside as {aside}");
-                (
-                    Resumable::None,
-                    Some(i18n::fill(lang.t("save.corrupt"), &[&e, &aside])),
-                )
+                (Resumable::None, Some(i18n::fill(lang.t("save.corrupt"), &[&e, &aside])))
             }
         },
         Err(e) => {
             warn!("the save could not be read: {e}");
-            (
-                Resumable::None,
-                Some(i18n::fill(lang.t("save.corrupt"), &[&e, "-"])),
-            )
+            (Resumable::None, Some(i18n::fill(lang.t("save.corrupt"), &[&e, "-"])))
         }
     }
 }
@@ -126,6 +116,5 @@ fn save_on_exit(mut exit: MessageReader<AppExit>, session: Option<Res<Session>>)
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, startup)
-        .add_systems(Last, (save_on_change, save_on_exit));
+    app.add_systems(Startup, startup).add_systems(Last, (save_on_change, save_on_exit));
 }

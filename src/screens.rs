@@ -57,10 +57,7 @@ pub fn start_game(commands: &mut Commands, next: &mut NextState<Screen>, session
 
 /// A big button for menus (touch friendly).
 pub fn big_button(ui: &mut egui::Ui, text: &str, width: f32) -> egui::Response {
-    ui.add_sized(
-        [width, 48.0],
-        egui::Button::new(egui::RichText::new(text).size(20.0)),
-    )
+    ui.add_sized([width, 48.0], egui::Button::new(egui::RichText::new(text).size(20.0)))
 }
 
 fn title_screen(
@@ -80,21 +77,15 @@ fn title_screen(
                 let width = ui.available_width().min(440.0);
                 ui.add_space(16.0);
                 ui.label(egui::RichText::new("LUDUS").size(56.0).strong());
-                ui.label(
-                    egui::RichText::new(lang.t("app.subtitle"))
-                        .size(18.0)
-                        .italics(),
-                );
+                ui.label(egui::RichText::new(lang.t("app.subtitle")).size(18.0).italics());
                 ui.add_space(12.0);
                 if let Some(text) = &notice.0 {
                     let mut close = false;
-                    egui::Frame::group(ui.style())
-                        .fill(egui::Color32::from_rgb(90, 40, 30))
-                        .show(ui, |ui| {
-                            ui.set_max_width(width);
-                            ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-                            close = ui.button("OK").clicked();
-                        });
+                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+                        ui.set_max_width(width);
+                        ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
+                        close = ui.button("OK").clicked();
+                    });
                     if close {
                         notice.0 = None;
                     }
@@ -126,10 +117,7 @@ fn title_screen(
                             Variant::Alquerque => "game.alquerque.blurb",
                         })
                     );
-                    if ui
-                        .add_sized([width, 56.0], egui::Button::selectable(selected, text))
-                        .clicked()
-                    {
+                    if ui.add_sized([width, 56.0], egui::Button::selectable(selected, text)).clicked() {
                         settings.variant = v;
                     }
                 }
@@ -140,10 +128,7 @@ fn title_screen(
                     if ui
                         .add_sized(
                             [width / 2.0 - 4.0, 44.0],
-                            egui::Button::selectable(
-                                settings.vs_computer,
-                                lang.t("menu.vs_computer"),
-                            ),
+                            egui::Button::selectable(settings.vs_computer, lang.t("menu.vs_computer")),
                         )
                         .clicked()
                     {
@@ -152,10 +137,7 @@ fn title_screen(
                     if ui
                         .add_sized(
                             [width / 2.0 - 4.0, 44.0],
-                            egui::Button::selectable(
-                                !settings.vs_computer,
-                                lang.t("menu.two_players"),
-                            ),
+                            egui::Button::selectable(!settings.vs_computer, lang.t("menu.two_players")),
                         )
                         .clicked()
                     {
@@ -206,11 +188,7 @@ fn title_screen(
                         Seats::two_players()
                     };
                     *resumable = Resumable::None;
-                    start_game(
-                        &mut commands,
-                        &mut next,
-                        Session::new(settings.variant, seats),
-                    );
+                    start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
                 }
                 ui.add_space(8.0);
                 if big_button(ui, lang.t("menu.rules"), width).clicked() {
@@ -220,9 +198,7 @@ fn title_screen(
                     next.set(Screen::Settings);
                 }
                 ui.add_enabled(false, egui::Label::new(lang.t("menu.online_soon")));
-                if !cfg!(target_arch = "wasm32")
-                    && big_button(ui, lang.t("menu.quit"), width).clicked()
-                {
+                if !cfg!(target_arch = "wasm32") && big_button(ui, lang.t("menu.quit"), width).clicked() {
                     exit.write(AppExit::Success);
                 }
             });
@@ -247,10 +223,7 @@ fn settings_screen(
             ui.label(lang.t("settings.language"));
             for l in Lang::ALL {
                 if ui
-                    .add_sized(
-                        [width, 44.0],
-                        egui::Button::selectable(s.lang == l, l.native_name()),
-                    )
+                    .add_sized([width, 44.0], egui::Button::selectable(s.lang == l, l.native_name()))
                     .clicked()
                 {
                     s.lang = l;
@@ -321,10 +294,7 @@ fn rules_screen(
     let lang = settings.lang;
     egui::CentralPanel::default().show(&mut crate::hud::root_ui(ctx), |ui| {
         ui.horizontal(|ui| {
-            if ui
-                .add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back")))
-                .clicked()
-            {
+            if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
                 next.set(Screen::Title);
             }
             ui.heading(egui::RichText::new(lang.t("rules.title")).size(28.0));
@@ -336,11 +306,7 @@ fn rules_screen(
                 ui.add_space(6.0);
             };
             ui.heading(egui::RichText::new(lang.t("rules.latrunculi.title")).size(24.0));
-            for key in [
-                "rules.latrunculi.setup",
-                "rules.latrunculi.move",
-                "rules.latrunculi.capture",
-            ] {
+            for key in ["rules.latrunculi.setup", "rules.latrunculi.move", "rules.latrunculi.capture"] {
                 para(ui, key);
             }
             crate::diagrams::sandwich(ui, lang);
@@ -350,11 +316,7 @@ fn rules_screen(
             para(ui, "rules.latrunculi.tips");
             ui.separator();
             ui.heading(egui::RichText::new(lang.t("rules.alquerque.title")).size(24.0));
-            for key in [
-                "rules.alquerque.setup",
-                "rules.alquerque.move",
-                "rules.alquerque.capture",
-            ] {
+            for key in ["rules.alquerque.setup", "rules.alquerque.move", "rules.alquerque.capture"] {
                 para(ui, key);
             }
             crate::diagrams::chain(ui, lang);

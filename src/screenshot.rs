@@ -37,18 +37,14 @@ fn take(
     if progress.settled_frames >= 12 {
         progress.requested = true;
         info!("saving a screenshot to {}", path.display());
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path.clone()))
-            .observe(
-                |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                    exit.write(AppExit::Success);
-                },
-            );
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
+            |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                exit.write(AppExit::Success);
+            },
+        );
     }
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Launch>()
-        .add_systems(Update, take.run_if(in_state(Screen::Playing)));
+    app.init_resource::<Launch>().add_systems(Update, take.run_if(in_state(Screen::Playing)));
 }

@@ -29,23 +29,16 @@ pub enum Tap {
 }
 
 /// The legal moves that start at the selection and follow its partial path.
-pub fn candidates<'a>(
-    legal: &'a [AnyMove],
-    sel: &'a Selection,
-) -> impl Iterator<Item = &'a AnyMove> + 'a {
+pub fn candidates<'a>(legal: &'a [AnyMove], sel: &'a Selection) -> impl Iterator<Item = &'a AnyMove> + 'a {
     legal.iter().filter(move |m| {
         let path = m.path();
-        m.from() == sel.from
-            && path.len() > sel.partial.len()
-            && path[..sel.partial.len()] == sel.partial[..]
+        m.from() == sel.from && path.len() > sel.partial.len() && path[..sel.partial.len()] == sel.partial[..]
     })
 }
 
 /// The points that can be tapped next: the next landing point of every candidate move.
 pub fn destinations(legal: &[AnyMove], sel: &Selection) -> Vec<Square> {
-    let mut out: Vec<Square> = candidates(legal, sel)
-        .map(|m| m.path()[sel.partial.len()])
-        .collect();
+    let mut out: Vec<Square> = candidates(legal, sel).map(|m| m.path()[sel.partial.len()]).collect();
     out.sort();
     out.dedup();
     out
@@ -76,10 +69,7 @@ pub fn tap(legal: &[AnyMove], current: Option<&Selection>, sq: Square) -> Tap {
         if !through.is_empty() {
             let mut partial = sel.partial.clone();
             partial.push(sq);
-            return Tap::Select(Selection {
-                from: sel.from,
-                partial,
-            });
+            return Tap::Select(Selection { from: sel.from, partial });
         }
         // Only one path leads to the tapped point as its end: the final point tapped directly.
         let ending_here: Vec<&&AnyMove> = cands.iter().filter(|m| m.to() == sq).collect();
@@ -91,10 +81,7 @@ pub fn tap(legal: &[AnyMove], current: Option<&Selection>, sq: Square) -> Tap {
         }
     }
     if movable(legal, sq) {
-        return Tap::Select(Selection {
-            from: sq,
-            partial: Vec::new(),
-        });
+        return Tap::Select(Selection { from: sq, partial: Vec::new() });
     }
     Tap::Cancel
 }
@@ -109,16 +96,10 @@ mod tests {
         let pos = Variant::Latrunculi.start();
         let legal = pos.legal_moves();
         let g2 = Square::parse("g2", 12, 8).unwrap();
-        let Tap::Select(sel) = tap(&legal, None, g2) else {
-            panic!("king should be selectable")
-        };
+        let Tap::Select(sel) = tap(&legal, None, g2) else { panic!("king should be selectable") };
         let dests = destinations(&legal, &sel);
         let expected: Vec<Square> = {
-            let mut v: Vec<Square> = legal
-                .iter()
-                .filter(|m| m.from() == g2)
-                .map(|m| m.to())
-                .collect();
+            let mut v: Vec<Square> = legal.iter().filter(|m| m.from() == g2).map(|m| m.to()).collect();
             v.sort();
             v
         };

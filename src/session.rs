@@ -47,9 +47,7 @@ impl Seats {
 
     /// Two people on this device.
     pub fn two_players() -> Seats {
-        Seats {
-            players: [Player::Human; 2],
-        }
+        Seats { players: [Player::Human; 2] }
     }
 
     /// Who plays `side`.
@@ -88,22 +86,12 @@ pub struct Session {
 impl Session {
     /// A new game.
     pub fn new(variant: Variant, seats: Seats) -> Session {
-        Session {
-            game: AnyGame::new(variant),
-            seats,
-            redo: Vec::new(),
-            revision: 0,
-        }
+        Session { game: AnyGame::new(variant), seats, redo: Vec::new(), revision: 0 }
     }
 
     /// A game from a record or position.
     pub fn from_game(game: AnyGame, seats: Seats) -> Session {
-        Session {
-            game,
-            seats,
-            redo: Vec::new(),
-            revision: 0,
-        }
+        Session { game, seats, redo: Vec::new(), revision: 0 }
     }
 
     /// Whether a person at this device is to move now.
@@ -182,10 +170,7 @@ impl Session {
     /// The side to move resigns (against the computer: the person resigns).
     pub fn resign(&mut self) -> bool {
         let loser = self.seats.human_side().unwrap_or(self.game.side_to_move());
-        let ok = self
-            .game
-            .end(Outcome::win(!loser, ludus_rules::Reason::Resignation))
-            .is_ok();
+        let ok = self.game.end(Outcome::win(!loser, ludus_rules::Reason::Resignation)).is_ok();
         if ok {
             self.revision += 1;
         }
@@ -242,6 +227,5 @@ fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResM
 
 /// Runs the session's commands.
 pub(crate) fn plugin(app: &mut App) {
-    app.add_message::<GameCommand>()
-        .add_systems(Update, apply_commands.in_set(crate::AppSet::Apply));
+    app.add_message::<GameCommand>().add_systems(Update, apply_commands.in_set(crate::AppSet::Apply));
 }

@@ -26,12 +26,7 @@ pub enum AnimSpeed {
 
 impl AnimSpeed {
     /// Every speed.
-    pub const ALL: [AnimSpeed; 4] = [
-        AnimSpeed::Off,
-        AnimSpeed::Fast,
-        AnimSpeed::Normal,
-        AnimSpeed::Slow,
-    ];
+    pub const ALL: [AnimSpeed; 4] = [AnimSpeed::Off, AnimSpeed::Fast, AnimSpeed::Normal, AnimSpeed::Slow];
 
     /// The factor applied to animation durations; `None` when off.
     pub fn factor(self) -> Option<f32> {

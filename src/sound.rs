@@ -71,12 +71,8 @@ mod play {
 
     fn setup(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) {
         let rate = 22_050;
-        let knock = sources.add(AudioSource {
-            bytes: super::wav(&super::knock(rate), rate).into(),
-        });
-        let capture = sources.add(AudioSource {
-            bytes: super::wav(&super::capture(rate), rate).into(),
-        });
+        let knock = sources.add(AudioSource { bytes: super::wav(&super::knock(rate), rate).into() });
+        let capture = sources.add(AudioSource { bytes: super::wav(&super::capture(rate), rate).into() });
         commands.insert_resource(Sounds { knock, capture });
     }
 
@@ -100,11 +96,7 @@ mod play {
             return;
         }
         let capture = session.game.moves().last().is_some_and(|m| m.is_capture());
-        let handle = if capture {
-            sounds.capture.clone()
-        } else {
-            sounds.knock.clone()
-        };
+        let handle = if capture { sounds.capture.clone() } else { sounds.knock.clone() };
         commands.spawn((AudioPlayer::new(handle), PlaybackSettings::DESPAWN));
     }
 
@@ -128,10 +120,7 @@ mod tests {
         let w = super::wav(&samples, 8000);
         assert_eq!(&w[0..4], b"RIFF");
         assert_eq!(&w[8..16], b"WAVEfmt ");
-        assert_eq!(
-            u32::from_le_bytes([w[40], w[41], w[42], w[43]]) as usize,
-            samples.len() * 2
-        );
+        assert_eq!(u32::from_le_bytes([w[40], w[41], w[42], w[43]]) as usize, samples.len() * 2);
         assert_eq!(w.len(), 44 + samples.len() * 2);
         assert!(samples.iter().all(|s| s.abs() <= 1.0));
     }

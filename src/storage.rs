@@ -42,9 +42,7 @@ pub fn read(name: &str) -> Result<Option<String>, String> {
         return Ok(None);
     };
     match std::fs::read(dir.join(name)) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map(Some)
-            .map_err(|_| "not UTF-8 text".to_string()),
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| "not UTF-8 text".to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e.to_string()),
     }
@@ -73,10 +71,8 @@ pub fn remove(name: &str) {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn set_aside(name: &str) -> Option<String> {
     let dir = data_dir()?;
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let stamp =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let new_name = format!("{name}.corrupt-{stamp}");
     std::fs::rename(dir.join(name), dir.join(&new_name)).ok()?;
     Some(dir.join(new_name).display().to_string())
@@ -91,9 +87,7 @@ fn local_storage() -> Option<web_sys::Storage> {
 #[cfg(target_arch = "wasm32")]
 pub fn read(name: &str) -> Result<Option<String>, String> {
     let storage = local_storage().ok_or("localStorage is not available")?;
-    storage
-        .get_item(&format!("ludus.{name}"))
-        .map_err(|_| "localStorage refused to read".to_string())
+    storage.get_item(&format!("ludus.{name}")).map_err(|_| "localStorage refused to read".to_string())
 }
 
 /// Writes a document whole.

@@ -36,11 +36,7 @@ impl Colors {
     /// and black. A king's rim is gold.
     pub fn piece(&self, alquerque: bool, side: ludus_rules::Side, king: bool) -> [Color; 3] {
         let s = side.index();
-        let mut c = if alquerque && s == 0 {
-            self.white
-        } else {
-            [self.rim[s], self.body[s], self.mark[s]]
-        };
+        let mut c = if alquerque && s == 0 { self.white } else { [self.rim[s], self.body[s], self.mark[s]] };
         if king {
             c[0] = self.emblem;
         }
@@ -110,11 +106,7 @@ impl Colors {
                 rim: [Color::BLACK, Color::srgb(1.0, 1.0, 1.0)],
                 body: [Color::srgb(1.0, 1.0, 1.0), Color::BLACK],
                 mark: [Color::srgb(0.85, 0.1, 0.1), Color::srgb(1.0, 0.85, 0.0)],
-                white: [
-                    Color::BLACK,
-                    Color::srgb(1.0, 1.0, 1.0),
-                    Color::srgb(0.4, 0.4, 0.4),
-                ],
+                white: [Color::BLACK, Color::srgb(1.0, 1.0, 1.0), Color::srgb(0.4, 0.4, 0.4)],
                 emblem: Color::srgb(1.0, 0.75, 0.0),
                 selected: Color::srgb(0.0, 0.45, 1.0),
                 destination: Color::srgba(0.0, 0.35, 1.0, 0.9),
