@@ -5,10 +5,7 @@ use ludus::session::{Level, Seats, Session};
 use ludus_rules::{Side, Variant};
 
 fn some_game() -> Session {
-    let mut s = Session::new(
-        Variant::Alquerque,
-        Seats::versus_computer(Side::First, Level::Medium),
-    );
+    let mut s = Session::new(Variant::Alquerque, Seats::versus_computer(Side::First, Level::Medium));
     for _ in 0..6 {
         let mv = s.game.legal_moves()[0];
         s.play(&mv).unwrap();
@@ -25,9 +22,7 @@ fn save_and_resume_round_trip() {
     assert!(dir.join("unfinished-game.json").exists());
     let (resumable, notice) = load(Lang::En);
     assert!(notice.is_none());
-    let Resumable::Game(back) = resumable else {
-        panic!("the game should be offered")
-    };
+    let Resumable::Game(back) = resumable else { panic!("the game should be offered") };
     assert_eq!(back.game.move_strings(), session.game.move_strings());
     assert_eq!(back.game.position(), session.game.position());
     assert_eq!(back.seats, session.seats);
@@ -45,9 +40,7 @@ fn corrupt_save_is_reported_and_kept_aside() {
         "{ not json".to_string(),
         "\u{0}\u{1}binary".to_string(),
         // Valid JSON, but an illegal move in the record.
-        SavedGame::of(&some_game())
-            .to_json()
-            .replace("\"moves\": [", "\"moves\": [\n    \"a1-a5\","),
+        SavedGame::of(&some_game()).to_json().replace("\"moves\": [", "\"moves\": [\n    \"a1-a5\","),
     ]
     .iter()
     .enumerate()
@@ -57,10 +50,7 @@ fn corrupt_save_is_reported_and_kept_aside() {
         assert!(matches!(resumable, Resumable::None), "case {i}");
         let notice = notice.unwrap_or_else(|| panic!("case {i}: the player is told"));
         assert!(notice.contains("Không đọc được"), "case {i}: {notice}");
-        assert!(
-            !dir.join("unfinished-game.json").exists(),
-            "case {i}: the bad file is moved"
-        );
+        assert!(!dir.join("unfinished-game.json").exists(), "case {i}: the bad file is moved");
         let aside = std::fs::read_dir(&dir)
             .unwrap()
             .filter_map(|e| e.ok())

@@ -2,31 +2,20 @@ use ludus::session::{Level, Seats, Session};
 use ludus_rules::{AnyGame, AnyPosition, Reason, Side, Variant};
 
 fn play(session: &mut Session, notation: &str) {
-    let mv = session
-        .game
-        .position()
-        .parse_move(notation)
-        .unwrap_or_else(|e| panic!("{notation}: {e}"));
+    let mv = session.game.position().parse_move(notation).unwrap_or_else(|e| panic!("{notation}: {e}"));
     session.play(&mv).unwrap();
 }
 
 #[test]
 fn undo_against_the_computer_goes_back_to_the_players_turn_and_redo_returns() {
-    let mut s = Session::new(
-        Variant::Latrunculi,
-        Seats::versus_computer(Side::First, Level::Easy),
-    );
+    let mut s = Session::new(Variant::Latrunculi, Seats::versus_computer(Side::First, Level::Easy));
     play(&mut s, "g2-g5");
     play(&mut s, "f7-f4");
     play(&mut s, "a1-a3");
     play(&mut s, "a8-a6");
     assert_eq!(s.game.ply(), 4);
     assert!(s.undo());
-    assert_eq!(
-        s.game.ply(),
-        2,
-        "the computer's reply and the player's move are both taken back"
-    );
+    assert_eq!(s.game.ply(), 2, "the computer's reply and the player's move are both taken back");
     assert_eq!(s.game.side_to_move(), Side::First);
     assert_eq!(s.redo.len(), 2);
     assert!(s.redo());
@@ -65,10 +54,7 @@ fn game_over_has_winner_and_reason() {
     let lang = ludus::i18n::Lang::En;
     let text = ludus::hud::reason_text(lang, s.game.variant(), &outcome, Some(Side::First));
     assert!(text.contains("immobilised"), "{text}");
-    assert_eq!(
-        ludus::hud::result_text(lang, s.game.variant(), &outcome),
-        "Red wins"
-    );
+    assert_eq!(ludus::hud::result_text(lang, s.game.variant(), &outcome), "Red wins");
     // Undo takes the end back.
     assert!(s.undo());
     assert!(!s.game.is_over());
@@ -76,10 +62,7 @@ fn game_over_has_winner_and_reason() {
 
 #[test]
 fn resigning_against_the_computer_loses_for_the_player() {
-    let mut s = Session::new(
-        Variant::Alquerque,
-        Seats::versus_computer(Side::Second, Level::Hard),
-    );
+    let mut s = Session::new(Variant::Alquerque, Seats::versus_computer(Side::Second, Level::Hard));
     assert!(s.resign());
     let outcome = s.game.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Side::First));

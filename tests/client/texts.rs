@@ -11,21 +11,14 @@ fn english_and_vietnamese_have_the_same_keys() {
     assert_eq!(vi.len(), vi_set.len(), "Vietnamese has a duplicate key");
     let missing: Vec<_> = en_set.difference(&vi_set).collect();
     let extra: Vec<_> = vi_set.difference(&en_set).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "missing in vi: {missing:?}; extra in vi: {extra:?}"
-    );
+    assert!(missing.is_empty() && extra.is_empty(), "missing in vi: {missing:?}; extra in vi: {extra:?}");
 }
 
 #[test]
 fn placeholders_match_between_languages() {
     for key in keys(Lang::En) {
         let count = |s: &str| s.matches("{}").count();
-        assert_eq!(
-            count(Lang::En.t(key)),
-            count(Lang::Vi.t(key)),
-            "placeholders of {key}"
-        );
+        assert_eq!(count(Lang::En.t(key)), count(Lang::Vi.t(key)), "placeholders of {key}");
     }
 }
 
