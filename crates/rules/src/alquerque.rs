@@ -25,16 +25,7 @@ pub const MAX_PATH: usize = MAX_PIECES as usize;
 const NONE: u8 = u8::MAX;
 
 /// Directions as (file, rank) steps: N, NE, E, SE, S, SW, W, NW.
-const DIRS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+const DIRS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
 
 /// Whether a point has diagonal lines: (file + rank) even, counting a1 as (0, 0).
 pub const fn has_diagonals(p: Square) -> bool {
@@ -81,11 +72,7 @@ const fn build_tables() -> Tables {
         [true, true, true, false, false, false, true, true],
         [false, false, true, true, true, true, true, false],
     ];
-    Tables {
-        step,
-        land,
-        step_dirs,
-    }
+    Tables { step, land, step_dirs }
 }
 
 static TABLES: Tables = build_tables();
@@ -203,12 +190,7 @@ impl Position {
     }
 
     fn from_parts(pieces: [u32; 2], side: Side, clock: u16) -> Position {
-        let mut p = Position {
-            pieces,
-            side,
-            clock,
-            hash: 0,
-        };
+        let mut p = Position { pieces, side, clock, hash: 0 };
         p.hash = p.compute_hash();
         p
     }
@@ -243,9 +225,7 @@ impl Position {
 
     /// Whose piece stands on `p`.
     pub fn piece_at(&self, p: Square) -> Option<Side> {
-        [Side::First, Side::Second]
-            .into_iter()
-            .find(|s| self.pieces[s.index()] & (1 << p.0) != 0)
+        [Side::First, Side::Second].into_iter().find(|s| self.pieces[s.index()] & (1 << p.0) != 0)
     }
 
     /// Calls `f` with every capture of the side to move; returns how many there were.
@@ -257,12 +237,7 @@ impl Position {
         while b != 0 {
             let from = b.trailing_zeros() as u8;
             b &= b - 1;
-            let start = Move {
-                from: Square(from),
-                len: 0,
-                path: 0,
-                captured: 0,
-            };
+            let start = Move { from: Square(from), len: 0, path: 0, captured: 0 };
             count += chain(own & !(1 << from), enemy, from, start, f);
         }
         count
@@ -280,12 +255,7 @@ impl Position {
             for (d, allowed) in dirs.iter().enumerate() {
                 let t = TABLES.step[usize::from(from)][d];
                 if *allowed && t != NONE && empty & (1 << t) != 0 {
-                    f(Move {
-                        from: Square(from),
-                        len: 1,
-                        path: u64::from(t),
-                        captured: 0,
-                    });
+                    f(Move { from: Square(from), len: 1, path: u64::from(t), captured: 0 });
                     count += 1;
                 }
             }
@@ -324,10 +294,7 @@ impl Position {
 
     /// Every legal move from `from` to `to` (several capture paths may join the same points).
     pub fn moves_between(&self, from: Square, to: Square) -> Vec<Move> {
-        self.legal_moves()
-            .into_iter()
-            .filter(|m| m.from == from && m.to() == to)
-            .collect()
+        self.legal_moves().into_iter().filter(|m| m.from == from && m.to() == to).collect()
     }
 }
 
@@ -370,11 +337,7 @@ impl GamePosition for Position {
 
     fn count_moves(&self) -> u64 {
         let captures = self.for_each_capture(self.side, &mut |_| {});
-        if captures > 0 {
-            u64::from(captures)
-        } else {
-            u64::from(self.step_count(self.side))
-        }
+        if captures > 0 { u64::from(captures) } else { u64::from(self.step_count(self.side)) }
     }
 
     fn has_legal_move(&self) -> bool {
@@ -383,10 +346,7 @@ impl GamePosition for Position {
 
     #[inline]
     fn play_unchecked(&self, mv: &Move) -> Position {
-        debug_assert!(
-            self.legal_moves().contains(mv),
-            "illegal move {mv:?} in {self}"
-        );
+        debug_assert!(self.legal_moves().contains(mv), "illegal move {mv:?} in {self}");
         let us = self.side;
         let them = us.opponent();
         let to = mv.to();
@@ -402,11 +362,7 @@ impl GamePosition for Position {
             p.hash ^= zkey(them, Square(sq));
         }
         p.pieces[them.index()] &= !mv.captured;
-        p.clock = if mv.captured != 0 {
-            0
-        } else {
-            self.clock.saturating_add(1)
-        };
+        p.clock = if mv.captured != 0 { 0 } else { self.clock.saturating_add(1) };
         p.side = them;
         p.hash ^= zobrist::SIDE;
         p
@@ -463,29 +419,20 @@ impl GamePosition for Position {
 
     fn parse_move(&self, s: &str) -> Result<Move, ParseError> {
         let capture = s.contains('x');
-        let parts: Vec<&str> = if capture {
-            s.split('x').collect()
-        } else {
-            s.split('-').collect()
-        };
+        let parts: Vec<&str> = if capture { s.split('x').collect() } else { s.split('-').collect() };
         if parts.len() < 2 || (!capture && parts.len() != 2) {
             return Err(ParseError::new(format!(
                 "'{s}' is not an Alquerque move: expected a step like c2-c3 or a capture path like a1xc3xe5"
             )));
         }
         if parts.len() > MAX_PATH + 1 {
-            return Err(ParseError::new(format!(
-                "'{s}' has more jumps than a move can have"
-            )));
+            return Err(ParseError::new(format!("'{s}' has more jumps than a move can have")));
         }
         let mut col = 1;
         let mut points = Vec::with_capacity(parts.len());
         for part in &parts {
             let p = Square::parse(part, SIZE, SIZE).ok_or_else(|| {
-                ParseError::at(
-                    col,
-                    format!("'{part}' is not a point of the board (a1 to e5)"),
-                )
+                ParseError::at(col, format!("'{part}' is not a point of the board (a1 to e5)"))
             })?;
             points.push(p);
             col += part.chars().count() + 1;
@@ -493,10 +440,7 @@ impl GamePosition for Position {
         let from = points[0];
         match self.piece_at(from) {
             None => {
-                return Err(ParseError::at(
-                    1,
-                    format!("there is no piece on {}", parts[0]),
-                ));
+                return Err(ParseError::at(1, format!("there is no piece on {}", parts[0])));
             }
             Some(side) if side != self.side => {
                 return Err(ParseError::at(
@@ -507,10 +451,7 @@ impl GamePosition for Position {
             _ => {}
         }
         let legal = self.legal_moves();
-        if let Some(m) = legal
-            .iter()
-            .find(|m| m.from == from && m.path().eq(points[1..].iter().copied()))
-        {
+        if let Some(m) = legal.iter().find(|m| m.from == from && m.path().eq(points[1..].iter().copied())) {
             return Ok(*m);
         }
         let must_capture = legal.first().is_some_and(|m| m.is_capture());
@@ -526,9 +467,9 @@ impl GamePosition for Position {
 
     fn parse(s: &str) -> Result<Position, ParseError> {
         let mut fields = Fields::new(s);
-        let (board_col, board) = fields.next().ok_or_else(|| {
-            ParseError::new("empty position: expected a board, then the side to move")
-        })?;
+        let (board_col, board) = fields
+            .next()
+            .ok_or_else(|| ParseError::new("empty position: expected a board, then the side to move"))?;
         let mut rows: Vec<Vec<Option<Side>>> = Vec::new();
         parse_rank_runs(
             board,
@@ -544,11 +485,7 @@ impl GamePosition for Position {
         if rows.len() != 5 || rows[0].len() != 5 {
             return Err(ParseError::at(
                 board_col,
-                format!(
-                    "an Alquerque board is 5x5, not {}x{}",
-                    rows[0].len(),
-                    rows.len()
-                ),
+                format!("an Alquerque board is 5x5, not {}x{}", rows[0].len(), rows.len()),
             ));
         }
         let mut pieces = [0u32; 2];
@@ -569,10 +506,7 @@ impl GamePosition for Position {
             }
         }
         let (side_col, side_str) = fields.next().ok_or_else(|| {
-            ParseError::at(
-                s.chars().count() + 1,
-                "missing side to move: expected 'w' or 'b' after the board",
-            )
+            ParseError::at(s.chars().count() + 1, "missing side to move: expected 'w' or 'b' after the board")
         })?;
         let side = match side_str {
             "w" => Side::First,

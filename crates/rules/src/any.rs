@@ -21,11 +21,7 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 3] = [
-        Variant::Latrunculi,
-        Variant::LatrunculiQuick,
-        Variant::Alquerque,
-    ];
+    pub const ALL: [Variant; 3] = [Variant::Latrunculi, Variant::LatrunculiQuick, Variant::Alquerque];
 
     /// The command-line name: `latrunculi`, `latrunculi-quick` or `alquerque`.
     pub fn name(self) -> &'static str {
@@ -38,14 +34,9 @@ impl Variant {
 
     /// Reads a command-line name.
     pub fn parse(s: &str) -> Result<Variant, ParseError> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| {
-                ParseError::new(format!(
-                    "unknown game '{s}': expected latrunculi, latrunculi-quick or alquerque"
-                ))
-            })
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
+            ParseError::new(format!("unknown game '{s}': expected latrunculi, latrunculi-quick or alquerque"))
+        })
     }
 
     /// Whether this is one of the Latrunculi variants.
@@ -133,9 +124,7 @@ impl AnyPosition {
     /// Every piece with its square.
     pub fn pieces(&self) -> Vec<(Square, Piece)> {
         let n = self.width() * self.height();
-        (0..n)
-            .filter_map(|i| self.piece_at(Square(i)).map(|p| (Square(i), p)))
-            .collect()
+        (0..n).filter_map(|i| self.piece_at(Square(i)).map(|p| (Square(i), p))).collect()
     }
 
     /// The side to move.
@@ -156,16 +145,8 @@ impl AnyPosition {
     /// Every legal move (the position's own rules; see [`AnyGame`] for the end of the game).
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         match self {
-            AnyPosition::Latrunculi(p) => p
-                .legal_moves()
-                .into_iter()
-                .map(AnyMove::Latrunculi)
-                .collect(),
-            AnyPosition::Alquerque(p) => p
-                .legal_moves()
-                .into_iter()
-                .map(AnyMove::Alquerque)
-                .collect(),
+            AnyPosition::Latrunculi(p) => p.legal_moves().into_iter().map(AnyMove::Latrunculi).collect(),
+            AnyPosition::Alquerque(p) => p.legal_moves().into_iter().map(AnyMove::Alquerque).collect(),
         }
     }
 
@@ -192,13 +173,8 @@ impl AnyPosition {
             (AnyPosition::Latrunculi(p), AnyMove::Latrunculi(m)) => {
                 p.try_play(m).map(AnyPosition::Latrunculi)
             }
-            (AnyPosition::Alquerque(p), AnyMove::Alquerque(m)) => {
-                p.try_play(m).map(AnyPosition::Alquerque)
-            }
-            _ => Err(IllegalMove {
-                notation: format!("{mv:?}"),
-                position: self.to_string(),
-            }),
+            (AnyPosition::Alquerque(p), AnyMove::Alquerque(m)) => p.try_play(m).map(AnyPosition::Alquerque),
+            _ => Err(IllegalMove { notation: format!("{mv:?}"), position: self.to_string() }),
         }
     }
 
@@ -328,12 +304,8 @@ impl AnyGame {
     /// The position after `ply` moves (0 is the start); clamped to the current one.
     pub fn position_at(&self, ply: usize) -> AnyPosition {
         match self {
-            AnyGame::Latrunculi(g) => {
-                AnyPosition::Latrunculi(g.positions()[ply.min(g.moves().len())])
-            }
-            AnyGame::Alquerque(g) => {
-                AnyPosition::Alquerque(g.positions()[ply.min(g.moves().len())])
-            }
+            AnyGame::Latrunculi(g) => AnyPosition::Latrunculi(g.positions()[ply.min(g.moves().len())]),
+            AnyGame::Alquerque(g) => AnyPosition::Alquerque(g.positions()[ply.min(g.moves().len())]),
         }
     }
 
@@ -357,11 +329,7 @@ impl AnyGame {
 
     /// The legal moves (none once the game is over).
     pub fn legal_moves(&self) -> Vec<AnyMove> {
-        if self.is_over() {
-            Vec::new()
-        } else {
-            self.position().legal_moves()
-        }
+        if self.is_over() { Vec::new() } else { self.position().legal_moves() }
     }
 
     /// How the game ended, if it has.
@@ -389,10 +357,7 @@ impl AnyGame {
         match (self, mv) {
             (AnyGame::Latrunculi(g), AnyMove::Latrunculi(m)) => g.play(m),
             (AnyGame::Alquerque(g), AnyMove::Alquerque(m)) => g.play(m),
-            (g, m) => Err(IllegalMove {
-                notation: format!("{m:?}"),
-                position: g.position().to_string(),
-            }),
+            (g, m) => Err(IllegalMove { notation: format!("{m:?}"), position: g.position().to_string() }),
         }
     }
 
@@ -438,8 +403,7 @@ impl AnyGame {
             AnyGame::Alquerque(Game::from_notation(&record.start, &record.moves)?)
         };
         if let Some(ending) = record.ending {
-            game.end(ending)
-                .map_err(|o| RecordError::Ending(format!("the game had already ended: {o}")))?;
+            game.end(ending).map_err(|o| RecordError::Ending(format!("the game had already ended: {o}")))?;
         }
         Ok(game)
     }

@@ -13,17 +13,11 @@ pub struct ParseError {
 
 impl ParseError {
     pub(crate) fn at(column: usize, message: impl Into<String>) -> ParseError {
-        ParseError {
-            message: message.into(),
-            column: Some(column),
-        }
+        ParseError { message: message.into(), column: Some(column) }
     }
 
     pub(crate) fn new(message: impl Into<String>) -> ParseError {
-        ParseError {
-            message: message.into(),
-            column: None,
-        }
+        ParseError { message: message.into(), column: None }
     }
 }
 
@@ -49,11 +43,7 @@ pub struct IllegalMove {
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "illegal move {} in position {}",
-            self.notation, self.position
-        )
+        write!(f, "illegal move {} in position {}", self.notation, self.position)
     }
 }
 

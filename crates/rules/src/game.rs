@@ -20,12 +20,7 @@ impl<P: GamePosition> Game<P> {
     /// game is over from the first moment.
     pub fn new(start: P) -> Game<P> {
         let outcome = start.outcome(false);
-        Game {
-            positions: vec![start],
-            moves: Vec::new(),
-            outcome,
-            external: false,
-        }
+        Game { positions: vec![start], moves: Vec::new(), outcome, external: false }
     }
 
     /// The start position.
@@ -35,9 +30,7 @@ impl<P: GamePosition> Game<P> {
 
     /// The current position.
     pub fn position(&self) -> &P {
-        self.positions
-            .last()
-            .expect("a game always has its start position")
+        self.positions.last().expect("a game always has its start position")
     }
 
     /// Every position from the start to the current one.
@@ -67,11 +60,7 @@ impl<P: GamePosition> Game<P> {
 
     /// The legal moves, none once the game is over.
     pub fn legal_moves(&self) -> Vec<P::Move> {
-        if self.is_over() {
-            Vec::new()
-        } else {
-            self.position().legal_moves()
-        }
+        if self.is_over() { Vec::new() } else { self.position().legal_moves() }
     }
 
     /// How many times the current position has occurred (1 the first time). Only positions
@@ -160,11 +149,7 @@ impl<P: GamePosition> Game<P> {
 
     /// The moves in notation.
     pub fn move_strings(&self) -> Vec<String> {
-        self.moves
-            .iter()
-            .zip(&self.positions)
-            .map(|(m, p)| p.move_to_string(m))
-            .collect()
+        self.moves.iter().zip(&self.positions).map(|(m, p)| p.move_to_string(m)).collect()
     }
 
     /// Rebuilds a game from a start position and moves in notation, checking every move.
@@ -175,8 +160,7 @@ impl<P: GamePosition> Game<P> {
             if game.is_over() {
                 return Err(RecordError::MoveAfterEnd { ply: i + 1 });
             }
-            game.play_str(m)
-                .map_err(|error| RecordError::Move { ply: i + 1, error })?;
+            game.play_str(m).map_err(|error| RecordError::Move { ply: i + 1, error })?;
         }
         Ok(game)
     }

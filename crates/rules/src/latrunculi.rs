@@ -38,11 +38,7 @@ pub struct Geometry {
 impl Geometry {
     fn build(width: u8, height: u8) -> Geometry {
         let n = u32::from(width) * u32::from(height);
-        let full = if n == 128 {
-            u128::MAX
-        } else {
-            (1u128 << n) - 1
-        };
+        let full = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
         let mut not_first_file = 0u128;
         let mut not_last_file = 0u128;
         let mut neighbours = [0u128; 128];
@@ -71,15 +67,7 @@ impl Geometry {
                 }
             }
         }
-        Geometry {
-            width,
-            height,
-            full,
-            not_first_file,
-            not_last_file,
-            neighbours,
-            steps,
-        }
+        Geometry { width, height, full, not_first_file, not_last_file, neighbours, steps }
     }
 
     /// The table for a board size, built once per size. Fails for unsupported sizes.
@@ -199,10 +187,7 @@ impl Move {
 
     /// The enemy soldiers this move removes (up to three).
     pub fn captured(&self) -> impl Iterator<Item = Square> + '_ {
-        self.captured
-            .iter()
-            .filter(|&&c| c != NONE)
-            .map(|&c| Square(c))
+        self.captured.iter().filter(|&&c| c != NONE).map(|&c| Square(c))
     }
 
     /// How many soldiers this move removes.
@@ -271,13 +256,7 @@ impl Position {
         let black_king = Square::new(width / 2 - 1, height - 2, width);
         let red = first_rank | red_king.bit();
         let black = (first_rank << (u32::from(width) * u32::from(height - 1))) | black_king.bit();
-        Ok(Position::from_parts(
-            geo,
-            [red, black],
-            [red_king, black_king],
-            Side::First,
-            0,
-        ))
+        Ok(Position::from_parts(geo, [red, black], [red_king, black_king], Side::First, 0))
     }
 
     fn from_parts(
@@ -287,14 +266,7 @@ impl Position {
         side: Side,
         clock: u16,
     ) -> Position {
-        let mut p = Position {
-            geo,
-            pieces,
-            kings,
-            side,
-            clock,
-            hash: 0,
-        };
+        let mut p = Position { geo, pieces, kings, side, clock, hash: 0 };
         p.hash = p.compute_hash();
         p
     }
@@ -420,11 +392,7 @@ impl Position {
         let mut t = self.geo.steps[from.index()][d];
         while t != NONE && empty & (1u128 << t) != 0 {
             if t == to.0 {
-                return Some(Move {
-                    from,
-                    to,
-                    captured: self.captures_at(from, to),
-                });
+                return Some(Move { from, to, captured: self.captures_at(from, to) });
             }
             t = self.geo.steps[usize::from(t)][d];
         }
@@ -445,10 +413,7 @@ impl Position {
 
     /// The number of moves `side` would have if it were to move.
     pub fn mobility(&self, side: Side) -> u32 {
-        self.mobility_targets(side)
-            .iter()
-            .map(|b| b.count_ones())
-            .sum()
+        self.mobility_targets(side).iter().map(|b| b.count_ones()).sum()
     }
 }
 
@@ -463,11 +428,7 @@ impl GamePosition for Position {
                 let mut t = self.geo.steps[from.index()][d];
                 while t != NONE && empty & (1u128 << t) != 0 {
                     let to = Square(t);
-                    out.push(Move {
-                        from,
-                        to,
-                        captured: self.captures_at(from, to),
-                    });
+                    out.push(Move { from, to, captured: self.captures_at(from, to) });
                     t = self.geo.steps[usize::from(t)][d];
                 }
             }
@@ -485,20 +446,13 @@ impl GamePosition for Position {
     fn try_play(&self, mv: &Move) -> Result<Position, crate::IllegalMove> {
         match self.move_between(mv.from, mv.to) {
             Some(legal) if legal == *mv => Ok(self.play_unchecked(mv)),
-            _ => Err(crate::IllegalMove {
-                notation: self.move_to_string(mv),
-                position: self.to_string(),
-            }),
+            _ => Err(crate::IllegalMove { notation: self.move_to_string(mv), position: self.to_string() }),
         }
     }
 
     #[inline]
     fn play_unchecked(&self, mv: &Move) -> Position {
-        debug_assert_eq!(
-            self.move_between(mv.from, mv.to),
-            Some(*mv),
-            "illegal move in {self}"
-        );
+        debug_assert_eq!(self.move_between(mv.from, mv.to), Some(*mv), "illegal move in {self}");
         let us = self.side;
         let them = us.opponent();
         let mut p = *self;
@@ -514,11 +468,7 @@ impl GamePosition for Position {
             p.hash ^= zkey(them, false, c);
             captured = true;
         }
-        p.clock = if captured {
-            0
-        } else {
-            self.clock.saturating_add(1)
-        };
+        p.clock = if captured { 0 } else { self.clock.saturating_add(1) };
         p.side = them;
         p.hash ^= zobrist::SIDE;
         p
@@ -590,22 +540,15 @@ impl GamePosition for Position {
                 "'{s}' is not a Latrunculi move: expected two squares joined by '-', like g2-g5"
             )));
         };
-        let from = Square::parse(a, w, h).ok_or_else(|| {
-            ParseError::at(1, format!("'{a}' is not a square of this {w}x{h} board"))
-        })?;
+        let from = Square::parse(a, w, h)
+            .ok_or_else(|| ParseError::at(1, format!("'{a}' is not a square of this {w}x{h} board")))?;
         let to = Square::parse(b, w, h).ok_or_else(|| {
-            ParseError::at(
-                a.chars().count() + 2,
-                format!("'{b}' is not a square of this {w}x{h} board"),
-            )
+            ParseError::at(a.chars().count() + 2, format!("'{b}' is not a square of this {w}x{h} board"))
         })?;
         match self.piece_at(from) {
             None => return Err(ParseError::at(1, format!("there is no piece on {a}"))),
             Some((side, _)) if side != self.side => {
-                return Err(ParseError::at(
-                    1,
-                    format!("the piece on {a} is not the side to move's"),
-                ));
+                return Err(ParseError::at(1, format!("the piece on {a} is not the side to move's")));
             }
             _ => {}
         }
@@ -618,9 +561,9 @@ impl GamePosition for Position {
 
     fn parse(s: &str) -> Result<Position, ParseError> {
         let mut fields = Fields::new(s);
-        let (board_col, board) = fields.next().ok_or_else(|| {
-            ParseError::new("empty position: expected a board, then the side to move")
-        })?;
+        let (board_col, board) = fields
+            .next()
+            .ok_or_else(|| ParseError::new("empty position: expected a board, then the side to move"))?;
         let mut rows: Vec<Vec<Option<(Side, bool)>>> = Vec::new();
         parse_rank_runs(
             board,
@@ -645,10 +588,8 @@ impl GamePosition for Position {
                 ),
             ));
         }
-        let geo = Geometry::get(width as u8, height as u8).map_err(|e| ParseError {
-            column: Some(board_col),
-            ..e
-        })?;
+        let geo = Geometry::get(width as u8, height as u8)
+            .map_err(|e| ParseError { column: Some(board_col), ..e })?;
         let mut pieces = [0u128; 2];
         let mut kings: [Option<Square>; 2] = [None, None];
         for (row_idx, row) in rows.iter().enumerate() {
@@ -662,10 +603,7 @@ impl GamePosition for Position {
                         let name = if side == Side::First { "Red" } else { "Black" };
                         return Err(ParseError::at(
                             board_col,
-                            format!(
-                                "{name} has two kings (the second on {})",
-                                sq.name(width as u8)
-                            ),
+                            format!("{name} has two kings (the second on {})", sq.name(width as u8)),
                         ));
                     }
                     kings[side.index()] = Some(sq);
@@ -673,18 +611,11 @@ impl GamePosition for Position {
             }
         }
         let (Some(rk), Some(bk)) = (kings[0], kings[1]) else {
-            let missing = if kings[0].is_none() {
-                "Red (R)"
-            } else {
-                "Black (B)"
-            };
+            let missing = if kings[0].is_none() { "Red (R)" } else { "Black (B)" };
             return Err(ParseError::at(board_col, format!("{missing} has no king")));
         };
         let (side_col, side_str) = fields.next().ok_or_else(|| {
-            ParseError::at(
-                s.chars().count() + 1,
-                "missing side to move: expected 'r' or 'b' after the board",
-            )
+            ParseError::at(s.chars().count() + 1, "missing side to move: expected 'r' or 'b' after the board")
         })?;
         let side = match side_str {
             "r" => Side::First,
@@ -708,13 +639,12 @@ impl fmt::Display for Position {
         let cells = (0..h).rev().map(|rank| {
             (0..w)
                 .map(|file| {
-                    self.piece_at(Square::new(file, rank, w))
-                        .map(|(side, king)| match (side, king) {
-                            (Side::First, false) => 'r',
-                            (Side::First, true) => 'R',
-                            (Side::Second, false) => 'b',
-                            (Side::Second, true) => 'B',
-                        })
+                    self.piece_at(Square::new(file, rank, w)).map(|(side, king)| match (side, king) {
+                        (Side::First, false) => 'r',
+                        (Side::First, true) => 'R',
+                        (Side::Second, false) => 'b',
+                        (Side::Second, true) => 'B',
+                    })
                 })
                 .collect::<Vec<_>>()
         });

@@ -45,15 +45,9 @@ impl<'a> Fields<'a> {
                         ),
                     ));
                 }
-                f.parse::<u16>()
-                    .ok()
-                    .filter(|&n| n <= 10_000)
-                    .ok_or_else(|| {
-                        ParseError::at(
-                            col,
-                            format!("plies since the last capture '{f}' is too large"),
-                        )
-                    })
+                f.parse::<u16>().ok().filter(|&n| n <= 10_000).ok_or_else(|| {
+                    ParseError::at(col, format!("plies since the last capture '{f}' is too large"))
+                })
             }
         }
     }
@@ -99,17 +93,11 @@ pub(crate) fn parse_rank_runs<T: Copy>(
                     c_col += 1;
                     n = n * 10 + d.to_digit(10).unwrap_or(0) as usize;
                     if n > 128 {
-                        return Err(ParseError::at(
-                            start_col,
-                            "run of empty squares is too long",
-                        ));
+                        return Err(ParseError::at(start_col, "run of empty squares is too long"));
                     }
                 }
                 if n == 0 {
-                    return Err(ParseError::at(
-                        start_col,
-                        "a run of empty squares must be at least 1",
-                    ));
+                    return Err(ParseError::at(start_col, "a run of empty squares must be at least 1"));
                 }
                 if c == '0' {
                     return Err(ParseError::at(
@@ -121,10 +109,7 @@ pub(crate) fn parse_rank_runs<T: Copy>(
             } else if let Some(cell) = piece(c) {
                 row.push(cell);
             } else {
-                return Err(ParseError::at(
-                    c_col,
-                    format!("unexpected '{c}' in the board: {letters}"),
-                ));
+                return Err(ParseError::at(c_col, format!("unexpected '{c}' in the board: {letters}")));
             }
             if row.len() > 128 {
                 return Err(ParseError::at(rank_col, "rank is too long"));
@@ -132,10 +117,7 @@ pub(crate) fn parse_rank_runs<T: Copy>(
             c_col += 1;
         }
         if row.is_empty() {
-            return Err(ParseError::at(
-                rank_col,
-                format!("rank {} from the top is empty", i + 1),
-            ));
+            return Err(ParseError::at(rank_col, format!("rank {} from the top is empty", i + 1)));
         }
         if let Some(first) = rows.first()
             && first.len() != row.len()

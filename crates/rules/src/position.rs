@@ -91,18 +91,12 @@ pub struct Outcome {
 impl Outcome {
     /// `side` wins for `reason`.
     pub const fn win(side: Side, reason: Reason) -> Outcome {
-        Outcome {
-            winner: Some(side),
-            reason,
-        }
+        Outcome { winner: Some(side), reason }
     }
 
     /// A draw for `reason`.
     pub const fn draw(reason: Reason) -> Outcome {
-        Outcome {
-            winner: None,
-            reason,
-        }
+        Outcome { winner: None, reason }
     }
 }
 
@@ -152,10 +146,7 @@ pub trait GamePosition: Copy + fmt::Debug + fmt::Display + Send + Sync + 'static
     fn play(self, mv: &Self::Move) -> Result<Self, PlayError<Self>> {
         match self.try_play(mv) {
             Ok(p) => Ok(p),
-            Err(error) => Err(PlayError {
-                position: self,
-                error,
-            }),
+            Err(error) => Err(PlayError { position: self, error }),
         }
     }
 
@@ -166,10 +157,7 @@ pub trait GamePosition: Copy + fmt::Debug + fmt::Display + Send + Sync + 'static
         if moves.contains(mv) {
             Ok(self.play_unchecked(mv))
         } else {
-            Err(crate::IllegalMove {
-                notation: self.move_to_string(mv),
-                position: self.to_string(),
-            })
+            Err(crate::IllegalMove { notation: self.move_to_string(mv), position: self.to_string() })
         }
     }
 

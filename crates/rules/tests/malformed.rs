@@ -4,8 +4,8 @@
 mod common;
 
 use ludus_rules::{
-    AnyGame, AnyMove, AnyPosition, GamePosition, GameRecord, ParseError, RecordError, Variant,
-    alquerque, latrunculi,
+    AnyGame, AnyMove, AnyPosition, GamePosition, GameRecord, ParseError, RecordError, Variant, alquerque,
+    latrunculi,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -25,10 +25,7 @@ fn rejected(variant: Variant, s: &str, words: &[&str]) -> ParseError {
     let e = parse(variant, s).expect_err(&format!("{s:?} was accepted as {variant}"));
     let msg = e.to_string().to_lowercase();
     for w in words {
-        assert!(
-            msg.contains(&w.to_lowercase()),
-            "{s:?}: the message '{e}' does not mention '{w}'"
-        );
+        assert!(msg.contains(&w.to_lowercase()), "{s:?}: the message '{e}' does not mention '{w}'");
     }
     e
 }
@@ -41,172 +38,56 @@ fn latrunculi_positions() {
     // Bad letters, and where they are.
     let s = "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrx r";
     let e = rejected(v, s, &["'x'"]);
-    assert_eq!(
-        e.column,
-        Some(s.find('x').unwrap() + 1),
-        "column of the bad letter"
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6K5/rrrrrrrrrrrr r",
-        &["'K'"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6W5/rrrrrrrrrrrr r",
-        &["'W'"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrr- r",
-        &["'-'"],
-    );
+    assert_eq!(e.column, Some(s.find('x').unwrap() + 1), "column of the bad letter");
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6K5/rrrrrrrrrrrr r", &["'K'"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6W5/rrrrrrrrrrrr r", &["'W'"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrr- r", &["'-'"]);
     // Ragged ranks.
-    let e = rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/11/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["rank 3", "11", "12"],
-    );
+    let e = rejected(v, "bbbbbbbbbbbb/5B6/11/12/12/12/6R5/rrrrrrrrrrrr r", &["rank 3", "11", "12"]);
     assert_eq!(e.column, Some(18), "column of the short rank");
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrrr r",
-        &["13", "wide"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B7/12/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["wide"],
-    );
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrrr r", &["13", "wide"]);
+    rejected(v, "bbbbbbbbbbbb/5B7/12/12/12/12/6R5/rrrrrrrrrrrr r", &["wide"]);
     // Empty ranks, zero-length and absurd runs.
-    rejected(
-        v,
-        "bbbbbbbbbbbb//12/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["empty"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr/ r",
-        &["empty"],
-    );
-    rejected(
-        v,
-        "/bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["empty"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/0/12/6R5/rrrrrrrrrrrr r",
-        &["at least 1"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B06/12/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["start with 0"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/012/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["start with 0"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/00/12/6R5/rrrrrrrrrrrr r",
-        &["at least 1"],
-    );
+    rejected(v, "bbbbbbbbbbbb//12/12/12/12/6R5/rrrrrrrrrrrr r", &["empty"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr/ r", &["empty"]);
+    rejected(v, "/bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr r", &["empty"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/0/12/6R5/rrrrrrrrrrrr r", &["at least 1"]);
+    rejected(v, "bbbbbbbbbbbb/5B06/12/12/12/12/6R5/rrrrrrrrrrrr r", &["start with 0"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/012/12/12/12/6R5/rrrrrrrrrrrr r", &["start with 0"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/00/12/6R5/rrrrrrrrrrrr r", &["at least 1"]);
     rejected(v, "bbb/1B99999999999999999999/3/1R1 r", &["too long"]);
     rejected(v, "B2/129/r1R r", &["too long"]);
     // Kings.
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/12/rrrrrrrrrrrr r",
-        &["red", "no king"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/12/12/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["black", "no king"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/12/12/12/12/12/12/rrrrrrrrrrrr r",
-        &["no king"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6RR4/rrrrrrrrrrrr r",
-        &["red", "two kings"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5BB5/12/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["black", "two kings"],
-    );
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/12/rrrrrrrrrrrr r", &["red", "no king"]);
+    rejected(v, "bbbbbbbbbbbb/12/12/12/12/12/6R5/rrrrrrrrrrrr r", &["black", "no king"]);
+    rejected(v, "bbbbbbbbbbbb/12/12/12/12/12/12/rrrrrrrrrrrr r", &["no king"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6RR4/rrrrrrrrrrrr r", &["red", "two kings"]);
+    rejected(v, "bbbbbbbbbbbb/5BB5/12/12/12/12/6R5/rrrrrrrrrrrr r", &["black", "two kings"]);
     rejected(v, "B2B/4/4/R3 r", &["two kings", "d4"]);
     // Sizes.
     rejected(v, "RB/2 r", &["2x2", "not supported"]);
     rejected(v, "R1B r", &["3x1", "not supported"]);
     rejected(v, "R/B/1 r", &["1x3", "not supported"]);
-    rejected(
-        v,
-        "bbbbbbbbbbbbbbbbb/5B11/17/17/17/17/6R10/rrrrrrrrrrrrrrrrr r",
-        &["17x8", "not supported"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["12x11", "132 squares"],
-    );
-    rejected(
-        v,
-        &format!("{}/R2/3/3/B2 r", ["3"; 13].join("/")),
-        &["3x17"],
-    );
+    rejected(v, "bbbbbbbbbbbbbbbbb/5B11/17/17/17/17/6R10/rrrrrrrrrrrrrrrrr r", &["17x8", "not supported"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/12/12/12/6R5/rrrrrrrrrrrr r", &["12x11", "132 squares"]);
+    rejected(v, &format!("{}/R2/3/3/B2 r", ["3"; 13].join("/")), &["3x17"]);
     rejected(v, &format!("R{}/B128 r", "1".repeat(127)), &["too long"]);
     // Side to move and the other fields.
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr",
-        &["missing side"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr w",
-        &["side to move", "'w'"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr R",
-        &["side to move"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr rb",
-        &["side to move"],
-    );
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr", &["missing side"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr w", &["side to move", "'w'"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr R", &["side to move"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr rb", &["side to move"]);
     rejected(v, &format!("{STANDARD} x"), &["third field", "'x'"]);
     rejected(v, &format!("{STANDARD} -1"), &["third field"]);
     rejected(v, &format!("{STANDARD} 1.5"), &["third field"]);
-    rejected(
-        v,
-        &format!("{STANDARD} 99999999999999999999"),
-        &["too large"],
-    );
+    rejected(v, &format!("{STANDARD} 99999999999999999999"), &["too large"]);
     rejected(v, &format!("{STANDARD} 10001"), &["too large"]);
     let e = rejected(v, &format!("{STANDARD} 0 extra"), &["unexpected 'extra'"]);
     assert_eq!(e.column, Some(STANDARD.len() + 4));
     rejected(v, &format!("{STANDARD} 5 5"), &["unexpected '5'"]);
     // Unicode.
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrré r",
-        &["'é'"],
-    );
-    rejected(
-        v,
-        "bbbbbbbbbbbb/5B6/１２/12/12/12/6R5/rrrrrrrrrrrr r",
-        &["unexpected"],
-    );
+    rejected(v, "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrré r", &["'é'"]);
+    rejected(v, "bbbbbbbbbbbb/5B6/１２/12/12/12/6R5/rrrrrrrrrrrr r", &["unexpected"]);
     rejected(v, "🦀🦀🦀/3/3 r", &["'🦀'"]);
     rejected(v, "日本語 r", &["unexpected"]);
     rejected(v, &format!("{STANDARD} ř"), &["third field"]);
@@ -228,11 +109,7 @@ fn alquerque_positions() {
     rejected(v, "\t\n", &["empty"]);
     rejected(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWWR w", &["'R'"]);
     rejected(v, "BBBBB/BBBBB/BB1ww/WWWWW/WWWWW w", &["'w'"]);
-    rejected(
-        v,
-        "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW r",
-        &["side to move", "'r'"],
-    );
+    rejected(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW r", &["side to move", "'r'"]);
     rejected(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW", &["missing side"]);
     rejected(v, "BBBBB/BBBBB/BB1W/WWWWW/WWWWW w", &["wide"]);
     rejected(v, "BBBBBB/BBBBB/BB1WW/WWWWW/WWWWW w", &["wide"]);
@@ -244,20 +121,13 @@ fn alquerque_positions() {
     rejected(v, "BBBBB/BBBBB/BBBBB/5/5 b", &["black", "15 pieces"]);
     rejected(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWW0 w", &["at least 1"]);
     rejected(v, "BBBBB/BBBBB/BB01WW/WWWWW/WWWWW w", &["start with 0"]);
-    rejected(
-        v,
-        "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w 1 2",
-        &["unexpected '2'"],
-    );
+    rejected(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w 1 2", &["unexpected '2'"]);
     rejected(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w x", &["third field"]);
     rejected(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w 65536", &["too large"]);
     rejected(v, "BBBBB/BBBBB/BB·WW/WWWWW/WWWWW w", &["'·'"]);
     rejected(v, "ⒷⒷⒷⒷⒷ/5/5/5/5 w", &["unexpected"]);
     rejected(v, STANDARD, &["unexpected 'b'"]);
-    assert!(
-        parse(v, "5/5/5/5/5 w").is_ok(),
-        "an empty board is a position"
-    );
+    assert!(parse(v, "5/5/5/5/5 w").is_ok(), "an empty board is a position");
     assert!(parse(v, "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW b 49").is_ok());
 }
 
@@ -266,15 +136,10 @@ fn alquerque_positions() {
 #[test]
 fn mutated_positions_never_panic() {
     let mut rng = StdRng::seed_from_u64(0xBAD_0001);
-    let alphabet: Vec<char> = "rRbBwW0123456789/ -x\u{e9}\u{1F980}\t1212"
-        .chars()
-        .collect();
+    let alphabet: Vec<char> = "rRbBwW0123456789/ -x\u{e9}\u{1F980}\t1212".chars().collect();
     let seeds = [
         (Variant::Latrunculi, STANDARD),
-        (
-            Variant::LatrunculiQuick,
-            "bbbbbbbb/3B4/8/8/8/8/4R3/rrrrrrrr r 12",
-        ),
+        (Variant::LatrunculiQuick, "bbbbbbbb/3B4/8/8/8/8/4R3/rrrrrrrr r 12"),
         (Variant::Latrunculi, "4B/5/1b1b1/5/R1r2 r"),
         (Variant::Alquerque, ALQ_START),
         (Variant::Alquerque, "4B/5/5/BBB2/WB3 w 3"),
@@ -311,15 +176,12 @@ fn mutated_positions_never_panic() {
 
 /// Checks that the move `s` is rejected in `pos` with a message that has every one of `words`.
 fn bad_move(pos: &AnyPosition, s: &str, words: &[&str]) {
-    let r = catch_unwind(|| pos.parse_move(s))
-        .unwrap_or_else(|_| panic!("parse_move({s:?}) panicked in {pos}"));
+    let r =
+        catch_unwind(|| pos.parse_move(s)).unwrap_or_else(|_| panic!("parse_move({s:?}) panicked in {pos}"));
     let e = r.expect_err(&format!("{s:?} was accepted in {pos}"));
     let msg = e.to_string().to_lowercase();
     for w in words {
-        assert!(
-            msg.contains(&w.to_lowercase()),
-            "{s:?} in {pos}: the message '{e}' does not mention '{w}'"
-        );
+        assert!(msg.contains(&w.to_lowercase()), "{s:?} in {pos}: the message '{e}' does not mention '{w}'");
     }
 }
 
@@ -450,16 +312,10 @@ fn moves_of_the_wrong_game_and_forged_moves() {
     let mut json: serde_json::Value = serde_json::to_value(capture).unwrap();
     json["captured"] = serde_json::json!([255, 255, 255]);
     let forged: latrunculi::Move = serde_json::from_value(json.clone()).unwrap();
-    assert!(
-        p.try_play(&forged).is_err(),
-        "a capture without its captures"
-    );
+    assert!(p.try_play(&forged).is_err(), "a capture without its captures");
     json["captured"] = serde_json::json!([13, 255, 255]);
     let forged: latrunculi::Move = serde_json::from_value(json.clone()).unwrap();
-    assert!(
-        p.try_play(&forged).is_err(),
-        "a capture with half its captures"
-    );
+    assert!(p.try_play(&forged).is_err(), "a capture with half its captures");
     json["from"] = serde_json::json!(250);
     let forged: latrunculi::Move = serde_json::from_value(json.clone()).unwrap();
     assert!(p.try_play(&forged).is_err(), "a move from off the board");
@@ -467,23 +323,14 @@ fn moves_of_the_wrong_game_and_forged_moves() {
     let mut json = serde_json::to_value(quiet).unwrap();
     json["captured"] = serde_json::json!([12, 255, 255]);
     let forged: latrunculi::Move = serde_json::from_value(json).unwrap();
-    assert!(
-        p.try_play(&forged).is_err(),
-        "a quiet move that claims a capture"
-    );
+    assert!(p.try_play(&forged).is_err(), "a quiet move that claims a capture");
 
     let q: alquerque::Position = "4B/5/3B1/1B3/W4 w".parse().unwrap();
     let chain = q.parse_move("a1xc3xe3").unwrap();
     let json = serde_json::to_value(chain).unwrap();
-    for (field, value) in [
-        ("len", 0),
-        ("len", 1),
-        ("len", 200),
-        ("from", 255),
-        ("from", 24),
-        ("captured", 0),
-        ("path", 0),
-    ] {
+    for (field, value) in
+        [("len", 0), ("len", 1), ("len", 200), ("from", 255), ("from", 24), ("captured", 0), ("path", 0)]
+    {
         let mut j = json.clone();
         j[field] = serde_json::json!(value);
         let forged: alquerque::Move = serde_json::from_value(j).unwrap();
@@ -498,13 +345,15 @@ fn moves_of_the_wrong_game_and_forged_moves() {
 #[test]
 fn corrupted_game_records() {
     // A good record, for reference.
-    let good = r#"{"variant":"Alquerque","start":"BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w","moves":["d2-c3","b4xd2"]}"#;
+    let good =
+        r#"{"variant":"Alquerque","start":"BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w","moves":["d2-c3","b4xd2"]}"#;
     let g: AnyGame = serde_json::from_str(good).unwrap();
     assert_eq!(g.ply(), 2);
 
     let record = |json: &str| -> GameRecord { serde_json::from_str(json).unwrap() };
     // An illegal move in the list: a step when a capture is compulsory.
-    let bad = r#"{"variant":"Alquerque","start":"BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w","moves":["d2-c3","b3-b2"]}"#;
+    let bad =
+        r#"{"variant":"Alquerque","start":"BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w","moves":["d2-c3","b3-b2"]}"#;
     match AnyGame::from_record(&record(bad)) {
         Err(RecordError::Move { ply: 2, error }) => {
             assert!(error.message.contains("compulsory"), "{error}")
@@ -515,40 +364,22 @@ fn corrupted_game_records() {
     assert!(e.to_string().contains("ply 2"), "{e}");
     // Garbage as a move.
     let bad = r#"{"variant":"Latrunculi","start":"4B/5/1b1b1/5/R1r2 r","moves":["a1-a2","zz"]}"#;
-    assert!(matches!(
-        AnyGame::from_record(&record(bad)),
-        Err(RecordError::Move { ply: 2, .. })
-    ));
+    assert!(matches!(AnyGame::from_record(&record(bad)), Err(RecordError::Move { ply: 2, .. })));
     // A move by the wrong side.
     let bad = r#"{"variant":"Latrunculi","start":"4B/5/1b1b1/5/R1r2 r","moves":["e5-e4"]}"#;
-    assert!(matches!(
-        AnyGame::from_record(&record(bad)),
-        Err(RecordError::Move { ply: 1, .. })
-    ));
+    assert!(matches!(AnyGame::from_record(&record(bad)), Err(RecordError::Move { ply: 1, .. })));
     // A move after the end of the game.
     let bad = r#"{"variant":"Alquerque","start":"5/5/2B2/2W2/W4 w","moves":["c2xc4","c4-c5"]}"#;
-    assert_eq!(
-        AnyGame::from_record(&record(bad)).unwrap_err(),
-        RecordError::MoveAfterEnd { ply: 2 }
-    );
+    assert_eq!(AnyGame::from_record(&record(bad)).unwrap_err(), RecordError::MoveAfterEnd { ply: 2 });
     // A bad start position.
     let bad = r#"{"variant":"Alquerque","start":"BBBBB/BBBBB/BB1WW/WWWWW w","moves":[]}"#;
-    assert!(matches!(
-        AnyGame::from_record(&record(bad)),
-        Err(RecordError::Position(_))
-    ));
+    assert!(matches!(AnyGame::from_record(&record(bad)), Err(RecordError::Position(_))));
     let bad = r#"{"variant":"Latrunculi","start":"BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w","moves":[]}"#;
-    assert!(matches!(
-        AnyGame::from_record(&record(bad)),
-        Err(RecordError::Position(_))
-    ));
+    assert!(matches!(AnyGame::from_record(&record(bad)), Err(RecordError::Position(_))));
     // An ending on a game the rules had already ended.
     let bad = r#"{"variant":"Alquerque","start":"5/5/2B2/2W2/W4 w","moves":["c2xc4"],
                   "ending":{"winner":"Second","reason":"Resignation"}}"#;
-    assert!(matches!(
-        AnyGame::from_record(&record(bad)),
-        Err(RecordError::Ending(_))
-    ));
+    assert!(matches!(AnyGame::from_record(&record(bad)), Err(RecordError::Ending(_))));
     // Not a record at all.
     for bad in [
         "",
@@ -568,10 +399,7 @@ fn corrupted_game_records() {
     for e in [
         RecordError::MoveAfterEnd { ply: 3 },
         RecordError::Ending("x".into()),
-        RecordError::Position(ParseError {
-            message: "m".into(),
-            column: None,
-        }),
+        RecordError::Position(ParseError { message: "m".into(), column: None }),
     ] {
         assert!(!e.to_string().is_empty());
     }
@@ -596,9 +424,6 @@ fn position_trait_parse_agrees() {
     let a = <latrunculi::Position as GamePosition>::parse(s).unwrap();
     let b: latrunculi::Position = s.parse().unwrap();
     assert_eq!(a, b);
-    assert_eq!(
-        AnyPosition::parse(Variant::Latrunculi, s).unwrap(),
-        AnyPosition::Latrunculi(a)
-    );
+    assert_eq!(AnyPosition::parse(Variant::Latrunculi, s).unwrap(), AnyPosition::Latrunculi(a));
     assert!(<alquerque::Position as GamePosition>::parse(s).is_err());
 }

@@ -16,20 +16,15 @@ fn games_table() {
     assert!(games.len() >= 30, "the table has too few games");
     for g in &games {
         let ctx = format!("games.txt:{} '{}'", g.line, g.name);
-        let start = AnyPosition::parse(g.variant, &g.start)
-            .unwrap_or_else(|e| panic!("{ctx}: bad start: {e}"));
+        let start =
+            AnyPosition::parse(g.variant, &g.start).unwrap_or_else(|e| panic!("{ctx}: bad start: {e}"));
         let mut game = AnyGame::from_position(start);
         let mut reference = RefGame::new(Board::parse(kind_of(g.variant), &g.start));
         assert_eq!(game.outcome(), None, "{ctx}: the start is already over");
-        assert_eq!(
-            reference.outcome, None,
-            "{ctx}: reference: the start is over"
-        );
+        assert_eq!(reference.outcome, None, "{ctx}: reference: the start is over");
         for (i, m) in g.moves.iter().enumerate() {
             let last = i + 1 == g.moves.len();
-            let result = game
-                .play_str(m)
-                .unwrap_or_else(|e| panic!("{ctx}: move {m} refused: {e}"));
+            let result = game.play_str(m).unwrap_or_else(|e| panic!("{ctx}: move {m} refused: {e}"));
             assert_eq!(result, game.outcome(), "{ctx}: play_str's result");
             let ref_move = reference
                 .current()
@@ -45,27 +40,16 @@ fn games_table() {
         }
         let shown = game.outcome().map(|o| o.to_string());
         assert_eq!(shown, g.outcome, "{ctx}: library outcome");
-        assert_eq!(
-            reference.outcome.map(|o| o.to_string()),
-            g.outcome,
-            "{ctx}: reference outcome"
-        );
+        assert_eq!(reference.outcome.map(|o| o.to_string()), g.outcome, "{ctx}: reference outcome");
         if let Some(after) = &g.after {
-            assert_eq!(
-                game.position().to_string(),
-                *after,
-                "{ctx}: library position"
-            );
+            assert_eq!(game.position().to_string(), *after, "{ctx}: library position");
             assert_eq!(reference.current().notation(), *after, "{ctx}: reference");
         }
         if game.is_over() {
             assert!(game.legal_moves().is_empty(), "{ctx}: moves after the end");
             let any = game.position().legal_moves();
             if let Some(m) = any.first() {
-                assert!(
-                    game.play(m).is_err(),
-                    "{ctx}: a move was accepted after the end"
-                );
+                assert!(game.play(m).is_err(), "{ctx}: a move was accepted after the end");
             }
             assert!(game.play_str("a1-a2").is_err());
         }
@@ -93,10 +77,7 @@ fn repetition_count_and_undo() {
         g.play_str(m).unwrap();
     }
     assert_eq!(g.repetitions(), 3);
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Side::First, Reason::Repetition))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::Repetition)));
     // Undo takes back the losing move and its ending.
     assert!(g.undo().is_some());
     assert_eq!(g.outcome(), None);
@@ -120,18 +101,13 @@ fn a_capture_breaks_the_repetition_window() {
     let mut g = Game::new(lat("2r1b/2b2/r2br/5/R3B r"));
     g.play_str("a3-c3").unwrap(); // captures c4 and d3
     assert_eq!(g.position().clock(), 0);
-    for m in [
-        "e1-d1", "a1-a2", "d1-e1", "a2-a1", "e1-d1", "a1-a2", "d1-e1", "a2-a1",
-    ] {
+    for m in ["e1-d1", "a1-a2", "d1-e1", "a2-a1", "e1-d1", "a1-a2", "d1-e1", "a2-a1"] {
         assert_eq!(g.outcome(), None, "before {m}");
         g.play_str(m).unwrap();
     }
     // The position after a3-c3 (Black to move) came back at plies 5 and 9: Red repeated it.
     assert_eq!(g.repetitions(), 3);
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Side::Second, Reason::Repetition))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, Reason::Repetition)));
 }
 
 #[test]
@@ -153,13 +129,9 @@ fn external_endings() {
     g.play_str("b4xd2").unwrap();
 
     // An ending by the rules is not external: withdrawing does nothing.
-    let mut g =
-        AnyGame::from_position(AnyPosition::parse(Variant::Alquerque, "5/5/2B2/2W2/W4 w").unwrap());
+    let mut g = AnyGame::from_position(AnyPosition::parse(Variant::Alquerque, "5/5/2B2/2W2/W4 w").unwrap());
     g.play_str("c2xc4").unwrap();
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Side::First, Reason::NoPieces))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::NoPieces)));
     assert!(!g.withdraw_ending());
     assert!(g.end(Outcome::draw(Reason::Timeout)).is_err());
     assert_eq!(g.record().ending, None);
@@ -169,40 +141,22 @@ fn external_endings() {
 fn a_game_can_start_over() {
     // A start position that is already over gives a game that is over from the first moment.
     let g = Game::new(lat("Bb3/r4/5/5/4R r"));
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Side::First, Reason::KingImmobilised))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::KingImmobilised)));
     assert!(g.legal_moves().is_empty());
     let g = Game::new(alq("5/5/5/5/BWW2 b"));
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Side::First, Reason::NoLegalMove))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::NoLegalMove)));
     // At the limit already.
     let g = Game::new(alq("2W2/5/5/5/B4 w 50"));
     assert_eq!(g.outcome(), Some(Outcome::draw(Reason::NoCaptureLimit)));
     let g = Game::new(lat("4B/5/1b1b1/5/R1r2 r 100"));
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Side::Second, Reason::NoCaptureLimit))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, Reason::NoCaptureLimit)));
 }
 
 #[test]
 fn outcome_display_and_names() {
-    assert_eq!(
-        Outcome::win(Side::First, Reason::KingImmobilised).to_string(),
-        "1-0 KingImmobilised"
-    );
-    assert_eq!(
-        Outcome::win(Side::Second, Reason::OnlyKingLeft).to_string(),
-        "0-1 OnlyKingLeft"
-    );
-    assert_eq!(
-        Outcome::draw(Reason::Repetition).to_string(),
-        "1/2-1/2 Repetition"
-    );
+    assert_eq!(Outcome::win(Side::First, Reason::KingImmobilised).to_string(), "1-0 KingImmobilised");
+    assert_eq!(Outcome::win(Side::Second, Reason::OnlyKingLeft).to_string(), "0-1 OnlyKingLeft");
+    assert_eq!(Outcome::draw(Reason::Repetition).to_string(), "1/2-1/2 Repetition");
     for r in [
         Reason::KingImmobilised,
         Reason::OnlyKingLeft,
@@ -222,17 +176,11 @@ fn outcome_display_and_names() {
 fn position_outcome_is_judged_for_the_last_mover() {
     // rule_outcome judges a position as if the side not to move had just moved into it.
     let p = lat("5/2r2/1rBr1/2b2/R4 b");
-    assert_eq!(
-        p.outcome(false),
-        Some(Outcome::win(Side::First, Reason::KingImmobilised))
-    );
+    assert_eq!(p.outcome(false), Some(Outcome::win(Side::First, Reason::KingImmobilised)));
     // Threefold only matters when the caller says so.
     let p = lat("4B/5/1b1b1/5/R1r2 r");
     assert_eq!(p.outcome(false), None);
-    assert_eq!(
-        p.outcome(true),
-        Some(Outcome::win(Side::First, Reason::Repetition))
-    );
+    assert_eq!(p.outcome(true), Some(Outcome::win(Side::First, Reason::Repetition)));
     let p = alq("2W2/5/5/5/B4 w");
     assert_eq!(p.outcome(true), Some(Outcome::draw(Reason::Repetition)));
 }

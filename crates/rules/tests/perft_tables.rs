@@ -57,22 +57,10 @@ fn rules_anchors() {
     assert_eq!(Variant::Latrunculi.start().perft(1), 81);
     assert_eq!(Variant::LatrunculiQuick.start().perft(1), 53);
     let alq = Variant::Alquerque.start();
-    assert_eq!(
-        (1..=4).map(|d| alq.perft(d)).collect::<Vec<_>>(),
-        [4, 5, 6, 12]
-    );
-    assert_eq!(
-        Variant::Latrunculi.start().to_string(),
-        "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr r"
-    );
-    assert_eq!(
-        Variant::LatrunculiQuick.start().to_string(),
-        "bbbbbbbb/3B4/8/8/8/8/4R3/rrrrrrrr r"
-    );
-    assert_eq!(
-        Variant::Alquerque.start().to_string(),
-        "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w"
-    );
+    assert_eq!((1..=4).map(|d| alq.perft(d)).collect::<Vec<_>>(), [4, 5, 6, 12]);
+    assert_eq!(Variant::Latrunculi.start().to_string(), "bbbbbbbbbbbb/5B6/12/12/12/12/6R5/rrrrrrrrrrrr r");
+    assert_eq!(Variant::LatrunculiQuick.start().to_string(), "bbbbbbbb/3B4/8/8/8/8/4R3/rrrrrrrr r");
+    assert_eq!(Variant::Alquerque.start().to_string(), "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w");
     for v in Variant::ALL {
         assert_eq!(v.start().perft(0), 1);
     }
@@ -82,14 +70,7 @@ fn rules_anchors() {
 /// library's perft agrees with the reference there.
 #[test]
 fn starts_of_other_sizes() {
-    for (w, h, depth) in [
-        (12, 8, 2),
-        (8, 8, 2),
-        (5, 7, 3),
-        (16, 8, 2),
-        (3, 4, 3),
-        (7, 5, 3),
-    ] {
+    for (w, h, depth) in [(12, 8, 2), (8, 8, 2), (5, 7, 3), (16, 8, 2), (3, 4, 3), (7, 5, 3)] {
         let lib = latrunculi::Position::start(w, h).unwrap();
         let reference = common::latrunculi_start(usize::from(w), usize::from(h));
         assert_eq!(lib.to_string(), reference.notation(), "{w}x{h}");
@@ -106,10 +87,9 @@ fn starts_of_other_sizes() {
 /// `perft_divide` splits `perft` move by move.
 #[test]
 fn divide_sums_to_perft() {
-    for (variant, file) in [
-        (Variant::Latrunculi, "latrunculi.perft"),
-        (Variant::Alquerque, "alquerque.perft"),
-    ] {
+    for (variant, file) in
+        [(Variant::Latrunculi, "latrunculi.perft"), (Variant::Alquerque, "alquerque.perft")]
+    {
         for e in read_perft(file) {
             let pos = AnyPosition::parse(variant, &e.position).unwrap();
             let depth = e.counts.len().min(2) as u32;

@@ -7,8 +7,7 @@ mod common;
 use common::naive::Kind;
 use common::{lib_position, read_perft, variant_of};
 use ludus_rules::{
-    AnyGame, AnyMove, AnyPosition, GamePosition, GameRecord, Piece, Square, Variant, alquerque,
-    latrunculi,
+    AnyGame, AnyMove, AnyPosition, GamePosition, GameRecord, Piece, Square, Variant, alquerque, latrunculi,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -31,11 +30,7 @@ fn fresh_hash(pos: &AnyPosition) -> u64 {
 fn check_counts<P: GamePosition>(p: &P, ctx: &str) {
     let moves = p.legal_moves();
     assert_eq!(p.count_moves(), moves.len() as u64, "{ctx}: count_moves");
-    assert_eq!(
-        p.has_legal_move(),
-        !moves.is_empty(),
-        "{ctx}: has_legal_move"
-    );
+    assert_eq!(p.has_legal_move(), !moves.is_empty(), "{ctx}: has_legal_move");
     // Stale content that generate_moves must clear first.
     let mut buf: Vec<P::Move> = moves.iter().chain(moves.iter().take(2)).copied().collect();
     p.generate_moves(&mut buf);
@@ -50,16 +45,12 @@ fn squares(pos: &AnyPosition) -> impl Iterator<Item = Square> {
 /// side to move flips, the counter restarts on a capture, and nothing else changes.
 fn check_move_effect(before: &AnyPosition, mv: &AnyMove, after: &AnyPosition, ctx: &str) {
     let mover = before.side_to_move();
-    let moved = before
-        .piece_at(mv.from())
-        .unwrap_or_else(|| panic!("{ctx}: no piece on the move's start"));
+    let moved = before.piece_at(mv.from()).unwrap_or_else(|| panic!("{ctx}: no piece on the move's start"));
     assert_eq!(moved.side, mover, "{ctx}: the mover's piece");
     let captured = mv.captured();
     assert_eq!(mv.is_capture(), !captured.is_empty(), "{ctx}");
     for &c in &captured {
-        let victim = before
-            .piece_at(c)
-            .unwrap_or_else(|| panic!("{ctx}: captured square {c:?} was empty"));
+        let victim = before.piece_at(c).unwrap_or_else(|| panic!("{ctx}: captured square {c:?} was empty"));
         assert_eq!(victim.side, !mover, "{ctx}: captured an own piece");
         assert!(!victim.king, "{ctx}: a king was captured");
     }
@@ -79,19 +70,15 @@ fn check_move_effect(before: &AnyPosition, mv: &AnyMove, after: &AnyPosition, ct
         );
     }
     assert_eq!(after.side_to_move(), !mover, "{ctx}: side to move");
-    let clock = if mv.is_capture() {
-        0
-    } else {
-        before.clock() + 1
-    };
+    let clock = if mv.is_capture() { 0 } else { before.clock() + 1 };
     assert_eq!(after.clock(), clock, "{ctx}: counter");
 }
 
 /// Every property of one position and of each of its legal moves.
 fn check_position(pos: &AnyPosition, ctx: &str) {
     let s = pos.to_string();
-    let back = AnyPosition::parse(variant(pos), &s)
-        .unwrap_or_else(|e| panic!("{ctx}: {s} does not read back: {e}"));
+    let back =
+        AnyPosition::parse(variant(pos), &s).unwrap_or_else(|e| panic!("{ctx}: {s} does not read back: {e}"));
     assert_eq!(back, *pos, "{ctx}: notation round trip");
     assert_eq!(back.hash(), pos.hash(), "{ctx}: hash after round trip");
     assert_eq!(back.to_string(), s, "{ctx}");
@@ -102,20 +89,12 @@ fn check_position(pos: &AnyPosition, ctx: &str) {
     }
     // Pieces the board shows are the pieces `pieces()` lists.
     let listed = pos.pieces();
-    assert_eq!(
-        listed.len(),
-        squares(pos).filter(|&s| pos.piece_at(s).is_some()).count(),
-        "{ctx}"
-    );
+    assert_eq!(listed.len(), squares(pos).filter(|&s| pos.piece_at(s).is_some()).count(), "{ctx}");
     for m in pos.legal_moves() {
         let ms = pos.move_to_string(&m).unwrap();
-        let parsed = pos
-            .parse_move(&ms)
-            .unwrap_or_else(|e| panic!("{ctx}: {ms} does not read back: {e}"));
+        let parsed = pos.parse_move(&ms).unwrap_or_else(|e| panic!("{ctx}: {ms} does not read back: {e}"));
         assert_eq!(parsed, m, "{ctx}: move round trip of {ms}");
-        let child = pos
-            .try_play(&m)
-            .unwrap_or_else(|e| panic!("{ctx}: legal move {ms} refused: {e}"));
+        let child = pos.try_play(&m).unwrap_or_else(|e| panic!("{ctx}: legal move {ms} refused: {e}"));
         assert_eq!(child.hash(), fresh_hash(&child), "{ctx}: hash after {ms}");
         check_move_effect(pos, &m, &child, &format!("{ctx}, {ms}"));
         // A move serialises and reads back.
@@ -141,11 +120,7 @@ fn playout(rng: &mut StdRng, start: AnyPosition, max_plies: usize, ctx: &str) ->
             let outcome = game.outcome();
             assert_eq!(game.undo(), Some(mv), "{here}: undo");
             assert_eq!(game.position(), pos, "{here}: undo restores the position");
-            assert_eq!(
-                game.position().hash(),
-                pos.hash(),
-                "{here}: undo restores the hash"
-            );
+            assert_eq!(game.position().hash(), pos.hash(), "{here}: undo restores the hash");
             assert_eq!(game.outcome(), None, "{here}: undo takes back the ending");
             assert_eq!(game.repetitions(), reps, "{here}: repetitions after undo");
             assert_eq!(game.play(&mv).unwrap(), outcome, "{here}: replay");
@@ -166,11 +141,7 @@ fn check_json(game: &AnyGame, ctx: &str) {
     assert_eq!(back.outcome(), game.outcome(), "{ctx}");
     assert_eq!(back.variant(), game.variant(), "{ctx}");
     for ply in 0..=game.ply() {
-        assert_eq!(
-            back.position_at(ply),
-            game.position_at(ply),
-            "{ctx} ply {ply}"
-        );
+        assert_eq!(back.position_at(ply), game.position_at(ply), "{ctx} ply {ply}");
     }
     let record: GameRecord = serde_json::from_str(&json).unwrap();
     assert_eq!(record, game.record(), "{ctx}");
@@ -201,10 +172,7 @@ fn random_playouts_from_the_starts() {
             plies += playout(&mut rng, v.start(), 250, &format!("{v} game {i}"));
         }
     }
-    assert!(
-        plies > 500,
-        "the playouts were too short to mean much: {plies}"
-    );
+    assert!(plies > 500, "the playouts were too short to mean much: {plies}");
 }
 
 #[test]
@@ -213,22 +181,12 @@ fn random_playouts_from_random_positions() {
     for (w, h) in [(12, 8), (8, 8), (5, 7), (16, 8), (3, 3), (8, 16), (11, 11)] {
         for i in 0..8 {
             let b = common::random_latrunculi(&mut rng, w, h);
-            playout(
-                &mut rng,
-                lib_position(&b),
-                150,
-                &format!("{w}x{h} game {i}"),
-            );
+            playout(&mut rng, lib_position(&b), 150, &format!("{w}x{h} game {i}"));
         }
     }
     for i in 0..80 {
         let b = common::random_alquerque(&mut rng);
-        playout(
-            &mut rng,
-            lib_position(&b),
-            150,
-            &format!("alquerque game {i}"),
-        );
+        playout(&mut rng, lib_position(&b), 150, &format!("alquerque game {i}"));
     }
 }
 
@@ -236,10 +194,7 @@ fn random_playouts_from_random_positions() {
 /// their start); each is checked with every move, two plies deep.
 #[test]
 fn table_positions() {
-    for (file, kind) in [
-        ("latrunculi.perft", Kind::Latrunculi),
-        ("alquerque.perft", Kind::Alquerque),
-    ] {
+    for (file, kind) in [("latrunculi.perft", Kind::Latrunculi), ("alquerque.perft", Kind::Alquerque)] {
         for e in read_perft(file) {
             let pos = AnyPosition::parse(variant_of(kind), &e.position).unwrap();
             let ctx = format!("{file}:{} {}", e.line, e.name);
@@ -269,27 +224,12 @@ fn hash_depends_on_every_piece_and_the_side() {
 #[test]
 fn pieces_listing() {
     let pos = AnyPosition::parse(Variant::Latrunculi, "4B/5/1b1b1/5/R1r2 r").unwrap();
-    let mut names: Vec<String> = pos
-        .pieces()
-        .into_iter()
-        .map(|(s, p)| format!("{}{:?}{}", s.name(5), p.side, p.king))
-        .collect();
+    let mut names: Vec<String> =
+        pos.pieces().into_iter().map(|(s, p)| format!("{}{:?}{}", s.name(5), p.side, p.king)).collect();
     names.sort();
-    assert_eq!(
-        names,
-        [
-            "a1Firsttrue",
-            "b3Secondfalse",
-            "c1Firstfalse",
-            "d3Secondfalse",
-            "e5Secondtrue"
-        ]
-    );
+    assert_eq!(names, ["a1Firsttrue", "b3Secondfalse", "c1Firstfalse", "d3Secondfalse", "e5Secondtrue"]);
     assert_eq!(
         pos.piece_at(Square::new(0, 0, 5)),
-        Some(Piece {
-            side: ludus_rules::Side::First,
-            king: true
-        })
+        Some(Piece { side: ludus_rules::Side::First, king: true })
     );
 }

@@ -30,11 +30,7 @@ struct Stats {
 
 impl Stats {
     fn ended(&self, reason: Reason) -> usize {
-        self.endings
-            .iter()
-            .filter(|(k, _)| k.starts_with(reason.name()))
-            .map(|(_, n)| n)
-            .sum()
+        self.endings.iter().filter(|(k, _)| k.starts_with(reason.name())).map(|(_, n)| n).sum()
     }
 }
 
@@ -50,10 +46,7 @@ struct Policy {
 fn choose(rng: &mut StdRng, policy: Policy, played: &[RefMove], moves: &[RefMove]) -> RefMove {
     if played.len() >= 2 && rng.random_bool(policy.back) {
         let prev = &played[played.len() - 2];
-        if let Some(back) = moves
-            .iter()
-            .find(|m| m.from == prev.to() && m.path == [prev.from])
-        {
+        if let Some(back) = moves.iter().find(|m| m.from == prev.to() && m.path == [prev.from]) {
             return back.clone();
         }
     }
@@ -90,17 +83,10 @@ fn compare_game(
         let pos = game.position();
         assert_same_board(&pos, reference.current(), &here);
         assert_eq!(game.outcome(), reference.outcome, "{here}: outcome");
-        assert_eq!(
-            game.repetitions(),
-            reference.repetitions(),
-            "{here}: repetitions"
-        );
+        assert_eq!(game.repetitions(), reference.repetitions(), "{here}: repetitions");
         if let Some(o) = reference.outcome {
             let winner = o.winner.map_or("draw".to_string(), |s| format!("{s:?}"));
-            *stats
-                .endings
-                .entry(format!("{} {winner}", o.reason.name()))
-                .or_default() += 1;
+            *stats.endings.entry(format!("{} {winner}", o.reason.name())).or_default() += 1;
             assert!(game.legal_moves().is_empty(), "{here}");
             break;
         }
@@ -118,9 +104,8 @@ fn compare_game(
         let mv = choose(rng, policy, &played, &moves);
         // The library reads the reference's notation of the move as the same move.
         let text = reference.current().move_notation(&mv);
-        let lib_mv = pos
-            .parse_move(&text)
-            .unwrap_or_else(|e| panic!("{here}: the library refuses {text}: {e}"));
+        let lib_mv =
+            pos.parse_move(&text).unwrap_or_else(|e| panic!("{here}: the library refuses {text}: {e}"));
         assert_eq!(to_ref(&pos, &lib_mv), mv, "{here}: {text}");
         stats.most_captured = stats.most_captured.max(mv.captured.len());
         if reference.current().kind == Kind::Alquerque {
@@ -155,10 +140,7 @@ fn latrunculi_from_the_starts() {
         for i in 0..games {
             let start = common::latrunculi_start(w, h);
             let ctx = format!("{w}x{h} start, game {i}");
-            let policy = Policy {
-                back: 0.1,
-                greedy: 0.3,
-            };
+            let policy = Policy { back: 0.1, greedy: 0.3 };
             compare_game(&mut rng, start, policy, 400, depth, every, &mut stats, &ctx);
         }
     }
@@ -185,25 +167,15 @@ fn latrunculi_from_random_positions() {
         for i in 0..games {
             let start = common::random_latrunculi(&mut rng, w, h);
             let ctx = format!("{w}x{h} random, game {i}");
-            let policy = Policy {
-                back: 0.3,
-                greedy: 0.5,
-            };
+            let policy = Policy { back: 0.3, greedy: 0.5 };
             compare_game(&mut rng, start, policy, 200, depth, 50, &mut stats, &ctx);
         }
     }
     eprintln!("{stats:?}");
     assert_eq!(stats.most_captured, 3, "{stats:?}");
-    for reason in [
-        Reason::KingImmobilised,
-        Reason::OnlyKingLeft,
-        Reason::Repetition,
-        Reason::NoCaptureLimit,
-    ] {
-        assert!(
-            stats.ended(reason) > 0,
-            "no game ended by {reason:?}: {stats:?}"
-        );
+    for reason in [Reason::KingImmobilised, Reason::OnlyKingLeft, Reason::Repetition, Reason::NoCaptureLimit]
+    {
+        assert!(stats.ended(reason) > 0, "no game ended by {reason:?}: {stats:?}");
     }
 }
 
@@ -216,10 +188,7 @@ fn alquerque_from_the_start() {
         compare_game(
             &mut rng,
             common::alquerque_start(),
-            Policy {
-                back: 0.3,
-                greedy: 0.0,
-            },
+            Policy { back: 0.3, greedy: 0.0 },
             300,
             4,
             15,
@@ -238,31 +207,14 @@ fn alquerque_from_random_positions() {
     for i in 0..600 {
         let start = common::random_alquerque(&mut rng);
         let ctx = format!("alquerque random, game {i}");
-        let policy = Policy {
-            back: 0.3,
-            greedy: 0.0,
-        };
+        let policy = Policy { back: 0.3, greedy: 0.0 };
         compare_game(&mut rng, start, policy, 200, 3, 20, &mut stats, &ctx);
     }
     eprintln!("{stats:?}");
-    assert!(
-        stats.loops > 0,
-        "no chain came back to its start: {stats:?}"
-    );
-    assert!(
-        stats.through_start > 0,
-        "no chain passed its start: {stats:?}"
-    );
+    assert!(stats.loops > 0, "no chain came back to its start: {stats:?}");
+    assert!(stats.through_start > 0, "no chain passed its start: {stats:?}");
     assert!(stats.most_captured >= 4, "{stats:?}");
-    for reason in [
-        Reason::NoPieces,
-        Reason::NoLegalMove,
-        Reason::Repetition,
-        Reason::NoCaptureLimit,
-    ] {
-        assert!(
-            stats.ended(reason) > 0,
-            "no game ended by {reason:?}: {stats:?}"
-        );
+    for reason in [Reason::NoPieces, Reason::NoLegalMove, Reason::Repetition, Reason::NoCaptureLimit] {
+        assert!(stats.ended(reason) > 0, "no game ended by {reason:?}: {stats:?}");
     }
 }

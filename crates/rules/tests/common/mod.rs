@@ -11,10 +11,7 @@ use std::path::PathBuf;
 
 /// The path of a file under `tests/data`.
 pub fn data_path(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("data")
-        .join(file)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data").join(file)
 }
 
 /// The meaningful lines of a data file: (1-based line number, text), without blank lines and
@@ -46,25 +43,13 @@ pub fn read_perft(file: &str) -> Vec<PerftEntry> {
         .into_iter()
         .map(|(line, l)| {
             let f: Vec<&str> = l.split(';').map(str::trim).collect();
-            assert_eq!(
-                f.len(),
-                3,
-                "{file}:{line}: expected 3 fields separated by ';'"
-            );
+            assert_eq!(f.len(), 3, "{file}:{line}: expected 3 fields separated by ';'");
             let counts = f[2]
                 .split_whitespace()
-                .map(|n| {
-                    n.parse()
-                        .unwrap_or_else(|_| panic!("{file}:{line}: bad count '{n}'"))
-                })
+                .map(|n| n.parse().unwrap_or_else(|_| panic!("{file}:{line}: bad count '{n}'")))
                 .collect::<Vec<u64>>();
             assert!(!counts.is_empty(), "{file}:{line}: no counts");
-            PerftEntry {
-                line,
-                name: f[0].to_string(),
-                position: f[1].to_string(),
-                counts,
-            }
+            PerftEntry { line, name: f[0].to_string(), position: f[1].to_string(), counts }
         })
         .collect()
 }
@@ -89,11 +74,7 @@ pub fn read_games(file: &str) -> Vec<GameEntry> {
         .into_iter()
         .map(|(line, l)| {
             let f: Vec<&str> = l.split(';').map(str::trim).collect();
-            assert_eq!(
-                f.len(),
-                6,
-                "{file}:{line}: expected 6 fields separated by ';'"
-            );
+            assert_eq!(f.len(), 6, "{file}:{line}: expected 6 fields separated by ';'");
             GameEntry {
                 line,
                 variant: Variant::parse(f[0]).unwrap(),
@@ -108,11 +89,7 @@ pub fn read_games(file: &str) -> Vec<GameEntry> {
 }
 
 pub fn kind_of(variant: Variant) -> Kind {
-    if variant.is_latrunculi() {
-        Kind::Latrunculi
-    } else {
-        Kind::Alquerque
-    }
+    if variant.is_latrunculi() { Kind::Latrunculi } else { Kind::Alquerque }
 }
 
 pub fn variant_of(kind: Kind) -> Variant {
@@ -125,8 +102,7 @@ pub fn variant_of(kind: Kind) -> Variant {
 /// The library's position for a reference board, read from the reference's own notation.
 pub fn lib_position(b: &Board) -> AnyPosition {
     let s = b.notation();
-    AnyPosition::parse(variant_of(b.kind), &s)
-        .unwrap_or_else(|e| panic!("the library rejects {s}: {e}"))
+    AnyPosition::parse(variant_of(b.kind), &s).unwrap_or_else(|e| panic!("the library rejects {s}: {e}"))
 }
 
 pub fn sq_of(pos: &AnyPosition, s: Square) -> Sq {
@@ -154,31 +130,14 @@ pub fn lib_moves(pos: &AnyPosition) -> Vec<RefMove> {
 
 /// Checks square by square that the library's position shows the reference's board.
 pub fn assert_same_board(pos: &AnyPosition, b: &Board, context: &str) {
-    assert_eq!(
-        (usize::from(pos.width()), usize::from(pos.height())),
-        (b.w, b.h),
-        "{context}: size"
-    );
+    assert_eq!((usize::from(pos.width()), usize::from(pos.height())), (b.w, b.h), "{context}: size");
     for sq in b.squares() {
         let lib = pos
             .piece_at(Square::new(sq.0 as u8, sq.1 as u8, b.w as u8))
-            .map(|p| Piece {
-                side: p.side.index(),
-                king: p.king,
-            });
-        assert_eq!(
-            lib,
-            b.at(sq),
-            "{context}: square {} of {pos} / {}",
-            naive::sq_name(sq),
-            b.notation()
-        );
+            .map(|p| Piece { side: p.side.index(), king: p.king });
+        assert_eq!(lib, b.at(sq), "{context}: square {} of {pos} / {}", naive::sq_name(sq), b.notation());
     }
-    assert_eq!(
-        pos.side_to_move().index(),
-        b.side,
-        "{context}: side to move"
-    );
+    assert_eq!(pos.side_to_move().index(), b.side, "{context}: side to move");
     assert_eq!(u32::from(pos.clock()), b.clock, "{context}: counter");
 }
 
@@ -188,35 +147,11 @@ pub fn assert_same_board(pos: &AnyPosition, b: &Board, context: &str) {
 pub fn latrunculi_start(w: usize, h: usize) -> Board {
     let mut b = Board::empty(Kind::Latrunculi, w, h);
     for f in 0..w {
-        b.set(
-            (f, 0),
-            Some(Piece {
-                side: 0,
-                king: false,
-            }),
-        );
-        b.set(
-            (f, h - 1),
-            Some(Piece {
-                side: 1,
-                king: false,
-            }),
-        );
+        b.set((f, 0), Some(Piece { side: 0, king: false }));
+        b.set((f, h - 1), Some(Piece { side: 1, king: false }));
     }
-    b.set(
-        (w / 2, 1),
-        Some(Piece {
-            side: 0,
-            king: true,
-        }),
-    );
-    b.set(
-        (w / 2 - 1, h - 2),
-        Some(Piece {
-            side: 1,
-            king: true,
-        }),
-    );
+    b.set((w / 2, 1), Some(Piece { side: 0, king: true }));
+    b.set((w / 2 - 1, h - 2), Some(Piece { side: 1, king: true }));
     b
 }
 
@@ -240,22 +175,14 @@ pub fn random_latrunculi(rng: &mut impl Rng, w: usize, h: usize) -> Board {
         let sq = squares[rng.random_range(0..squares.len())];
         if b.at(sq).is_some_and(|p| p.king) {
             // Both kings drawn on the same square: put this one anywhere else.
-            let other = squares
-                .iter()
-                .copied()
-                .find(|&s| b.at(s).is_none_or(|p| !p.king))
-                .unwrap();
+            let other = squares.iter().copied().find(|&s| b.at(s).is_none_or(|p| !p.king)).unwrap();
             b.set(other, Some(Piece { side, king: true }));
         } else {
             b.set(sq, Some(Piece { side, king: true }));
         }
     }
     b.side = rng.random_range(0..2);
-    b.clock = if rng.random_bool(0.4) {
-        rng.random_range(85..100)
-    } else {
-        rng.random_range(0..20)
-    };
+    b.clock = if rng.random_bool(0.4) { rng.random_range(85..100) } else { rng.random_range(0..20) };
     b
 }
 
@@ -273,10 +200,6 @@ pub fn random_alquerque(rng: &mut impl Rng) -> Board {
         }
     }
     b.side = rng.random_range(0..2);
-    b.clock = if rng.random_bool(0.3) {
-        rng.random_range(40..50)
-    } else {
-        rng.random_range(0..10)
-    };
+    b.clock = if rng.random_bool(0.3) { rng.random_range(40..50) } else { rng.random_range(0..10) };
     b
 }

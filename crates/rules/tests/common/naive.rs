@@ -58,27 +58,11 @@ pub fn sq_name(sq: Sq) -> String {
 }
 
 const ORTHO: [(i64, i64); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const ALL8: [(i64, i64); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+const ALL8: [(i64, i64); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
 
 impl Board {
     pub fn empty(kind: Kind, w: usize, h: usize) -> Board {
-        Board {
-            kind,
-            w,
-            h,
-            cells: vec![vec![None; w]; h],
-            side: 0,
-            clock: 0,
-        }
+        Board { kind, w, h, cells: vec![vec![None; w]; h], side: 0, clock: 0 }
     }
 
     pub fn inside(&self, f: i64, r: i64) -> bool {
@@ -109,17 +93,11 @@ impl Board {
     }
 
     pub fn count(&self, side: usize) -> usize {
-        self.squares()
-            .into_iter()
-            .filter(|&s| self.at(s).is_some_and(|p| p.side == side))
-            .count()
+        self.squares().into_iter().filter(|&s| self.at(s).is_some_and(|p| p.side == side)).count()
     }
 
     pub fn soldiers(&self, side: usize) -> usize {
-        self.squares()
-            .into_iter()
-            .filter(|&s| self.at(s).is_some_and(|p| p.side == side && !p.king))
-            .count()
+        self.squares().into_iter().filter(|&s| self.at(s).is_some_and(|p| p.side == side && !p.king)).count()
     }
 
     fn king_square(&self, side: usize) -> Sq {
@@ -207,30 +185,12 @@ impl Board {
                     num.clear();
                 }
                 let p = match (kind, c) {
-                    (Kind::Latrunculi, 'r') => Piece {
-                        side: 0,
-                        king: false,
-                    },
-                    (Kind::Latrunculi, 'R') => Piece {
-                        side: 0,
-                        king: true,
-                    },
-                    (Kind::Latrunculi, 'b') => Piece {
-                        side: 1,
-                        king: false,
-                    },
-                    (Kind::Latrunculi, 'B') => Piece {
-                        side: 1,
-                        king: true,
-                    },
-                    (Kind::Alquerque, 'W') => Piece {
-                        side: 0,
-                        king: false,
-                    },
-                    (Kind::Alquerque, 'B') => Piece {
-                        side: 1,
-                        king: false,
-                    },
+                    (Kind::Latrunculi, 'r') => Piece { side: 0, king: false },
+                    (Kind::Latrunculi, 'R') => Piece { side: 0, king: true },
+                    (Kind::Latrunculi, 'b') => Piece { side: 1, king: false },
+                    (Kind::Latrunculi, 'B') => Piece { side: 1, king: true },
+                    (Kind::Alquerque, 'W') => Piece { side: 0, king: false },
+                    (Kind::Alquerque, 'B') => Piece { side: 1, king: false },
                     _ => panic!("bad letter {c} in {s}"),
                 };
                 row.push(Some(p));
@@ -248,22 +208,11 @@ impl Board {
             other => panic!("bad side {other}"),
         };
         let clock = fields.get(2).map_or(0, |c| c.parse().unwrap());
-        Board {
-            kind,
-            w: rows[0].len(),
-            h: rows.len(),
-            cells: rows,
-            side,
-            clock,
-        }
+        Board { kind, w: rows[0].len(), h: rows.len(), cells: rows, side, clock }
     }
 
     pub fn move_notation(&self, mv: &RefMove) -> String {
-        let sep = if self.kind == Kind::Alquerque && !mv.captured.is_empty() {
-            "x"
-        } else {
-            "-"
-        };
+        let sep = if self.kind == Kind::Alquerque && !mv.captured.is_empty() { "x" } else { "-" };
         let mut s = sq_name(mv.from);
         for &p in &mv.path {
             s += sep;
@@ -296,11 +245,7 @@ impl Board {
                 let mut y = from.1 as i64 + dr;
                 while self.inside(x, y) && self.cells[y as usize][x as usize].is_none() {
                     let to = (x as usize, y as usize);
-                    out.push(RefMove {
-                        from,
-                        path: vec![to],
-                        captured: self.sandwiches(from, to),
-                    });
+                    out.push(RefMove { from, path: vec![to], captured: self.sandwiches(from, to) });
                     x += df;
                     y += dr;
                 }
@@ -342,11 +287,7 @@ impl Board {
 
     /// Whether a line is drawn from (f, r) in direction (df, dr) on the Alquerque board.
     fn line(f: usize, r: usize, df: i64, dr: i64) -> bool {
-        if df != 0 && dr != 0 {
-            (f + r).is_multiple_of(2)
-        } else {
-            true
-        }
+        if df != 0 && dr != 0 { (f + r).is_multiple_of(2) } else { true }
     }
 
     fn alquerque_moves(&self) -> Vec<RefMove> {
@@ -360,14 +301,7 @@ impl Board {
             cells[from.1][from.0] = None; // the start counts as empty once the piece leaves
             let mut path = Vec::new();
             let mut captured = Vec::new();
-            self.jumps(
-                &mut cells,
-                from,
-                from,
-                &mut path,
-                &mut captured,
-                &mut captures,
-            );
+            self.jumps(&mut cells, from, from, &mut path, &mut captured, &mut captures);
         }
         if !captures.is_empty() {
             return captures;
@@ -385,11 +319,7 @@ impl Board {
                 }
                 let (x, y) = (from.0 as i64 + df, from.1 as i64 + dr);
                 if self.inside(x, y) && self.cells[y as usize][x as usize].is_none() {
-                    steps.push(RefMove {
-                        from,
-                        path: vec![(x as usize, y as usize)],
-                        captured: Vec::new(),
-                    });
+                    steps.push(RefMove { from, path: vec![(x as usize, y as usize)], captured: Vec::new() });
                 }
             }
         }
@@ -433,11 +363,7 @@ impl Board {
         if !extended && !path.is_empty() {
             let mut c = captured.clone();
             c.sort();
-            out.push(RefMove {
-                from,
-                path: path.clone(),
-                captured: c,
-            });
+            out.push(RefMove { from, path: path.clone(), captured: c });
         }
     }
 
@@ -453,11 +379,7 @@ impl Board {
         }
         b.set(mv.to(), piece);
         b.side = 1 - self.side;
-        b.clock = if mv.captured.is_empty() {
-            self.clock + 1
-        } else {
-            0
-        };
+        b.clock = if mv.captured.is_empty() { self.clock + 1 } else { 0 };
         b
     }
 
@@ -549,10 +471,7 @@ pub struct RefGame {
 impl RefGame {
     pub fn new(start: Board) -> RefGame {
         let outcome = start.outcome(false);
-        RefGame {
-            history: vec![start],
-            outcome,
-        }
+        RefGame { history: vec![start], outcome }
     }
 
     pub fn current(&self) -> &Board {
@@ -566,10 +485,7 @@ impl RefGame {
 
     pub fn play(&mut self, mv: &RefMove) {
         assert!(self.outcome.is_none(), "move after the end");
-        assert!(
-            self.current().moves().contains(mv),
-            "illegal reference move"
-        );
+        assert!(self.current().moves().contains(mv), "illegal reference move");
         let next = self.current().play(mv);
         self.history.push(next);
         self.outcome = self.current().outcome(threefold(&self.history));
@@ -597,12 +513,7 @@ fn perft_inner(history: &mut Vec<Board>, depth: u32) -> u64 {
     for mv in &moves {
         let child = history.last().unwrap().play(mv);
         history.push(child);
-        if history
-            .last()
-            .unwrap()
-            .outcome(threefold(history))
-            .is_none()
-        {
+        if history.last().unwrap().outcome(threefold(history)).is_none() {
             total += perft_inner(history, depth - 1);
         }
         history.pop();
