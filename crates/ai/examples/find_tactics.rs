@@ -96,11 +96,7 @@ fn material<P: GamePosition>(pos: &P, plies: u32, me: Side, count: &dyn Fn(&P) -
         let c = pos.play_unchecked(mv);
         material(&c, plies.saturating_sub(1), me, count)
     });
-    if pos.side_to_move() == me {
-        vals.max().unwrap()
-    } else {
-        vals.min().unwrap()
-    }
+    if pos.side_to_move() == me { vals.max().unwrap() } else { vals.min().unwrap() }
 }
 
 fn random_alquerque(rng: &mut Rng) -> Option<alquerque::Position> {

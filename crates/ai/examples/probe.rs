@@ -29,10 +29,7 @@ fn main() {
     let mut params = if std::env::var("MEDIUM").is_ok() {
         ludus_ai::Level::Medium.params()
     } else {
-        Params {
-            tt_mb: 16,
-            ..Params::default()
-        }
+        Params { tt_mb: 16, ..Params::default() }
     };
     params.search.extensions = flag("EXT");
     if let Some(v) = std::env::var("NOISE").ok().and_then(|v| v.parse().ok()) {
@@ -48,10 +45,6 @@ fn main() {
     if args[0] == "alquerque" {
         run(alquerque::Position::parse(&args[1]).unwrap(), depth, params);
     } else {
-        run(
-            latrunculi::Position::parse(&args[1]).unwrap(),
-            depth,
-            params,
-        );
+        run(latrunculi::Position::parse(&args[1]).unwrap(), depth, params);
     }
 }

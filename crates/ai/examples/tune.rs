@@ -21,6 +21,12 @@ fn params(prefix: &str, level: Level) -> (Params, Option<u32>) {
     if let Some(v) = env_i32(&format!("{prefix}NOISE")) {
         p.search.noise = v;
     }
+    if let Some(v) = env_i32(&format!("{prefix}SOFT")) {
+        p.search.soft_time_percent = v as u32;
+    }
+    if let Some(v) = env_i32(&format!("{prefix}RFP")) {
+        p.search.rfp_margin = v;
+    }
     if let Some(v) = env_i32(&format!("{prefix}LMR")) {
         p.search.lmr = v != 0;
     }
@@ -63,27 +69,18 @@ fn main() {
                         break;
                     }
                     let mut rng = Rng::new(seed ^ (i as u64) << 8);
-                    let mut game =
-                        ludus_ai::balanced_opening(variant, 6, seed ^ ((i / 2) as u64) << 8);
-                    let a_side = if i.is_multiple_of(2) {
-                        Side::First
-                    } else {
-                        Side::Second
-                    };
+                    let mut game = ludus_ai::balanced_opening(
+                        variant,
+                        if variant.is_latrunculi() { 6 } else { 10 },
+                        seed ^ ((i / 2) as u64) << 8,
+                    );
+                    let a_side = if i.is_multiple_of(2) { Side::First } else { Side::Second };
                     while !game.is_over() && game.ply() < 1000 {
                         let a = game.side_to_move() == a_side;
-                        let (level, p, d) = if a {
-                            (Level::Hard, pa.clone(), da)
-                        } else {
-                            (b_level, pb.clone(), db)
-                        };
-                        let limits = Limits {
-                            time_ms: Some(time_ms),
-                            depth: d,
-                            nodes: None,
-                        };
-                        let mut search =
-                            AnySearch::with_params(&game, level, limits, p, rng.next_u64());
+                        let (level, p, d) =
+                            if a { (Level::Hard, pa.clone(), da) } else { (b_level, pb.clone(), db) };
+                        let limits = Limits { time_ms: Some(time_ms), depth: d, nodes: None };
+                        let mut search = AnySearch::with_params(&game, level, limits, p, rng.next_u64());
                         let Some(mv) = search.run_to_end() else { break };
                         if std::env::var("VERBOSE").is_ok() {
                             let info = search.info();
@@ -104,10 +101,7 @@ fn main() {
                         Some(_) => 0.0,
                         None => 0.5,
                     };
-                    let mut reason = game
-                        .outcome()
-                        .map_or("cap", |o| o.reason.name())
-                        .to_string();
+                    let mut reason = game.outcome().map_or("cap", |o| o.reason.name()).to_string();
                     if score == 0.5 {
                         let diff = match game.position() {
                             ludus_rules::AnyPosition::Latrunculi(p) => {
@@ -121,10 +115,7 @@ fn main() {
                         };
                         reason = format!("{reason}({diff:+})");
                     }
-                    results
-                        .lock()
-                        .unwrap()
-                        .push((score, reason.to_string(), game.ply()));
+                    results.lock().unwrap().push((score, reason.to_string(), game.ply()));
                 }
             });
         }

@@ -60,13 +60,7 @@ impl AnySearch {
 
     /// Like [`AnySearch::new`] with explicit parameters (used by tuning and tests; the level
     /// still chooses random, greedy or search play, and its limits).
-    pub fn with_params(
-        game: &AnyGame,
-        level: Level,
-        limits: Limits,
-        params: Params,
-        seed: u64,
-    ) -> AnySearch {
+    pub fn with_params(game: &AnyGame, level: Level, limits: Limits, params: Params, seed: u64) -> AnySearch {
         AnySearch::build(game, level, limits, params, seed, None)
     }
 
@@ -104,9 +98,7 @@ impl AnySearch {
             })
         }
         if game.is_over() {
-            return AnySearch {
-                inner: Inner::Picked(None, None),
-            };
+            return AnySearch { inner: Inner::Picked(None, None) };
         }
         let inner = match (level, game) {
             (Level::Random | Level::Easy, AnyGame::Latrunculi(g)) => {
@@ -116,10 +108,7 @@ impl AnySearch {
                 } else {
                     easy_move(root, history, seed)
                 };
-                Inner::Picked(
-                    mv.map(AnyMove::Latrunculi),
-                    mv.map(|m| root.move_to_string(&m)),
-                )
+                Inner::Picked(mv.map(AnyMove::Latrunculi), mv.map(|m| root.move_to_string(&m)))
             }
             (Level::Random | Level::Easy, AnyGame::Alquerque(g)) => {
                 let (root, history) = g.positions().split_last().expect("a position");
@@ -128,17 +117,10 @@ impl AnySearch {
                 } else {
                     easy_move(root, history, seed)
                 };
-                Inner::Picked(
-                    mv.map(AnyMove::Alquerque),
-                    mv.map(|m| root.move_to_string(&m)),
-                )
+                Inner::Picked(mv.map(AnyMove::Alquerque), mv.map(|m| root.move_to_string(&m)))
             }
-            (_, AnyGame::Latrunculi(g)) => {
-                Inner::Latrunculi(make(g.positions(), limits, params, seed, tt))
-            }
-            (_, AnyGame::Alquerque(g)) => {
-                Inner::Alquerque(make(g.positions(), limits, params, seed, tt))
-            }
+            (_, AnyGame::Latrunculi(g)) => Inner::Latrunculi(make(g.positions(), limits, params, seed, tt)),
+            (_, AnyGame::Alquerque(g)) => Inner::Alquerque(make(g.positions(), limits, params, seed, tt)),
         };
         AnySearch { inner }
     }
@@ -249,10 +231,7 @@ pub fn balanced_opening(variant: Variant, plies: usize, seed: u64) -> AnyGame {
         if material[0] != material[1] {
             continue;
         }
-        let params = Params {
-            tt_mb: 1,
-            ..Params::default()
-        };
+        let params = Params { tt_mb: 1, ..Params::default() };
         let mut search = AnySearch::with_params(&game, Level::Hard, Limits::depth(4), params, 0);
         search.run_to_end();
         if let Score::Eval(cp) = search.info().score

@@ -76,6 +76,7 @@ impl Level {
                     strong_point: 0,
                     safe_piece: 0,
                     tempo: 0,
+                    trade_down: 0,
                     immune_scale: 100,
                 };
             }
@@ -170,11 +171,7 @@ pub fn easy_move<P: SearchGame>(pos: &P, history: &[P], seed: u64) -> Option<P::
                 // A glance at the reply, half the time: the biggest capture it allows.
                 if rng.below(2) == 0 {
                     child.generate_moves(&mut replies);
-                    let worst = replies
-                        .iter()
-                        .map(|r| P::capture_count(r))
-                        .max()
-                        .unwrap_or(0);
+                    let worst = replies.iter().map(|r| P::capture_count(r)).max().unwrap_or(0);
                     score -= 60 * i64::from(worst);
                 }
             }

@@ -19,37 +19,21 @@ pub struct Limits {
 
 impl Limits {
     /// No limit at all.
-    pub const NONE: Limits = Limits {
-        depth: None,
-        nodes: None,
-        time_ms: None,
-    };
+    pub const NONE: Limits = Limits { depth: None, nodes: None, time_ms: None };
 
     /// Only a depth limit.
     pub const fn depth(d: u32) -> Limits {
-        Limits {
-            depth: Some(d),
-            nodes: None,
-            time_ms: None,
-        }
+        Limits { depth: Some(d), nodes: None, time_ms: None }
     }
 
     /// Only a node limit.
     pub const fn nodes(n: u64) -> Limits {
-        Limits {
-            depth: None,
-            nodes: Some(n),
-            time_ms: None,
-        }
+        Limits { depth: None, nodes: Some(n), time_ms: None }
     }
 
     /// Only a time limit.
     pub const fn time_ms(ms: u64) -> Limits {
-        Limits {
-            depth: None,
-            nodes: None,
-            time_ms: Some(ms),
-        }
+        Limits { depth: None, nodes: None, time_ms: Some(ms) }
     }
 
     /// The limits a level plays with when the caller sets none: Hard thinks for

@@ -25,21 +25,12 @@ pub struct Ordering<M> {
 impl<M: Copy + Eq> Ordering<M> {
     /// Empty tables for searches up to `max_ply` plies.
     pub fn new(max_ply: usize) -> Ordering<M> {
-        Ordering {
-            killers: vec![[None, None]; max_ply + 1],
-            history: vec![0; 2 * HISTORY_SIZE],
-        }
+        Ordering { killers: vec![[None, None]; max_ply + 1], history: vec![0; 2 * HISTORY_SIZE] }
     }
 
     /// The ordering score of `mv` at `ply` for `side`, given the table move's tag.
     #[inline]
-    pub fn score<P: SearchGame<Move = M>>(
-        &self,
-        mv: &M,
-        ply: usize,
-        side: Side,
-        tt_tag: u32,
-    ) -> i32 {
+    pub fn score<P: SearchGame<Move = M>>(&self, mv: &M, ply: usize, side: Side, tt_tag: u32) -> i32 {
         if tt_tag != 0 && P::move_tag(mv) == tt_tag {
             return TT_MOVE;
         }

@@ -75,6 +75,9 @@ pub struct AlquerqueParams {
     pub safe_piece: i32,
     /// Bonus for having the move.
     pub tempo: i32,
+    /// Bonus for the side ahead in material for each piece off the board (exchanges help the
+    /// side ahead, and they reset the no-capture counter).
+    pub trade_down: i32,
     /// Percentage of the evaluation kept when the side behind has a piece on its far rank
     /// that no enemy piece shares (the enemy can never come back to take it: the game is
     /// most likely a draw). 100 turns the rule off.
@@ -94,6 +97,7 @@ impl Default for AlquerqueParams {
             strong_point: 4,
             safe_piece: 8,
             tempo: 6,
+            trade_down: 0,
             immune_scale: 25,
         }
     }
@@ -112,6 +116,12 @@ pub struct SearchParams {
     pub qsearch_tt: bool,
     /// Quiescence search (off: the evaluation is taken at depth 0 as it is).
     pub quiescence: bool,
+    /// Under a time limit, no new iteration starts after this percentage of the time (an
+    /// unfinished iteration still counts: its best move so far is used).
+    pub soft_time_percent: u32,
+    /// Reverse futility pruning: at depth 1 to 3, a node whose static evaluation beats beta by
+    /// this much per ply is cut (0 disables it).
+    pub rfp_margin: i32,
     /// Score of a draw for the side that started the search, negated for the other (a positive
     /// contempt makes the engine avoid draws).
     pub contempt: i32,
@@ -131,6 +141,8 @@ impl Default for SearchParams {
             extensions: true,
             qsearch_tt: false,
             quiescence: true,
+            soft_time_percent: 50,
+            rfp_margin: 0,
             contempt: 0,
             root_capture_bonus: 0,
             noise: 0,

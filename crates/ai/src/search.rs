@@ -294,11 +294,7 @@ impl<P: SearchGame> Search<P> {
         } else {
             // Before any iteration completes, the answer is the most promising move by ordering.
             let side = s.root_side;
-            s.fallback = s
-                .root_moves
-                .iter()
-                .max_by_key(|m| s.ordering.score::<P>(m, 0, side, 0))
-                .copied();
+            s.fallback = s.root_moves.iter().max_by_key(|m| s.ordering.score::<P>(m, 0, side, 0)).copied();
         }
         s
     }
@@ -330,11 +326,7 @@ impl<P: SearchGame> Search<P> {
     /// promising move by the ordering. `None` only when the root has no legal move or the game
     /// is over.
     pub fn best_move(&self) -> Option<P::Move> {
-        self.partial
-            .as_ref()
-            .or(self.completed.as_ref())
-            .map(|c| c.best)
-            .or(self.fallback)
+        self.partial.as_ref().or(self.completed.as_ref()).map(|c| c.best).or(self.fallback)
     }
 
     /// Nodes searched so far.
@@ -358,11 +350,7 @@ impl<P: SearchGame> Search<P> {
     }
 
     fn elapsed_ms(&self) -> u64 {
-        if self.done {
-            self.elapsed_ms
-        } else {
-            self.start.map_or(0, |s| s.elapsed().as_millis() as u64)
-        }
+        if self.done { self.elapsed_ms } else { self.start.map_or(0, |s| s.elapsed().as_millis() as u64) }
     }
 
     /// Runs about `budget` nodes (at least one), then returns.
@@ -433,18 +421,10 @@ impl<P: SearchGame> Search<P> {
             let v = self.ret.0;
             if v <= alpha && alpha > -INFINITY {
                 self.delta = self.delta.saturating_mul(2);
-                self.window.0 = if self.delta > 400 {
-                    -INFINITY
-                } else {
-                    (v - self.delta).max(-INFINITY)
-                };
+                self.window.0 = if self.delta > 400 { -INFINITY } else { (v - self.delta).max(-INFINITY) };
             } else if v >= beta && beta < INFINITY {
                 self.delta = self.delta.saturating_mul(2);
-                self.window.1 = if self.delta > 400 {
-                    INFINITY
-                } else {
-                    (v + self.delta).min(INFINITY)
-                };
+                self.window.1 = if self.delta > 400 { INFINITY } else { (v + self.delta).min(INFINITY) };
             } else {
                 // The iteration is complete.
                 let best = self.frames_root_best();
@@ -466,30 +446,19 @@ impl<P: SearchGame> Search<P> {
         }
         let (alpha, beta) = self.window;
         self.stack.truncate(self.root_stack_len);
-        self.frames
-            .push(Frame::new(self.root, self.depth as i32, alpha, beta));
+        self.frames.push(Frame::new(self.root, self.depth as i32, alpha, beta));
         true
     }
 
     /// The result of the iteration that just ended at the root.
     fn frames_root_best(&self) -> Completed<P::Move> {
         match &self.partial {
-            Some(p) => Completed {
-                depth: self.depth,
-                score: self.ret.0,
-                best: p.best,
-                pv: p.pv.clone(),
-            },
+            Some(p) => Completed { depth: self.depth, score: self.ret.0, best: p.best, pv: p.pv.clone() },
             // Every move failed low against a full window: only possible when all lose
             // equally; keep the first move searched.
             None => {
                 let best = self.root_pv_move().or(self.fallback).expect("a root move");
-                Completed {
-                    depth: self.depth,
-                    score: self.ret.0,
-                    best,
-                    pv: vec![best],
-                }
+                Completed { depth: self.depth, score: self.ret.0, best, pv: vec![best] }
             }
         }
     }
@@ -519,7 +488,8 @@ impl<P: SearchGame> Search<P> {
         if let (Some(ms), Some(start)) = (self.limits.time_ms, self.start) {
             // The next iteration would take longer than all before it (the partial result of an
             // unfinished iteration is used, so starting one late is not wasted entirely).
-            if start.elapsed().as_millis() as u64 * 2 >= ms {
+            let soft = ms * u64::from(self.params.search.soft_time_percent) / 100;
+            if start.elapsed().as_millis() as u64 >= soft {
                 return false;
             }
         }
@@ -529,7 +499,9 @@ impl<P: SearchGame> Search<P> {
     #[inline]
     fn tt_key(pos: &P, depth: i32) -> u64 {
         let clock = pos.clock();
-        if i32::from(clock) + depth.max(0) + 2 >= i32::from(P::no_capture_limit()) {
+        // Extensions can add up to half the depth again; quiescence adds captures only.
+        let depth = depth.max(0);
+        if i32::from(clock) + depth + depth / 2 + 2 >= i32::from(P::no_capture_limit()) {
             pos.hash() ^ (u64::from(clock) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         } else {
             pos.hash()
@@ -621,12 +593,25 @@ impl<P: SearchGame> Search<P> {
                 }
             }
         }
+        // Reverse futility pruning: far above beta near the leaves, a quiet position stays there.
+        let margin = self.params.search.rfp_margin;
+        if margin > 0
+            && !f.pv_node
+            && ply > 0
+            && f.depth <= 3
+            && !is_decisive(beta)
+            && !f.pos.must_capture()
+            && !f.pos.in_danger(&self.ctx)
+        {
+            let e = self.evaluate(&f.pos);
+            if e - margin * f.depth >= beta {
+                self.ret_value(ply, e, false);
+                return;
+            }
+        }
         // The table's move is tried before any move is generated (staged games).
-        let tt_move = if ply == 0 || tt_tag == 0 || !P::STAGED {
-            None
-        } else {
-            P::move_from_tag(&f.pos, tt_tag)
-        };
+        let tt_move =
+            if ply == 0 || tt_tag == 0 || !P::STAGED { None } else { P::move_from_tag(&f.pos, tt_tag) };
         self.ordering.clear_killers(ply + 1);
         self.lists[ply].clear();
         {
@@ -681,8 +666,8 @@ impl<P: SearchGame> Search<P> {
         let list = &mut self.lists[ply];
         list.clear();
         for mv in &self.gen_buf {
-            let done = staged
-                && (tt_move == Some(*mv) || P::capture_count(mv) > 0 || kt.contains(&Some(*mv)));
+            let done =
+                staged && (tt_move == Some(*mv) || P::capture_count(mv) > 0 || kt.contains(&Some(*mv)));
             if !done {
                 list.push((self.ordering.score::<P>(mv, ply, side, tt_tag), *mv));
             }
@@ -793,11 +778,7 @@ impl<P: SearchGame> Search<P> {
             let (stage, tt_move, pos) = (f.stage, f.tt_move, f.pos);
             match stage {
                 Stage::TableMove => {
-                    self.frames[ply].stage = if P::STAGED {
-                        Stage::GenCaptures
-                    } else {
-                        Stage::Generate
-                    };
+                    self.frames[ply].stage = if P::STAGED { Stage::GenCaptures } else { Stage::Generate };
                     if let Some(m) = tt_move {
                         return Some((m, ordering::TT_MOVE));
                     }
@@ -869,11 +850,7 @@ impl<P: SearchGame> Search<P> {
         self.stack.push(child);
         let threefold = is_threefold(&self.stack);
         let quiet = P::capture_count(&mv) == 0;
-        let adj = if ply == 0 && !quiet {
-            self.params.search.root_capture_bonus
-        } else {
-            0
-        };
+        let adj = if ply == 0 && !quiet { self.params.search.root_capture_bonus } else { 0 };
         {
             let fr = &mut self.frames[ply];
             fr.cur = Some(mv);
@@ -962,8 +939,7 @@ impl<P: SearchGame> Search<P> {
                 self.frames[ply].phase = Phase::Zero;
                 self.frames[ply].state = State::Child;
                 let alpha = f.alpha - f.cur_adj;
-                self.frames
-                    .push(Frame::new(child, f.cur_depth, -alpha - 1, -alpha));
+                self.frames.push(Frame::new(child, f.cur_depth, -alpha - 1, -alpha));
                 return;
             }
             Phase::Zero if score > f.alpha && score < f.beta && f.pv_node => {
@@ -971,8 +947,7 @@ impl<P: SearchGame> Search<P> {
                 self.frames[ply].phase = Phase::Full;
                 self.frames[ply].state = State::Child;
                 let (alpha, beta) = (f.alpha - f.cur_adj, f.beta - f.cur_adj);
-                self.frames
-                    .push(Frame::new(child, f.cur_depth, -beta, -alpha));
+                self.frames.push(Frame::new(child, f.cur_depth, -beta, -alpha));
                 return;
             }
             _ => {}
@@ -994,22 +969,14 @@ impl<P: SearchGame> Search<P> {
                     line.extend_from_slice(&tail[0]);
                 }
                 if ply == 0 {
-                    self.partial = Some(Completed {
-                        depth: self.depth,
-                        score,
-                        best: mv,
-                        pv: self.pv[0].clone(),
-                    });
+                    self.partial =
+                        Some(Completed { depth: self.depth, score, best: mv, pv: self.pv[0].clone() });
                 }
                 if score >= f.beta {
                     if f.cur_quiet && f.kind == Kind::Main {
                         let side = f.pos.side_to_move();
                         // The moves of the list before this one were tried and failed.
-                        let tried = if f.stage == Stage::Rest {
-                            f.next.saturating_sub(1)
-                        } else {
-                            0
-                        };
+                        let tried = if f.stage == Stage::Rest { f.next.saturating_sub(1) } else { 0 };
                         let list = &self.lists[ply][..tried];
                         self.ordering.reward::<P>(&mv, list, ply, side, f.depth);
                     }

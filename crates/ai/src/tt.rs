@@ -89,11 +89,7 @@ impl TranspositionTable {
     /// allocator, so pages are only touched as the search uses them.
     pub fn new(mb: usize) -> TranspositionTable {
         let buckets = (mb.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
-        TranspositionTable {
-            words: vec![0u64; buckets * WORDS_PER_BUCKET],
-            buckets: buckets as u64,
-            age: 0,
-        }
+        TranspositionTable { words: vec![0u64; buckets * WORDS_PER_BUCKET], buckets: buckets as u64, age: 0 }
     }
 
     /// The size in bytes.
@@ -191,15 +187,7 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.probe(42), None);
         tt.store(42, 7, -1234, 5, Bound::Lower);
-        assert_eq!(
-            tt.probe(42),
-            Some(TtEntry {
-                tag: 7,
-                score: -1234,
-                depth: 5,
-                bound: Bound::Lower
-            })
-        );
+        assert_eq!(tt.probe(42), Some(TtEntry { tag: 7, score: -1234, depth: 5, bound: Bound::Lower }));
         tt.store(42, 0, 99, 6, Bound::Exact);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.tag, e.score, e.depth, e.bound), (7, 99, 6, Bound::Exact));

@@ -16,10 +16,7 @@ fn sliced<P: ludus_ai::SearchGame>(
 }
 
 fn params() -> Params {
-    Params {
-        tt_mb: 4,
-        ..Params::default()
-    }
+    Params { tt_mb: 4, ..Params::default() }
 }
 
 fn middle_game_latrunculi() -> latrunculi::Position {
@@ -40,21 +37,13 @@ fn sliced_search_equals_one_shot() {
     for limits in [Limits::depth(4), Limits::nodes(30_000)] {
         let one = sliced(lat, &[], limits, u64::MAX);
         for budget in [1, 7, 100, 4096] {
-            assert_eq!(
-                sliced(lat, &[], limits, budget),
-                one,
-                "latrunculi {limits:?} budget {budget}"
-            );
+            assert_eq!(sliced(lat, &[], limits, budget), one, "latrunculi {limits:?} budget {budget}");
         }
     }
     for limits in [Limits::depth(7), Limits::nodes(50_000)] {
         let one = sliced(alq, &[], limits, u64::MAX);
         for budget in [1, 13, 1000] {
-            assert_eq!(
-                sliced(alq, &[], limits, budget),
-                one,
-                "alquerque {limits:?} budget {budget}"
-            );
+            assert_eq!(sliced(alq, &[], limits, budget), one, "alquerque {limits:?} budget {budget}");
         }
     }
 }
@@ -82,11 +71,7 @@ fn node_limit_is_respected() {
         let mut s = Search::new(lat, &[], Limits::nodes(n), params(), 1);
         s.run_to_end();
         // A node may end the game with a move after the check: a few leaves more at most.
-        assert!(
-            s.nodes() <= n + 200,
-            "{} nodes for a limit of {n}",
-            s.nodes()
-        );
+        assert!(s.nodes() <= n + 200, "{} nodes for a limit of {n}", s.nodes());
         assert!(s.best_move().is_some());
     }
 }
@@ -113,9 +98,8 @@ fn deterministic_for_a_seed() {
     }
     // Random play differs between seeds (over several tries).
     let game = AnyGame::new(Variant::Latrunculi);
-    let moves: std::collections::HashSet<_> = (0..8)
-        .map(|s| best_move(&game, Level::Random, Limits::NONE, s))
-        .collect();
+    let moves: std::collections::HashSet<_> =
+        (0..8).map(|s| best_move(&game, Level::Random, Limits::NONE, s)).collect();
     assert!(moves.len() > 1);
 }
 
@@ -144,9 +128,7 @@ fn latrunculi_repetition_is_avoided() {
     // Both kings shuffle: Black's d6-d7 would bring the start position back a third time,
     // and the player who makes a threefold repetition loses.
     let mut g = ludus_rules::Game::new(latrunculi::Position::quick());
-    for m in [
-        "e2-e3", "d7-d6", "e3-e2", "d6-d7", "e2-e3", "d7-d6", "e3-e2",
-    ] {
+    for m in ["e2-e3", "d7-d6", "e3-e2", "d6-d7", "e2-e3", "d7-d6", "e3-e2"] {
         g.play_str(m).unwrap();
     }
     assert_eq!(g.repetitions(), 2);
@@ -157,9 +139,5 @@ fn latrunculi_repetition_is_avoided() {
     let mv = s.run_to_end().unwrap();
     let mut g2 = g.clone();
     let outcome = g2.play(&mv).unwrap();
-    assert!(
-        outcome.is_none(),
-        "{} repeats: {outcome:?}",
-        root.move_to_string(&mv)
-    );
+    assert!(outcome.is_none(), "{} repeats: {outcome:?}", root.move_to_string(&mv));
 }

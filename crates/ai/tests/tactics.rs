@@ -126,14 +126,11 @@ fn alquerque_sacrifice_that_wins_material() {
 #[test]
 fn alquerque_trap_is_avoided() {
     // White must not step into a double jump: a3-b3 would let c4 (or b4) take twice.
-    for (pos, level, depth) in [
-        ("5/1BB2/W4/1W3/5 w", Level::Medium, 2),
-        ("5/1BB2/W4/1W3/5 w", Level::Hard, 6),
-    ] {
+    for (pos, level, depth) in
+        [("5/1BB2/W4/1W3/5 w", Level::Medium, 2), ("5/1BB2/W4/1W3/5 w", Level::Hard, 6)]
+    {
         let g = game(Variant::Alquerque, pos);
-        let AnyPosition::Alquerque(p) = g.position() else {
-            unreachable!()
-        };
+        let AnyPosition::Alquerque(p) = g.position() else { unreachable!() };
         let mv = play(Variant::Alquerque, pos, level, depth);
         let m = p.parse_move(&mv).unwrap();
         let after = p.play_unchecked(&m);
@@ -158,14 +155,8 @@ fn material_after<P: GamePosition + Material>(pos: &P, plies: u32, me: Side) -> 
     if moves.is_empty() || (plies == 0 && !forcing) {
         return bal;
     }
-    let vals = moves
-        .iter()
-        .map(|mv| material_after(&pos.play_unchecked(mv), plies.saturating_sub(1), me));
-    if pos.side_to_move() == me {
-        vals.max().unwrap()
-    } else {
-        vals.min().unwrap()
-    }
+    let vals = moves.iter().map(|mv| material_after(&pos.play_unchecked(mv), plies.saturating_sub(1), me));
+    if pos.side_to_move() == me { vals.max().unwrap() } else { vals.min().unwrap() }
 }
 
 trait Material {
@@ -281,11 +272,7 @@ where
         let m = p.count();
         let now = m[me.index()] as i32 - m[1 - me.index()] as i32;
         let moves = p.legal_moves();
-        if !p.plain()
-            || moves
-                .iter()
-                .any(|mv| p.play_unchecked(mv).rule_outcome(false).is_some())
-        {
+        if !p.plain() || moves.iter().any(|mv| p.play_unchecked(mv).rule_outcome(false).is_some()) {
             continue;
         }
         let best = moves
@@ -316,14 +303,10 @@ where
 #[test]
 fn medium_takes_safe_captures() {
     let mut rng = Rng::new(2024);
-    let lat: Vec<latrunculi::Position> = (0..200)
-        .filter_map(|_| random_latrunculi(&mut rng))
-        .collect();
+    let lat: Vec<latrunculi::Position> = (0..200).filter_map(|_| random_latrunculi(&mut rng)).collect();
     // Four plies: a capture that a two-move threat wins back is not safe.
     check_safe_captures(lat, Variant::LatrunculiQuick, 3, 20);
-    let alq: Vec<alquerque::Position> = (0..200)
-        .filter_map(|_| random_alquerque(&mut rng))
-        .collect();
+    let alq: Vec<alquerque::Position> = (0..200).filter_map(|_| random_alquerque(&mut rng)).collect();
     // Captures are compulsory: the reply (a whole capture chain) is what makes one safe.
     check_safe_captures(alq, Variant::Alquerque, 1, 20);
 }

@@ -8,29 +8,16 @@ use ludus_rules::AnyGame;
 
 pub fn run(argv: &[String]) -> Result<(), String> {
     let usage = "ludus-cli analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]";
-    let args = Args::parse(
-        argv,
-        &[
-            "position", "time-ms", "depth", "nodes", "level", "seed", "hash",
-        ],
-        &[],
-    )?;
+    let args = Args::parse(argv, &["position", "time-ms", "depth", "nodes", "level", "seed", "hash"], &[])?;
     args.expect_positional(1, usage)?;
     let game = AnyGame::from_position(position(&args)?);
     let depth: Option<u32> = args.number("depth")?;
     if let Some(d) = depth
         && !(1..=ludus_ai::limits::MAX_DEPTH).contains(&d)
     {
-        return Err(format!(
-            "--depth must be from 1 to {}, not {d}",
-            ludus_ai::limits::MAX_DEPTH
-        ));
+        return Err(format!("--depth must be from 1 to {}, not {d}", ludus_ai::limits::MAX_DEPTH));
     }
-    let mut limits = Limits {
-        depth,
-        nodes: args.number("nodes")?,
-        time_ms: args.number("time-ms")?,
-    };
+    let mut limits = Limits { depth, nodes: args.number("nodes")?, time_ms: args.number("time-ms")? };
     if limits.is_unlimited() {
         limits.time_ms = Some(2000);
     }
@@ -47,10 +34,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         params.tt_mb = mb;
     }
     if game.is_over() {
-        return Err(format!(
-            "the game is already over in this position ({})",
-            game.outcome().expect("over")
-        ));
+        return Err(format!("the game is already over in this position ({})", game.outcome().expect("over")));
     }
     let mut search = AnySearch::with_params(&game, level, limits, params, seed);
     let mut last_depth = 0;
@@ -73,12 +57,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     println!("bestmove {}", pos.move_to_string(&best).unwrap_or_default());
     println!("score {}", info.score);
     println!("depth {} seldepth {}", info.depth, info.seldepth);
-    println!(
-        "nodes {} time {} ms nps {:.0}",
-        info.nodes,
-        info.time_ms,
-        info.nodes as f64 / secs
-    );
+    println!("nodes {} time {} ms nps {:.0}", info.nodes, info.time_ms, info.nodes as f64 / secs);
     println!("pv {}", info.pv.join(" "));
     Ok(())
 }

@@ -29,30 +29,14 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     let usage = "ludus-cli arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K] [--opening-plies P]";
     let args = Args::parse(
         argv,
-        &[
-            "a",
-            "b",
-            "games",
-            "time-ms",
-            "seed",
-            "threads",
-            "opening-plies",
-        ],
+        &["a", "b", "games", "time-ms", "seed", "threads", "opening-plies"],
         &["quiet", "moves"],
     )?;
     args.expect_positional(1, usage)?;
     let variant = Variant::parse(&args.positional[0]).map_err(|e| e.to_string())?;
-    let a = Level::parse(
-        args.value("a")
-            .ok_or_else(|| format!("--a is required\nusage: {usage}"))?,
-    )?;
-    let b = Level::parse(
-        args.value("b")
-            .ok_or_else(|| format!("--b is required\nusage: {usage}"))?,
-    )?;
-    let games: usize = args
-        .number("games")?
-        .ok_or_else(|| format!("--games is required\nusage: {usage}"))?;
+    let a = Level::parse(args.value("a").ok_or_else(|| format!("--a is required\nusage: {usage}"))?)?;
+    let b = Level::parse(args.value("b").ok_or_else(|| format!("--b is required\nusage: {usage}"))?)?;
+    let games: usize = args.number("games")?.ok_or_else(|| format!("--games is required\nusage: {usage}"))?;
     if games == 0 {
         return Err("--games must be at least 1".to_string());
     }
@@ -62,14 +46,12 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     }
     let seed: u64 = args.number("seed")?.unwrap_or(1);
     let threads: usize = args.number("threads")?.unwrap_or(2).clamp(1, 64);
-    let default_plies = 6;
+    // Alquerque has few balanced openings of 6 plies (one) but many of 10 (over a thousand).
+    let default_plies = if variant.is_latrunculi() { 6 } else { 10 };
     let opening_plies: usize = args.number("opening-plies")?.unwrap_or(default_plies);
     let quiet = args.flag("quiet");
     let show_moves = args.flag("moves");
-    let limits = Limits {
-        time_ms,
-        ..Limits::NONE
-    };
+    let limits = Limits { time_ms, ..Limits::NONE };
 
     println!(
         "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads",
@@ -130,11 +112,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     let draws = results.iter().filter(|r| r.score_a == 0.5).count();
     let losses = results.iter().filter(|r| r.score_a == 0.0).count();
     let score = results.iter().map(|r| r.score_a).sum::<f64>() / n;
-    let var = results
-        .iter()
-        .map(|r| (r.score_a - score).powi(2))
-        .sum::<f64>()
-        / n;
+    let var = results.iter().map(|r| (r.score_a - score).powi(2)).sum::<f64>() / n;
     let se = (var / n).sqrt();
     let elo = |s: f64| -> f64 {
         let s = s.clamp(1e-6, 1.0 - 1e-6);
@@ -143,10 +121,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
     let mut reasons: Vec<(String, usize)> = Vec::new();
     for r in &results {
-        let name = r
-            .outcome
-            .map_or("Adjudicated", |o| o.reason.name())
-            .to_string();
+        let name = r.outcome.map_or("Adjudicated", |o| o.reason.name()).to_string();
         match reasons.iter_mut().find(|(k, _)| *k == name) {
             Some((_, c)) => *c += 1,
             None => reasons.push((name, 1)),
@@ -164,11 +139,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         "Elo difference {} +/- {:.0}; endings: {}; average {:.0} plies; {:.1} s",
         fmt_elo(elo(score), score),
         ((hi - lo) / 2.0).min(9999.0),
-        reasons
-            .iter()
-            .map(|(k, c)| format!("{k} {c}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        reasons.iter().map(|(k, c)| format!("{k} {c}")).collect::<Vec<_>>().join(", "),
         avg_plies,
         started.elapsed().as_secs_f64()
     );
@@ -200,11 +171,7 @@ fn play_game(
         seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ ((index / 2) as u64) << 20,
     );
     let opening = game.move_strings();
-    let a_side = if index.is_multiple_of(2) {
-        Side::First
-    } else {
-        Side::Second
-    };
+    let a_side = if index.is_multiple_of(2) { Side::First } else { Side::Second };
     let mut tables: [Option<TranspositionTable>; 2] = [None, None];
     let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     while !game.is_over() && game.ply() < MAX_PLIES {
@@ -230,9 +197,7 @@ fn play_game(
     }
     let outcome = game.outcome();
     let score_a = match outcome {
-        Some(Outcome {
-            winner: Some(w), ..
-        }) => {
+        Some(Outcome { winner: Some(w), .. }) => {
             if w == a_side {
                 1.0
             } else {

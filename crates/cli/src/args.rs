@@ -24,10 +24,7 @@ impl Args {
                 if with_value.contains(&name) {
                     let v = match inline {
                         Some(v) => v,
-                        None => it
-                            .next()
-                            .cloned()
-                            .ok_or_else(|| format!("--{name} needs a value"))?,
+                        None => it.next().cloned().ok_or_else(|| format!("--{name} needs a value"))?,
                     };
                     options.insert(name.to_string(), Some(v));
                 } else if switches.contains(&name) && inline.is_none() {
@@ -39,10 +36,7 @@ impl Args {
                 positional.push(a.clone());
             }
         }
-        Ok(Args {
-            positional,
-            options,
-        })
+        Ok(Args { positional, options })
     }
 
     pub fn flag(&self, name: &str) -> bool {
@@ -56,18 +50,11 @@ impl Args {
     pub fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
         match self.value(name) {
             None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("--{name} expects a number, not '{v}'")),
+            Some(v) => v.parse().map(Some).map_err(|_| format!("--{name} expects a number, not '{v}'")),
         }
     }
 
     pub fn expect_positional(&self, n: usize, usage: &str) -> Result<(), String> {
-        if self.positional.len() == n {
-            Ok(())
-        } else {
-            Err(format!("usage: {usage}"))
-        }
+        if self.positional.len() == n { Ok(()) } else { Err(format!("usage: {usage}")) }
     }
 }

@@ -43,15 +43,9 @@ fn perft(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(argv, &["position"], &["divide"])?;
     args.expect_positional(2, usage)?;
     let pos = position(&args)?;
-    let depth: u32 = args.positional[1]
-        .parse()
-        .ok()
-        .filter(|&d| d <= 64)
-        .ok_or_else(|| {
-            format!(
-                "DEPTH must be a whole number from 0 to 64, not '{}'",
-                args.positional[1]
-            )
+    let depth: u32 =
+        args.positional[1].parse().ok().filter(|&d| d <= 64).ok_or_else(|| {
+            format!("DEPTH must be a whole number from 0 to 64, not '{}'", args.positional[1])
         })?;
     if args.flag("divide") {
         let mut total = 0;

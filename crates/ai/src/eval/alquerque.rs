@@ -59,12 +59,7 @@ impl Context {
             }
         }
         let ranks = [0, 1, 2, 3, 4].map(|r| 0x1F << (5 * r));
-        Context {
-            middle,
-            strong,
-            line,
-            ranks,
-        }
+        Context { middle, strong, line, ranks }
     }
 
     /// Points `x` such that `x - offset(d)` is in `b` (the set moved one step along `d`).
@@ -122,11 +117,7 @@ fn side_score(pos: &Position, ctx: &Context, params: &Params, side: Side) -> i32
         let rank = if side == Side::First { r } else { 4 - r };
         score += p.advance[rank] * (own & mask).count_ones() as i32;
     }
-    let far = if side == Side::First {
-        ctx.ranks[4]
-    } else {
-        ctx.ranks[0]
-    };
+    let far = if side == Side::First { ctx.ranks[4] } else { ctx.ranks[0] };
     score -= p.far_rank * (own & far).count_ones() as i32;
     score += p.strong_point * (own & ctx.strong).count_ones() as i32;
     score += p.safe_piece * ctx.safe(own).count_ones() as i32;
@@ -149,23 +140,19 @@ impl SearchGame for Position {
         let p = &params.alquerque;
         let us = self.side_to_move();
         let them = !us;
-        let mut score =
-            p.tempo + side_score(self, ctx, params, us) - side_score(self, ctx, params, them);
-        let hanging = ctx
-            .hanging(self.pieces(us), self.pieces(them), self.empty())
-            .count_ones() as i32;
+        let mut score = p.tempo + side_score(self, ctx, params, us) - side_score(self, ctx, params, them);
+        let hanging = ctx.hanging(self.pieces(us), self.pieces(them), self.empty()).count_ones() as i32;
         score -= p.hanging_own * hanging;
         if hanging >= 2 {
             score -= p.hanging_many;
         }
+        let (mine, theirs) = (self.pieces(us).count_ones() as i32, self.pieces(them).count_ones() as i32);
+        let off = 24 - mine - theirs;
+        score += p.trade_down * off * (mine - theirs).signum();
         // A piece on its far rank that no enemy piece shares can never be taken: the side that
         // has one cannot lose its last piece, and the game is most likely drawn.
         let immune = |side: Side| {
-            let far = if side == Side::First {
-                ctx.ranks[4]
-            } else {
-                ctx.ranks[0]
-            };
+            let far = if side == Side::First { ctx.ranks[4] } else { ctx.ranks[0] };
             self.pieces(side) & far != 0 && self.pieces(!side) & far == 0
         };
         if (score > 0 && immune(them)) || (score < 0 && immune(us)) {
@@ -182,6 +169,10 @@ impl SearchGame for Position {
             out.clear();
             false
         }
+    }
+
+    fn must_capture(&self) -> bool {
+        self.can_capture(self.side_to_move())
     }
 
     fn has_quiet_move(&self, ctx: &Context) -> bool {
@@ -263,11 +254,7 @@ mod tests {
         ] {
             let p: Position = s.parse().unwrap();
             for side in [Side::First, Side::Second] {
-                assert_eq!(
-                    ctx.steps(p.pieces(side), side, p.empty()),
-                    p.step_count(side),
-                    "{s} {side:?}"
-                );
+                assert_eq!(ctx.steps(p.pieces(side), side, p.empty()), p.step_count(side), "{s} {side:?}");
             }
         }
     }

@@ -147,10 +147,7 @@ struct SideTerms {
 
 fn side_terms(pos: &Position, side: Side) -> SideTerms {
     let t = pos.mobility_targets(side);
-    SideTerms {
-        mobility: t.iter().map(|b| b.count_ones()).sum(),
-        reach: t[0] | t[1] | t[2] | t[3],
-    }
+    SideTerms { mobility: t.iter().map(|b| b.count_ones()).sum(), reach: t[0] | t[1] | t[2] | t[3] }
 }
 
 impl SearchGame for Position {
@@ -187,8 +184,7 @@ impl SearchGame for Position {
             let libs = ctx.geo.neighbours(self.king(side)) & empty;
             let n = libs.count_ones() as usize;
             let attacked = libs & enemy_reach;
-            let mut pen =
-                p.king_liberties[n.min(4)] + p.attacked_liberty * attacked.count_ones() as i32;
+            let mut pen = p.king_liberties[n.min(4)] + p.attacked_liberty * attacked.count_ones() as i32;
             let threatened = n == 1 && attacked != 0;
             if threatened {
                 pen += p.king_threat;
@@ -208,12 +204,8 @@ impl SearchGame for Position {
                 - (ctx.geo.neighbours(self.king(us)) & opp).count_ones() as i32);
 
         // Sandwich threats.
-        let own_hanging = ctx
-            .hanging(own_soldiers, opp, empty & theirs.reach)
-            .count_ones() as i32;
-        let opp_hanging = ctx
-            .hanging(opp_soldiers, own, empty & mine.reach)
-            .count_ones() as i32;
+        let own_hanging = ctx.hanging(own_soldiers, opp, empty & theirs.reach).count_ones() as i32;
+        let opp_hanging = ctx.hanging(opp_soldiers, own, empty & mine.reach).count_ones() as i32;
         score -= p.hanging_own * own_hanging;
         if own_hanging >= 2 {
             score -= p.hanging_many;
@@ -227,8 +219,7 @@ impl SearchGame for Position {
         let adj_own = ctx.north(own) | ctx.south(own) | ctx.east(own) | ctx.west(own);
         let adj_opp = ctx.north(opp) | ctx.south(opp) | ctx.east(opp) | ctx.west(opp);
         score += p.connected
-            * ((own_soldiers & adj_own).count_ones() as i32
-                - (opp_soldiers & adj_opp).count_ones() as i32);
+            * ((own_soldiers & adj_own).count_ones() as i32 - (opp_soldiers & adj_opp).count_ones() as i32);
         score
     }
 

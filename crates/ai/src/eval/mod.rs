@@ -33,6 +33,11 @@ pub trait SearchGame: GamePosition {
     /// available: capturing is compulsory, so `out` holds every legal move).
     fn generate_noisy(&self, ctx: &Self::Context, out: &mut Vec<Self::Move>) -> bool;
 
+    /// Whether the side to move must capture (its static evaluation means little then).
+    fn must_capture(&self) -> bool {
+        false
+    }
+
     /// Whether the side to move is in immediate danger of losing on the opponent's next move
     /// (Latrunculi: its king has one free side that an enemy piece can reach). The search
     /// extends such nodes by a ply, as chess engines extend checks.
