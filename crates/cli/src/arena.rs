@@ -34,9 +34,9 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     )?;
     args.expect_positional(1, usage)?;
     let variant = Variant::parse(&args.positional[0]).map_err(|e| e.to_string())?;
-    let a = Level::parse(args.value("a").ok_or_else(|| format!("--a is required\nusage: {usage}"))?)?;
-    let b = Level::parse(args.value("b").ok_or_else(|| format!("--b is required\nusage: {usage}"))?)?;
-    let games: usize = args.number("games")?.ok_or_else(|| format!("--games is required\nusage: {usage}"))?;
+    let a = Level::parse(args.value("a").ok_or_else(|| format!("--a is required; usage: {usage}"))?)?;
+    let b = Level::parse(args.value("b").ok_or_else(|| format!("--b is required; usage: {usage}"))?)?;
+    let games: usize = args.number("games")?.ok_or_else(|| format!("--games is required; usage: {usage}"))?;
     if games == 0 {
         return Err("--games must be at least 1".to_string());
     }
@@ -118,7 +118,6 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         let s = s.clamp(1e-6, 1.0 - 1e-6);
         -400.0 * (1.0 / s - 1.0).log10()
     };
-    let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
     let mut reasons: Vec<(String, usize)> = Vec::new();
     for r in &results {
         let name = r.outcome.map_or("Adjudicated", |o| o.reason.name()).to_string();
@@ -128,17 +127,31 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         }
     }
     let avg_plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / n;
+    // The normal approximation has no spread when every game went one way: then give the
+    // exact (Clopper-Pearson) 95% bound on the score instead.
+    let (lo_s, hi_s) = if wins == results.len() {
+        (0.025f64.powf(1.0 / n), 1.0)
+    } else if losses == results.len() {
+        (0.0, 1.0 - 0.025f64.powf(1.0 / n))
+    } else {
+        ((score - 1.96 * se).max(0.0), (score + 1.96 * se).min(1.0))
+    };
+    let (lo, hi) = (elo(lo_s), elo(hi_s));
     println!(
         "A ({a}) vs B ({b}): +{wins} ={draws} -{losses}  score {:.1}%  Elo {} (95%: {} to {})",
         score * 100.0,
         fmt_elo(elo(score), score),
-        fmt_elo(lo, score - 1.96 * se),
-        fmt_elo(hi, score + 1.96 * se),
+        fmt_elo(lo, lo_s),
+        fmt_elo(hi, hi_s),
     );
+    let margin = if lo_s > 0.0 && hi_s < 1.0 {
+        format!("+/- {:.0}", (hi - lo) / 2.0)
+    } else {
+        "(one-sided)".to_string()
+    };
     println!(
-        "Elo difference {} +/- {:.0}; endings: {}; average {:.0} plies; {:.1} s",
+        "Elo difference {} {margin}; endings: {}; average {:.0} plies; {:.1} s",
         fmt_elo(elo(score), score),
-        ((hi - lo) / 2.0).min(9999.0),
         reasons.iter().map(|(k, c)| format!("{k} {c}")).collect::<Vec<_>>().join(", "),
         avg_plies,
         started.elapsed().as_secs_f64()
