@@ -141,3 +141,26 @@ fn latrunculi_repetition_is_avoided() {
     let outcome = g2.play(&mv).unwrap();
     assert!(outcome.is_none(), "{} repeats: {outcome:?}", root.move_to_string(&mv));
 }
+
+#[test]
+fn time_limit_ends_a_sliced_search() {
+    let game = AnyGame::new(Variant::Latrunculi);
+    let started = std::time::Instant::now();
+    let mut s = AnySearch::new(&game, Level::Hard, Limits::time_ms(100), 5);
+    let mut steps = 0;
+    while s.step(2_000) == Status::Running {
+        steps += 1;
+    }
+    assert!(steps > 0);
+    assert!(s.best_move().is_some());
+    assert!(s.info().depth >= 1);
+    // Generous: a loaded machine may be slow, but the search must not run on.
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn hard_without_limits_takes_its_default_time() {
+    assert_eq!(Limits::for_level(Level::Hard), Limits::time_ms(ludus_ai::level::HARD_DEFAULT_TIME_MS));
+    assert_eq!(Limits::for_level(Level::Medium), Limits::depth(ludus_ai::level::MEDIUM_DEPTH));
+    assert_eq!(Level::Medium.limits(Limits::depth(9)).depth, Some(ludus_ai::level::MEDIUM_DEPTH));
+}
