@@ -24,6 +24,9 @@ fn params(prefix: &str, level: Level) -> (Params, Option<u32>) {
     if let Some(v) = env_i32(&format!("{prefix}SOFT")) {
         p.search.soft_time_percent = v as u32;
     }
+    if let Some(v) = env_i32(&format!("{prefix}COMPLEX")) {
+        p.search.complexity = v;
+    }
     if let Some(v) = env_i32(&format!("{prefix}RFP")) {
         p.search.rfp_margin = v;
     }

@@ -125,6 +125,10 @@ pub struct SearchParams {
     /// Score of a draw for the side that started the search, negated for the other (a positive
     /// contempt makes the engine avoid draws).
     pub contempt: i32,
+    /// Bonus, for the side that started the search, of a full board over an empty one (scaled
+    /// by the pieces left): a stronger player keeps pieces on the board rather than trade into
+    /// a drawn ending. Like contempt, it is asymmetric (0 disables it).
+    pub complexity: i32,
     /// Bonus for the capturing moves of the root (a greedy level prefers taking now to a quiet
     /// move of about the same value).
     pub root_capture_bonus: i32,
@@ -144,6 +148,7 @@ impl Default for SearchParams {
             soft_time_percent: 50,
             rfp_margin: 0,
             contempt: 0,
+            complexity: 0,
             root_capture_bonus: 0,
             noise: 0,
         }

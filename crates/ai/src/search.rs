@@ -516,7 +516,13 @@ impl<P: SearchGame> Search<P> {
 
     #[inline]
     fn evaluate(&self, pos: &P) -> i32 {
-        let e = pos.evaluate(&self.ctx, &self.params);
+        let mut e = pos.evaluate(&self.ctx, &self.params);
+        let c = self.params.search.complexity;
+        if c != 0 {
+            let (n, full) = pos.piece_count();
+            let bonus = c * n as i32 / full.max(1) as i32;
+            e += if pos.side_to_move() == self.root_side { bonus } else { -bonus };
+        }
         let n = self.params.search.noise;
         if n > 0 {
             let h = mix(pos.hash() ^ self.seed);

@@ -161,6 +161,10 @@ impl SearchGame for Position {
         score
     }
 
+    fn piece_count(&self) -> (u32, u32) {
+        ((self.pieces(Side::First) | self.pieces(Side::Second)).count_ones(), 24)
+    }
+
     fn generate_noisy(&self, _ctx: &Context, out: &mut Vec<Move>) -> bool {
         if self.can_capture(self.side_to_move()) {
             self.generate_moves(out);

@@ -223,6 +223,10 @@ impl SearchGame for Position {
         score
     }
 
+    fn piece_count(&self) -> (u32, u32) {
+        (self.occupied().count_ones(), 2 * (u32::from(self.width()) + 1))
+    }
+
     fn generate_noisy(&self, ctx: &Context, out: &mut Vec<Move>) -> bool {
         out.clear();
         let us = self.side_to_move();

@@ -28,6 +28,9 @@ pub trait SearchGame: GamePosition {
     /// only on positions that are not over.
     fn evaluate(&self, ctx: &Self::Context, params: &Params) -> i32;
 
+    /// The pieces of both sides on the board, and as many as the start has.
+    fn piece_count(&self) -> (u32, u32);
+
     /// Fills `out` with the moves quiescence must look at and says whether the position is
     /// forcing: `true` means the side to move may not "stand pat" (Alquerque with a capture
     /// available: capturing is compulsory, so `out` holds every legal move).
