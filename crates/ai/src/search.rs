@@ -453,7 +453,13 @@ impl<P: SearchGame> Search<P> {
     /// The result of the iteration that just ended at the root.
     fn frames_root_best(&self) -> Completed<P::Move> {
         match &self.partial {
-            Some(p) => Completed { depth: self.depth, score: self.ret.0, best: p.best, pv: p.pv.clone() },
+            // The score without the root's capture bonus (a level's taste, not an evaluation).
+            Some(p) => Completed {
+                depth: self.depth,
+                score: if is_decisive(self.ret.0) { self.ret.0 } else { self.ret.0 - self.root_adj(&p.best) },
+                best: p.best,
+                pv: p.pv.clone(),
+            },
             // Every move failed low against a full window: only possible when all lose
             // equally; keep the first move searched.
             None => {
@@ -461,6 +467,11 @@ impl<P: SearchGame> Search<P> {
                 Completed { depth: self.depth, score: self.ret.0, best, pv: vec![best] }
             }
         }
+    }
+
+    /// The root's bonus for `mv` (see [`crate::params::SearchParams::root_capture_bonus`]).
+    fn root_adj(&self, mv: &P::Move) -> i32 {
+        if P::capture_count(mv) > 0 { self.params.search.root_capture_bonus } else { 0 }
     }
 
     fn root_pv_move(&self) -> Option<P::Move> {
@@ -975,8 +986,12 @@ impl<P: SearchGame> Search<P> {
                     line.extend_from_slice(&tail[0]);
                 }
                 if ply == 0 {
-                    self.partial =
-                        Some(Completed { depth: self.depth, score, best: mv, pv: self.pv[0].clone() });
+                    self.partial = Some(Completed {
+                        depth: self.depth,
+                        score: if is_decisive(score) { score } else { score - f.cur_adj },
+                        best: mv,
+                        pv: self.pv[0].clone(),
+                    });
                 }
                 if score >= f.beta {
                     if f.cur_quiet && f.kind == Kind::Main {
