@@ -83,7 +83,7 @@ impl AnySearch {
         seed: u64,
         tt: Option<TranspositionTable>,
     ) -> AnySearch {
-        let limits = level.limits(limits);
+        let limits = level.limits_for(limits, matches!(game, AnyGame::Alquerque(_)));
         fn make<P: crate::SearchGame>(
             positions: &[P],
             limits: Limits,

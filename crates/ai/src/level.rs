@@ -24,8 +24,12 @@ pub enum Level {
 
 /// The time Hard takes for a move when no limit is given.
 pub const HARD_DEFAULT_TIME_MS: u64 = 2000;
-/// Medium's search depth.
+/// Medium's search depth (Latrunculi; see [`MEDIUM_DEPTH_ALQUERQUE`]).
 pub const MEDIUM_DEPTH: u32 = 2;
+/// Medium's search depth in Alquerque: one ply, then quiescence follows every forced capture
+/// sequence to its end (in Alquerque, where capturing is compulsory, that is where the
+/// tactics are). Two full plies there made Medium nearly as hard to beat as Hard.
+pub const MEDIUM_DEPTH_ALQUERQUE: u32 = 1;
 
 impl Level {
     /// Every level, weakest first.
@@ -92,12 +96,21 @@ impl Level {
 
     /// The limits a search of this level runs with, given the caller's: Medium never goes
     /// deeper than [`MEDIUM_DEPTH`]; Hard without any limit takes [`HARD_DEFAULT_TIME_MS`].
+    /// See [`Level::limits_for`] for the game's own depth.
     pub fn limits(self, given: Limits) -> Limits {
         match self {
             Level::Medium => given.min(Limits::depth(MEDIUM_DEPTH)),
             Level::Hard if given.is_unlimited() => Limits::time_ms(HARD_DEFAULT_TIME_MS),
             _ => given,
         }
+    }
+}
+
+impl Level {
+    /// [`Level::limits`] for a game: Medium searches [`MEDIUM_DEPTH_ALQUERQUE`] in Alquerque.
+    pub fn limits_for(self, given: Limits, alquerque: bool) -> Limits {
+        let l = self.limits(given);
+        if self == Level::Medium && alquerque { l.min(Limits::depth(MEDIUM_DEPTH_ALQUERQUE)) } else { l }
     }
 }
 
