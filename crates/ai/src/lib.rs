@@ -13,6 +13,26 @@
 //! limits. No threads, no `std::time::Instant` (it panics on the web): this crate builds for
 //! `wasm32-unknown-unknown`.
 //!
+//! # Levels
+//!
+//! - [`Level::Random`]: a uniformly random legal move.
+//! - [`Level::Easy`]: a win in one when there is one, captures more often than not, a glance at
+//!   the reply three times in four; otherwise random. It loses material freely.
+//! - [`Level::Medium`]: a short search with a plain evaluation (material and mobility; Latrunculi
+//!   also the king's safety) and a little noise, and a bonus for capturing at the root: two plies
+//!   in Latrunculi, one in Alquerque, then quiescence (captures, and in Latrunculi the moves that
+//!   take the enemy king's last free side). It never misses a win in one or a capture that wins
+//!   material safely.
+//! - [`Level::Hard`]: the full search and evaluation, 2 s a move unless limited otherwise.
+//!
+//! # Game ends, repetitions and the table
+//!
+//! Every move is checked with the rules' `rule_outcome` against a stack of the positions since
+//! the last capture (the game's, then the line's), so the search plays by the repetition rules
+//! (Latrunculi: whoever makes a threefold repetition loses; Alquerque: a draw) and the
+//! no-capture counters. Results that depend on a repetition are never stored in the
+//! transposition table; the counter enters the table key only near its limit (see [`search`]).
+//!
 //! ```
 //! use ludus_ai::{AnySearch, Level, Limits, Status};
 //! use ludus_rules::{AnyGame, Variant};

@@ -4,7 +4,7 @@
 //!
 //! # Resumable
 //!
-//! There is no recursion: each node of the tree is a [`Frame`] on a stack, and [`Search::step`]
+//! There is no recursion: each node of the tree is a frame on a stack, and [`Search::step`]
 //! runs the machine for a budget of nodes, then returns with the stack intact. Nothing depends
 //! on where the slices fall (the node limit and the depth limit are checked at the same places
 //! whatever the budget), so a search run in slices gives exactly the same result as one run in
