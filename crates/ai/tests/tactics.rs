@@ -285,7 +285,12 @@ where
         };
         cases += 1;
         let g = AnyGame::from_position(p.any());
-        let mv = ludus_ai::best_move(&g, Level::Medium, Limits::NONE, 3).unwrap();
+        let mut search = AnySearch::new(&g, Level::Medium, Limits::NONE, 3);
+        let mv = search.run_to_end().unwrap();
+        if matches!(search.info().score, ludus_ai::Score::WinIn(_)) {
+            // A forced win is worth more than any material.
+            continue;
+        }
         let idx = g.legal_moves().iter().position(|x| *x == mv).unwrap();
         let got = material_after(&p.play_unchecked(&moves[idx]), plies, me);
         assert!(
@@ -303,9 +308,9 @@ where
 #[test]
 fn medium_takes_safe_captures() {
     let mut rng = Rng::new(2024);
-    let lat: Vec<latrunculi::Position> = (0..200).filter_map(|_| random_latrunculi(&mut rng)).collect();
+    let lat: Vec<latrunculi::Position> = (0..100).filter_map(|_| random_latrunculi(&mut rng)).collect();
     // Four plies: a capture that a two-move threat wins back is not safe.
-    check_safe_captures(lat, Variant::LatrunculiQuick, 3, 20);
+    check_safe_captures(lat, Variant::LatrunculiQuick, 3, 10);
     let alq: Vec<alquerque::Position> = (0..200).filter_map(|_| random_alquerque(&mut rng)).collect();
     // Captures are compulsory, so Medium always captures; among the captures it takes the one
     // that wins most once the forced recaptures (whole chains, both sides) are over.
