@@ -1,0 +1,299 @@
+//! The Ludus network protocol, shared by the server, the game and the bots.
+//!
+//! - [`messages`]: every message as a serde type ([`ClientMessage`], [`ServerMessage`]).
+//! - Encoding: [postcard](https://docs.rs/postcard) (compact varints), one message per renet2
+//!   message on one reliable ordered channel ([`CHANNEL`]) each way; [`encode`], [`decode_client`],
+//!   [`decode_server`] never panic and bound the sizes.
+//! - [`connection_config`] and [`NETCODE_PROTOCOL_ID`]: the renet2 connection configuration, the
+//!   same on both ends.
+//! - Version check: the client's first message is [`ClientMessage::Hello`] carrying
+//!   [`PROTOCOL_VERSION`]; a server of another version answers [`ServerMessage::Incompatible`]
+//!   ("your game is older than the server: please update") and disconnects. Those two variants
+//!   are variant 0 of their enums and their layout is frozen, and [`NETCODE_PROTOCOL_ID`] never
+//!   changes, so any two versions can at least say that much to each other.
+//! - [`client::Client`] (feature `client`, native only): a plain, non-Bevy client over UDP or
+//!   WebSocket. A browser build uses the same messages with renet2's WebSocket client.
+//!
+//! The crate compiles for `wasm32-unknown-unknown` without the `client` feature.
+
+pub mod messages;
+
+#[cfg(all(feature = "client", not(target_family = "wasm")))]
+pub mod client;
+#[cfg(all(feature = "client", not(target_family = "wasm")))]
+mod ws;
+
+pub use messages::*;
+
+use renet2::{ChannelConfig, ConnectionConfig, SendType};
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt;
+use std::time::Duration;
+
+/// The version of the messages. Raise it whenever a message changes (except the frozen ones).
+pub const PROTOCOL_VERSION: u16 = 1;
+
+/// The netcode protocol id. Never changes, so that clients of any version reach the server and
+/// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent
+/// timeout.
+pub const NETCODE_PROTOCOL_ID: u64 = u64::from_be_bytes(*b"LUDUS\0\0\x01");
+
+/// The one renet2 channel used in each direction (reliable and ordered).
+pub const CHANNEL: u8 = 0;
+
+/// Longest message a client may send, encoded. Longer ones are refused unread.
+pub const MAX_CLIENT_MESSAGE_BYTES: usize = 1024;
+
+/// Longest message the server sends, encoded.
+pub const MAX_SERVER_MESSAGE_BYTES: usize = 256 * 1024;
+
+/// How often an idle endpoint flushes its packets (acknowledgements, resends). An endpoint with
+/// a message to send flushes at once.
+pub const IDLE_FLUSH_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Resend time of the reliable channel.
+pub const RESEND_TIME: Duration = Duration::from_millis(300);
+
+/// The renet2 connection configuration, identical on the client and the server.
+///
+/// Server to client: 1 MiB of unacknowledged data at most (a client that stops acknowledging
+/// is disconnected). Client to server: 64 KiB of unread messages at most.
+pub fn connection_config() -> ConnectionConfig {
+    let channel = |max_memory_usage_bytes| ChannelConfig {
+        channel_id: CHANNEL,
+        max_memory_usage_bytes,
+        send_type: SendType::ReliableOrdered { resend_time: RESEND_TIME },
+    };
+    ConnectionConfig {
+        available_bytes_per_tick: 512 * 1024,
+        server_channels_config: vec![channel(1024 * 1024)],
+        client_channels_config: vec![channel(64 * 1024)],
+    }
+}
+
+/// Why bytes could not be read as a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Longer than the limit for this direction.
+    TooLong {
+        /// The length received.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Not a valid encoding of a message (truncated, unknown variant, bad UTF-8, ...).
+    Invalid(String),
+    /// A valid message followed by extra bytes.
+    TrailingBytes(usize),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::TooLong { len, max } => write!(f, "message of {len} bytes (at most {max})"),
+            DecodeError::Invalid(e) => write!(f, "malformed message: {e}"),
+            DecodeError::TrailingBytes(n) => write!(f, "{n} bytes after the end of the message"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// A message could not be encoded (it is too long, or not representable).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError(pub String);
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot encode message: {}", self.0)
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Encodes a message.
+pub fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, EncodeError> {
+    postcard::to_allocvec(message).map_err(|e| EncodeError(e.to_string()))
+}
+
+fn decode<T: DeserializeOwned>(bytes: &[u8], max: usize) -> Result<T, DecodeError> {
+    if bytes.len() > max {
+        return Err(DecodeError::TooLong { len: bytes.len(), max });
+    }
+    let (value, rest) = postcard::take_from_bytes(bytes).map_err(|e| DecodeError::Invalid(e.to_string()))?;
+    if !rest.is_empty() {
+        return Err(DecodeError::TrailingBytes(rest.len()));
+    }
+    Ok(value)
+}
+
+/// Reads a message from a client (at most [`MAX_CLIENT_MESSAGE_BYTES`]).
+pub fn decode_client(bytes: &[u8]) -> Result<ClientMessage, DecodeError> {
+    decode(bytes, MAX_CLIENT_MESSAGE_BYTES)
+}
+
+/// Reads a message from the server (at most [`MAX_SERVER_MESSAGE_BYTES`]).
+pub fn decode_server(bytes: &[u8]) -> Result<ServerMessage, DecodeError> {
+    decode(bytes, MAX_SERVER_MESSAGE_BYTES)
+}
+
+/// If `bytes` start like a [`ClientMessage::Hello`] of any protocol version, that version.
+///
+/// The server uses it to answer [`ServerMessage::Incompatible`] to a client whose Hello it
+/// cannot decode.
+pub fn hello_version(bytes: &[u8]) -> Option<u16> {
+    match postcard::take_from_bytes::<(u32, u16)>(bytes) {
+        Ok(((0, version), _)) => Some(version),
+        _ => None,
+    }
+}
+
+/// The text of [`ServerMessage::Incompatible`] for a client of `client_version`.
+pub fn incompatible_message(client_version: u16) -> String {
+    if client_version < PROTOCOL_VERSION {
+        format!(
+            "your game is older than the server: please update (protocol {client_version}, server {PROTOCOL_VERSION})"
+        )
+    } else {
+        format!(
+            "your game is newer than the server: the server needs an update (protocol {client_version}, \
+             server {PROTOCOL_VERSION})"
+        )
+    }
+}
+
+/// Shortest nickname, in characters.
+pub const NICKNAME_MIN_CHARS: usize = 2;
+/// Longest nickname, in characters.
+pub const NICKNAME_MAX_CHARS: usize = 20;
+
+/// Checks a nickname and returns it trimmed: 2 to 20 characters, letters (any script, so
+/// "Nguyễn" is fine) and digits, with single spaces, `_`, `-` or `.` between them.
+pub fn validate_nickname(nickname: &str) -> Result<String, String> {
+    let name = nickname.trim();
+    let n = name.chars().count();
+    if !(NICKNAME_MIN_CHARS..=NICKNAME_MAX_CHARS).contains(&n) {
+        return Err(format!(
+            "a nickname has {NICKNAME_MIN_CHARS} to {NICKNAME_MAX_CHARS} characters, not {n}"
+        ));
+    }
+    if let Some(c) = name.chars().find(|&c| !(c.is_alphanumeric() || " _-.".contains(c))) {
+        return Err(format!("a nickname cannot contain {c:?}: letters, digits, space, _ - . only"));
+    }
+    if name.contains("  ") {
+        return Err("a nickname cannot contain two spaces in a row".to_string());
+    }
+    if !name.chars().any(char::is_alphanumeric) {
+        return Err("a nickname needs at least one letter or digit".to_string());
+    }
+    Ok(name.to_string())
+}
+
+/// The characters of room codes: no 0/O, 1/I/L to mistype.
+pub const ROOM_CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/// Length of a room code.
+pub const ROOM_CODE_LEN: usize = 6;
+
+/// Normalises a typed room code (trimmed, upper case); `None` if it cannot be one.
+pub fn normalize_room_code(code: &str) -> Option<String> {
+    let code = code.trim().to_ascii_uppercase();
+    (code.len() == ROOM_CODE_LEN && code.bytes().all(|b| ROOM_CODE_ALPHABET.contains(&b))).then_some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ludus_rules::{Reason, Side, Variant};
+
+    #[test]
+    fn round_trip_and_size() {
+        let msg = ClientMessage::Move { game: GameId(42), ply: 17, mv: "g2-g5".into() };
+        let bytes = encode(&msg).unwrap();
+        assert!(bytes.len() <= 10, "{} bytes", bytes.len());
+        assert_eq!(decode_client(&bytes).unwrap(), msg);
+        let s = ServerMessage::MovePlayed {
+            game: GameId(42),
+            ply: 17,
+            mv: "g2-g5".into(),
+            clocks: Some(ClockView { remaining_ms: [1000, 2000], running: Some(Side::Second) }),
+            outcome: Some(ludus_rules::Outcome::win(Side::First, Reason::KingImmobilised)),
+            crowd: None,
+        };
+        assert_eq!(decode_server(&encode(&s).unwrap()).unwrap(), s);
+    }
+
+    #[test]
+    fn hello_version_is_readable_from_any_hello() {
+        let hello = ClientMessage::Hello(Hello { version: 7, token: None, nickname: Some("Ann".into()) });
+        assert_eq!(hello_version(&encode(&hello).unwrap()), Some(7));
+        assert_eq!(hello_version(&encode(&ClientMessage::Lobby).unwrap()), None);
+        assert_eq!(hello_version(&[]), None);
+        // A future Hello with more fields still yields its version.
+        let future = encode(&(0u32, 9u16, "whatever", 3u64)).unwrap();
+        assert_eq!(hello_version(&future), Some(9));
+    }
+
+    #[test]
+    fn incompatible_is_variant_zero() {
+        let bytes = encode(&ServerMessage::Incompatible { server_version: 1, message: "x".into() }).unwrap();
+        assert_eq!(bytes[0], 0);
+        let bytes = encode(&ClientMessage::Hello(Hello { version: 1, token: None, nickname: None })).unwrap();
+        assert_eq!(bytes[0], 0);
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 64) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let _ = decode_client(&bytes);
+            let _ = decode_server(&bytes);
+        }
+        let good =
+            encode(&ClientMessage::Propose { game: GameId(1), ply: 3, mv: "a1xc3xe5".into() }).unwrap();
+        for cut in 0..good.len() {
+            assert!(decode_client(&good[..cut]).is_err());
+        }
+        let mut long = good.clone();
+        long.push(0);
+        assert_eq!(decode_client(&long), Err(DecodeError::TrailingBytes(1)));
+        assert!(matches!(decode_client(&vec![0; 5000]), Err(DecodeError::TooLong { .. })));
+        // A huge announced length must not allocate it.
+        assert!(decode_client(&[1, 0xff, 0xff, 0xff, 0xff, 0x0f]).is_err());
+    }
+
+    #[test]
+    fn nicknames() {
+        assert_eq!(validate_nickname("  Ann "), Ok("Ann".to_string()));
+        assert!(validate_nickname("Nguyễn Văn A").is_ok());
+        assert!(validate_nickname("a").is_err());
+        assert!(validate_nickname("a\u{0}b").is_err());
+        assert!(validate_nickname("a  b").is_err());
+        assert!(validate_nickname("--").is_err());
+        assert!(validate_nickname(&"x".repeat(21)).is_err());
+        assert!(validate_nickname("<script>").is_err());
+    }
+
+    #[test]
+    fn room_codes() {
+        assert_eq!(normalize_room_code(" abc234 "), Some("ABC234".to_string()));
+        assert_eq!(normalize_room_code("ABC0O1"), None);
+        assert_eq!(normalize_room_code("ABC23"), None);
+        assert_eq!(normalize_room_code("ÀBC234"), None);
+    }
+
+    #[test]
+    fn clock_limits() {
+        assert!(ClockSpec::BLITZ.is_valid());
+        assert!(!ClockSpec { initial_ms: 1000, increment_ms: 0 }.is_valid());
+        assert!(!ClockSpec { initial_ms: 60_000, increment_ms: 61_000 }.is_valid());
+        let _ = Variant::ALL;
+    }
+}

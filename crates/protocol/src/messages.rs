@@ -1,0 +1,491 @@
+//! Every message between a client and the server.
+//!
+//! Compatibility rules (see the crate documentation): variant 0 of [`ClientMessage`]
+//! ([`ClientMessage::Hello`], whose first field is the protocol version) and variant 0 of
+//! [`ServerMessage`] ([`ServerMessage::Incompatible`]) never change, so that a client and a server
+//! of different versions can always tell each other so. Everything else may change with
+//! [`crate::PROTOCOL_VERSION`].
+
+use ludus_rules::{GameRecord, Outcome, Side, Variant};
+use serde::{Deserialize, Serialize};
+
+/// A game on the server (the same number in the lobby, the messages and the archive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GameId(pub u64);
+
+/// A player (a person with a session token), whether they play or watch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PlayerId(pub u64);
+
+/// The secret that identifies a player across connections and server restarts.
+///
+/// The server hands it out in [`ServerMessage::Welcome`]; the client stores it and sends it back
+/// in [`Hello::token`] to take back its name and its seats. It is 32 lowercase hex digits.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SessionToken(pub String);
+
+impl std::fmt::Debug for SessionToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a secret in full (logs, panics).
+        let shown: String = self.0.chars().take(4).collect();
+        write!(f, "SessionToken({shown}…)")
+    }
+}
+
+/// Time control: `initial_ms` for the whole game plus `increment_ms` added after each own move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClockSpec {
+    /// Starting time of each side, in milliseconds (10 s to 3 h).
+    pub initial_ms: u32,
+    /// Added to the mover's clock after each of its moves, in milliseconds (at most 60 s).
+    pub increment_ms: u32,
+}
+
+impl ClockSpec {
+    /// Shortest allowed initial time.
+    pub const MIN_INITIAL_MS: u32 = 10_000;
+    /// Longest allowed initial time.
+    pub const MAX_INITIAL_MS: u32 = 3 * 3600 * 1000;
+    /// Largest allowed increment.
+    pub const MAX_INCREMENT_MS: u32 = 60_000;
+
+    /// Five minutes plus three seconds a move.
+    pub const BLITZ: ClockSpec = ClockSpec { initial_ms: 5 * 60 * 1000, increment_ms: 3000 };
+
+    /// Whether the server accepts this time control.
+    pub fn is_valid(&self) -> bool {
+        (Self::MIN_INITIAL_MS..=Self::MAX_INITIAL_MS).contains(&self.initial_ms)
+            && self.increment_ms <= Self::MAX_INCREMENT_MS
+    }
+}
+
+/// Both clocks as the server saw them when it sent the message.
+///
+/// The client counts the `running` side down from `remaining_ms` locally; the server alone decides
+/// when time is up ([`ludus_rules::Reason::Timeout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockView {
+    /// Remaining time of `[First, Second]`, in milliseconds.
+    pub remaining_ms: [u32; 2],
+    /// The side whose clock runs (none once the game is over).
+    pub running: Option<Side>,
+}
+
+/// The first message a client sends, right after the connection is established.
+///
+/// Frozen layout: `version` stays the first field forever.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    /// [`crate::PROTOCOL_VERSION`] of the client.
+    pub version: u16,
+    /// The token from an earlier [`ServerMessage::Welcome`], to be the same player again.
+    pub token: Option<SessionToken>,
+    /// The wanted nickname (see [`crate::validate_nickname`]); for a returning player, `None`
+    /// keeps the stored one.
+    pub nickname: Option<String>,
+}
+
+/// A message from a client to the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientMessage {
+    /// Frozen variant 0: must be the first message of every connection.
+    Hello(Hello),
+    /// Changes the nickname.
+    SetNickname {
+        /// The new nickname.
+        nickname: String,
+    },
+    /// Asks for the lobby: open rooms and live games ([`ServerMessage::Lobby`]).
+    Lobby,
+    /// Opens a room and waits in it for an opponent ([`ServerMessage::RoomOpened`]).
+    CreateRoom {
+        /// Which game.
+        variant: Variant,
+        /// Optional time control.
+        clock: Option<ClockSpec>,
+        /// Listed in the lobby (public) or reachable only by its code (private).
+        public: bool,
+    },
+    /// Joins a waiting room by its code (case does not matter); the game starts at once.
+    JoinRoom {
+        /// The room's code.
+        code: String,
+    },
+    /// Waits for anyone who wants the same game and time control ([`ServerMessage::Queued`]).
+    QuickMatch {
+        /// Which game.
+        variant: Variant,
+        /// Optional time control; only equal ones are paired.
+        clock: Option<ClockSpec>,
+    },
+    /// Watches a live game as a spectator.
+    Watch {
+        /// The game.
+        game: GameId,
+    },
+    /// Plays a move in notation (`g2-g5`, `a1xc3xe5`) in one's own game.
+    Move {
+        /// The game.
+        game: GameId,
+        /// How many moves were played before this one (guards against stale or repeated moves).
+        ply: u32,
+        /// The move in notation.
+        mv: String,
+    },
+    /// As a spectator, proposes the next move (one proposal per spectator and ply; a new one
+    /// replaces the old).
+    Propose {
+        /// The game.
+        game: GameId,
+        /// How many moves were played before the proposed one.
+        ply: u32,
+        /// The move in notation.
+        mv: String,
+    },
+    /// Resigns one's own game.
+    Resign {
+        /// The game.
+        game: GameId,
+    },
+    /// After a game, offers (or accepts) a rematch with colours swapped.
+    Rematch {
+        /// The finished game.
+        game: GameId,
+    },
+    /// Leaves the current room, queue or watched game. Leaving a game in progress resigns it.
+    Leave,
+    /// Asks for a [`ServerMessage::Pong`] with the same nonce.
+    Ping {
+        /// Echoed back.
+        nonce: u64,
+    },
+}
+
+/// Why a request was refused. The accompanying text is English for logs; a user interface
+/// should translate the code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// The message could not be decoded, or is too long.
+    Malformed,
+    /// The first message was not a [`Hello`].
+    NotSignedIn,
+    /// A second [`Hello`] on the same connection.
+    AlreadySignedIn,
+    /// The same player signed in from another connection; this one is closed.
+    SignedInElsewhere,
+    /// Nickname refused (see [`crate::validate_nickname`]).
+    BadNickname,
+    /// Too many messages; slow down.
+    RateLimited,
+    /// Unsupported or out-of-range time control.
+    BadClock,
+    /// No waiting room has this code.
+    UnknownRoom,
+    /// The room already has two players.
+    RoomFull,
+    /// Tried to join one's own room.
+    OwnRoom,
+    /// Still seated in a game in progress: finish or resign it first.
+    Busy,
+    /// No live game has this id (or it is private and you are not in it).
+    UnknownGame,
+    /// Only the game's players may do that (moves, resignation, rematch).
+    NotAPlayer,
+    /// Players cannot propose moves in their own game.
+    PlayerCannotPropose,
+    /// Proposals are for spectators: watch the game first.
+    NotWatching,
+    /// It is the other side's turn.
+    NotYourTurn,
+    /// The `ply` does not match the game (the move is stale or repeated).
+    WrongPly,
+    /// The move is malformed or illegal in the current position.
+    IllegalMove,
+    /// The game is already over.
+    GameOver,
+    /// The game is not over yet, or the opponent has left: no rematch.
+    NoRematch,
+    /// The server is full.
+    ServerFull,
+    /// The server could not do it (storage failure); try again.
+    Internal,
+}
+
+/// One move proposed by spectators, with how many proposed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// The move in notation.
+    pub mv: String,
+    /// How many spectators proposed it.
+    pub count: u32,
+}
+
+/// What the crowd proposed for one ply and what was played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlyProposals {
+    /// How many moves had been played before (0 for the first move).
+    pub ply: u32,
+    /// The move the player chose.
+    pub played: String,
+    /// Every proposal, most proposed first.
+    pub proposals: Vec<Proposal>,
+}
+
+/// Sent to spectators with each move: did the crowd guess it?
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrowdVerdict {
+    /// The final tally for this ply, most proposed first.
+    pub proposals: Vec<Proposal>,
+    /// How many spectators had proposed the move that was played.
+    pub backers: u32,
+    /// Whether the played move was (one of) the most proposed.
+    pub guessed: bool,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// Who.
+    pub id: PlayerId,
+    /// Their nickname.
+    pub nickname: String,
+    /// Whether they are connected now (a disconnected player's seat is held for a while).
+    pub connected: bool,
+}
+
+/// Your part in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    /// You play this side.
+    Player(Side),
+    /// You watch.
+    Spectator,
+}
+
+/// Everything about one game, for someone who starts looking at it (start, watch, reconnect).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameView {
+    /// The game.
+    pub game: GameId,
+    /// The room's code (to tell a friend; rematches stay in the room).
+    pub room: String,
+    /// Which game.
+    pub variant: Variant,
+    /// The start position in notation.
+    pub start: String,
+    /// The moves so far in notation.
+    pub moves: Vec<String>,
+    /// `[First, Second]`.
+    pub players: [PlayerInfo; 2],
+    /// Your part.
+    pub role: Role,
+    /// Time control, if any.
+    pub clock: Option<ClockSpec>,
+    /// The clocks now, if there is a time control.
+    pub clocks: Option<ClockView>,
+    /// How the game ended, if it has.
+    pub outcome: Option<Outcome>,
+    /// Number of spectators.
+    pub spectators: u32,
+    /// Whether the game is listed in the lobby.
+    pub public: bool,
+    /// Spectators only: the proposals for the current ply, most proposed first.
+    pub proposals: Vec<Proposal>,
+    /// Spectators only: your own proposal for the current ply.
+    pub your_proposal: Option<String>,
+}
+
+/// A room waiting for an opponent, as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    /// The code to join it with.
+    pub code: String,
+    /// Which game.
+    pub variant: Variant,
+    /// Time control, if any.
+    pub clock: Option<ClockSpec>,
+    /// The nickname of the player waiting.
+    pub host: String,
+}
+
+/// A live game, as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game (to watch it).
+    pub game: GameId,
+    /// Which game.
+    pub variant: Variant,
+    /// Nicknames of `[First, Second]`.
+    pub players: [String; 2],
+    /// Number of spectators.
+    pub spectators: u32,
+    /// Moves played so far.
+    pub ply: u32,
+    /// Time control, if any.
+    pub clock: Option<ClockSpec>,
+}
+
+/// The lobby: open public rooms and live public games (at most [`LobbyView::MAX_LISTED`] of
+/// each, newest first), with the totals.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyView {
+    /// Public rooms waiting for an opponent.
+    pub rooms: Vec<RoomSummary>,
+    /// Public games in progress.
+    pub games: Vec<GameSummary>,
+    /// Total number of public open rooms.
+    pub total_rooms: u32,
+    /// Total number of public live games.
+    pub total_games: u32,
+    /// Players connected now.
+    pub online: u32,
+}
+
+impl LobbyView {
+    /// Most rooms and games listed in one message.
+    pub const MAX_LISTED: usize = 100;
+}
+
+/// A finished game as archived by the server: the full record, the players and the proposals of
+/// the spectators.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchivedGame {
+    /// The game.
+    pub game: GameId,
+    /// Start, moves and any ending from outside the rules (resignation, time, abandonment).
+    pub record: GameRecord,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Nicknames of `[First, Second]`.
+    pub players: [String; 2],
+    /// Time control, if any.
+    pub clock: Option<ClockSpec>,
+    /// What the spectators proposed, ply by ply (only plies with proposals).
+    pub proposals: Vec<PlyProposals>,
+    /// When the game started and ended, in milliseconds since the Unix epoch.
+    pub started_ms: u64,
+    /// See `started_ms`.
+    pub ended_ms: u64,
+}
+
+/// A message from the server to a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerMessage {
+    /// Frozen variant 0: the client speaks another protocol version; the server disconnects it.
+    Incompatible {
+        /// The server's [`crate::PROTOCOL_VERSION`].
+        server_version: u16,
+        /// Human-readable, e.g. "your game is older than the server: please update".
+        message: String,
+    },
+    /// Signed in: who you are. Store the token to come back as the same player.
+    Welcome {
+        /// Your player id.
+        player: PlayerId,
+        /// Your nickname.
+        nickname: String,
+        /// Your session token (secret).
+        token: SessionToken,
+        /// Whether the token was recognised (`false`: a new player, e.g. after an unknown token).
+        resumed: bool,
+    },
+    /// A request was refused; nothing changed.
+    Error {
+        /// What went wrong.
+        code: ErrorCode,
+        /// Details in English.
+        message: String,
+    },
+    /// Your nickname is now this.
+    NicknameSet {
+        /// The nickname.
+        nickname: String,
+    },
+    /// The lobby, in answer to [`ClientMessage::Lobby`].
+    Lobby(LobbyView),
+    /// You are waiting in this room.
+    RoomOpened {
+        /// The room's code.
+        code: String,
+        /// Which game.
+        variant: Variant,
+        /// Time control, if any.
+        clock: Option<ClockSpec>,
+        /// Whether the lobby lists it.
+        public: bool,
+    },
+    /// You are waiting for a quick match.
+    Queued {
+        /// Which game.
+        variant: Variant,
+        /// Time control, if any.
+        clock: Option<ClockSpec>,
+    },
+    /// You left the room, queue or game you were in (or it was closed).
+    Left,
+    /// The full state of a game: it started, you watch it, or you came back to it.
+    Game(GameView),
+    /// A move was played (already stored durably).
+    MovePlayed {
+        /// The game.
+        game: GameId,
+        /// How many moves were played before it.
+        ply: u32,
+        /// The move in notation.
+        mv: String,
+        /// The clocks after it.
+        clocks: Option<ClockView>,
+        /// Set if the move ended the game (a [`ServerMessage::GameOver`] follows).
+        outcome: Option<Outcome>,
+        /// Spectators only: how the crowd's proposals compared.
+        crowd: Option<CrowdVerdict>,
+    },
+    /// Spectators only: the proposals for the current ply changed.
+    Proposals {
+        /// The game.
+        game: GameId,
+        /// The ply they are for.
+        ply: u32,
+        /// Every proposal, most proposed first.
+        proposals: Vec<Proposal>,
+    },
+    /// A player's connection changed.
+    PlayerConnection {
+        /// The game.
+        game: GameId,
+        /// Whose.
+        side: Side,
+        /// Connected now?
+        connected: bool,
+        /// When disconnected: how long the seat is held before the game is lost (`Abandoned`).
+        hold_ms: Option<u32>,
+    },
+    /// The number of spectators changed.
+    Spectators {
+        /// The game.
+        game: GameId,
+        /// How many watch it now.
+        count: u32,
+    },
+    /// The game is over; the archive includes the spectators' proposals.
+    GameOver {
+        /// The game.
+        game: GameId,
+        /// How it ended.
+        outcome: Outcome,
+        /// The archived record.
+        archive: ArchivedGame,
+    },
+    /// A player offers a rematch (send [`ClientMessage::Rematch`] to accept).
+    RematchOffered {
+        /// The finished game.
+        game: GameId,
+        /// Who offers.
+        by: Side,
+    },
+    /// Answer to [`ClientMessage::Ping`].
+    Pong {
+        /// The ping's nonce.
+        nonce: u64,
+    },
+}

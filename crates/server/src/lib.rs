@@ -1,0 +1,383 @@
+//! The Ludus game server: one process, native clients over UDP and browser clients over
+//! WebSocket at the same time, an authoritative game logic that trusts no client, and SQLite
+//! persistence so that neither a dropped connection nor a restart loses a game.
+//!
+//! Structure:
+//! - [`transport`]: renet2 + netcode over a UDP socket and a WebSocket listener, sharded past
+//!   netcode's 1,024-client limit, flushing busy clients at once and idle ones every 100 ms.
+//! - [`core`]: players, rooms, quick match, live games, clocks, held seats, spectators and
+//!   their proposals. Pure state: bytes in, changes to store and messages out.
+//! - [`store`]: SQLite (WAL, `synchronous=FULL`) written by its own thread in group commits.
+//!
+//! The loop ([`Server::step`]): receive packets, hand each message to the core, submit the
+//! tick's changes to the store, and send the tick's messages only once those changes (and every
+//! earlier one) are committed. A move is therefore on disk before anyone sees it, and the loop
+//! never waits for the disk.
+//!
+//! [`ServerHandle::spawn`] runs a server on its own thread (tests, and the game's "host on this
+//! network"); the `ludus-server` binary runs one in the foreground.
+
+pub mod core;
+pub mod store;
+pub mod transport;
+
+use crate::core::{ConnId, Core, Limits, Outgoing};
+use crate::store::Store;
+use crate::transport::{NoSocket, Transport};
+use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID};
+use renet2::ServerEvent;
+use renet2_netcode::{NativeSocket, ServerSocket, WebSocketAcceptor, WebSocketServer, WebSocketServerConfig};
+use std::collections::VecDeque;
+use std::net::{SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+pub use crate::core::Stats;
+
+/// A snapshot of a running server's counters.
+#[derive(Clone, Debug, Default)]
+pub struct Status {
+    /// Game counters.
+    pub stats: Stats,
+    /// Open connections.
+    pub connections: usize,
+    /// Live games.
+    pub live_games: usize,
+    /// Packets whose processing panicked inside renet2/netcode and were contained.
+    pub contained_panics: u64,
+}
+
+/// Default UDP address of the binary.
+pub const DEFAULT_UDP: &str = "0.0.0.0:5000";
+/// Default WebSocket address of the binary.
+pub const DEFAULT_WS: &str = "0.0.0.0:5001";
+
+/// How to run a server.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// UDP address for native clients (`None`: no UDP).
+    pub udp: Option<SocketAddr>,
+    /// WebSocket address for browser clients (`None`: no WebSocket).
+    pub ws: Option<SocketAddr>,
+    /// Where the database lives (`ludus.sqlite3` inside).
+    pub data_dir: PathBuf,
+    /// Most clients connected at once.
+    pub max_clients: usize,
+    /// Game-logic limits (seat hold, rates).
+    pub limits: Limits,
+    /// The WebSocket port sits behind a TLS proxy (clients use `wss://`; netcode then leaves
+    /// encryption to TLS).
+    pub ws_behind_tls_proxy: bool,
+    /// Sleep between two polls of the sockets.
+    pub poll_interval: Duration,
+}
+
+impl ServerConfig {
+    /// Both transports on 127.0.0.1 with free ports, data in `data_dir` (for tests and LAN
+    /// hosting: use `0.0.0.0` addresses to accept other devices).
+    pub fn local(data_dir: impl Into<PathBuf>) -> ServerConfig {
+        ServerConfig {
+            udp: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+            ws: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+            data_dir: data_dir.into(),
+            max_clients: 4096,
+            limits: Limits::default(),
+            ws_behind_tls_proxy: false,
+            poll_interval: Duration::from_millis(1),
+        }
+    }
+}
+
+/// Work done every `SLOW_TICK` rather than every poll.
+const SLOW_TICK: Duration = Duration::from_millis(10);
+/// How long a connection being closed still gets its last messages (resends) before it goes.
+const LINGER: Duration = Duration::from_millis(300);
+
+/// A running server (driven by [`Server::step`] or [`Server::run`]).
+pub struct Server {
+    transport: Transport,
+    core: Core,
+    store: Store,
+    _runtime: Option<tokio::runtime::Runtime>,
+    udp_addr: Option<SocketAddr>,
+    ws_addr: Option<SocketAddr>,
+    pending: VecDeque<(u64, Vec<Outgoing>)>,
+    lingering: Vec<(Instant, ConnId)>,
+    last_poll: Instant,
+    last_slow: Instant,
+    poll_interval: Duration,
+}
+
+impl Server {
+    /// Opens the database (reloading live games) and binds the sockets.
+    pub fn bind(config: ServerConfig) -> Result<Server, String> {
+        let (store, loaded) = Store::open(&config.data_dir)?;
+        let mut sockets: Vec<Box<dyn ServerSocket>> = Vec::new();
+        let mut udp_addr = None;
+        match config.udp {
+            Some(addr) => {
+                let socket = UdpSocket::bind(addr).map_err(|e| format!("cannot bind UDP {addr}: {e}"))?;
+                udp_addr = socket.local_addr().ok();
+                let socket = NativeSocket::new(socket).map_err(|e| format!("UDP socket: {e}"))?;
+                sockets.push(Box::new(socket));
+            }
+            None => sockets.push(Box::new(NoSocket)),
+        }
+        let mut ws_addr = None;
+        let mut runtime = None;
+        match config.ws {
+            Some(addr) => {
+                let rt = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .thread_name("ludus-ws")
+                    .enable_all()
+                    .build()
+                    .map_err(|e| format!("cannot start the WebSocket runtime: {e}"))?;
+                let ws_config = WebSocketServerConfig {
+                    acceptor: WebSocketAcceptor::Plain { has_tls_proxy: config.ws_behind_tls_proxy },
+                    listen: addr,
+                    max_clients: config.max_clients,
+                };
+                let socket = WebSocketServer::new(ws_config, rt.handle().clone())
+                    .map_err(|e| format!("cannot bind WebSocket {addr}: {e}"))?;
+                ws_addr = socket.addr().ok();
+                sockets.push(Box::new(socket));
+                runtime = Some(rt);
+            }
+            None => sockets.push(Box::new(NoSocket)),
+        }
+        let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now);
+        let now = Instant::now();
+        // Players not in memory are looked up by token in the database.
+        let path = store.path().to_path_buf();
+        let reader = rusqlite::Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|e| format!("database {}: {e}", path.display()))?;
+        let lookup = Box::new(move |token: &str| {
+            reader
+                .query_row("SELECT id, nickname FROM players WHERE token = ?1", [token], |r| {
+                    Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
+                })
+                .ok()
+        });
+        let core = Core::new(config.limits.clone(), loaded, lookup, now);
+        Ok(Server {
+            transport,
+            core,
+            store,
+            _runtime: runtime,
+            udp_addr,
+            ws_addr,
+            pending: VecDeque::new(),
+            lingering: Vec::new(),
+            last_poll: now,
+            last_slow: now,
+            poll_interval: config.poll_interval,
+        })
+    }
+
+    /// The bound UDP address.
+    pub fn udp_addr(&self) -> Option<SocketAddr> {
+        self.udp_addr
+    }
+
+    /// The bound WebSocket address.
+    pub fn ws_addr(&self) -> Option<SocketAddr> {
+        self.ws_addr
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> Stats {
+        self.core.stats.clone()
+    }
+
+    /// Live games in memory.
+    pub fn live_games(&self) -> usize {
+        self.core.live_games()
+    }
+
+    /// Open connections.
+    pub fn connections(&self) -> usize {
+        self.transport.client_count()
+    }
+
+    /// The counters now.
+    pub fn status(&self) -> Status {
+        Status {
+            stats: self.core.stats.clone(),
+            connections: self.transport.client_count(),
+            live_games: self.core.live_games(),
+            contained_panics: self.transport.panics,
+        }
+    }
+
+    /// One iteration: receive, process, store, send.
+    pub fn step(&mut self) {
+        let now = Instant::now();
+        let slow = now.saturating_duration_since(self.last_slow) >= SLOW_TICK;
+        if slow {
+            self.transport.advance(now.saturating_duration_since(self.last_slow));
+        }
+        self.last_poll = now;
+        self.core.set_now(now);
+        self.transport.receive();
+        while let Some(event) = self.transport.renet().get_event() {
+            match event {
+                ServerEvent::ClientConnected { client_id } => self.core.connected(client_id),
+                ServerEvent::ClientDisconnected { client_id, .. } => self.core.disconnected(client_id),
+            }
+        }
+        let mut active = self.transport.take_active();
+        active.sort_unstable();
+        active.dedup();
+        for id in active {
+            while let Some(bytes) = self.transport.renet().receive_message(id, CHANNEL) {
+                self.core.message(id, &bytes);
+            }
+        }
+        if slow {
+            self.last_slow = now;
+            self.core.timers();
+        }
+        let ops = self.core.take_ops();
+        if !ops.is_empty() {
+            self.store.submit(ops);
+        }
+        let out = self.core.take_out();
+        if !out.is_empty() {
+            self.pending.push_back((self.store.submitted(), out));
+        }
+        self.release(now);
+        if slow {
+            self.transport.maintain();
+        }
+    }
+
+    /// Sends the messages whose changes are stored, in order.
+    fn release(&mut self, now: Instant) {
+        let committed = self.store.committed();
+        let mut dirty: Vec<ConnId> = Vec::new();
+        while self.pending.front().is_some_and(|(seq, _)| *seq <= committed) {
+            let Some((_, out)) = self.pending.pop_front() else {
+                break;
+            };
+            for o in out {
+                match o {
+                    Outgoing::Message(conn, bytes) => {
+                        let renet = self.transport.renet();
+                        if renet.is_connected(conn) {
+                            renet.send_message(conn, CHANNEL, bytes);
+                            dirty.push(conn);
+                        }
+                    }
+                    Outgoing::Close(conn) => self.lingering.push((now + LINGER, conn)),
+                }
+            }
+        }
+        dirty.sort_unstable();
+        dirty.dedup();
+        for conn in dirty {
+            self.transport.flush(conn);
+        }
+        if !self.lingering.is_empty() {
+            let (due, keep): (Vec<_>, Vec<_>) = self.lingering.drain(..).partition(|(t, _)| *t <= now);
+            self.lingering = keep;
+            for (_, conn) in due {
+                self.transport.disconnect(conn);
+            }
+        }
+    }
+
+    /// Runs until `stop` is set, then shuts down cleanly. `status` (if any) is refreshed every
+    /// few milliseconds.
+    pub fn run(mut self, stop: &AtomicBool, status: Option<&Mutex<Status>>) {
+        let mut published = Instant::now();
+        while !stop.load(Ordering::Relaxed) {
+            self.step();
+            if let Some(status) = status
+                && published.elapsed() >= SLOW_TICK
+            {
+                published = Instant::now();
+                if let Ok(mut s) = status.lock() {
+                    *s = self.status();
+                }
+            }
+            std::thread::sleep(self.poll_interval);
+        }
+        self.shutdown();
+    }
+
+    /// Sends what is stored, disconnects everyone and waits for the database writer.
+    pub fn shutdown(mut self) {
+        self.store.sync(Duration::from_secs(10));
+        self.release(Instant::now());
+        self.transport.disconnect_all();
+        self.transport.close();
+    }
+}
+
+/// A server on its own thread; dropping the handle stops it.
+pub struct ServerHandle {
+    stop: Arc<AtomicBool>,
+    status: Arc<Mutex<Status>>,
+    thread: Option<JoinHandle<()>>,
+    udp_addr: Option<SocketAddr>,
+    ws_addr: Option<SocketAddr>,
+}
+
+impl ServerHandle {
+    /// Binds a server and runs it on a new thread.
+    pub fn spawn(config: ServerConfig) -> Result<ServerHandle, String> {
+        let server = Server::bind(config)?;
+        let (udp_addr, ws_addr) = (server.udp_addr(), server.ws_addr());
+        let stop = Arc::new(AtomicBool::new(false));
+        let status = Arc::new(Mutex::new(server.status()));
+        let (thread_stop, thread_status) = (stop.clone(), status.clone());
+        let thread = std::thread::Builder::new()
+            .name("ludus-server".into())
+            .spawn(move || server.run(&thread_stop, Some(&thread_status)))
+            .map_err(|e| format!("cannot start the server thread: {e}"))?;
+        Ok(ServerHandle { stop, status, thread: Some(thread), udp_addr, ws_addr })
+    }
+
+    /// The counters (refreshed every few milliseconds).
+    pub fn status(&self) -> Status {
+        self.status.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Whether the server thread is still running (it stops only when asked).
+    pub fn is_running(&self) -> bool {
+        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+    }
+
+    /// The bound UDP address.
+    pub fn udp_addr(&self) -> Option<SocketAddr> {
+        self.udp_addr
+    }
+
+    /// The bound WebSocket address.
+    pub fn ws_addr(&self) -> Option<SocketAddr> {
+        self.ws_addr
+    }
+
+    /// Stops the server and waits for it.
+    pub fn stop(mut self) {
+        self.halt();
+    }
+
+    fn halt(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}

@@ -1,0 +1,175 @@
+//! `ludus-server [--udp ADDR|none] [--ws ADDR|none] [--data DIR] [--hold SECS]
+//! [--max-clients N] [--ws-behind-tls] [--stats SECS]`
+
+use ludus_server::{DEFAULT_UDP, DEFAULT_WS, Server, ServerConfig};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "usage: ludus-server [--udp ADDR|none] [--ws ADDR|none] [--data DIR] [--hold SECS] \
+[--max-clients N] [--ws-behind-tls] [--stats SECS]
+  --udp ADDR        UDP address for native clients (default 0.0.0.0:5000)
+  --ws ADDR         WebSocket address for browsers (default 0.0.0.0:5001)
+  --data DIR        where the database lives (default ./ludus-data)
+  --hold SECS       how long a disconnected player's seat is held (default 120)
+  --max-clients N   most clients at once (default 4096)
+  --ws-behind-tls   the WebSocket port is behind a TLS proxy (clients use wss://)
+  --stats SECS      print a status line every SECS seconds (default 0: never)";
+
+struct Options {
+    config: ServerConfig,
+    stats: Duration,
+}
+
+fn parse_addr(flag: &str, value: &str) -> Result<Option<SocketAddr>, String> {
+    if value == "none" {
+        return Ok(None);
+    }
+    value
+        .parse()
+        .map(Some)
+        .map_err(|_| format!("{flag}: '{value}' is not an address like 0.0.0.0:5000 (or none)"))
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+    let mut config = ServerConfig::local("ludus-data");
+    config.udp = DEFAULT_UDP.parse().ok();
+    config.ws = DEFAULT_WS.parse().ok();
+    let mut stats = Duration::ZERO;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        if matches!(flag, "-h" | "--help") {
+            return Ok(None);
+        }
+        if flag == "--ws-behind-tls" {
+            config.ws_behind_tls_proxy = true;
+            i += 1;
+            continue;
+        }
+        let value = args.get(i + 1).ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |what: &str, max: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n <= max)
+                .ok_or_else(|| format!("{flag}: '{value}' is not {what}"))
+        };
+        match flag {
+            "--udp" => config.udp = parse_addr(flag, value)?,
+            "--ws" => config.ws = parse_addr(flag, value)?,
+            "--data" => config.data_dir = PathBuf::from(value),
+            "--hold" => config.limits.seat_hold = Duration::from_secs(number("a number of seconds", 86_400)?),
+            "--max-clients" => {
+                config.max_clients = number("a number from 1 to 65536", 65_536)?.max(1) as usize;
+            }
+            "--stats" => stats = Duration::from_secs(number("a number of seconds", 86_400)?),
+            _ => return Err(format!("unknown option '{flag}' (see --help)")),
+        }
+        i += 2;
+    }
+    if config.udp.is_none() && config.ws.is_none() {
+        return Err("--udp none and --ws none: nothing to listen on".to_string());
+    }
+    Ok(Some(Options { config, stats }))
+}
+
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn main() -> ExitCode {
+    // renet2 can panic on some forged packets; the server contains those panics and drops the
+    // client. Report them on one line, not with a backtrace.
+    std::panic::set_hook(Box::new(|info| eprintln!("ludus-server: panic: {info}")));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse_args(&args) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("ludus-server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let data = options.config.data_dir.clone();
+    let mut server = match Server::bind(options.config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("ludus-server: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let show = |a: Option<SocketAddr>| a.map_or_else(|| "none".to_string(), |a| a.to_string());
+    // The first line is for scripts and tests: the bound addresses. Output errors (a closed
+    // pipe) never stop the server.
+    say(&format!(
+        "ludus-server listening udp={} ws={} data={}",
+        show(server.udp_addr()),
+        show(server.ws_addr()),
+        data.display()
+    ));
+    say(&format!(
+        "ludus-server: {} live games reloaded; every accepted move is on disk before it is sent",
+        server.live_games()
+    ));
+    let stop = AtomicBool::new(false);
+    let mut last_stats = Instant::now();
+    let mut last_moves = 0;
+    while !stop.load(Ordering::Relaxed) {
+        server.step();
+        if !options.stats.is_zero() && last_stats.elapsed() >= options.stats {
+            let status = server.status();
+            let s = &status.stats;
+            let secs = last_stats.elapsed().as_secs_f64();
+            say(&format!(
+                "ludus-server: {} connections, {} live games, {} moves ({:.0}/s), {} refused, {} malformed, \
+                 {} started, {} finished, {} contained panics",
+                status.connections,
+                status.live_games,
+                s.moves,
+                (s.moves - last_moves) as f64 / secs,
+                s.refused,
+                s.malformed,
+                s.games_started,
+                s.games_finished,
+                status.contained_panics
+            ));
+            last_moves = s.moves;
+            last_stats = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    server.shutdown();
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn arguments() {
+        let o = parse_args(&args("--udp 127.0.0.1:0 --ws none --data /tmp/x --hold 5")).unwrap().unwrap();
+        assert_eq!(o.config.udp, "127.0.0.1:0".parse().ok());
+        assert_eq!(o.config.ws, None);
+        assert_eq!(o.config.limits.seat_hold, Duration::from_secs(5));
+        assert!(parse_args(&args("--udp nowhere")).is_err());
+        assert!(parse_args(&args("--bogus 1")).is_err());
+        assert!(parse_args(&args("--hold")).is_err());
+        assert!(parse_args(&args("--hold -3")).is_err());
+        assert!(parse_args(&args("--udp none --ws none")).is_err());
+        assert!(parse_args(&args("--help")).unwrap().is_none());
+    }
+}

@@ -1,0 +1,423 @@
+//! Persistence in SQLite (WAL, `synchronous=FULL`): players, games, moves, proposals, archives.
+//!
+//! Writes go through one writer thread in batches: the server loop hands over everything a tick
+//! changed ([`Store::submit`]), the writer commits it in one transaction (merging batches that
+//! queued up meanwhile: group commit), and publishes the number of the last committed batch
+//! ([`Store::committed`]). The server sends the messages produced by a tick only once its batch,
+//! and every batch before it, is committed: a move is on disk before anyone sees it, without
+//! the network loop ever waiting for the disk.
+
+use ludus_protocol::{ClockSpec, PlyProposals, Proposal};
+use ludus_rules::Variant;
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// One change to store.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// A new player.
+    NewPlayer { id: u64, token: String, nickname: String, created_ms: u64 },
+    /// A player's new nickname.
+    Nickname { id: u64, nickname: String },
+    /// A game starts.
+    NewGame {
+        id: u64,
+        room: String,
+        variant: Variant,
+        start: String,
+        players: [u64; 2],
+        public: bool,
+        clock: Option<ClockSpec>,
+        created_ms: u64,
+    },
+    /// A move was accepted; `clocks` are the remaining times after it.
+    Move { game: u64, ply: u32, mv: String, at_ms: u64, clocks: Option<[u64; 2]> },
+    /// The spectators' proposals for a ply that was just played.
+    Proposals { game: u64, ply: u32, proposals: Vec<Proposal> },
+    /// The game is over: its archive (an `ArchivedGame` in JSON).
+    Finish { game: u64, outcome: String, ended_ms: u64, archive: String },
+}
+
+/// A live game as stored.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub id: u64,
+    pub room: String,
+    pub variant: Variant,
+    pub start: String,
+    pub players: [u64; 2],
+    pub public: bool,
+    pub clock: Option<ClockSpec>,
+    pub created_ms: u64,
+    /// Every move in order.
+    pub moves: Vec<String>,
+    /// Remaining times after the last move (or `None`: the initial ones).
+    pub clocks: Option<[u64; 2]>,
+    pub proposals: Vec<PlyProposals>,
+}
+
+/// A player as stored.
+#[derive(Clone, Debug)]
+pub struct StoredPlayer {
+    pub id: u64,
+    pub token: String,
+    pub nickname: String,
+}
+
+/// What the server needs after a restart.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub games: Vec<StoredGame>,
+    pub players: Vec<StoredPlayer>,
+    pub next_player: u64,
+    pub next_game: u64,
+}
+
+/// The database: a reader on the server thread and a writer thread.
+pub struct Store {
+    reader: Connection,
+    tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
+    writer: Option<JoinHandle<()>>,
+    committed: Arc<AtomicU64>,
+    failing: Arc<AtomicBool>,
+    submitted: u64,
+    path: PathBuf,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS players(
+    id INTEGER PRIMARY KEY,
+    token TEXT NOT NULL UNIQUE,
+    nickname TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games(
+    id INTEGER PRIMARY KEY,
+    room TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    start TEXT NOT NULL,
+    first_player INTEGER NOT NULL,
+    second_player INTEGER NOT NULL,
+    public INTEGER NOT NULL,
+    clock_initial_ms INTEGER,
+    clock_increment_ms INTEGER,
+    created_ms INTEGER NOT NULL,
+    live INTEGER NOT NULL,
+    outcome TEXT,
+    ended_ms INTEGER,
+    archive TEXT
+);
+CREATE INDEX IF NOT EXISTS games_live ON games(live) WHERE live = 1;
+CREATE TABLE IF NOT EXISTS moves(
+    game INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    first_ms INTEGER,
+    second_ms INTEGER,
+    PRIMARY KEY(game, ply)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS proposals(
+    game INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY(game, ply, mv)
+) WITHOUT ROWID;
+";
+
+fn open(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
+
+fn commit(conn: &mut Connection, batches: &[(u64, Vec<Op>)]) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    for (_, ops) in batches {
+        for op in ops {
+            match op {
+                Op::NewPlayer { id, token, nickname, created_ms } => {
+                    tx.prepare_cached(
+                        "INSERT INTO players(id, token, nickname, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                    )?
+                    .execute(params![
+                        *id as i64,
+                        token,
+                        nickname,
+                        *created_ms as i64
+                    ])?;
+                }
+                Op::Nickname { id, nickname } => {
+                    tx.prepare_cached("UPDATE players SET nickname = ?2 WHERE id = ?1")?
+                        .execute(params![*id as i64, nickname])?;
+                }
+                Op::NewGame { id, room, variant, start, players, public, clock, created_ms } => {
+                    tx.prepare_cached(
+                        "INSERT INTO games(id, room, variant, start, first_player, second_player, public,
+                         clock_initial_ms, clock_increment_ms, created_ms, live)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)",
+                    )?
+                    .execute(params![
+                        *id as i64,
+                        room,
+                        variant.name(),
+                        start,
+                        players[0] as i64,
+                        players[1] as i64,
+                        *public,
+                        clock.map(|c| c.initial_ms),
+                        clock.map(|c| c.increment_ms),
+                        *created_ms as i64,
+                    ])?;
+                }
+                Op::Move { game, ply, mv, at_ms, clocks } => {
+                    tx.prepare_cached(
+                        "INSERT INTO moves(game, ply, mv, at_ms, first_ms, second_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    )?
+                    .execute(params![
+                        *game as i64,
+                        *ply,
+                        mv,
+                        *at_ms as i64,
+                        clocks.map(|c| c[0] as i64),
+                        clocks.map(|c| c[1] as i64),
+                    ])?;
+                }
+                Op::Proposals { game, ply, proposals } => {
+                    let mut stmt = tx.prepare_cached(
+                        "INSERT OR REPLACE INTO proposals(game, ply, mv, count) VALUES (?1, ?2, ?3, ?4)",
+                    )?;
+                    for p in proposals {
+                        stmt.execute(params![*game as i64, *ply, p.mv, p.count])?;
+                    }
+                }
+                Op::Finish { game, outcome, ended_ms, archive } => {
+                    tx.prepare_cached(
+                        "UPDATE games SET live = 0, outcome = ?2, ended_ms = ?3, archive = ?4 WHERE id = ?1",
+                    )?
+                    .execute(params![
+                        *game as i64,
+                        outcome,
+                        *ended_ms as i64,
+                        archive
+                    ])?;
+                }
+            }
+        }
+    }
+    tx.commit()
+}
+
+impl Store {
+    /// Opens (or creates) `dir/ludus.sqlite3` and loads the live games.
+    pub fn open(dir: &Path) -> Result<(Store, Loaded), String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
+        let path = dir.join("ludus.sqlite3");
+        let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
+        let mut writer = open(&path).map_err(fail)?;
+        writer.execute_batch(SCHEMA).map_err(fail)?;
+        let reader = open(&path).map_err(fail)?;
+        let loaded = load(&reader).map_err(fail)?;
+        let committed = Arc::new(AtomicU64::new(0));
+        let failing = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel::<(u64, Vec<Op>)>();
+        let thread_committed = committed.clone();
+        let thread_failing = failing.clone();
+        let writer = std::thread::Builder::new()
+            .name("ludus-db".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut batches = vec![first];
+                    while let Ok(more) = rx.try_recv() {
+                        batches.push(more);
+                    }
+                    let last = batches.last().map_or(0, |b| b.0);
+                    loop {
+                        match commit(&mut writer, &batches) {
+                            Ok(()) => {
+                                thread_failing.store(false, Ordering::Release);
+                                thread_committed.store(last, Ordering::Release);
+                                break;
+                            }
+                            Err(e) => {
+                                // Nothing is sent until this batch is stored: retry.
+                                if !thread_failing.swap(true, Ordering::AcqRel) {
+                                    eprintln!("ludus-server: database write failed, retrying: {e}");
+                                }
+                                std::thread::sleep(Duration::from_millis(500));
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the database thread: {e}"))?;
+        Ok((
+            Store { reader, tx: Some(tx), writer: Some(writer), committed, failing, submitted: 0, path },
+            loaded,
+        ))
+    }
+
+    /// Hands a batch to the writer; returns its number.
+    pub fn submit(&mut self, ops: Vec<Op>) -> u64 {
+        self.submitted += 1;
+        if let Some(tx) = &self.tx {
+            let _ = tx.send((self.submitted, ops));
+        }
+        self.submitted
+    }
+
+    /// The last batch number submitted.
+    pub fn submitted(&self) -> u64 {
+        self.submitted
+    }
+
+    /// The last batch number committed (every earlier batch is committed too).
+    pub fn committed(&self) -> u64 {
+        self.committed.load(Ordering::Acquire)
+    }
+
+    /// Whether the last write attempt failed.
+    pub fn is_failing(&self) -> bool {
+        self.failing.load(Ordering::Acquire)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A finished game's archive (JSON), if stored.
+    pub fn archive(&self, game: u64) -> Option<String> {
+        self.reader
+            .prepare_cached("SELECT archive FROM games WHERE id = ?1 AND live = 0")
+            .and_then(|mut s| s.query_row(params![game as i64], |r| r.get::<_, Option<String>>(0)).optional())
+            .ok()
+            .flatten()
+            .flatten()
+    }
+
+    /// Waits for every submitted batch to be committed (shutdown, tests), at most `limit`.
+    pub fn sync(&self, limit: Duration) -> bool {
+        let deadline = std::time::Instant::now() + limit;
+        while self.committed() < self.submitted {
+            if std::time::Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        true
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        // Closing the channel lets the writer finish what is queued, then stop.
+        self.tx = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
+    let mut loaded = Loaded {
+        next_player: conn
+            .query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM players", [], |r| r.get::<_, i64>(0))?
+            as u64,
+        next_game: conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM games", [], |r| r.get::<_, i64>(0))?
+            as u64,
+        ..Loaded::default()
+    };
+    let mut games = conn.prepare(
+        "SELECT id, room, variant, start, first_player, second_player, public, clock_initial_ms,
+         clock_increment_ms, created_ms FROM games WHERE live = 1 ORDER BY id",
+    )?;
+    let rows = games.query_map([], |r| {
+        let variant: String = r.get(2)?;
+        let initial: Option<u32> = r.get(7)?;
+        let increment: Option<u32> = r.get(8)?;
+        Ok((
+            StoredGame {
+                id: r.get::<_, i64>(0)? as u64,
+                room: r.get(1)?,
+                variant: Variant::Latrunculi,
+                start: r.get(3)?,
+                players: [r.get::<_, i64>(4)? as u64, r.get::<_, i64>(5)? as u64],
+                public: r.get(6)?,
+                clock: initial
+                    .map(|initial_ms| ClockSpec { initial_ms, increment_ms: increment.unwrap_or(0) }),
+                created_ms: r.get::<_, i64>(9)? as u64,
+                moves: Vec::new(),
+                clocks: None,
+                proposals: Vec::new(),
+            },
+            variant,
+        ))
+    })?;
+    for row in rows {
+        let (mut game, variant) = row?;
+        match Variant::parse(&variant) {
+            Ok(v) => game.variant = v,
+            Err(e) => {
+                eprintln!("ludus-server: skipping stored game {}: {e}", game.id);
+                continue;
+            }
+        }
+        loaded.games.push(game);
+    }
+    let mut moves =
+        conn.prepare_cached("SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply")?;
+    let mut proposals =
+        conn.prepare_cached("SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply")?;
+    for game in &mut loaded.games {
+        let rows = moves.query_map(params![game.id as i64], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<i64>>(1)?, r.get::<_, Option<i64>>(2)?))
+        })?;
+        for row in rows {
+            let (mv, first, second) = row?;
+            game.moves.push(mv);
+            game.clocks = first.zip(second).map(|(a, b)| [a.max(0) as u64, b.max(0) as u64]);
+        }
+        let rows = proposals.query_map(params![game.id as i64], |r| {
+            Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?, r.get::<_, u32>(2)?))
+        })?;
+        for row in rows {
+            let (ply, mv, count) = row?;
+            let played = game.moves.get(ply as usize).cloned().unwrap_or_default();
+            match game.proposals.last_mut() {
+                Some(p) if p.ply == ply => p.proposals.push(Proposal { mv, count }),
+                _ => {
+                    game.proposals.push(PlyProposals { ply, played, proposals: vec![Proposal { mv, count }] })
+                }
+            }
+        }
+        for p in &mut game.proposals {
+            p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+        }
+    }
+    let mut ids: Vec<u64> = loaded.games.iter().flat_map(|g| g.players).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut player = conn.prepare_cached("SELECT id, token, nickname FROM players WHERE id = ?1")?;
+    for id in ids {
+        if let Some(p) = player
+            .query_row(params![id as i64], |r| {
+                Ok(StoredPlayer { id: r.get::<_, i64>(0)? as u64, token: r.get(1)?, nickname: r.get(2)? })
+            })
+            .optional()?
+        {
+            loaded.players.push(p);
+        }
+    }
+    Ok(loaded)
+}

@@ -1,0 +1,150 @@
+//! Helpers: a server on free 127.0.0.1 ports, clients that wait for messages with deadlines.
+
+use ludus_protocol::client::{Client, ClientConfig, Transport};
+use ludus_protocol::{ClientMessage, ErrorCode, GameId, GameView, ServerMessage, SessionToken};
+use ludus_server::core::Limits;
+use ludus_server::{ServerConfig, ServerHandle};
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Longest wait for any one expected message.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// A fresh, empty data directory under the target's tmp dir.
+pub fn data_dir(name: &str) -> PathBuf {
+    let base = std::env::var_os("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let dir = base.join(format!("ludus-server-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create data dir");
+    dir
+}
+
+/// A server on 127.0.0.1 with free ports.
+pub fn server(dir: &Path) -> ServerHandle {
+    server_with(dir, Limits::default())
+}
+
+/// A server with custom limits.
+pub fn server_with(dir: &Path, limits: Limits) -> ServerHandle {
+    let mut config = ServerConfig::local(dir);
+    config.limits = limits;
+    ServerHandle::spawn(config).expect("server starts")
+}
+
+/// A client that keeps every message it receives until a test takes it.
+pub struct TestClient {
+    pub client: Client,
+    pub inbox: VecDeque<ServerMessage>,
+    /// Every message ever received, in order.
+    pub log: Vec<ServerMessage>,
+    pub name: String,
+}
+
+impl TestClient {
+    pub fn connect(addr: SocketAddr, transport: Transport, name: &str) -> TestClient {
+        Self::connect_with(ClientConfig::new(addr, transport).nickname(name), name)
+    }
+
+    pub fn connect_with(config: ClientConfig, name: &str) -> TestClient {
+        let client = Client::connect(config).expect("client starts");
+        TestClient { client, inbox: VecDeque::new(), log: Vec::new(), name: name.to_string() }
+    }
+
+    /// Connects and waits for the welcome.
+    pub fn signed_in(addr: SocketAddr, transport: Transport, name: &str) -> TestClient {
+        let mut c = Self::connect(addr, transport, name);
+        c.expect("Welcome", |m| matches!(m, ServerMessage::Welcome { .. }).then_some(()));
+        c
+    }
+
+    pub fn token(&self) -> SessionToken {
+        self.client.token().cloned().expect("signed in")
+    }
+
+    pub fn pump(&mut self) {
+        for m in self.client.poll() {
+            self.log.push(m.clone());
+            self.inbox.push_back(m);
+        }
+    }
+
+    pub fn send(&mut self, message: ClientMessage) {
+        self.client.send(&message);
+        self.client.flush();
+    }
+
+    /// Waits for the first message (skipping others) for which `pick` returns something.
+    pub fn expect<T>(&mut self, what: &str, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            while let Some(m) = self.inbox.pop_front() {
+                if let Some(t) = pick(&m) {
+                    return t;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: no {what} within {WAIT:?}; log: {:?}",
+                self.name,
+                self.log
+            );
+            assert!(
+                !self.client.is_disconnected(),
+                "{}: disconnected ({:?}) while waiting for {what}",
+                self.name,
+                self.client.state()
+            );
+            std::thread::sleep(Duration::from_millis(1));
+            self.pump();
+        }
+    }
+
+    /// Waits for an error with this code.
+    pub fn expect_error(&mut self, code: ErrorCode) -> String {
+        self.expect(&format!("error {code:?}"), |m| match m {
+            ServerMessage::Error { code: c, message } if *c == code => Some(message.clone()),
+            ServerMessage::Error { code: c, message } => panic!("expected {code:?}, got {c:?}: {message}"),
+            _ => None,
+        })
+    }
+
+    /// Waits for a game view.
+    pub fn expect_game(&mut self) -> GameView {
+        self.expect("game view", |m| match m {
+            ServerMessage::Game(v) => Some(v.clone()),
+            _ => None,
+        })
+    }
+
+    /// Waits for the move at `ply` of `game`.
+    pub fn expect_move(&mut self, game: GameId, ply: u32) -> ServerMessage {
+        self.expect(&format!("move {ply}"), |m| match m {
+            ServerMessage::MovePlayed { game: g, ply: p, .. } if *g == game && *p == ply => Some(m.clone()),
+            _ => None,
+        })
+    }
+
+    /// A round trip through the server: everything sent before has been handled.
+    pub fn sync(&mut self) {
+        let nonce = rand_nonce();
+        self.send(ClientMessage::Ping { nonce });
+        self.expect("pong", |m| matches!(m, ServerMessage::Pong { nonce: n } if *n == nonce).then_some(()));
+    }
+
+    /// Keeps the connection alive for a while, collecting messages.
+    pub fn idle(&mut self, d: Duration) {
+        let end = Instant::now() + d;
+        while Instant::now() < end {
+            self.pump();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+fn rand_nonce() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(1);
+    N.fetch_add(1, Ordering::Relaxed)
+}

@@ -1,0 +1,7 @@
+//! Integration tests of the server over real UDP and WebSocket sockets on 127.0.0.1 (one test
+//! binary; every test runs its own server on free ports and stops by itself).
+
+mod common;
+mod persistence;
+mod play;
+mod robustness;

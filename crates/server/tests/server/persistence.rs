@@ -1,0 +1,233 @@
+//! Dropped connections, held seats, and a server killed mid-game: no move is ever lost.
+
+use crate::common::*;
+use crate::play::{play_out_from, start_game};
+use ludus_protocol::client::{ClientConfig, Transport};
+use ludus_protocol::{ClientMessage, ClockSpec, ErrorCode, GameId, Role, ServerMessage, SessionToken};
+use ludus_rules::{AnyGame, Outcome, Reason, Side, Variant};
+use ludus_server::core::Limits;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+fn rejoin(addr: SocketAddr, transport: Transport, token: SessionToken, name: &str) -> TestClient {
+    let config = ClientConfig::new(addr, transport).token(Some(token)).timeout(Duration::from_secs(2));
+    let mut c = TestClient::connect_with(config, name);
+    let resumed = c.expect("welcome", |m| match m {
+        ServerMessage::Welcome { resumed, .. } => Some(*resumed),
+        _ => None,
+    });
+    assert!(resumed, "{name} was not recognised");
+    c
+}
+
+fn expect_connection(c: &mut TestClient, side: Side, connected: bool) {
+    c.expect(&format!("{side:?} connected={connected}"), |m| match m {
+        ServerMessage::PlayerConnection { side: s, connected: k, .. } if *s == side && *k == connected => {
+            Some(())
+        }
+        _ => None,
+    });
+}
+
+/// Plays `n` moves of a local replica (index 0 = First).
+fn play_moves(players: &mut [TestClient; 2], game: GameId, local: &mut AnyGame, n: usize) {
+    for _ in 0..n {
+        let ply = local.ply() as u32;
+        let mv = local.legal_moves()[ply as usize % local.legal_moves().len()];
+        let text = local.position().move_to_string(&mv).unwrap();
+        let side = local.side_to_move().index();
+        players[side].send(ClientMessage::Move { game, ply, mv: text });
+        local.play(&mv).unwrap();
+        for p in players.iter_mut() {
+            p.expect_move(game, ply);
+        }
+    }
+}
+
+#[test]
+fn a_dropped_client_takes_back_its_seat() {
+    let dir = data_dir("reconnect");
+    let server = server(&dir);
+    let (udp, ws) = (server.udp_addr().unwrap(), server.ws_addr().unwrap());
+    let config =
+        |name: &str| ClientConfig::new(udp, Transport::Udp).nickname(name).timeout(Duration::from_secs(2));
+    let mut a = TestClient::connect_with(config("Ann"), "Ann");
+    a.expect("welcome", |m| matches!(m, ServerMessage::Welcome { .. }).then_some(()));
+    let mut b = TestClient::connect_with(config("Ben"), "Ben");
+    b.expect("welcome", |m| matches!(m, ServerMessage::Welcome { .. }).then_some(()));
+    let (view, first) = start_game(&mut a, &mut b, Variant::LatrunculiQuick, None);
+    let game = view.game;
+    let mut players = if first == 0 { [a, b] } else { [b, a] };
+    let mut local = AnyGame::new(Variant::LatrunculiQuick);
+    play_moves(&mut players, game, &mut local, 3);
+
+    // First disconnects cleanly and comes back over WebSocket.
+    let [p0, mut p1] = players;
+    let token = p0.token();
+    let name = p0.name.clone();
+    drop(p0);
+    expect_connection(&mut p1, Side::First, false);
+    let mut p0 = rejoin(ws, Transport::WebSocket, token, &name);
+    let v = p0.expect_game();
+    assert_eq!(v.role, Role::Player(Side::First));
+    assert_eq!(v.moves, local.move_strings());
+    assert!(v.players[0].connected && v.players[1].connected);
+    expect_connection(&mut p1, Side::First, true);
+    let mut players = [p0, p1];
+    play_moves(&mut players, game, &mut local, 2);
+
+    // Second vanishes without a word (a crash): the server notices by the timeout.
+    let [mut p0, p1] = players;
+    let token = p1.token();
+    let name = p1.name.clone();
+    p1.client.vanish();
+    expect_connection(&mut p0, Side::Second, false);
+    let mut p1 = rejoin(udp, Transport::Udp, token.clone(), &name);
+    assert_eq!(p1.expect_game().moves, local.move_strings());
+    expect_connection(&mut p0, Side::Second, true);
+
+    // Signing in again elsewhere closes the older connection and moves the seat.
+    let mut p1b = rejoin(ws, Transport::WebSocket, token, &name);
+    p1.expect_error(ErrorCode::SignedInElsewhere);
+    assert_eq!(p1b.expect_game().role, Role::Player(Side::Second));
+    let mut players = [p0, p1b];
+    play_moves(&mut players, game, &mut local, 2);
+    drop(p1);
+}
+
+#[test]
+fn an_abandoned_seat_loses_the_game() {
+    let dir = data_dir("abandon");
+    let limits = Limits { seat_hold: Duration::from_millis(500), ..Limits::default() };
+    let server = server_with(&dir, limits);
+    let udp = server.udp_addr().unwrap();
+    let mut a = TestClient::signed_in(udp, Transport::Udp, "Ann");
+    let mut b = TestClient::signed_in(udp, Transport::Udp, "Ben");
+    let (view, first) = start_game(&mut a, &mut b, Variant::Alquerque, None);
+    // First stays, Second leaves.
+    let (stay, leave) = if first == 0 { (&mut a, b) } else { (&mut b, a) };
+    let leaver_side = Side::Second;
+    drop(leave);
+    let (game, outcome) = stay.expect("game over", |m| match m {
+        ServerMessage::GameOver { game, outcome, .. } => Some((*game, *outcome)),
+        _ => None,
+    });
+    assert_eq!(game, view.game);
+    assert_eq!(outcome, Outcome::win(leaver_side.opponent(), Reason::Abandoned));
+}
+
+struct Spawned {
+    child: Child,
+    udp: SocketAddr,
+    ws: SocketAddr,
+}
+
+fn spawn_binary(dir: &Path) -> Spawned {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus-server"))
+        .args(["--udp", "127.0.0.1:0", "--ws", "127.0.0.1:0", "--data"])
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("ludus-server starts");
+    let stdout = child.stdout.take().unwrap();
+    let mut reader = BufReader::new(stdout);
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("first line");
+    // Keep reading so that the server never writes to a closed pipe.
+    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+    let field = |name: &str| -> SocketAddr {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(&format!("{name}=")))
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {line:?}"))
+    };
+    Spawned { udp: field("udp"), ws: field("ws"), child }
+}
+
+#[test]
+fn killed_server_restarts_with_every_move() {
+    let dir = data_dir("restart");
+    let mut server = spawn_binary(&dir);
+    let mut a = TestClient::signed_in(server.udp, Transport::Udp, "Ann");
+    let mut b = TestClient::signed_in(server.ws, Transport::WebSocket, "Ben");
+    let mut s = TestClient::signed_in(server.udp, Transport::Udp, "Sam");
+    let clock = ClockSpec { initial_ms: 600_000, increment_ms: 2000 };
+    let (view, first) = start_game(&mut a, &mut b, Variant::LatrunculiQuick, Some(clock));
+    let game = view.game;
+    s.send(ClientMessage::Watch { game });
+    s.expect_game();
+    let mut players = if first == 0 { [a, b] } else { [b, a] };
+    let mut local = AnyGame::new(Variant::LatrunculiQuick);
+    play_moves(&mut players, game, &mut local, 6);
+    // A proposal at ply 6, kept through the restart once the ply is played.
+    let ply = local.ply() as u32;
+    let proposed = local.position().move_to_string(&local.legal_moves()[0]).unwrap();
+    s.send(ClientMessage::Propose { game, ply, mv: proposed.clone() });
+    s.sync();
+    play_moves(&mut players, game, &mut local, 1);
+    s.expect_move(game, ply);
+    let clocks_before = players[0].expect_game_or_clocks(game);
+
+    // kill -9 in the middle of the game.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let tokens = [players[0].token(), players[1].token()];
+    let names = [players[0].name.clone(), players[1].name.clone()];
+    drop(players);
+    drop(s);
+
+    let mut server = spawn_binary(&dir);
+    let mut p0 = rejoin(server.udp, Transport::Udp, tokens[0].clone(), &names[0]);
+    let mut p1 = rejoin(server.ws, Transport::WebSocket, tokens[1].clone(), &names[1]);
+    for (p, side) in [(&mut p0, Side::First), (&mut p1, Side::Second)] {
+        let v = p.expect_game();
+        assert_eq!(v.game, game);
+        assert_eq!(v.role, Role::Player(side));
+        assert_eq!(v.moves, local.move_strings(), "every move survives the kill");
+        let clocks = v.clocks.expect("clocks survive");
+        // The clocks are as after the last move (the downtime is not charged).
+        assert_eq!(clocks.remaining_ms[0], clocks_before[0]);
+        assert!(
+            clocks.remaining_ms[1] <= clocks_before[1] && clocks.remaining_ms[1] + 5000 > clocks_before[1]
+        );
+    }
+    let mut watcher = TestClient::signed_in(server.udp, Transport::Udp, "Sue");
+    watcher.send(ClientMessage::Watch { game });
+    assert_eq!(watcher.expect_game().moves.len(), local.ply());
+    let local = play_out_from(local, [&mut p0, &mut p1], &mut [&mut watcher], game, 11, 400);
+    // Finish it if the random game is still running.
+    if !local.is_over() {
+        p0.send(ClientMessage::Resign { game });
+    }
+    let archive = p1.expect("game over", |m| match m {
+        ServerMessage::GameOver { archive, .. } => Some(archive.clone()),
+        _ => None,
+    });
+    assert_eq!(archive.record.moves, local.move_strings());
+    assert_eq!(archive.proposals.len(), 1);
+    assert_eq!(archive.proposals[0].ply, ply);
+    assert_eq!(archive.proposals[0].proposals[0].mv, proposed);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+}
+
+trait ClocksOf {
+    fn expect_game_or_clocks(&mut self, game: GameId) -> [u32; 2];
+}
+
+impl ClocksOf for TestClient {
+    /// The clocks after the last move seen.
+    fn expect_game_or_clocks(&mut self, game: GameId) -> [u32; 2] {
+        let clocks = self.log.iter().rev().find_map(|m| match m {
+            ServerMessage::MovePlayed { game: g, clocks: Some(c), .. } if *g == game => Some(*c),
+            _ => None,
+        });
+        let c = clocks.expect("a move with clocks");
+        // The running side's time as of that message, plus the stopped side's.
+        c.remaining_ms
+    }
+}
