@@ -19,6 +19,8 @@ pub mod settings;
 pub mod sound;
 pub mod storage;
 pub mod theme;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 use bevy::prelude::*;
 
@@ -55,4 +57,6 @@ pub fn game_plugin(app: &mut App) {
         screenshot::plugin,
         sound::plugin,
     ));
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins(web::plugin);
 }

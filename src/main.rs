@@ -9,10 +9,30 @@ use ludus::session::{Seats, Session};
 use ludus::settings::Settings;
 use std::time::Duration;
 
+/// The options: the command line on the desktop, the page's address in the browser
+/// (`?game=alquerque&level=easy`).
+fn options() -> Result<Launch, String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        Launch::parse(&args)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        Launch::from_query(&search)
+    }
+}
+
 fn main() -> AppExit {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let launch = match Launch::parse(&args) {
+    let mut ignored = None;
+    let launch = match options() {
         Ok(l) => l,
+        // A page with a bad address still opens, on the title screen.
+        Err(e) if cfg!(target_arch = "wasm32") => {
+            ignored = Some(e);
+            Launch::default()
+        }
         Err(e) => {
             eprintln!("ludus: {e}");
             return AppExit::error();
@@ -30,6 +50,8 @@ fn main() -> AppExit {
                 primary_window: Some(Window {
                     title: "Ludus — Latrunculi & Alquerque".into(),
                     resolution: WindowResolution::new(w, h),
+                    // The page's `<canvas id="ludus">`, filling its parent.
+                    canvas: cfg!(target_arch = "wasm32").then(|| "#ludus".to_string()),
                     fit_canvas_to_parent: true,
                     prevent_default_event_handling: true,
                     ..default()
@@ -38,6 +60,9 @@ fn main() -> AppExit {
             })
             .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
     );
+    if let Some(e) = ignored {
+        warn!("ignored the address's options: {e}");
+    }
     // Nothing moves, nothing runs: the game waits for input (animations ask for frames).
     app.insert_resource(if launch.screenshot.is_some() {
         WinitSettings::continuous()
@@ -53,8 +78,13 @@ fn main() -> AppExit {
     app.insert_resource(settings);
     app.add_plugins(ludus::game_plugin);
     if let Some(game) = launch.game.clone() {
-        // Screenshots need a board that waits: two players. Otherwise the player's usual choice.
-        let seats = if launch.screenshot.is_some() || !settings_vs_computer {
+        // Screenshots need a board that waits: two players. Otherwise the seats asked for (the
+        // browser's `?level=`), else the player's usual choice.
+        let seats = if launch.screenshot.is_some() {
+            Seats::two_players()
+        } else if let Some(seats) = launch.seats {
+            seats
+        } else if !settings_vs_computer {
             Seats::two_players()
         } else {
             Seats::versus_computer(settings_side, settings_level)

@@ -1,0 +1,197 @@
+//! The browser page's view of the game (wasm only): after every frame that changed something,
+//! the game's state as JSON in a hidden `<pre id="ludus-state">`, for tests and tools. It holds
+//! the screen, the game, whose turn it is, the board's place on the page (CSS pixels from the
+//! canvas's top left) and, when a person is to move, every legal move with the points to tap.
+
+use crate::ai::Thinking;
+use crate::board::{BoardLayout, BoardView};
+use crate::screens::Screen;
+use crate::selection::Selected;
+use crate::session::Session;
+use bevy::prelude::*;
+use ludus_rules::{Side, Square};
+use serde::Serialize;
+
+/// The id of the element that holds the state.
+pub const STATE_ELEMENT: &str = "ludus-state";
+
+#[derive(Serialize, PartialEq)]
+struct PageState {
+    /// `title`, `rules`, `settings` or `playing`.
+    screen: &'static str,
+    /// Milliseconds from the page's start to the first frame that took input.
+    ready_ms: Option<f64>,
+    game: Option<GameState>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct GameState {
+    variant: &'static str,
+    moves: Vec<String>,
+    /// `first` or `second`; `null` once the game is over.
+    to_move: Option<&'static str>,
+    /// `first`, `second` or `draw`, and why.
+    outcome: Option<(&'static str, String)>,
+    /// Who plays each side: `human`, `easy`, `medium` or `hard`.
+    players: [&'static str; 2],
+    /// The computer is searching for its move.
+    thinking: bool,
+    /// The board shows the game's position and nothing moves.
+    settled: bool,
+    /// A person can play now.
+    interactive: bool,
+    board: BoardState,
+    /// The selected piece and the landing points tapped so far.
+    selected: Vec<[f32; 2]>,
+    /// The legal moves while a person is to move: notation, start and landing points.
+    legal: Vec<LegalMove>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct BoardState {
+    center: [f32; 2],
+    cell: f32,
+    width: u8,
+    height: u8,
+    flipped: bool,
+}
+
+#[derive(Serialize, PartialEq)]
+struct LegalMove {
+    notation: String,
+    /// Where to tap: the piece, then every landing point.
+    taps: Vec<[f32; 2]>,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+fn point(layout: &BoardLayout, sq: Square) -> [f32; 2] {
+    let p = layout.to_screen(sq);
+    [(p.x * 10.0).round() / 10.0, (p.y * 10.0).round() / 10.0]
+}
+
+fn game_state(
+    session: &Session,
+    layout: &BoardLayout,
+    view: &BoardView,
+    selected: &Selected,
+    thinking: bool,
+) -> GameState {
+    use crate::session::{Level, Player};
+    let game = &session.game;
+    let settled = view.settled(session);
+    let interactive = settled && session.human_to_move();
+    let pos = game.position();
+    let legal = if interactive {
+        game.legal_moves()
+            .iter()
+            .map(|mv| LegalMove {
+                notation: pos.move_to_string(mv).unwrap_or_default(),
+                taps: std::iter::once(mv.from()).chain(mv.path()).map(|sq| point(layout, sq)).collect(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let player = |side: Side| match session.seats.player(side) {
+        Player::Human => "human",
+        Player::Computer(Level::Easy) => "easy",
+        Player::Computer(Level::Medium) => "medium",
+        Player::Computer(Level::Hard) => "hard",
+    };
+    GameState {
+        variant: game.variant().name(),
+        moves: game.move_strings(),
+        to_move: (!game.is_over()).then(|| side_name(game.side_to_move())),
+        outcome: game.outcome().map(|o| (o.winner.map_or("draw", side_name), format!("{:?}", o.reason))),
+        players: [player(Side::First), player(Side::Second)],
+        thinking,
+        settled,
+        interactive,
+        board: BoardState {
+            center: [layout.center.x, layout.center.y],
+            cell: layout.cell,
+            width: layout.width,
+            height: layout.height,
+            flipped: layout.flipped,
+        },
+        selected: selected
+            .0
+            .iter()
+            .flat_map(|s| std::iter::once(s.from).chain(s.partial.iter().copied()))
+            .map(|sq| point(layout, sq))
+            .collect(),
+        legal,
+    }
+}
+
+fn element() -> Option<web_sys::Element> {
+    let document = web_sys::window()?.document()?;
+    if let Some(e) = document.get_element_by_id(STATE_ELEMENT) {
+        return Some(e);
+    }
+    let e = document.create_element("pre").ok()?;
+    e.set_id(STATE_ELEMENT);
+    e.set_attribute("hidden", "").ok()?;
+    document.body()?.append_child(&e).ok()?;
+    Some(e)
+}
+
+fn now_ms() -> Option<f64> {
+    Some(web_sys::window()?.performance()?.now())
+}
+
+fn publish(
+    screen: Res<State<Screen>>,
+    session: Option<Res<Session>>,
+    layout: Res<BoardLayout>,
+    view: Res<BoardView>,
+    selected: Res<Selected>,
+    thinking: Res<Thinking>,
+    mut ready_ms: Local<Option<f64>>,
+    mut last: Local<Option<PageState>>,
+) {
+    let screen = *screen.get();
+    let game = match (&session, screen) {
+        (Some(session), Screen::Playing) => {
+            Some(game_state(session, &layout, &view, &selected, thinking.active))
+        }
+        _ => None,
+    };
+    let ready = match (screen, &game) {
+        (Screen::Playing, Some(g)) => g.interactive || (g.settled && g.thinking),
+        (Screen::Playing, None) => false,
+        _ => true,
+    };
+    if ready && ready_ms.is_none() {
+        *ready_ms = now_ms();
+    }
+    let state = PageState {
+        screen: match screen {
+            Screen::Title => "title",
+            Screen::Rules => "rules",
+            Screen::Settings => "settings",
+            Screen::Playing => "playing",
+        },
+        ready_ms: *ready_ms,
+        game,
+    };
+    if last.as_ref() == Some(&state) {
+        return;
+    }
+    match (serde_json::to_string(&state), element()) {
+        (Ok(json), Some(e)) => e.set_text_content(Some(&json)),
+        (Err(e), _) => warn!("the page state could not be encoded: {e}"),
+        (_, None) => {}
+    }
+    *last = Some(state);
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Last, publish);
+}
