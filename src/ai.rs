@@ -1,5 +1,6 @@
 //! The computer player and the hint: a search that runs on Bevy's async compute pool on the
 //! desktop and a few milliseconds per frame in the browser, cancelled by any change to the game.
+//! The search's transposition table is handed from one search to the next within a game.
 
 use crate::board::BoardView;
 use crate::screens::Screen;
@@ -8,7 +9,8 @@ use crate::session::{GameCommand, Level, Session};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
-use ludus_rules::{AnyGame, AnyMove};
+use ludus_ai::TranspositionTable;
+use ludus_rules::{AnyGame, AnyMove, Variant};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -29,38 +31,48 @@ enum Purpose {
     Hint,
 }
 
+/// What a finished search gives back: its move, and its table for the next search.
+type Found = (Option<AnyMove>, Option<TranspositionTable>);
+
 /// One search, runnable a slice at a time.
 pub struct Job {
     search: ludus_ai::AnySearch,
 }
 
 impl Job {
-    /// A search for `level`'s move in `game`.
-    pub fn new(game: &AnyGame, level: Level, seed: u64) -> Job {
-        Job {
-            search: ludus_ai::AnySearch::new(
-                game,
-                ai_level(level),
-                ludus_ai::Limits::for_level(ai_level(level)),
-                seed,
-            ),
-        }
+    /// A search for `level`'s move in `game`, reusing `table` if given (what the previous
+    /// search of the same game learnt stays useful).
+    pub fn new(game: &AnyGame, level: Level, seed: u64, table: Option<TranspositionTable>) -> Job {
+        let level = ai_level(level);
+        let limits = ludus_ai::Limits::for_level(level);
+        let search = match table {
+            Some(tt) => ludus_ai::AnySearch::with_table(game, level, limits, seed, tt),
+            None => ludus_ai::AnySearch::new(game, level, limits, seed),
+        };
+        Job { search }
     }
 
-    /// Runs about `nodes` nodes; returns the move once the search is over.
-    pub fn step(&mut self, nodes: u64) -> Option<Option<AnyMove>> {
+    /// Runs about `nodes` nodes; returns whether the search is over.
+    pub fn step(&mut self, nodes: u64) -> bool {
         self.search.step(nodes);
-        if self.search.is_done() { Some(self.search.best_move()) } else { None }
+        self.search.is_done()
     }
 
-    /// Runs to the end.
-    pub fn run(mut self, stop: &AtomicBool) -> Option<AnyMove> {
+    /// The move and the table, once the search is over.
+    fn finish(self) -> Found {
+        let mv = self.search.best_move();
+        (mv, self.search.into_table())
+    }
+
+    /// Runs to the end, or until `stop` is set (then with no move).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn run(mut self, stop: &AtomicBool) -> Found {
         loop {
             if stop.load(Ordering::Relaxed) {
-                return None;
+                return (None, None);
             }
-            if let Some(result) = self.step(20_000) {
-                return result;
+            if self.step(20_000) {
+                return self.finish();
             }
         }
     }
@@ -79,9 +91,9 @@ struct Running {
     purpose: Purpose,
     stop: Arc<AtomicBool>,
     #[cfg(not(target_arch = "wasm32"))]
-    task: bevy::tasks::Task<Option<AnyMove>>,
+    task: bevy::tasks::Task<Found>,
     #[cfg(target_arch = "wasm32")]
-    job: Job,
+    job: Option<Job>,
 }
 
 impl Drop for Running {
@@ -96,6 +108,8 @@ pub struct Brain {
     running: Option<Running>,
     /// A finished search waiting for the board to settle: (revision, purpose, move).
     ready: Option<(u64, Purpose, Option<AnyMove>)>,
+    /// The last search's table and the game it searched, for the next search.
+    table: Option<(Variant, TranspositionTable)>,
     seed: u64,
 }
 
@@ -109,7 +123,7 @@ fn start(job: Job, revision: u64, purpose: Purpose) -> Running {
     }
     #[cfg(target_arch = "wasm32")]
     {
-        Running { revision, purpose, stop, job }
+        Running { revision, purpose, stop, job: Some(job) }
     }
 }
 
@@ -133,14 +147,18 @@ fn think(
     if brain.running.is_some() || brain.ready.is_some() {
         return;
     }
+    let task = match session.computer_to_move() {
+        Some(level) => Some((level, Purpose::Move)),
+        None if wants_hint && session.human_to_move() => Some((Level::Hard, Purpose::Hint)),
+        None => None,
+    };
+    let Some((level, purpose)) = task else { return };
     brain.seed = brain.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let seed = brain.seed ^ session.revision;
-    if let Some(level) = session.computer_to_move() {
-        brain.running = Some(start(Job::new(&session.game, level, seed), session.revision, Purpose::Move));
-    } else if wants_hint && session.human_to_move() {
-        brain.running =
-            Some(start(Job::new(&session.game, Level::Hard, seed), session.revision, Purpose::Hint));
-    }
+    let variant = session.game.variant();
+    let table = brain.table.take().filter(|(v, _)| *v == variant).map(|(_, tt)| tt);
+    let job = Job::new(&session.game, level, seed, table);
+    brain.running = Some(start(job, session.revision, purpose));
 }
 
 fn finish(
@@ -160,30 +178,34 @@ fn finish(
     if let Some(running) = brain.running.as_mut() {
         redraw.write(RequestRedraw);
         #[cfg(not(target_arch = "wasm32"))]
-        let result = bevy::tasks::futures::check_ready(&mut running.task);
+        let found = bevy::tasks::futures::check_ready(&mut running.task);
         #[cfg(target_arch = "wasm32")]
-        let result = {
+        let found = {
             // A few milliseconds a frame, so the page keeps painting.
             let started = Instant::now();
             let mut out = None;
-            while started.elapsed().as_secs_f64() < 0.006 {
-                if let Some(r) = running.job.step(2_000) {
-                    out = Some(r);
+            while let Some(job) = running.job.as_mut() {
+                if job.step(2_000) {
+                    out = running.job.take().map(Job::finish);
+                    break;
+                }
+                if started.elapsed().as_secs_f64() >= 0.006 {
                     break;
                 }
             }
             out
         };
-        if let Some(result) = result {
-            brain.ready = Some((running.revision, running.purpose, result));
+        if let Some((mv, table)) = found {
+            brain.ready = Some((running.revision, running.purpose, mv));
             brain.running = None;
+            if let Some(tt) = table {
+                brain.table = Some((session.game.variant(), tt));
+            }
         }
     }
     // Play the move once the previous one has finished moving on the board.
     if brain.ready.is_some() && view.settled(&session) {
-        let Some((revision, purpose, result)) = brain.ready.take() else {
-            return;
-        };
+        let Some((revision, purpose, result)) = brain.ready.take() else { return };
         if revision != session.revision {
             return;
         }
