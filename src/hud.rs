@@ -339,7 +339,32 @@ fn game_screen(
     Ok(())
 }
 
+/// bevy_egui 0.42 writes a `ModifiersChanged` event every frame, even when nothing changed;
+/// egui then asks for another frame at once, and the game never rests (one core busy on an
+/// idle title screen). Keep the event only when the modifiers really change.
+fn drop_unchanged_modifiers(
+    mut inputs: Query<&mut bevy_egui::EguiInput>,
+    mut last: Local<Option<egui::Modifiers>>,
+) {
+    for mut input in &mut inputs {
+        input.0.events.retain(|e| match e {
+            egui::Event::ModifiersChanged(m) => {
+                let changed = *last != Some(*m);
+                *last = Some(*m);
+                changed
+            }
+            _ => true,
+        });
+    }
+}
+
 pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        PreUpdate,
+        drop_unchanged_modifiers
+            .after(bevy_egui::EguiInputSet::WriteEguiEvents)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
     app.init_resource::<OverCardHidden>().add_systems(
         EguiPrimaryContextPass,
         (setup_egui, game_screen.run_if(in_state(Screen::Playing))).chain(),
