@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
 out="${SCREENSHOT_DIR:-$CARGO_TARGET_DIR/screenshots}"
 mkdir -p "$out"
-cargo build --locked -p ludus
+# The same build as the test step (same features, so nothing is rebuilt); it leaves the game's
+# binary in target/debug.
+cargo test --workspace --locked --no-run >/dev/null 2>&1 || cargo test --workspace --locked --no-run
 bin="$CARGO_TARGET_DIR/debug/ludus"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
