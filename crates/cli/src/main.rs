@@ -4,6 +4,7 @@ mod analyze;
 mod arena;
 mod args;
 mod bench;
+mod bots;
 mod commands;
 
 use std::process::ExitCode;

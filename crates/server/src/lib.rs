@@ -48,6 +48,52 @@ pub struct Status {
     pub live_games: usize,
     /// Packets whose processing panicked inside renet2/netcode and were contained.
     pub contained_panics: u64,
+    /// Database transactions committed.
+    pub db_commits: u64,
+    /// Server ticks stored in them (group commit: several per transaction under load).
+    pub db_batches: u64,
+    /// Total and longest commit time, in microseconds.
+    pub db_commit_total_us: u64,
+    /// See `db_commit_total_us`.
+    pub db_commit_max_us: u64,
+    /// Batches waiting for the disk.
+    pub db_backlog: u64,
+    /// How long the messages of a tick waited for their changes to be stored: counts of ticks
+    /// by upper bound in milliseconds ([`RELEASE_BUCKETS_MS`], the last one open-ended).
+    pub release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
+    /// Longest gap between two polls of the sockets, in microseconds (a starved loop shows here).
+    pub max_poll_gap_us: u64,
+}
+
+/// Bucket bounds of [`Status::release_delay`].
+pub const RELEASE_BUCKETS_MS: [u64; 8] = [1, 2, 5, 10, 20, 50, 100, 200];
+
+impl Status {
+    /// The `q` quantile of the release delay, as "< N ms" bucket bound (`None`: no data).
+    pub fn release_quantile(&self, since: &Status, q: f64) -> Option<String> {
+        let counts: Vec<u64> = self
+            .release_delay
+            .iter()
+            .zip(since.release_delay.iter())
+            .map(|(a, b)| a.saturating_sub(*b))
+            .collect();
+        let total: u64 = counts.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        let target = (total as f64 * q).ceil() as u64;
+        let mut seen = 0;
+        for (i, c) in counts.iter().enumerate() {
+            seen += c;
+            if seen >= target {
+                return Some(match RELEASE_BUCKETS_MS.get(i) {
+                    Some(ms) => format!("<{ms} ms"),
+                    None => format!(">={} ms", RELEASE_BUCKETS_MS[RELEASE_BUCKETS_MS.len() - 1]),
+                });
+            }
+        }
+        None
+    }
 }
 
 /// Default UDP address of the binary.
@@ -91,6 +137,21 @@ impl ServerConfig {
     }
 }
 
+/// Receive buffer asked for the UDP socket: thousands of clients' packets must fit in it while
+/// the loop sleeps or is descheduled (the 208 KiB Linux default overflows under load).
+const UDP_BUFFER_BYTES: usize = 8 * 1024 * 1024;
+
+/// Binds the server's UDP socket with large buffers.
+fn bind_udp(addr: SocketAddr) -> std::io::Result<UdpSocket> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
+    // The kernel caps these at net.core.rmem_max / wmem_max; smaller buffers still work.
+    let _ = socket.set_recv_buffer_size(UDP_BUFFER_BYTES);
+    let _ = socket.set_send_buffer_size(UDP_BUFFER_BYTES);
+    socket.bind(&addr.into())?;
+    Ok(socket.into())
+}
+
 /// Work done every `SLOW_TICK` rather than every poll.
 const SLOW_TICK: Duration = Duration::from_millis(10);
 /// How long a connection being closed still gets its last messages (resends) before it goes.
@@ -104,7 +165,9 @@ pub struct Server {
     _runtime: Option<tokio::runtime::Runtime>,
     udp_addr: Option<SocketAddr>,
     ws_addr: Option<SocketAddr>,
-    pending: VecDeque<(u64, Vec<Outgoing>)>,
+    pending: VecDeque<(u64, Instant, Vec<Outgoing>)>,
+    release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
+    max_poll_gap: Duration,
     lingering: Vec<(Instant, ConnId)>,
     last_poll: Instant,
     last_slow: Instant,
@@ -119,7 +182,7 @@ impl Server {
         let mut udp_addr = None;
         match config.udp {
             Some(addr) => {
-                let socket = UdpSocket::bind(addr).map_err(|e| format!("cannot bind UDP {addr}: {e}"))?;
+                let socket = bind_udp(addr).map_err(|e| format!("cannot bind UDP {addr}: {e}"))?;
                 udp_addr = socket.local_addr().ok();
                 let socket = NativeSocket::new(socket).map_err(|e| format!("UDP socket: {e}"))?;
                 sockets.push(Box::new(socket));
@@ -172,6 +235,8 @@ impl Server {
             udp_addr,
             ws_addr,
             pending: VecDeque::new(),
+            release_delay: [0; RELEASE_BUCKETS_MS.len() + 1],
+            max_poll_gap: Duration::ZERO,
             lingering: Vec::new(),
             last_poll: now,
             last_slow: now,
@@ -211,7 +276,19 @@ impl Server {
             connections: self.transport.client_count(),
             live_games: self.core.live_games(),
             contained_panics: self.transport.panics,
+            db_commits: self.store.commit_stats.commits.load(Ordering::Relaxed),
+            db_batches: self.store.commit_stats.batches.load(Ordering::Relaxed),
+            db_commit_total_us: self.store.commit_stats.total_us.load(Ordering::Relaxed),
+            db_commit_max_us: self.store.commit_stats.max_us.load(Ordering::Relaxed),
+            db_backlog: self.store.submitted() - self.store.committed(),
+            release_delay: self.release_delay,
+            max_poll_gap_us: self.max_poll_gap.as_micros() as u64,
         }
+    }
+
+    /// Starts measuring [`Status::max_poll_gap_us`] afresh.
+    pub fn reset_poll_gap(&mut self) {
+        self.max_poll_gap = Duration::ZERO;
     }
 
     /// One iteration: receive, process, store, send.
@@ -221,6 +298,7 @@ impl Server {
         if slow {
             self.transport.advance(now.saturating_duration_since(self.last_slow));
         }
+        self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
         self.core.set_now(now);
         self.transport.receive();
@@ -248,7 +326,7 @@ impl Server {
         }
         let out = self.core.take_out();
         if !out.is_empty() {
-            self.pending.push_back((self.store.submitted(), out));
+            self.pending.push_back((self.store.submitted(), now, out));
         }
         self.release(now);
         if slow {
@@ -260,10 +338,13 @@ impl Server {
     fn release(&mut self, now: Instant) {
         let committed = self.store.committed();
         let mut dirty: Vec<ConnId> = Vec::new();
-        while self.pending.front().is_some_and(|(seq, _)| *seq <= committed) {
-            let Some((_, out)) = self.pending.pop_front() else {
+        while self.pending.front().is_some_and(|(seq, _, _)| *seq <= committed) {
+            let Some((_, queued, out)) = self.pending.pop_front() else {
                 break;
             };
+            let ms = now.saturating_duration_since(queued).as_millis() as u64;
+            let bucket = RELEASE_BUCKETS_MS.iter().position(|&b| ms < b).unwrap_or(RELEASE_BUCKETS_MS.len());
+            self.release_delay[bucket] += 1;
             for o in out {
                 match o {
                     Outgoing::Message(conn, bytes) => {

@@ -122,27 +122,37 @@ fn main() -> ExitCode {
     ));
     let stop = AtomicBool::new(false);
     let mut last_stats = Instant::now();
-    let mut last_moves = 0;
+    let mut last = ludus_server::Status::default();
     while !stop.load(Ordering::Relaxed) {
         server.step();
         if !options.stats.is_zero() && last_stats.elapsed() >= options.stats {
             let status = server.status();
             let s = &status.stats;
             let secs = last_stats.elapsed().as_secs_f64();
+            let commits = status.db_commits - last.db_commits;
             say(&format!(
                 "ludus-server: {} connections, {} live games, {} moves ({:.0}/s), {} refused, {} malformed, \
-                 {} started, {} finished, {} contained panics",
+                 {} started, {} finished, {} contained panics; {:.0} commits/s of {:.1} ticks, {:.1} ms average, \
+                 {:.1} ms max so far; sends wait p50 {} p99 {}; longest poll gap {:.1} ms",
                 status.connections,
                 status.live_games,
                 s.moves,
-                (s.moves - last_moves) as f64 / secs,
+                (s.moves - last.stats.moves) as f64 / secs,
                 s.refused,
                 s.malformed,
                 s.games_started,
                 s.games_finished,
-                status.contained_panics
+                status.contained_panics,
+                commits as f64 / secs,
+                (status.db_batches - last.db_batches) as f64 / commits.max(1) as f64,
+                (status.db_commit_total_us - last.db_commit_total_us) as f64 / 1000.0 / commits.max(1) as f64,
+                status.db_commit_max_us as f64 / 1000.0,
+                status.release_quantile(&last, 0.5).unwrap_or_default(),
+                status.release_quantile(&last, 0.99).unwrap_or_default(),
+                status.max_poll_gap_us as f64 / 1000.0,
             ));
-            last_moves = s.moves;
+            last = status;
+            server.reset_poll_gap();
             last_stats = Instant::now();
         }
         std::thread::sleep(Duration::from_millis(1));

@@ -78,15 +78,32 @@ pub struct Loaded {
     pub next_game: u64,
 }
 
-/// The database: a reader on the server thread and a writer thread.
+/// Commit timings, for the operator.
+#[derive(Debug, Default)]
+pub struct CommitStats {
+    /// Transactions committed.
+    pub commits: AtomicU64,
+    /// Batches (server ticks) in them.
+    pub batches: AtomicU64,
+    /// Total time spent committing, in microseconds.
+    pub total_us: AtomicU64,
+    /// Longest commit, in microseconds.
+    pub max_us: AtomicU64,
+}
+
+/// The database: a reader on the server thread, a writer thread, and a checkpointer thread.
 pub struct Store {
     reader: Connection,
     tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
     writer: Option<JoinHandle<()>>,
+    checkpointer: Option<JoinHandle<()>>,
+    stopping: Arc<AtomicBool>,
     committed: Arc<AtomicU64>,
     failing: Arc<AtomicBool>,
     submitted: u64,
     path: PathBuf,
+    /// Commit timings.
+    pub commit_stats: Arc<CommitStats>,
 }
 
 const SCHEMA: &str = "
@@ -226,6 +243,9 @@ impl Store {
         let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
         let mut writer = open(&path).map_err(fail)?;
         writer.execute_batch(SCHEMA).map_err(fail)?;
+        // Checkpoints run on their own thread, so that a commit never waits for one.
+        writer.pragma_update(None, "wal_autocheckpoint", 0).map_err(fail)?;
+        let checkpoint_conn = open(&path).map_err(fail)?;
         let reader = open(&path).map_err(fail)?;
         let loaded = load(&reader).map_err(fail)?;
         let committed = Arc::new(AtomicU64::new(0));
@@ -233,6 +253,8 @@ impl Store {
         let (tx, rx) = mpsc::channel::<(u64, Vec<Op>)>();
         let thread_committed = committed.clone();
         let thread_failing = failing.clone();
+        let commit_stats = Arc::new(CommitStats::default());
+        let thread_stats = commit_stats.clone();
         let writer = std::thread::Builder::new()
             .name("ludus-db".into())
             .spawn(move || {
@@ -243,8 +265,14 @@ impl Store {
                     }
                     let last = batches.last().map_or(0, |b| b.0);
                     loop {
+                        let started = std::time::Instant::now();
                         match commit(&mut writer, &batches) {
                             Ok(()) => {
+                                let us = started.elapsed().as_micros() as u64;
+                                thread_stats.commits.fetch_add(1, Ordering::Relaxed);
+                                thread_stats.batches.fetch_add(batches.len() as u64, Ordering::Relaxed);
+                                thread_stats.total_us.fetch_add(us, Ordering::Relaxed);
+                                thread_stats.max_us.fetch_max(us, Ordering::Relaxed);
                                 thread_failing.store(false, Ordering::Release);
                                 thread_committed.store(last, Ordering::Release);
                                 break;
@@ -261,8 +289,31 @@ impl Store {
                 }
             })
             .map_err(|e| format!("cannot start the database thread: {e}"))?;
+        let stopping = Arc::new(AtomicBool::new(false));
+        let thread_stopping = stopping.clone();
+        let checkpointer = std::thread::Builder::new()
+            .name("ludus-db-checkpoint".into())
+            .spawn(move || {
+                while !thread_stopping.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    let _ = checkpoint_conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                }
+                let _ = checkpoint_conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            })
+            .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
         Ok((
-            Store { reader, tx: Some(tx), writer: Some(writer), committed, failing, submitted: 0, path },
+            Store {
+                reader,
+                tx: Some(tx),
+                writer: Some(writer),
+                checkpointer: Some(checkpointer),
+                stopping,
+                committed,
+                failing,
+                submitted: 0,
+                path,
+                commit_stats,
+            },
             loaded,
         ))
     }
@@ -325,6 +376,10 @@ impl Drop for Store {
         self.tx = None;
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
+        }
+        self.stopping.store(true, Ordering::Relaxed);
+        if let Some(checkpointer) = self.checkpointer.take() {
+            let _ = checkpointer.join();
         }
     }
 }

@@ -1,0 +1,460 @@
+//! `ludus-cli bots`: a load test of a `ludus-server`. Pairs of bot clients open a room, join it
+//! by code and play random legal moves (with a think time), then rematch until the duration is
+//! over. Prints completed games, errors, lost moves and the move round trip (from sending a move
+//! to receiving the server's broadcast of it, which the server sends only once the move is on
+//! disk) as percentiles.
+
+use crate::args::Args;
+use ludus_protocol::client::{Client, ClientConfig, Transport};
+use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
+use ludus_rules::{AnyGame, GameRecord, Side, Variant};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "ludus-cli bots --server ADDR [--games N] [--ws] [--variant GAME|all] [--think-ms MIN-MAX] \
+[--max-plies P] [--duration SECS] [--ramp PER_SEC] [--threads T] [--seed S]";
+
+struct Settings {
+    server: SocketAddr,
+    transport: Transport,
+    games: usize,
+    variants: Vec<Variant>,
+    think: (u64, u64),
+    max_plies: usize,
+    duration: Duration,
+    ramp: f64,
+    threads: usize,
+    seed: u64,
+}
+
+#[derive(Default)]
+struct Shared {
+    signed_in: AtomicU64,
+    in_game: AtomicU64,
+    moves: AtomicU64,
+    completed: AtomicU64,
+    lost: AtomicU64,
+    reconnects: AtomicU64,
+    latencies_us: Mutex<Vec<u32>>,
+    errors: Mutex<HashMap<String, u64>>,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    fn error(&self, what: String) {
+        if let Ok(mut e) = self.errors.lock() {
+            *e.entry(what).or_default() += 1;
+        }
+    }
+}
+
+struct Pending {
+    ply: u32,
+    mv: String,
+    sent: Instant,
+}
+
+struct Bot {
+    client: Client,
+    pair: usize,
+    host: bool,
+    variant: Variant,
+    game: Option<GameId>,
+    local: Option<AnyGame>,
+    side: Option<Side>,
+    pending: Option<Pending>,
+    think_until: Option<Instant>,
+    next_poll: Instant,
+    joined: bool,
+    done: bool,
+    signed_in: bool,
+}
+
+pub fn run(argv: &[String]) -> Result<(), String> {
+    let args = Args::parse(
+        argv,
+        &["server", "games", "variant", "think-ms", "max-plies", "duration", "ramp", "threads", "seed"],
+        &["ws"],
+    )?;
+    if !args.positional.is_empty() {
+        return Err(format!("usage: {USAGE}"));
+    }
+    let server: SocketAddr = args
+        .value("server")
+        .ok_or_else(|| format!("--server is required\nusage: {USAGE}"))?
+        .parse()
+        .map_err(|_| "--server expects an address like 127.0.0.1:5000".to_string())?;
+    let think = match args.value("think-ms") {
+        None => (500, 1500),
+        Some(s) => {
+            let (a, b) = s.split_once('-').unwrap_or((s, s));
+            match (a.parse::<u64>(), b.parse::<u64>()) {
+                (Ok(a), Ok(b)) if a <= b && b <= 600_000 => (a, b),
+                _ => return Err(format!("--think-ms expects MIN-MAX milliseconds, not '{s}'")),
+            }
+        }
+    };
+    let variants = match args.value("variant") {
+        None | Some("all") => Variant::ALL.to_vec(),
+        Some(v) => vec![Variant::parse(v).map_err(|e| e.to_string())?],
+    };
+    let settings = Settings {
+        server,
+        transport: if args.flag("ws") { Transport::WebSocket } else { Transport::Udp },
+        games: args.number("games")?.unwrap_or(10usize).clamp(1, 100_000),
+        variants,
+        think,
+        max_plies: args.number("max-plies")?.unwrap_or(80usize).max(1),
+        duration: Duration::from_secs(args.number("duration")?.unwrap_or(0u64)),
+        ramp: args.number("ramp")?.unwrap_or(400.0f64).max(1.0),
+        threads: args.number("threads")?.unwrap_or(1usize).clamp(1, 64),
+        seed: args.number("seed")?.unwrap_or(1u64),
+    };
+    let settings = Arc::new(settings);
+    let shared = Arc::new(Shared::default());
+    let start = Instant::now();
+    println!(
+        "bots: {} games ({} clients) against {} over {}, think {}-{} ms, at most {} plies, {}",
+        settings.games,
+        settings.games * 2,
+        settings.server,
+        if settings.transport == Transport::Udp { "UDP" } else { "WebSocket" },
+        settings.think.0,
+        settings.think.1,
+        settings.max_plies,
+        if settings.duration.is_zero() {
+            "one game each".to_string()
+        } else {
+            format!("rematches for {} s", settings.duration.as_secs())
+        }
+    );
+    let handles: Vec<_> = (0..settings.threads)
+        .map(|t| {
+            let (settings, shared) = (settings.clone(), shared.clone());
+            std::thread::spawn(move || worker(t, &settings, &shared, start))
+        })
+        .collect();
+    // Progress every 5 seconds.
+    let mut last = (Instant::now(), 0u64, 0usize);
+    while !handles.iter().all(|h| h.is_finished()) {
+        std::thread::sleep(Duration::from_millis(100));
+        if last.0.elapsed() >= Duration::from_secs(5) {
+            let moves = shared.moves.load(Ordering::Relaxed);
+            let lat = shared.latencies_us.lock().map(|l| l[last.2..].to_vec()).unwrap_or_default();
+            let n = last.2 + lat.len();
+            println!(
+                "  t={:>4.0}s signed in {:>5}, in game {:>5}, moves {:>8} ({:>5.0}/s), completed {:>6}, round trip {}",
+                start.elapsed().as_secs_f64(),
+                shared.signed_in.load(Ordering::Relaxed),
+                shared.in_game.load(Ordering::Relaxed),
+                moves,
+                (moves - last.1) as f64 / last.0.elapsed().as_secs_f64(),
+                shared.completed.load(Ordering::Relaxed),
+                percentiles(lat)
+            );
+            last = (Instant::now(), moves, n);
+        }
+    }
+    for h in handles {
+        if h.join().is_err() {
+            shared.error("bot thread panicked".into());
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let latencies = shared.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+    let moves = shared.moves.load(Ordering::Relaxed);
+    println!("completed games: {}", shared.completed.load(Ordering::Relaxed));
+    println!("moves: {moves} in {elapsed:.1} s ({:.0}/s)", moves as f64 / elapsed);
+    println!("lost moves: {}", shared.lost.load(Ordering::Relaxed));
+    println!("reconnects: {}", shared.reconnects.load(Ordering::Relaxed));
+    let errors = shared.errors.lock().map(|e| e.clone()).unwrap_or_default();
+    let total: u64 = errors.values().sum();
+    println!("errors: {total}");
+    let mut errors: Vec<_> = errors.into_iter().collect();
+    errors.sort();
+    for (what, n) in errors {
+        println!("  {n} x {what}");
+    }
+    println!("move round trip ({} samples): {}", latencies.len(), percentiles(latencies));
+    Ok(())
+}
+
+fn percentiles(mut us: Vec<u32>) -> String {
+    if us.is_empty() {
+        return "-".to_string();
+    }
+    us.sort_unstable();
+    let at = |q: f64| us[((us.len() - 1) as f64 * q).round() as usize] as f64 / 1000.0;
+    format!("p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms", at(0.5), at(0.9), at(0.99), at(1.0))
+}
+
+/// Runs the pairs `p` with `p % threads == t`.
+fn worker(t: usize, s: &Settings, shared: &Shared, start: Instant) {
+    let mut rng = SmallRng::seed_from_u64(s.seed.wrapping_mul(1000).wrapping_add(t as u64));
+    let pairs: Vec<usize> = (0..s.games).filter(|p| p % s.threads == t).collect();
+    let mut codes: HashMap<usize, String> = HashMap::new();
+    let mut bots: Vec<Bot> = Vec::with_capacity(pairs.len() * 2);
+    let mut to_start = pairs.iter().flat_map(|&p| [(p, true), (p, false)]).collect::<Vec<_>>().into_iter();
+    let mut started = 0usize;
+    let stop_at = start + s.duration;
+    let mut hard_deadline: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        // Ramp up: client k of the whole run starts at k / ramp seconds.
+        while let Some(&(pair, host)) = to_start.as_slice().first() {
+            let global = pair * 2 + usize::from(!host);
+            if now < start + Duration::from_secs_f64(global as f64 / s.ramp) {
+                break;
+            }
+            to_start.next();
+            let name = format!("bot{}{}", pair, if host { 'a' } else { 'b' });
+            match Client::connect(ClientConfig::new(s.server, s.transport).nickname(name)) {
+                Ok(client) => bots.push(Bot {
+                    client,
+                    pair,
+                    host,
+                    variant: s.variants[pair % s.variants.len()],
+                    game: None,
+                    local: None,
+                    side: None,
+                    pending: None,
+                    think_until: None,
+                    next_poll: now,
+                    joined: false,
+                    done: false,
+                    signed_in: false,
+                }),
+                Err(e) => shared.error(format!("cannot start a client: {e}")),
+            }
+            started += 1;
+        }
+        let stopping = s.duration.is_zero() || now >= stop_at;
+        for bot in bots.iter_mut().filter(|b| !b.done && b.next_poll <= now) {
+            step(bot, s, shared, &mut codes, &mut rng, stopping);
+        }
+        let all_started = started == pairs.len() * 2;
+        if all_started && bots.iter().all(|b| b.done) {
+            break;
+        }
+        // Games still running long after the end: give up on them.
+        if stopping && all_started {
+            let deadline = *hard_deadline.get_or_insert(now + Duration::from_secs(60 + s.think.1 / 1000 * 4));
+            if now >= deadline {
+                for b in bots.iter().filter(|b| !b.done) {
+                    shared.error(format!("game of {} unfinished at the deadline", b.pair));
+                }
+                break;
+            }
+        }
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for b in &mut bots {
+        b.client.disconnect();
+    }
+}
+
+fn think(s: &Settings, rng: &mut SmallRng) -> Duration {
+    Duration::from_millis(rng.random_range(s.think.0..=s.think.1))
+}
+
+fn my_turn(bot: &Bot) -> bool {
+    match (&bot.local, bot.side) {
+        (Some(g), Some(side)) => !g.is_over() && g.side_to_move() == side,
+        _ => false,
+    }
+}
+
+fn step(
+    bot: &mut Bot,
+    s: &Settings,
+    shared: &Shared,
+    codes: &mut HashMap<usize, String>,
+    rng: &mut SmallRng,
+    stopping: bool,
+) {
+    let now = Instant::now();
+    for message in bot.client.poll() {
+        handle(bot, message, s, shared, codes, rng, stopping, now);
+    }
+    if bot.client.is_disconnected() && !bot.done {
+        shared.error(format!("disconnected: {:?}", bot.client.state()));
+        shared.reconnects.fetch_add(1, Ordering::Relaxed);
+        if bot.signed_in {
+            shared.signed_in.fetch_sub(1, Ordering::Relaxed);
+            bot.signed_in = false;
+        }
+        if bot.client.reconnect().is_err() {
+            bot.done = true;
+        }
+        return;
+    }
+    // The guest joins once the host's room exists.
+    if !bot.host
+        && !bot.joined
+        && bot.signed_in
+        && let Some(code) = codes.get(&bot.pair)
+    {
+        bot.client.send(&ClientMessage::JoinRoom { code: code.clone() });
+        bot.joined = true;
+    }
+    if my_turn(bot) && bot.pending.is_none() && bot.think_until.is_some_and(|t| now >= t) {
+        bot.think_until = None;
+        let (Some(game), Some(local)) = (bot.game, bot.local.as_ref()) else {
+            return;
+        };
+        if local.ply() >= s.max_plies || (stopping && !s.duration.is_zero()) {
+            bot.client.send(&ClientMessage::Resign { game });
+        } else {
+            let moves = local.legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())];
+            let text = local.position().move_to_string(&mv).unwrap_or_default();
+            let ply = local.ply() as u32;
+            bot.client.send(&ClientMessage::Move { game, ply, mv: text.clone() });
+            bot.pending = Some(Pending { ply, mv: text, sent: Instant::now() });
+        }
+        bot.client.flush();
+    }
+    // Poll often while a move is on its way, seldom otherwise.
+    bot.next_poll = if bot.pending.is_some() {
+        now
+    } else {
+        let idle = now + Duration::from_millis(20);
+        match bot.think_until {
+            Some(t) if t < idle => t,
+            _ => idle,
+        }
+    };
+}
+
+fn handle(
+    bot: &mut Bot,
+    message: ServerMessage,
+    s: &Settings,
+    shared: &Shared,
+    codes: &mut HashMap<usize, String>,
+    rng: &mut SmallRng,
+    stopping: bool,
+    now: Instant,
+) {
+    match message {
+        ServerMessage::Welcome { .. } => {
+            if !bot.signed_in {
+                bot.signed_in = true;
+                shared.signed_in.fetch_add(1, Ordering::Relaxed);
+            }
+            if bot.host && bot.game.is_none() && !bot.joined {
+                bot.client.send(&ClientMessage::CreateRoom {
+                    variant: bot.variant,
+                    clock: None,
+                    public: true,
+                });
+                bot.joined = true;
+            }
+        }
+        ServerMessage::RoomOpened { code, .. } => {
+            codes.insert(bot.pair, code);
+        }
+        ServerMessage::Game(view) => {
+            let record = GameRecord {
+                variant: view.variant,
+                start: view.start.clone(),
+                moves: view.moves.clone(),
+                ending: None,
+            };
+            let local = match AnyGame::from_record(&record) {
+                Ok(g) => g,
+                Err(e) => {
+                    shared.error(format!("unreadable game view: {e}"));
+                    return;
+                }
+            };
+            if bot.game != Some(view.game) {
+                if bot.host {
+                    shared.in_game.fetch_add(1, Ordering::Relaxed);
+                }
+            } else if let Some(p) = &bot.pending {
+                // Back after a reconnection: the pending move either made it or not.
+                if (p.ply as usize) < local.ply() {
+                    bot.pending = None;
+                } else {
+                    shared.lost.fetch_add(1, Ordering::Relaxed);
+                    bot.pending = None;
+                }
+            }
+            bot.game = Some(view.game);
+            bot.side = match view.role {
+                Role::Player(side) => Some(side),
+                Role::Spectator => None,
+            };
+            bot.local = Some(local);
+            if my_turn(bot) {
+                bot.think_until = Some(now + think(s, rng));
+            }
+        }
+        ServerMessage::MovePlayed { game, ply, mv, .. } if Some(game) == bot.game => {
+            let Some(local) = bot.local.as_mut() else {
+                return;
+            };
+            if ply as usize != local.ply() {
+                shared.lost.fetch_add(1, Ordering::Relaxed);
+                shared.error(format!("move {ply} arrived at ply {}", local.ply()));
+                return;
+            }
+            if let Err(e) = local.play_str(&mv) {
+                shared.error(format!("server move {mv} does not replay: {e}"));
+                return;
+            }
+            if let Some(p) = bot.pending.take() {
+                if p.ply == ply && p.mv == mv {
+                    let us = p.sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                    if let Ok(mut l) = shared.latencies_us.lock() {
+                        l.push(us);
+                    }
+                    shared.moves.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    shared.lost.fetch_add(1, Ordering::Relaxed);
+                    shared.error("another move took the place of ours".into());
+                }
+            }
+            if my_turn(bot) {
+                bot.think_until = Some(now + think(s, rng));
+            }
+        }
+        ServerMessage::GameOver { game, archive, .. } if Some(game) == bot.game => {
+            if let Some(local) = &bot.local
+                && archive.record.moves != local.move_strings()
+            {
+                shared.lost.fetch_add(1, Ordering::Relaxed);
+                shared.error("archived record differs from the moves seen".into());
+            }
+            if bot.pending.take().is_some() {
+                shared.lost.fetch_add(1, Ordering::Relaxed);
+            }
+            if bot.host {
+                shared.completed.fetch_add(1, Ordering::Relaxed);
+                shared.in_game.fetch_sub(1, Ordering::Relaxed);
+            }
+            bot.local = None;
+            bot.think_until = None;
+            if stopping {
+                bot.done = true;
+            } else {
+                bot.client.send(&ClientMessage::Rematch { game });
+            }
+        }
+        ServerMessage::Error { code, message } => shared.error(format!("server: {code:?}: {message}")),
+        ServerMessage::Incompatible { message, .. } => {
+            shared.error(format!("incompatible: {message}"));
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        _ => {}
+    }
+}
