@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds the browser bundle into web/dist from a clean checkout: the game for wasm32 (the
+# wasm-release profile), wasm-bindgen's JS glue, wasm-opt -Oz, the page and its icons, and a
+# .br and a .gz next to every file for servers that send precompressed files. Installs what it
+# needs first (idempotently): the wasm32 target, wasm-bindgen-cli at Cargo.lock's version,
+# binaryen (wasm-opt) and brotli. Prints each file's raw and compressed sizes.
+#
+#   bash web/build.sh            # then serve web/dist, e.g. node web/test/serve.mjs web/dist 8080
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+out=web/dist
+say() { printf '== %s\n' "$*"; }
+
+# --- tools ------------------------------------------------------------------------------------
+apt_install() {
+  local sudo=()
+  [ "$(id -u)" = 0 ] || sudo=(sudo)
+  if [ -z "${LUDUS_APT_UPDATED:-}" ]; then
+    "${sudo[@]}" apt-get update -qq
+    export LUDUS_APT_UPDATED=1
+  fi
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
+}
+need_apt=()
+command -v wasm-opt >/dev/null 2>&1 || need_apt+=(binaryen)
+command -v brotli >/dev/null 2>&1 || need_apt+=(brotli)
+command -v gzip >/dev/null 2>&1 || need_apt+=(gzip)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  say "installing ${need_apt[*]}"
+  apt_install "${need_apt[@]}"
+fi
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+# wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
+bindgen_version="$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)"
+[ -n "$bindgen_version" ] || { echo "web/build.sh: no wasm-bindgen in Cargo.lock" >&2; exit 1; }
+export PATH="$HOME/.cargo/bin:$PATH"
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen_version" ]; then
+  say "installing wasm-bindgen-cli $bindgen_version"
+  # Not --locked: one of the CLI's locked dependencies is not in the registry here.
+  cargo install wasm-bindgen-cli --version "$bindgen_version"
+fi
+
+# --- build ------------------------------------------------------------------------------------
+say "cargo build (wasm-release)"
+cargo build --locked --profile wasm-release --target wasm32-unknown-unknown -p ludus --bin ludus
+wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/ludus.wasm"
+
+say "wasm-bindgen $bindgen_version"
+rm -rf "$out"
+mkdir -p "$out"
+wasm-bindgen --target web --no-typescript --out-dir "$out" "$wasm"
+
+say "wasm-opt -Oz ($(wasm-opt --version))"
+wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types \
+  --enable-multivalue --enable-sign-ext --enable-mutable-globals \
+  -o "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
+mv "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
+
+# The page, with the code's size for the progress bar (the download is compressed).
+wasm_size="$(stat -c %s "$out/ludus_bg.wasm")"
+sed "s/data-wasm-size=\"\"/data-wasm-size=\"$wasm_size\"/" web/index.html >"$out/index.html"
+cp web/icon.svg web/icon-192.png web/icon-512.png web/manifest.webmanifest "$out/"
+
+# --- compress ---------------------------------------------------------------------------------
+say "compressing"
+for f in "$out"/*; do
+  case "$f" in *.br | *.gz) continue ;; esac
+  brotli -q 11 -f -k -o "$f.br" "$f"
+  gzip -9 -n -f -k "$f"
+done
+
+# --- sizes ------------------------------------------------------------------------------------
+total_raw=0 total_gz=0 total_br=0
+printf '\n%-24s %12s %12s %12s\n' file raw gzip brotli
+for f in "$out"/*; do
+  case "$f" in *.br | *.gz) continue ;; esac
+  raw=$(stat -c %s "$f") gz=$(stat -c %s "$f.gz") br=$(stat -c %s "$f.br")
+  total_raw=$((total_raw + raw)) total_gz=$((total_gz + gz)) total_br=$((total_br + br))
+  printf '%-24s %12d %12d %12d\n' "$(basename "$f")" "$raw" "$gz" "$br"
+done
+printf '%-24s %12d %12d %12d\n' total "$total_raw" "$total_gz" "$total_br"
+mib() { awk -v b="$1" 'BEGIN { printf "%.2f MiB", b / 1048576 }'; }
+printf 'bundle: %s raw, %s gzip, %s brotli (budget 5 MB brotli)\n' \
+  "$(mib $total_raw)" "$(mib $total_gz)" "$(mib $total_br)"
+limit=5000000
+if [ "$total_br" -gt "$limit" ]; then
+  echo "web/build.sh: the bundle is over the budget: $total_br bytes brotli > $limit" >&2
+  exit 1
+fi
+date -u +%FT%TZ >"$out/.built"

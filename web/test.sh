@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The browser test: builds the web bundle if the sources changed since the last build, serves it
+# on 127.0.0.1 (precompressed files, application/wasm) and plays it in Debian's headless Chromium
+# with playwright-core (no browser download). Installs what it needs (idempotently): chromium,
+# the npm packages, and what web/build.sh needs. Screenshots go to $LUDUS_WEB_OUT (/tmp/ludus-web).
+#
+#   bash web/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
+
+sudo=()
+[ "$(id -u)" = 0 ] || sudo=(sudo)
+need_apt=()
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== installing ${need_apt[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  export LUDUS_APT_UPDATED=1
+fi
+
+# playwright-core only: it never downloads a browser.
+if [ ! -d web/test/node_modules/playwright-core ] || [ web/test/package-lock.json -nt web/test/node_modules/.package-lock.json ]; then
+  echo "== npm ci (web/test)"
+  (cd web/test && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# Rebuild when anything the bundle is made from is newer than the last build.
+stamp=web/dist/.built
+if [ ! -f "$stamp" ] || [ -n "$(find src crates/rules/src crates/ai/src assets Cargo.toml Cargo.lock \
+  web/index.html web/build.sh web/icon.svg web/icon-192.png web/icon-512.png web/manifest.webmanifest \
+  -newer "$stamp" -print -quit)" ]; then
+  bash web/build.sh
+else
+  echo "== web/dist is up to date (built $(cat "$stamp"))"
+fi
+
+log="$(mktemp)"
+node web/test/serve.mjs web/dist 0 >"$log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+url=""
+for _ in $(seq 100); do
+  url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$log" || true)"
+  [ -n "$url" ] && break
+  kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$url" ] || { echo "web/test.sh: the server did not start" >&2; cat "$log" >&2; exit 1; }
+echo "== browser test against $url"
+node web/test/browser.mjs "$url"
