@@ -15,6 +15,36 @@
 //!   WebSocket. A browser build uses the same messages with renet2's WebSocket client.
 //!
 //! The crate compiles for `wasm32-unknown-unknown` without the `client` feature.
+//!
+//! # Flows
+//!
+//! - **Sign in.** Connect; the client sends [`Hello`] (version, optional token, optional
+//!   nickname). The server answers [`ServerMessage::Welcome`] with the player id, nickname and
+//!   session token (store it), then, if the player sits in a live game, [`ServerMessage::Game`].
+//!   A wrong version gets [`ServerMessage::Incompatible`] and a disconnection.
+//! - **Lobby.** [`ClientMessage::Lobby`] → [`ServerMessage::Lobby`] (poll it every few seconds
+//!   while the lobby is on screen).
+//! - **Play a friend.** [`ClientMessage::CreateRoom`] → [`ServerMessage::RoomOpened`] with a
+//!   six-letter code; the friend sends [`ClientMessage::JoinRoom`]; both get
+//!   [`ServerMessage::Game`] (their [`Role`] says which side they play; the colours are drawn).
+//! - **Quick match.** [`ClientMessage::QuickMatch`] → [`ServerMessage::Queued`], later
+//!   [`ServerMessage::Game`] when someone asks for the same game and time control.
+//! - **Play.** On your turn send [`ClientMessage::Move`] with the game's current ply. Everyone
+//!   (you too) receives [`ServerMessage::MovePlayed`]: apply it then, not before (the server
+//!   sends it only once the move is stored). A refused move gets [`ServerMessage::Error`] and
+//!   changes nothing. The end comes as [`ServerMessage::GameOver`] with the archive.
+//! - **Watch.** [`ClientMessage::Watch`] → [`ServerMessage::Game`] as a spectator, then the
+//!   same [`ServerMessage::MovePlayed`] (with the crowd's verdict), [`ServerMessage::Proposals`]
+//!   (ghost moves with counts) and [`ServerMessage::Spectators`]. Propose with
+//!   [`ClientMessage::Propose`]. Players never receive proposals during their game.
+//! - **After a game.** [`ClientMessage::Rematch`] from both players starts a new game in the
+//!   same room with colours swapped ([`ServerMessage::RematchOffered`] tells the other).
+//!   [`ClientMessage::Leave`] leaves the room (or queue, or watched game); leaving a game in
+//!   progress resigns it. [`ClientMessage::Resign`] resigns.
+//! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
+//!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
+//!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
+//!   (`Abandoned`). The server restarting is the same as a lost connection.
 
 pub mod messages;
 

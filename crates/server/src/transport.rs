@@ -287,7 +287,12 @@ impl Transport {
             let Some(shard) = self.io.clients.get(&id).map(|c| c.shard) else {
                 continue;
             };
-            let silent = self.shards[shard].time_since_last_received_packet(id).unwrap_or_default();
+            // netcode no longer knows it (it cannot happen, but never keep a ghost).
+            let Some(silent) = self.shards[shard].time_since_last_received_packet(id) else {
+                self.io.clients.remove(&id);
+                self.io.renet.remove_connection(id);
+                continue;
+            };
             if silent > SERVER_IDLE_TIMEOUT {
                 self.disconnect(id);
                 continue;
