@@ -246,7 +246,18 @@ fn worker(t: usize, s: &Settings, shared: &Shared, start: Instant) {
             let deadline = *hard_deadline.get_or_insert(now + Duration::from_secs(60 + s.think.1 / 1000 * 4));
             if now >= deadline {
                 for b in bots.iter().filter(|b| !b.done) {
-                    shared.error(format!("game of {} unfinished at the deadline", b.pair));
+                    shared.error(format!(
+                        "bot {}{} unfinished at the deadline (game {:?}, ply {:?}, my turn {}, move pending {}, \
+                         thinking {}, {:?})",
+                        b.pair,
+                        if b.host { 'a' } else { 'b' },
+                        b.game.map(|g| g.0),
+                        b.local.as_ref().map(|g| g.ply()),
+                        my_turn(b),
+                        b.pending.is_some(),
+                        b.think_until.is_some(),
+                        b.client.state(),
+                    ));
                 }
                 break;
             }
@@ -294,6 +305,11 @@ fn step(
         if bot.client.reconnect().is_err() {
             bot.done = true;
         }
+        return;
+    }
+    // After the end, a bot between two games (its rematch offer unanswered) is done.
+    if stopping && !s.duration.is_zero() && bot.local.is_none() && bot.game.is_some() {
+        bot.done = true;
         return;
     }
     // The guest joins once the host's room exists.
