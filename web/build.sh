@@ -3,7 +3,9 @@
 # wasm-release profile), wasm-bindgen's JS glue, wasm-opt -Oz, the page and its icons, and a
 # .br and a .gz next to every file for servers that send precompressed files. Installs what it
 # needs first (idempotently): the wasm32 target, wasm-bindgen-cli at Cargo.lock's version,
-# binaryen (wasm-opt) and brotli. Prints each file's raw and compressed sizes.
+# binaryen's wasm-opt from npm (web/package.json; Debian 12's binaryen 108 breaks the module's
+# externref table) and brotli. Prints each file's raw and compressed sizes.
+# LUDUS_WASM_OPT=/path/to/wasm-opt uses another wasm-opt (one newer than Debian 12's).
 #
 #   bash web/build.sh            # then serve web/dist, e.g. node web/test/serve.mjs web/dist 8080
 set -euo pipefail
@@ -24,7 +26,7 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
 }
 need_apt=()
-command -v wasm-opt >/dev/null 2>&1 || need_apt+=(binaryen)
+command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v brotli >/dev/null 2>&1 || need_apt+=(brotli)
 command -v gzip >/dev/null 2>&1 || need_apt+=(gzip)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -43,6 +45,12 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen_ver
   cargo install wasm-bindgen-cli --version "$bindgen_version"
 fi
 
+wasm_opt="${LUDUS_WASM_OPT:-web/node_modules/.bin/wasm-opt}"
+if [ -z "${LUDUS_WASM_OPT:-}" ] && { [ ! -x "$wasm_opt" ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; }; then
+  say "npm ci (web: binaryen)"
+  (cd web && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 # --- build ------------------------------------------------------------------------------------
 say "cargo build (wasm-release)"
 cargo build --locked --profile wasm-release --target wasm32-unknown-unknown -p ludus --bin ludus
@@ -53,11 +61,24 @@ rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" "$wasm"
 
-say "wasm-opt -Oz ($(wasm-opt --version))"
-wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types \
-  --enable-multivalue --enable-sign-ext --enable-mutable-globals \
-  -o "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
-mv "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
+# wasm-opt takes minutes: its result is kept in the target directory, keyed by its input, its
+# version and its flags, and reused while they are the same.
+opt_flags=(-Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
+  --enable-multivalue --enable-sign-ext --enable-mutable-globals)
+opt_version="$("$wasm_opt" --version)"
+key="$( { sha256sum <"$out/ludus_bg.wasm"; echo "$opt_version ${opt_flags[*]}"; } | sha256sum | cut -c1-32)"
+cache="$CARGO_TARGET_DIR/web-opt-cache"
+if [ -f "$cache/$key.wasm" ]; then
+  say "wasm-opt: reusing $cache/$key.wasm"
+  cp "$cache/$key.wasm" "$out/ludus_bg.wasm"
+else
+  say "wasm-opt ${opt_flags[*]} ($opt_version)"
+  "$wasm_opt" "${opt_flags[@]}" -o "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
+  mv "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
+  mkdir -p "$cache"
+  find "$cache" -name '*.wasm' -mtime +14 -delete
+  cp "$out/ludus_bg.wasm" "$cache/$key.wasm.tmp" && mv "$cache/$key.wasm.tmp" "$cache/$key.wasm"
+fi
 
 # The page, with the code's size for the progress bar (the download is compressed).
 wasm_size="$(stat -c %s "$out/ludus_bg.wasm")"
