@@ -122,8 +122,10 @@ pub struct BoardView {
     pub turned: bool,
     /// A suggested move to draw (the hint).
     pub hint: Option<AnyMove>,
+    /// Spectators' proposals to draw as ghost moves, with how many proposed each.
+    pub ghosts: Vec<(AnyMove, u32)>,
     needs_rebuild: bool,
-    overlay_key: Option<(usize, Option<selection::Selection>, Option<AnyMove>, bool)>,
+    overlay_key: Option<(usize, Option<selection::Selection>, Option<AnyMove>, bool, Vec<(AnyMove, u32)>)>,
 }
 
 impl BoardView {
@@ -623,7 +625,7 @@ fn sync_overlay(
     let Some(session) = session else { return };
     let Some(root) = roots.iter().next() else { return };
     let settled = view.settled(&session);
-    let key = (view.shown_moves.len(), selected.0.clone(), view.hint, settled);
+    let key = (view.shown_moves.len(), selected.0.clone(), view.hint, settled, view.ghosts.clone());
     if view.overlay_key.as_ref() == Some(&key) && overlays.iter().next().is_some() {
         return;
     }
@@ -643,7 +645,7 @@ fn sync_overlay(
         return;
     }
     let pos = session.game.position();
-    let legal = if session.human_to_move() { session.game.legal_moves() } else { Vec::new() };
+    let legal = if session.can_touch() { session.game.legal_moves() } else { Vec::new() };
     // Pieces that can capture glow when capture is compulsory.
     if matches!(pos, AnyPosition::Alquerque(_)) && legal.first().is_some_and(|m| m.is_capture()) {
         let mut froms: Vec<Square> = legal.iter().map(|m| m.from()).collect();
@@ -681,6 +683,16 @@ fn sync_overlay(
             } else {
                 marks.mark(&kit.circle, &dest, layout.local(sq), 7.0, 0.3);
             }
+        }
+    }
+    // Spectators' proposals: pale paths, thicker for the most proposed.
+    if let Some(top) = view.ghosts.iter().map(|(_, n)| *n).max() {
+        let m = color_material(&mut materials, Color::srgba(0.62, 0.80, 1.0, 0.6));
+        for (mv, n) in &view.ghosts {
+            let points = move_points(&layout, mv);
+            let weight = 0.6 + 0.4 * (*n as f32 / top.max(1) as f32);
+            marks.dotted(&kit, &m, &points, 7.2, 0.13 * weight, 0.18);
+            marks.mark(&kit.ring, &m, points[points.len() - 1], 7.2, 0.75 * weight);
         }
     }
     if let Some(hint) = view.hint {

@@ -166,10 +166,16 @@ fn game_screen(
     mut commands: MessageWriter<GameCommand>,
     mut hint: MessageWriter<crate::ai::HintRequest>,
     mut next: ResMut<NextState<Screen>>,
+    online: Option<Res<crate::online::OnlineGame>>,
+    mut net: ResMut<crate::online::Net>,
+    time: Res<Time<Real>>,
+    mut cmds: Commands,
 ) -> Result {
     let Some(session) = session else {
         return Ok(());
     };
+    let online = online.filter(|_| session.seats.is_online());
+    let now = time.elapsed_secs_f64();
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     let game = &session.game;
@@ -188,9 +194,12 @@ fn game_screen(
             let text = egui::RichText::new(line);
             ui.label(if i == 0 { text.size(20.0).strong() } else { text });
         }
+        if let Some(online) = &online {
+            crate::online::game_panel(ui, lang, &net, online, &session, now);
+        }
         if let Some(level) = session.seats.players.iter().find_map(|p| match p {
             Player::Computer(l) => Some(*l),
-            Player::Human => None,
+            Player::Human | Player::Remote => None,
         }) {
             ui.label(fill(lang.t("hud.level"), &[lang.t(level_key(level))]));
         }
@@ -208,35 +217,61 @@ fn game_screen(
         });
         // Buttons.
         let human_turn_or_over = session.human_to_move() || game.is_over() || session.seats.is_two_players();
-        ui.horizontal_wrapped(|ui| {
-            if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud.undo"))).clicked() {
-                commands.write(GameCommand::Undo);
-            }
-            if ui.add_enabled(!session.redo.is_empty(), egui::Button::new(lang.t("hud.redo"))).clicked() {
-                commands.write(GameCommand::Redo);
-            }
-            if ui
-                .add_enabled(session.human_to_move() && !thinking_now, egui::Button::new(lang.t("hud.hint")))
-                .clicked()
-            {
-                hint.write(crate::ai::HintRequest);
-            }
-            if ui
-                .add_enabled(!game.is_over() && human_turn_or_over, egui::Button::new(lang.t("hud.resign")))
-                .clicked()
-            {
-                commands.write(GameCommand::Resign);
-            }
-            if ui.button(lang.t("hud.new_game")).clicked() {
-                commands.write(GameCommand::NewGame);
-            }
-            if session.seats.is_two_players() && ui.button(lang.t("hud.flip")).clicked() {
-                view.turned = !view.turned;
-            }
-            if ui.button(lang.t("hud.menu")).clicked() {
-                next.set(Screen::Title);
-            }
-        });
+        if let Some(online) = &online {
+            ui.horizontal_wrapped(|ui| {
+                let playing = online.local_side().is_some() && !game.is_over();
+                if playing && ui.button(lang.t("hud.resign")).clicked() {
+                    commands.write(GameCommand::Resign);
+                }
+                if session.spectating && ui.button(lang.t("hud.flip")).clicked() {
+                    view.turned = !view.turned;
+                }
+                if ui.button(lang.t("net.lobby")).clicked() {
+                    if playing {
+                        // The seat stays: the lobby offers the way back to the game.
+                        next.set(Screen::Online);
+                    } else {
+                        crate::online::leave_game(&mut cmds, &mut net, &mut next);
+                    }
+                }
+            });
+        } else {
+            ui.horizontal_wrapped(|ui| {
+                if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud.undo"))).clicked() {
+                    commands.write(GameCommand::Undo);
+                }
+                if ui.add_enabled(!session.redo.is_empty(), egui::Button::new(lang.t("hud.redo"))).clicked() {
+                    commands.write(GameCommand::Redo);
+                }
+                if ui
+                    .add_enabled(
+                        session.human_to_move() && !thinking_now,
+                        egui::Button::new(lang.t("hud.hint")),
+                    )
+                    .clicked()
+                {
+                    hint.write(crate::ai::HintRequest);
+                }
+                if ui
+                    .add_enabled(
+                        !game.is_over() && human_turn_or_over,
+                        egui::Button::new(lang.t("hud.resign")),
+                    )
+                    .clicked()
+                {
+                    commands.write(GameCommand::Resign);
+                }
+                if ui.button(lang.t("hud.new_game")).clicked() {
+                    commands.write(GameCommand::NewGame);
+                }
+                if session.seats.is_two_players() && ui.button(lang.t("hud.flip")).clicked() {
+                    view.turned = !view.turned;
+                }
+                if ui.button(lang.t("hud.menu")).clicked() {
+                    next.set(Screen::Title);
+                }
+            });
+        }
         if game.is_over() && hidden.0 && ui.button(lang.t("over.title")).clicked() {
             hidden.0 = false;
         }
@@ -306,6 +341,33 @@ fn game_screen(
             );
         }
     }
+    // How many spectators proposed each ghost move.
+    if !view.ghosts.is_empty() {
+        let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("ghosts")));
+        let font = egui::FontId::proportional((layout.cell * 0.3).clamp(11.0, 20.0));
+        for (mv, n) in &view.ghosts {
+            let p = layout.to_screen(mv.to()) + Vec2::new(0.32, -0.32) * layout.cell;
+            painter.circle_filled(
+                egui::pos2(p.x, p.y),
+                layout.cell * 0.17,
+                egui::Color32::from_rgb(40, 70, 120),
+            );
+            painter.text(
+                egui::pos2(p.x, p.y),
+                egui::Align2::CENTER_CENTER,
+                n.to_string(),
+                font.clone(),
+                egui::Color32::WHITE,
+            );
+        }
+        if online.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+        }
+    }
+    if online.as_ref().is_some_and(|o| o.clocks.is_some()) && !game.is_over() {
+        // The running clock ticks.
+        ctx.request_repaint_after(std::time::Duration::from_millis(200));
+    }
     // The game-over card.
     if let Some(outcome) = game.outcome()
         && !hidden.0
@@ -321,13 +383,28 @@ fn game_screen(
                     ui.label(egui::RichText::new(result_text(lang, variant, &outcome)).size(30.0).strong());
                     ui.label(egui::RichText::new(reason_text(lang, variant, &outcome, mover)).size(18.0));
                     ui.add_space(10.0);
-                    if big_button(ui, lang.t("over.rematch"), 260.0).clicked() {
+                    if let Some(online) = &online {
+                        if online.rematch_offered && !online.rematch_sent {
+                            ui.label(lang.t("net.rematch_offered"));
+                        }
+                        if online.rematch_sent {
+                            ui.label(lang.t("net.rematch_sent"));
+                        }
+                        let can = online.local_side().is_some() && !online.rematch_sent;
+                        if can && big_button(ui, lang.t("over.rematch"), 260.0).clicked() {
+                            commands.write(GameCommand::NewGame);
+                        }
+                    } else if big_button(ui, lang.t("over.rematch"), 260.0).clicked() {
                         commands.write(GameCommand::NewGame);
                     }
                     if big_button(ui, lang.t("over.view"), 260.0).clicked() {
                         hidden.0 = true;
                     }
-                    if big_button(ui, lang.t("over.back"), 260.0).clicked() {
+                    if online.is_some() {
+                        if big_button(ui, lang.t("over.back_lobby"), 260.0).clicked() {
+                            crate::online::leave_game(&mut cmds, &mut net, &mut next);
+                        }
+                    } else if big_button(ui, lang.t("over.back"), 260.0).clicked() {
                         next.set(Screen::Title);
                     }
                 });

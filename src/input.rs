@@ -76,13 +76,13 @@ fn pointer(
     let Some(session) = session else { return };
     let Ok(window) = window.single() else { return };
     let p = read_pointer(&mouse, &touches, window);
-    let can_play = session.human_to_move() && view.settled(&session);
+    let can_play = session.can_touch() && view.settled(&session);
     if !can_play {
         drag.start = None;
         if drag.dragging.take().is_some() {
             view.refresh();
         }
-        if selected.0.is_some() && !session.human_to_move() {
+        if selected.0.is_some() && !session.can_touch() {
             selected.0 = None;
         }
         return;

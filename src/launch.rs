@@ -1,6 +1,8 @@
 //! Command-line options: `ludus --game GAME [--position POS] [--lang en|vi] [--size WxH]
-//! [--screenshot PATH]`, and the same in the browser's address:
-//! `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second`.
+//! [--screenshot PATH] [--online lobby|quick|room|join:CODE [--server ADDR] [--nick NAME]]`, and
+//! the same in the browser's address:
+//! `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second` and
+//! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann`.
 
 use crate::i18n::Lang;
 use crate::session::{Level, Seats};
@@ -21,10 +23,50 @@ pub struct Launch {
     pub screenshot: Option<PathBuf>,
     /// Who plays the game started with `game`; `None` keeps the player's usual choice.
     pub seats: Option<Seats>,
+    /// Go online at once (then `game` only names the game to ask for).
+    pub online: Option<OnlineLaunch>,
+}
+
+/// Going online from the command line or the address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnlineLaunch {
+    /// The server (else the remembered or default one).
+    pub server: Option<String>,
+    /// The nickname (else the remembered one).
+    pub nickname: Option<String>,
+    /// What to do once connected.
+    pub action: OnlineAction,
+}
+
+/// What to do once connected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OnlineAction {
+    /// Show the lobby.
+    Lobby,
+    /// Quick match for the game given with `--game` (Alquerque by default).
+    Quick,
+    /// Open a private room and show its code.
+    Room,
+    /// Join a room by its code.
+    Join(String),
+}
+
+impl OnlineAction {
+    fn parse(s: &str) -> Result<OnlineAction, String> {
+        match s {
+            "lobby" | "" => Ok(OnlineAction::Lobby),
+            "quick" => Ok(OnlineAction::Quick),
+            "room" => Ok(OnlineAction::Room),
+            _ => match s.strip_prefix("join:") {
+                Some(code) if !code.is_empty() => Ok(OnlineAction::Join(code.to_string())),
+                _ => Err(format!("unknown online action '{s}': lobby, quick, room or join:CODE")),
+            },
+        }
+    }
 }
 
 /// The usage line.
-pub const USAGE: &str = "usage: ludus [--game latrunculi|latrunculi-quick|alquerque] [--position POS] [--lang en|vi] [--size WxH] [--screenshot PATH]";
+pub const USAGE: &str = "usage: ludus [--game latrunculi|latrunculi-quick|alquerque] [--position POS] [--lang en|vi] [--size WxH] [--screenshot PATH] [--online lobby|quick|room|join:CODE] [--server ADDR] [--nick NAME]";
 
 impl Launch {
     /// Reads the options; an error says what is wrong.
@@ -32,6 +74,7 @@ impl Launch {
         let mut launch = Launch::default();
         let mut variant = None;
         let mut position = None;
+        let (mut online, mut server, mut nickname) = (None, None, None);
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -55,9 +98,24 @@ impl Launch {
                     }
                 }
                 "--screenshot" => launch.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+                "--online" => online = Some(OnlineAction::parse(&value("--online")?)?),
+                "--server" => server = Some(value("--server")?),
+                "--nick" => nickname = Some(value("--nick")?),
                 "--help" | "-h" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown option '{other}'\n{USAGE}")),
             }
+        }
+        match online {
+            Some(action) => {
+                if position.is_some() || launch.screenshot.is_some() {
+                    return Err("--online does not go with --position or --screenshot".to_string());
+                }
+                launch.online = Some(OnlineLaunch { server, nickname, action });
+            }
+            None if server.is_some() || nickname.is_some() => {
+                return Err("--server and --nick need --online".to_string());
+            }
+            None => {}
         }
         if let Some(p) = &position {
             let v = variant.ok_or("--position needs --game")?;
@@ -83,7 +141,10 @@ impl Launch {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
             let value = percent_decode(value)?;
             match key {
-                "game" | "position" | "lang" => args.extend([format!("--{key}"), value]),
+                "game" | "position" | "lang" | "online" | "server" => {
+                    args.extend([format!("--{key}"), value])
+                }
+                "nick" => args.extend(["--nick".to_string(), value]),
                 "level" => {
                     level = Some(match value.as_str() {
                         "easy" => Some(Level::Easy),
@@ -150,6 +211,24 @@ mod tests {
         assert_eq!(l.lang, Some(Lang::Vi));
         let l = Launch::from_query("?game=alquerque&level=none").unwrap();
         assert_eq!(l.seats, Some(Seats::two_players()));
+    }
+
+    #[test]
+    fn online_options() {
+        let l =
+            Launch::from_query("?online=quick&game=alquerque&server=ws%3A%2F%2F127.0.0.1%3A5001&nick=Tab")
+                .unwrap();
+        let o = l.online.unwrap();
+        assert_eq!(o.action, OnlineAction::Quick);
+        assert_eq!(o.server.as_deref(), Some("ws://127.0.0.1:5001"));
+        assert_eq!(o.nickname.as_deref(), Some("Tab"));
+        assert_eq!(l.game.map(|g| g.variant()), Some(Variant::Alquerque));
+        let args: Vec<String> = ["--online", "join:ABC123"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(Launch::parse(&args).unwrap().online.unwrap().action, OnlineAction::Join("ABC123".into()));
+        for bad in [&["--online", "dance"][..], &["--server", "x"], &["--online", "join:"]] {
+            let args: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
+            assert!(Launch::parse(&args).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -6,10 +6,13 @@
 pub mod ai;
 pub mod board;
 pub mod diagrams;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod host;
 pub mod hud;
 pub mod i18n;
 pub mod input;
 pub mod launch;
+pub mod online;
 pub mod save;
 pub mod screens;
 pub mod screenshot;
@@ -56,7 +59,10 @@ pub fn game_plugin(app: &mut App) {
         ai::plugin,
         screenshot::plugin,
         sound::plugin,
+        online::plugin,
     ));
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_plugins(host::plugin);
     #[cfg(target_arch = "wasm32")]
     app.add_plugins(web::plugin);
 }

@@ -77,7 +77,9 @@ fn main() -> AppExit {
         (settings.vs_computer, settings.human_side, settings.level);
     app.insert_resource(settings);
     app.add_plugins(ludus::game_plugin);
-    if let Some(game) = launch.game.clone() {
+    if launch.online.is_some() {
+        app.insert_state(Screen::Online);
+    } else if let Some(game) = launch.game.clone() {
         // Screenshots need a board that waits: two players. Otherwise the seats asked for (the
         // browser's `?level=`), else the player's usual choice.
         let seats = if launch.screenshot.is_some() {

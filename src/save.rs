@@ -82,8 +82,12 @@ pub fn load(lang: i18n::Lang) -> (Resumable, Option<String>) {
     }
 }
 
-/// Writes the session (or removes the save once the game is over).
+/// Writes the session (or removes the save once the game is over). Online games live on the
+/// server and leave the local save alone.
 pub fn store(session: &Session) {
+    if session.seats.is_online() {
+        return;
+    }
     if session.game.is_over() || session.game.ply() == 0 {
         storage::remove(FILE);
         return;

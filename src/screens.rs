@@ -20,6 +20,8 @@ pub enum Screen {
     Settings,
     /// A game on the board.
     Playing,
+    /// Play online: the server, the lobby, rooms and live games.
+    Online,
 }
 
 /// The name of a side in a game: Red or Black in Latrunculi, White or Black in Alquerque.
@@ -197,7 +199,9 @@ fn title_screen(
                 if big_button(ui, lang.t("menu.settings"), width).clicked() {
                     next.set(Screen::Settings);
                 }
-                ui.add_enabled(false, egui::Label::new(lang.t("menu.online_soon")));
+                if big_button(ui, lang.t("menu.online"), width).clicked() {
+                    next.set(Screen::Online);
+                }
                 if !cfg!(target_arch = "wasm32") && big_button(ui, lang.t("menu.quit"), width).clicked() {
                     exit.write(AppExit::Success);
                 }

@@ -11,6 +11,8 @@ pub enum Player {
     Human,
     /// The computer at a level.
     Computer(Level),
+    /// Someone playing over the network (online games): their moves come from the server.
+    Remote,
 }
 
 /// The computer's strength.
@@ -55,18 +57,32 @@ impl Seats {
         self.players[side.index()]
     }
 
-    /// The one human side against the computer, if this is such a game.
+    /// The one human side against the computer or someone online, if this is such a game.
     pub fn human_side(&self) -> Option<Side> {
         match self.players {
-            [Player::Human, Player::Computer(_)] => Some(Side::First),
-            [Player::Computer(_), Player::Human] => Some(Side::Second),
+            [Player::Human, Player::Computer(_) | Player::Remote] => Some(Side::First),
+            [Player::Computer(_) | Player::Remote, Player::Human] => Some(Side::Second),
             _ => None,
         }
+    }
+
+    /// An online game: the person here plays `local` (`None`: watches), the others are remote.
+    pub fn online(local: Option<Side>) -> Seats {
+        let mut players = [Player::Remote; 2];
+        if let Some(side) = local {
+            players[side.index()] = Player::Human;
+        }
+        Seats { players }
     }
 
     /// Whether nobody at this device is a computer.
     pub fn is_two_players(&self) -> bool {
         self.players == [Player::Human; 2]
+    }
+
+    /// Whether someone plays over the network (an online game, played or watched).
+    pub fn is_online(&self) -> bool {
+        self.players.contains(&Player::Remote)
     }
 }
 
@@ -81,22 +97,30 @@ pub struct Session {
     pub redo: Vec<AnyMove>,
     /// Bumped at every change, so views and the AI notice.
     pub revision: u64,
+    /// Watching an online game: the person here proposes moves instead of playing them.
+    pub spectating: bool,
 }
 
 impl Session {
     /// A new game.
     pub fn new(variant: Variant, seats: Seats) -> Session {
-        Session { game: AnyGame::new(variant), seats, redo: Vec::new(), revision: 0 }
+        Session { game: AnyGame::new(variant), seats, redo: Vec::new(), revision: 0, spectating: false }
     }
 
     /// A game from a record or position.
     pub fn from_game(game: AnyGame, seats: Seats) -> Session {
-        Session { game, seats, redo: Vec::new(), revision: 0 }
+        Session { game, seats, redo: Vec::new(), revision: 0, spectating: false }
     }
 
     /// Whether a person at this device is to move now.
     pub fn human_to_move(&self) -> bool {
         !self.game.is_over() && self.seats.player(self.game.side_to_move()) == Player::Human
+    }
+
+    /// Whether the person here may pick a move on the board now: their own turn, or a proposal
+    /// while watching.
+    pub fn can_touch(&self) -> bool {
+        self.human_to_move() || (self.spectating && !self.game.is_over())
     }
 
     /// The level of the computer to move now, if the computer is to move.
@@ -106,7 +130,7 @@ impl Session {
         }
         match self.seats.player(self.game.side_to_move()) {
             Player::Computer(level) => Some(level),
-            Player::Human => None,
+            Player::Human | Player::Remote => None,
         }
     }
 
@@ -125,6 +149,9 @@ impl Session {
     /// Takes back moves: against the computer, back to the person's previous turn; otherwise
     /// one move. Returns whether anything changed.
     pub fn undo(&mut self) -> bool {
+        if self.seats.is_online() {
+            return false;
+        }
         if self.game.withdraw_ending() {
             self.revision += 1;
             return true;
@@ -147,6 +174,9 @@ impl Session {
 
     /// Replays taken-back moves: against the computer, up to the person's next turn.
     pub fn redo(&mut self) -> bool {
+        if self.seats.is_online() {
+            return false;
+        }
         let Some(mv) = self.redo.pop() else {
             return false;
         };
@@ -169,6 +199,10 @@ impl Session {
 
     /// The side to move resigns (against the computer: the person resigns).
     pub fn resign(&mut self) -> bool {
+        if self.seats.is_online() {
+            // The server decides; its verdict comes back as the game's end.
+            return false;
+        }
         let loser = self.seats.human_side().unwrap_or(self.game.side_to_move());
         let ok = self.game.end(Outcome::win(!loser, ludus_rules::Reason::Resignation)).is_ok();
         if ok {
@@ -193,8 +227,9 @@ pub enum GameCommand {
     NewGame,
 }
 
-/// Applies [`GameCommand`]s in order.
-fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResMut<Session>>) {
+/// Applies [`GameCommand`]s in order. In an online game only the person's own moves are played
+/// here (the online plugin sends them to the server first); the rest goes through the server.
+pub(crate) fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResMut<Session>>) {
     let Some(mut session) = session else {
         commands.clear();
         return;
@@ -202,6 +237,10 @@ fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResM
     for cmd in commands.read() {
         match cmd {
             GameCommand::Play(mv) => {
+                let online = session.seats.is_online();
+                if online && !session.human_to_move() {
+                    continue;
+                }
                 if let Err(e) = session.play(mv) {
                     warn!("ignored {e}");
                 }
@@ -215,6 +254,7 @@ fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResM
             GameCommand::Resign => {
                 session.resign();
             }
+            GameCommand::NewGame if session.seats.is_online() => {}
             GameCommand::NewGame => {
                 let seats = session.seats;
                 let variant = session.game.variant();

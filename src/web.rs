@@ -22,6 +22,46 @@ struct PageState {
     /// Milliseconds from the page's start to the first frame that took input.
     ready_ms: Option<f64>,
     game: Option<GameState>,
+    /// The connection to a server, when there is one.
+    online: Option<OnlineState>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct OnlineState {
+    /// `connecting`, `signed-in`, `reconnecting`, `failed` or `offline`.
+    phase: &'static str,
+    server: String,
+    nickname: Option<String>,
+    /// A room code or `queue` while waiting for an opponent.
+    waiting: Option<String>,
+    /// The online game on the board: its id and `first`, `second` or `spectator`.
+    game: Option<(u64, &'static str)>,
+    /// The last refusal from the server.
+    notice: Option<String>,
+}
+
+fn online_state(net: &crate::online::Net, game: Option<&crate::online::OnlineGame>) -> Option<OnlineState> {
+    use crate::online::{Phase, Waiting};
+    if net.phase == Phase::Offline {
+        return None;
+    }
+    Some(OnlineState {
+        phase: match net.phase {
+            Phase::Offline => "offline",
+            Phase::Connecting => "connecting",
+            Phase::SignedIn => "signed-in",
+            Phase::Reconnecting(_) => "reconnecting",
+            Phase::Failed(_) => "failed",
+        },
+        server: net.server.clone(),
+        nickname: net.nickname.clone(),
+        waiting: net.waiting.as_ref().map(|w| match w {
+            Waiting::Room { code, .. } => code.clone(),
+            Waiting::Queue { .. } => "queue".to_string(),
+        }),
+        game: game.map(|g| (g.id.0, g.local_side().map_or("spectator", side_name))),
+        notice: net.notice.as_ref().map(|(code, text)| format!("{code:?}: {text}")),
+    })
 }
 
 #[derive(Serialize, PartialEq)]
@@ -85,7 +125,7 @@ fn game_state(
     use crate::session::{Level, Player};
     let game = &session.game;
     let settled = view.settled(session);
-    let interactive = settled && session.human_to_move();
+    let interactive = settled && session.can_touch();
     let pos = game.position();
     let legal = if interactive {
         game.legal_moves()
@@ -100,6 +140,7 @@ fn game_state(
     };
     let player = |side: Side| match session.seats.player(side) {
         Player::Human => "human",
+        Player::Remote => "remote",
         Player::Computer(Level::Easy) => "easy",
         Player::Computer(Level::Medium) => "medium",
         Player::Computer(Level::Hard) => "hard",
@@ -153,6 +194,8 @@ fn publish(
     view: Res<BoardView>,
     selected: Res<Selected>,
     thinking: Res<Thinking>,
+    net: Res<crate::online::Net>,
+    online: Option<Res<crate::online::OnlineGame>>,
     mut ready_ms: Local<Option<f64>>,
     mut last: Local<Option<PageState>>,
 ) {
@@ -177,9 +220,11 @@ fn publish(
             Screen::Rules => "rules",
             Screen::Settings => "settings",
             Screen::Playing => "playing",
+            Screen::Online => "online",
         },
         ready_ms: *ready_ms,
         game,
+        online: online_state(&net, online.as_deref()),
     };
     if last.as_ref() == Some(&state) {
         return;

@@ -10,6 +10,7 @@ const USAGE: &str = "usage: ludus-cli <command> ...
   arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K]
   bench [--quick] [--search-only]
   bots --server ADDR [--games N] [--ws] [--variant GAME|all] [--think-ms MIN-MAX] [--max-plies P] [--duration SECS] [--ramp PER_SEC] [--threads T]
+  bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) [--level LEVEL] [--moves N] [--think-ms MS] [--timeout SECS]
 GAME is latrunculi, latrunculi-quick or alquerque; LEVEL is random, easy, medium or hard.";
 
 pub fn run(argv: &[String]) -> Result<(), String> {
@@ -23,6 +24,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         "arena" => crate::arena::run(rest),
         "bench" => crate::bench::run(rest),
         "bots" => crate::bots::run(rest),
+        "bot" => crate::bot::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

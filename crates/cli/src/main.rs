@@ -4,6 +4,7 @@ mod analyze;
 mod arena;
 mod args;
 mod bench;
+mod bot;
 mod bots;
 mod commands;
 

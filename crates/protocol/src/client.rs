@@ -31,6 +31,7 @@
 //! Nothing here blocks, except [`Transport::WebSocket`]'s TCP connect and handshake during the
 //! first `poll` (bounded by [`ClientConfig::connect_timeout`]).
 
+#[cfg(not(target_family = "wasm"))]
 use crate::ws::WsClientSocket;
 use crate::{
     CHANNEL, ClientMessage, Hello, IDLE_FLUSH_INTERVAL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, PlayerId,
@@ -38,12 +39,13 @@ use crate::{
 };
 use renet2::RenetClient;
 use renet2_netcode::{
-    ClientAuthentication, ConnectToken, NativeSocket, NetcodeClientTransport, NetcodeTransportError,
-    generate_random_bytes,
+    ClientAuthentication, ConnectToken, NetcodeClientTransport, NetcodeTransportError, generate_random_bytes,
 };
 use std::fmt;
-use std::net::{SocketAddr, UdpSocket};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::net::SocketAddr;
+use std::time::Duration;
+// `std::time::Instant` panics in a browser; web-time is std's on native targets.
+use web_time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// The server's netcode socket for UDP clients.
 pub const UDP_SOCKET_ID: u8 = 0;
@@ -77,6 +79,9 @@ pub struct ClientConfig {
     /// The protocol version announced in [`Hello`]: [`PROTOCOL_VERSION`] (other values only
     /// to test a server's version check).
     pub protocol_version: u16,
+    /// Browser builds: the WebSocket URL (`ws://host:5001`, `wss://example.org/ludus`); when
+    /// unset, `ws://<server>`. Native clients connect to `server` and ignore it.
+    pub url: Option<String>,
 }
 
 impl ClientConfig {
@@ -90,7 +95,29 @@ impl ClientConfig {
             timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(5),
             protocol_version: PROTOCOL_VERSION,
+            url: None,
         }
+    }
+
+    /// A WebSocket connection to `url` (`ws://host:port` or `wss://host/path`), as a browser
+    /// makes it. `server` is the URL's address when it is an IP address (it only names the
+    /// connection in messages and logs).
+    pub fn web(url: impl Into<String>) -> ClientConfig {
+        let url = url.into();
+        let server = url::Url::parse(&url)
+            .ok()
+            .and_then(|u| {
+                let port = u.port_or_known_default()?;
+                match u.host()? {
+                    url::Host::Ipv4(ip) => Some(SocketAddr::from((ip, port))),
+                    url::Host::Ipv6(ip) => Some(SocketAddr::from((ip, port))),
+                    url::Host::Domain(_) => None,
+                }
+            })
+            .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 0)));
+        let mut config = ClientConfig::new(server, Transport::WebSocket);
+        config.url = Some(url);
+        config
     }
 
     /// Sets the nickname.
@@ -186,12 +213,24 @@ fn new_transport(config: &ClientConfig) -> Result<(RenetClient, NetcodeClientTra
     )
     .map_err(|e| ClientError(format!("cannot make a connect token: {e}")))?;
     let auth = ClientAuthentication::Secure { connect_token: token };
-    let (renet, transport) = match config.transport {
+    let (renet, transport) = open_transport(config, now, auth)?;
+    Ok((renet, transport))
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn open_transport(
+    config: &ClientConfig,
+    now: Duration,
+    auth: ClientAuthentication,
+) -> Result<(RenetClient, NetcodeClientTransport), ClientError> {
+    use renet2_netcode::NativeSocket;
+    use std::net::UdpSocket;
+    Ok(match config.transport {
         Transport::Udp => {
             let bind: SocketAddr = if config.server.is_ipv4() {
-                "0.0.0.0:0".parse().expect("valid address")
+                SocketAddr::from(([0, 0, 0, 0], 0))
             } else {
-                "[::]:0".parse().expect("valid address")
+                SocketAddr::from(([0u16; 8], 0))
             };
             let socket =
                 UdpSocket::bind(bind).map_err(|e| ClientError(format!("cannot open a UDP socket: {e}")))?;
@@ -206,8 +245,27 @@ fn new_transport(config: &ClientConfig) -> Result<(RenetClient, NetcodeClientTra
                 .map_err(|e| ClientError(format!("cannot start netcode: {e}")))?;
             (RenetClient::new(connection_config(), true), transport)
         }
-    };
-    Ok((renet, transport))
+    })
+}
+
+#[cfg(target_family = "wasm")]
+fn open_transport(
+    config: &ClientConfig,
+    now: Duration,
+    auth: ClientAuthentication,
+) -> Result<(RenetClient, NetcodeClientTransport), ClientError> {
+    use renet2_netcode::{WebSocketClient, WebSocketClientConfig};
+    if config.transport == Transport::Udp {
+        return Err(ClientError("a browser cannot use UDP: connect over WebSocket".to_string()));
+    }
+    let url = config.url.clone().unwrap_or_else(|| format!("ws://{}", config.server));
+    let server_url =
+        url::Url::parse(&url).map_err(|e| ClientError(format!("not a WebSocket address: {url}: {e}")))?;
+    let socket = WebSocketClient::new(WebSocketClientConfig { server_url })
+        .map_err(|e| ClientError(format!("cannot open a WebSocket to {url}: {e}")))?;
+    let transport = NetcodeClientTransport::new(now, auth, socket)
+        .map_err(|e| ClientError(format!("cannot start netcode: {e}")))?;
+    Ok((RenetClient::new(connection_config(), true), transport))
 }
 
 impl Client {

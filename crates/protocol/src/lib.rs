@@ -11,10 +11,10 @@
 //!   ("your game is older than the server: please update") and disconnects. Those two variants
 //!   are variant 0 of their enums and their layout is frozen, and [`NETCODE_PROTOCOL_ID`] never
 //!   changes, so any two versions can at least say that much to each other.
-//! - [`client::Client`] (feature `client`, native only): a plain, non-Bevy client over UDP or
-//!   WebSocket. A browser build uses the same messages with renet2's WebSocket client.
+//! - [`client::Client`] (feature `client`): a plain, non-Bevy client over UDP or WebSocket
+//!   natively, and over renet2's browser WebSocket client on `wasm32-unknown-unknown`.
 //!
-//! The crate compiles for `wasm32-unknown-unknown` without the `client` feature.
+//! The crate compiles for `wasm32-unknown-unknown`, with or without the `client` feature.
 //!
 //! # Flows
 //!
@@ -48,7 +48,7 @@
 
 pub mod messages;
 
-#[cfg(all(feature = "client", not(target_family = "wasm")))]
+#[cfg(feature = "client")]
 pub mod client;
 #[cfg(all(feature = "client", not(target_family = "wasm")))]
 mod ws;

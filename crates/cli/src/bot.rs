@@ -1,0 +1,163 @@
+//! `ludus-cli bot`: one bot client on a `ludus-server`, to play a person (or a test) online. It
+//! signs in, then quick-matches, opens a room or joins one by code, and plays each of its turns
+//! with the engine at a level (random by default), printing what happens line by line.
+//!
+//! It stops with success once the game is over or both sides have made `--moves` moves, and
+//! fails (exit code 1) when `--timeout` passes first or the server refuses something.
+
+use crate::args::Args;
+use ludus_ai::{Level, Limits};
+use ludus_protocol::client::{Client, ClientConfig, Transport};
+use ludus_protocol::{ClientMessage, Role, ServerMessage};
+use ludus_rules::{AnyGame, AnyPosition, Side, Variant};
+use std::io::Write;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "ludus-cli bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) \
+[--level LEVEL] [--moves N] [--think-ms MS] [--timeout SECS]";
+
+fn say(line: impl AsRef<str>) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", line.as_ref());
+    let _ = out.flush();
+}
+
+pub fn run(argv: &[String]) -> Result<(), String> {
+    let args = Args::parse(
+        argv,
+        &["server", "nick", "quick", "room", "join", "level", "moves", "think-ms", "timeout"],
+        &["ws"],
+    )?;
+    args.expect_positional(0, USAGE)?;
+    let server_text = args.value("server").ok_or_else(|| format!("--server is required; usage: {USAGE}"))?;
+    let server: SocketAddr = server_text
+        .to_socket_addrs()
+        .map_err(|e| format!("bad --server '{server_text}': {e}"))?
+        .next()
+        .ok_or_else(|| format!("bad --server '{server_text}'"))?;
+    let transport = if args.flag("ws") { Transport::WebSocket } else { Transport::Udp };
+    let level = match args.value("level") {
+        Some(l) => Level::parse(l)?,
+        None => Level::Random,
+    };
+    let moves_wanted: usize = args.number("moves")?.unwrap_or(usize::MAX);
+    let think = Duration::from_millis(args.number("think-ms")?.unwrap_or(300));
+    let timeout = Duration::from_secs(args.number("timeout")?.unwrap_or(120));
+    let first = match (args.value("quick"), args.value("room"), args.value("join")) {
+        (Some(g), None, None) => {
+            ClientMessage::QuickMatch { variant: Variant::parse(g).map_err(|e| e.to_string())?, clock: None }
+        }
+        (None, Some(g), None) => ClientMessage::CreateRoom {
+            variant: Variant::parse(g).map_err(|e| e.to_string())?,
+            clock: None,
+            public: true,
+        },
+        (None, None, Some(code)) => ClientMessage::JoinRoom { code: code.to_string() },
+        _ => return Err(format!("give one of --quick, --room, --join; usage: {USAGE}")),
+    };
+    let nick = args.value("nick").unwrap_or("Bot");
+    let mut client = Client::connect(ClientConfig::new(server, transport).nickname(nick))
+        .map_err(|e| format!("cannot connect: {e}"))?;
+    let started = Instant::now();
+    let mut asked = false;
+    let mut game: Option<(ludus_protocol::GameId, Side, AnyGame)> = None;
+    let mut my_moves = 0usize;
+    let mut their_moves = 0usize;
+    let mut move_due: Option<Instant> = None;
+    let mut seed = 1u64;
+    loop {
+        if started.elapsed() > timeout {
+            return Err(format!(
+                "timed out after {} s ({my_moves} own moves, {their_moves} opponent moves)",
+                timeout.as_secs()
+            ));
+        }
+        if client.is_disconnected() {
+            return Err(format!("disconnected: {:?}", client.state()));
+        }
+        for message in client.poll() {
+            match message {
+                ServerMessage::Welcome { nickname, .. } => {
+                    say(format!("signed in as {nickname}"));
+                    if !asked {
+                        asked = true;
+                        client.send(&first);
+                    }
+                }
+                ServerMessage::RoomOpened { code, .. } => say(format!("room {code}")),
+                ServerMessage::Queued { variant, .. } => say(format!("queued for {}", variant.name())),
+                ServerMessage::Game(view) => {
+                    let Role::Player(side) = view.role else {
+                        return Err("joined as a spectator".to_string());
+                    };
+                    let start = AnyPosition::parse(view.variant, &view.start).map_err(|e| e.to_string())?;
+                    let mut g = AnyGame::from_position(start);
+                    for mv in &view.moves {
+                        g.play_str(mv).map_err(|e| format!("server move {mv}: {e}"))?;
+                    }
+                    say(format!(
+                        "game {} as {side:?} against {}",
+                        view.game.0,
+                        view.players[(!side).index()].nickname
+                    ));
+                    game = Some((view.game, side, g));
+                    move_due = Some(Instant::now() + think);
+                }
+                ServerMessage::MovePlayed { game: id, ply, mv, .. } => {
+                    let Some((gid, side, g)) = &mut game else { continue };
+                    if *gid != id || ply as usize != g.ply() {
+                        continue;
+                    }
+                    let mover = g.side_to_move();
+                    g.play_str(&mv).map_err(|e| format!("server move {mv}: {e}"))?;
+                    if mover == *side {
+                        my_moves += 1;
+                        say(format!("move {} {mv} (bot)", ply + 1));
+                    } else {
+                        their_moves += 1;
+                        say(format!("move {} {mv} (opponent)", ply + 1));
+                    }
+                    move_due = Some(Instant::now() + think);
+                }
+                ServerMessage::GameOver { outcome, .. } => {
+                    say(format!("game over: {:?} by {:?}", outcome.winner, outcome.reason));
+                    client.flush();
+                    return Ok(());
+                }
+                ServerMessage::Error { code, message } => {
+                    return Err(format!("server refused: {code:?}: {message}"));
+                }
+                ServerMessage::Incompatible { message, .. } => return Err(message),
+                _ => {}
+            }
+        }
+        if my_moves >= moves_wanted && their_moves >= moves_wanted {
+            say(format!("done: {my_moves} own moves, {their_moves} opponent moves"));
+            client.send(&ClientMessage::Leave);
+            client.flush();
+            std::thread::sleep(Duration::from_millis(100));
+            client.poll();
+            return Ok(());
+        }
+        if let Some((gid, side, g)) = &game
+            && !g.is_over()
+            && g.side_to_move() == *side
+            && my_moves < moves_wanted
+            && move_due.is_some_and(|t| Instant::now() >= t)
+        {
+            move_due = None;
+            seed += 1;
+            let limits = match level {
+                Level::Hard => Limits::time_ms(1000),
+                _ => Limits::for_level(level),
+            };
+            if let Some(mv) = ludus_ai::best_move(g, level, limits, seed)
+                && let Some(text) = g.position().move_to_string(&mv)
+            {
+                client.send(&ClientMessage::Move { game: *gid, ply: g.ply() as u32, mv: text });
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
