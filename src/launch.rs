@@ -1,5 +1,5 @@
 //! Command-line options: `ludus --game GAME [--position POS] [--lang en|vi] [--size WxH]
-//! [--screenshot PATH] [--online lobby|quick|room|join:CODE [--server ADDR] [--nick NAME]]`, and
+//! [--screenshot PATH] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`, and
 //! the same in the browser's address:
 //! `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second` and
 //! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann`.
@@ -49,6 +49,8 @@ pub enum OnlineAction {
     Room,
     /// Join a room by its code.
     Join(String),
+    /// Watch the newest live game in the lobby.
+    Watch,
 }
 
 impl OnlineAction {
@@ -57,16 +59,17 @@ impl OnlineAction {
             "lobby" | "" => Ok(OnlineAction::Lobby),
             "quick" => Ok(OnlineAction::Quick),
             "room" => Ok(OnlineAction::Room),
+            "watch" => Ok(OnlineAction::Watch),
             _ => match s.strip_prefix("join:") {
                 Some(code) if !code.is_empty() => Ok(OnlineAction::Join(code.to_string())),
-                _ => Err(format!("unknown online action '{s}': lobby, quick, room or join:CODE")),
+                _ => Err(format!("unknown online action '{s}': lobby, quick, room, watch or join:CODE")),
             },
         }
     }
 }
 
 /// The usage line.
-pub const USAGE: &str = "usage: ludus [--game latrunculi|latrunculi-quick|alquerque] [--position POS] [--lang en|vi] [--size WxH] [--screenshot PATH] [--online lobby|quick|room|join:CODE] [--server ADDR] [--nick NAME]";
+pub const USAGE: &str = "usage: ludus [--game latrunculi|latrunculi-quick|alquerque] [--position POS] [--lang en|vi] [--size WxH] [--screenshot PATH] [--online lobby|quick|room|watch|join:CODE] [--server ADDR] [--nick NAME]";
 
 impl Launch {
     /// Reads the options; an error says what is wrong.

@@ -814,6 +814,16 @@ fn auto_online(
                 OnlineAction::Quick => net.send(ClientMessage::QuickMatch { variant, clock }),
                 OnlineAction::Room => net.send(ClientMessage::CreateRoom { variant, clock, public: false }),
                 OnlineAction::Join(code) => net.send(ClientMessage::JoinRoom { code }),
+                OnlineAction::Watch => {
+                    *stage = 3;
+                    net.send(ClientMessage::Lobby);
+                }
+            }
+        }
+        3 => {
+            if let Some(game) = net.lobby.as_ref().and_then(|l| l.games.first()).map(|g| g.game) {
+                *stage = 2;
+                net.send(ClientMessage::Watch { game });
             }
         }
         _ => {}

@@ -1,7 +1,8 @@
 //! The game's client tests, in one binary (each test binary links Bevy): selection and taps,
-//! undo and redo, game over, saves, and the text tables.
+//! undo and redo, game over, saves, the text tables, and online play against a real server.
 
 mod app;
+mod online;
 mod saves;
 mod selection;
 mod session;

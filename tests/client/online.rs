@@ -1,0 +1,256 @@
+//! The game's network code (headless, no window) against a real `ludus-server` on 127.0.0.1 and
+//! a bot client: sign in, a room joined by code, moves both ways, the server restarted
+//! mid-game with the game going on, spectators' proposals, resignation.
+
+use crate::{data_dir_lock, fresh_data_dir};
+use bevy::prelude::*;
+use ludus::online::{Net, OnlineConfig, OnlineGame, Phase, Waiting};
+use ludus::session::{GameCommand, Session};
+use ludus::settings::Settings;
+use ludus_protocol::client::{Client, ClientConfig, Transport};
+use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
+use ludus_rules::{AnyGame, Reason, Side, Variant};
+use ludus_server::{ServerConfig, ServerHandle};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+fn headless() -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    app.insert_resource(Settings::default());
+    app.add_plugins(ludus::core_plugin);
+    app.add_plugins(ludus::online::net_plugin);
+    app
+}
+
+/// Runs frames (and polls the bots) until `done` holds, for at most `secs` seconds.
+fn run_until(
+    app: &mut App,
+    bots: &mut [&mut Bot],
+    secs: u64,
+    what: &str,
+    mut done: impl FnMut(&mut App, &mut [&mut Bot]) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        app.update();
+        for bot in bots.iter_mut() {
+            bot.poll();
+        }
+        if done(app, bots) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(3));
+    }
+}
+
+/// A plain protocol client that records what it hears.
+struct Bot {
+    client: Client,
+    game: Option<(GameId, Role, AnyGame)>,
+    heard: Vec<ServerMessage>,
+}
+
+impl Bot {
+    fn new(server: SocketAddr, nick: &str) -> Bot {
+        let client = Client::connect(ClientConfig::new(server, Transport::Udp).nickname(nick)).expect("bot");
+        Bot { client, game: None, heard: Vec::new() }
+    }
+
+    fn poll(&mut self) {
+        for m in self.client.poll() {
+            match &m {
+                ServerMessage::Game(view) => {
+                    let view = view.clone();
+                    let g = ludus::online::game_from_view(&view).expect("the server's game replays");
+                    self.game = Some((view.game, view.role, g));
+                }
+                ServerMessage::MovePlayed { ply, mv, .. } => {
+                    if let Some((_, _, g)) = &mut self.game
+                        && g.ply() == *ply as usize
+                    {
+                        g.play_str(mv).expect("the server's move is legal");
+                    }
+                }
+                _ => {}
+            }
+            self.heard.push(m);
+        }
+    }
+
+    fn side(&self) -> Option<Side> {
+        match self.game.as_ref()?.1 {
+            Role::Player(side) => Some(side),
+            Role::Spectator => None,
+        }
+    }
+
+    fn play_first_legal(&mut self) {
+        let (id, _, g) = self.game.as_ref().expect("in a game");
+        let mv = g.legal_moves()[0];
+        let text = g.position().move_to_string(&mv).expect("notation");
+        self.client.send(&ClientMessage::Move { game: *id, ply: g.ply() as u32, mv: text });
+    }
+}
+
+fn session_moves(app: &App) -> Vec<String> {
+    app.world().get_resource::<Session>().map(|s| s.game.move_strings()).unwrap_or_default()
+}
+
+/// One ply by whoever is to move: the app (through `GameCommand::Play`, as a tap would) or the
+/// bot; waits until both have it.
+fn one_ply(app: &mut App, bot: &mut Bot) {
+    let before = session_moves(app).len();
+    let session = app.world().resource::<Session>().clone();
+    if session.human_to_move() {
+        let mv = session.game.legal_moves()[0];
+        app.world_mut().write_message(GameCommand::Play(mv));
+    } else {
+        bot.play_first_legal();
+    }
+    run_until(app, &mut [bot], 10, "a ply on both ends", |app, bots| {
+        let mine = session_moves(app);
+        let online = app.world().resource::<OnlineGame>();
+        mine.len() == before + 1
+            && online.confirmed == before + 1
+            && bots[0].game.as_ref().is_some_and(|(_, _, g)| g.move_strings() == mine)
+    });
+}
+
+fn connect(app: &mut App, server: &str) {
+    app.world_mut().resource_mut::<OnlineConfig>().nickname = "Ann".to_string();
+    app.world_mut().resource_scope(|world, mut net: Mut<Net>| {
+        let config = world.resource::<OnlineConfig>().clone();
+        net.connect(server, &config);
+    });
+}
+
+#[test]
+fn an_online_game_survives_a_server_restart_and_spectators_propose() {
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online");
+    let server_dir = dir.join("server");
+    let server = ServerHandle::spawn(ServerConfig { ws: None, ..ServerConfig::local(&server_dir) })
+        .expect("server starts");
+    let addr = server.udp_addr().expect("udp address");
+    let mut app = headless();
+    connect(&mut app, &addr.to_string());
+    run_until(&mut app, &mut [], 10, "sign in", |app, _| {
+        app.world().resource::<Net>().phase == Phase::SignedIn
+    });
+    // The session token is remembered for this server.
+    assert!(app.world().resource::<OnlineConfig>().tokens.contains_key(&addr.to_string()));
+
+    // A public room (private games cannot be watched), joined by a bot with its code.
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
+        variant: Variant::Alquerque,
+        clock: None,
+        public: true,
+    });
+    run_until(&mut app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
+    let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
+        panic!("not a room")
+    };
+    let mut bot = Bot::new(addr, "Bot");
+    bot.client.send(&ClientMessage::JoinRoom { code });
+    run_until(&mut app, &mut [&mut bot], 10, "the game on both ends", |app, bots| {
+        bots[0].game.is_some() && app.world().get_resource::<OnlineGame>().is_some()
+    });
+    let online = app.world().resource::<OnlineGame>().clone();
+    let session = app.world().resource::<Session>().clone();
+    assert!(session.seats.is_online());
+    assert_eq!(online.local_side(), bot.side().map(|s| !s), "opposite sides");
+    assert_eq!(session.seats.human_side(), online.local_side());
+
+    // Moves both ways.
+    for _ in 0..4 {
+        one_ply(&mut app, &mut bot);
+    }
+    // Undo does nothing online: the server's record is the truth.
+    app.world_mut().write_message(GameCommand::Undo);
+    app.update();
+    assert_eq!(session_moves(&app).len(), 4);
+
+    // A spectator proposes; the players hear nothing of it.
+    let mut watcher = Bot::new(addr, "Eve");
+    watcher.client.send(&ClientMessage::Watch { game: online.id });
+    run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the spectator's view", |_, bots| {
+        bots[1].game.is_some()
+    });
+    let proposal = {
+        let (_, _, g) = watcher.game.as_ref().expect("watching");
+        g.position().move_to_string(&g.legal_moves()[0]).expect("notation")
+    };
+    watcher.client.send(&ClientMessage::Propose { game: online.id, ply: 4, mv: proposal.clone() });
+    run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the proposal echoed", |_, bots| {
+        bots[1].heard.iter().any(|m| matches!(m, ServerMessage::Proposals { proposals, .. } if proposals.iter().any(|p| p.mv == proposal)))
+    });
+    one_ply(&mut app, &mut bot);
+    assert!(
+        !bot.heard.iter().any(|m| matches!(m, ServerMessage::Proposals { .. })),
+        "a player heard the spectators' proposals"
+    );
+
+    // The server goes away and comes back on the same port with the same database: the game
+    // reconnects into its seat and goes on with every move intact.
+    let before = session_moves(&app);
+    drop(watcher);
+    server.stop();
+    run_until(&mut app, &mut [&mut bot], 20, "the drop noticed", |app, _| {
+        matches!(app.world().resource::<Net>().phase, Phase::Reconnecting(_))
+    });
+    let server =
+        ServerHandle::spawn(ServerConfig { udp: Some(addr), ws: None, ..ServerConfig::local(&server_dir) })
+            .expect("server restarts on the same port");
+    let bot_token = bot.client.token().cloned();
+    let mut bot = Bot {
+        client: Client::connect(ClientConfig::new(addr, Transport::Udp).token(bot_token)).expect("bot"),
+        game: None,
+        heard: Vec::new(),
+    };
+    run_until(&mut app, &mut [&mut bot], 30, "both back in the game", |app, bots| {
+        app.world().resource::<Net>().phase == Phase::SignedIn && bots[0].game.is_some()
+    });
+    assert_eq!(session_moves(&app), before, "no move lost");
+    assert_eq!(bot.game.as_ref().map(|(_, _, g)| g.move_strings()), Some(before.clone()));
+    for _ in 0..2 {
+        one_ply(&mut app, &mut bot);
+    }
+
+    // The bot resigns: the app's game ends with the server's verdict.
+    let id = app.world().resource::<OnlineGame>().id;
+    bot.client.send(&ClientMessage::Resign { game: id });
+    run_until(&mut app, &mut [&mut bot], 10, "the resignation", |app, _| {
+        app.world().resource::<Session>().game.is_over()
+    });
+    let outcome = app.world().resource::<Session>().game.outcome().expect("over");
+    assert_eq!(outcome.reason, Reason::Resignation);
+    assert_eq!(outcome.winner, app.world().resource::<OnlineGame>().local_side());
+    app.world_mut().resource_mut::<Net>().disconnect();
+    server.stop();
+    ludus::storage::set_data_dir(None);
+}
+
+#[test]
+fn an_unreachable_server_is_reported() {
+    let _guard = data_dir_lock();
+    let _dir = fresh_data_dir("unreachable");
+    // A port with nobody behind it.
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("socket");
+    let addr = socket.local_addr().expect("addr");
+    drop(socket);
+    let mut app = headless();
+    connect(&mut app, &addr.to_string());
+    // netcode gives up after its timeout (10 s by default).
+    run_until(&mut app, &mut [], 30, "the failure", |app, _| {
+        matches!(app.world().resource::<Net>().phase, Phase::Failed(ludus::online::Failure::Unreachable(_)))
+    });
+    assert!(!app.world().resource::<Net>().is_active());
+    connect(&mut app, "not an address at all");
+    assert!(matches!(
+        app.world().resource::<Net>().phase,
+        Phase::Failed(ludus::online::Failure::BadAddress(_))
+    ));
+    ludus::storage::set_data_dir(None);
+}
