@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The browser test: builds the web bundle if the sources changed since the last build, serves it
-# on 127.0.0.1 (precompressed files, application/wasm) and plays it in Debian's headless Chromium
-# with playwright-core (no browser download). Installs what it needs (idempotently): chromium,
-# the npm packages, and what web/build.sh needs. Screenshots go to $LUDUS_WEB_OUT (/tmp/ludus-web).
+# on 127.0.0.1 with `ludus-server --web` (precompressed files, application/wasm, and
+# ludus-server.json) and plays it in Debian's headless Chromium with playwright-core (no browser
+# download). Installs what it needs (idempotently): chromium, the npm packages, and what
+# web/build.sh needs. Builds ludus-server (release) in $CARGO_TARGET_DIR (default
+# ~/.cache/ludus-target, as .ci/run). Screenshots go to $LUDUS_WEB_OUT (/tmp/ludus-web).
 #
 #   bash web/test.sh
 set -euo pipefail
@@ -38,17 +40,28 @@ else
   echo "== web/dist is up to date (built $(cat "$stamp"))"
 fi
 
-log="$(mktemp)"
-node web/test/serve.mjs web/dist 0 >"$log" 2>&1 &
+# The bundle is served by ludus-server itself (--web), as on a LAN: the page also gets
+# ludus-server.json and must offer that server's WebSocket port. Free ports, a throwaway database.
+echo "== cargo build --release -p ludus-server"
+cargo build --locked --release -p ludus-server
+work="$(mktemp -d)"
+log="$work/server.log"
+"$CARGO_TARGET_DIR/release/ludus-server" --web web/dist --http 127.0.0.1:0 --udp 127.0.0.1:0 \
+  --ws 127.0.0.1:0 --data "$work/data" >"$log" 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-url=""
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+# Its first line: "ludus-server listening udp=ADDR ws=ADDR http=ADDR data=DIR".
+line=""
 for _ in $(seq 100); do
-  url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$log" || true)"
-  [ -n "$url" ] && break
+  line="$(grep -m1 '^ludus-server listening ' "$log" || true)"
+  [ -n "$line" ] && break
   kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
   sleep 0.1
 done
-[ -n "$url" ] || { echo "web/test.sh: the server did not start" >&2; cat "$log" >&2; exit 1; }
-echo "== browser test against $url"
+[ -n "$line" ] || { echo "web/test.sh: the server did not start" >&2; cat "$log" >&2; exit 1; }
+http="$(sed -n 's/.* http=\([^ ]*\) .*/\1/p' <<<"$line")"
+ws="$(sed -n 's/.* ws=\([^ ]*\) .*/\1/p' <<<"$line")"
+url="http://$http/"
+export LUDUS_WS_PORT="${ws##*:}"
+echo "== browser test against $url (ludus-server --web, WebSocket port $LUDUS_WS_PORT)"
 node web/test/browser.mjs "$url"

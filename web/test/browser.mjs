@@ -6,7 +6,9 @@
 // Environment: LUDUS_WEB_OUT (screenshots, default /tmp/ludus-web), CHROMIUM (default
 // /usr/bin/chromium), LUDUS_MAX_READY_MS (default 15000), LUDUS_MAX_TASK_MS (default 250: the
 // longest main-thread task while Hard thinks), LUDUS_MAX_GAP_MS (default 0: no limit on the gap
-// between painted frames, which SwiftShader's software rendering dominates; it is reported).
+// between painted frames, which SwiftShader's software rendering dominates; it is reported),
+// LUDUS_WS_PORT (the WebSocket port of the ludus-server serving the page: the page must offer
+// ws://HOST:LUDUS_WS_PORT as the default server; unset: not checked).
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -19,6 +21,7 @@ const out = process.env.LUDUS_WEB_OUT ?? '/tmp/ludus-web';
 const maxReadyMs = Number(process.env.LUDUS_MAX_READY_MS ?? 15000);
 const maxTaskMs = Number(process.env.LUDUS_MAX_TASK_MS ?? 250);
 const maxGapMs = Number(process.env.LUDUS_MAX_GAP_MS ?? 0);
+const wsPort = process.env.LUDUS_WS_PORT ?? '';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 mkdirSync(out, { recursive: true });
 
@@ -105,10 +108,13 @@ try {
     });
     const wasmRequests = [];
     page.on('request', (r) => r.url().endsWith('.wasm') && wasmRequests.push(r.url()));
-    await page.goto(base, { waitUntil: 'load' });
+    const override = 'wss://ludus.example.org/ludus';
+    await page.goto(`${base}?server=${encodeURIComponent(override)}`, { waitUntil: 'load' });
     const message = await page.locator('#problem.shown').textContent({ timeout: 10000 });
     check('no WebGL2: a clear message', /WebGL 2/.test(message), message.slice(0, 80));
     check('no WebGL2: the game is not downloaded', wasmRequests.length === 0, wasmRequests.join(' '));
+    const named = await page.evaluate(() => window.ludusDefaultServer ?? null);
+    check('?server= sets window.ludusDefaultServer', named === override, String(named));
     await page.close();
   }
 
@@ -143,6 +149,11 @@ try {
       `${timing.wasmBytes} bytes over the wire, downloaded at ${Math.round(timing.wasmEnd)} ms`,
   );
   check('wasm served as application/wasm', headers['content-type'] === 'application/wasm', headers['content-type']);
+  if (wsPort) {
+    const expected = `ws://${new URL(base).hostname}:${wsPort}`;
+    const found = await page.evaluate(() => window.ludusDefaultServer ?? null);
+    check('the page offers the server that served it (ludus-server.json)', found === expected, String(found));
+  }
   check(
     `first interactive frame within ${maxReadyMs} ms of navigation (target 5000)`,
     s.ready_ms <= maxReadyMs,

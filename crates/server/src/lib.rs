@@ -8,6 +8,8 @@
 //! - [`core`]: players, rooms, quick match, live games, clocks, held seats, spectators and
 //!   their proposals. Pure state: bytes in, changes to store and messages out.
 //! - [`store`]: SQLite (WAL, `synchronous=FULL`) written by its own thread in group commits.
+//! - [`http`]: optionally, the browser bundle over HTTP (`--web DIR`) and `/ludus-server.json`
+//!   with the ports, on its own threads.
 //!
 //! The loop ([`Server::step`]): receive packets, hand each message to the core, submit the
 //! tick's changes to the store, and send the tick's messages only once those changes (and every
@@ -18,13 +20,15 @@
 //! network"); the `ludus-server` binary runs one in the foreground.
 
 pub mod core;
+pub mod http;
 pub mod store;
 pub mod transport;
 
 use crate::core::{ConnId, Core, Limits, Outgoing};
+use crate::http::HttpServer;
 use crate::store::Store;
 use crate::transport::{NoSocket, Transport};
-use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID};
+use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
 use renet2::ServerEvent;
 use renet2_netcode::{NativeSocket, ServerSocket, WebSocketAcceptor, WebSocketServer, WebSocketServerConfig};
 use std::collections::VecDeque;
@@ -100,6 +104,8 @@ impl Status {
 pub const DEFAULT_UDP: &str = "0.0.0.0:5000";
 /// Default WebSocket address of the binary.
 pub const DEFAULT_WS: &str = "0.0.0.0:5001";
+/// Default HTTP address of the binary (used with `--web DIR`).
+pub const DEFAULT_HTTP: &str = "0.0.0.0:8080";
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -119,6 +125,11 @@ pub struct ServerConfig {
     pub ws_behind_tls_proxy: bool,
     /// Sleep between two polls of the sockets.
     pub poll_interval: Duration,
+    /// Serve the files of this directory (the browser bundle) over HTTP at `http`, with
+    /// `/ludus-server.json` (`None`: no HTTP).
+    pub web_dir: Option<PathBuf>,
+    /// The HTTP address, used when `web_dir` is set.
+    pub http: Option<SocketAddr>,
 }
 
 impl ServerConfig {
@@ -133,6 +144,8 @@ impl ServerConfig {
             limits: Limits::default(),
             ws_behind_tls_proxy: false,
             poll_interval: Duration::from_millis(1),
+            web_dir: None,
+            http: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
         }
     }
 }
@@ -165,6 +178,7 @@ pub struct Server {
     _runtime: Option<tokio::runtime::Runtime>,
     udp_addr: Option<SocketAddr>,
     ws_addr: Option<SocketAddr>,
+    http: Option<HttpServer>,
     pending: VecDeque<(u64, Instant, Vec<Outgoing>)>,
     release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
     max_poll_gap: Duration,
@@ -227,6 +241,18 @@ impl Server {
                 .ok()
         });
         let core = Core::new(config.limits.clone(), loaded, lookup, now);
+        let http = match (&config.web_dir, config.http) {
+            (Some(dir), Some(addr)) => {
+                let info = serde_json::json!({
+                    "ws_port": ws_addr.map(|a| a.port()),
+                    "udp_port": udp_addr.map(|a| a.port()),
+                    "version": PROTOCOL_VERSION,
+                });
+                Some(HttpServer::bind(addr, dir, info.to_string())?)
+            }
+            (Some(_), None) => return Err("a web directory needs an HTTP address".to_string()),
+            (None, _) => None,
+        };
         Ok(Server {
             transport,
             core,
@@ -234,6 +260,7 @@ impl Server {
             _runtime: runtime,
             udp_addr,
             ws_addr,
+            http,
             pending: VecDeque::new(),
             release_delay: [0; RELEASE_BUCKETS_MS.len() + 1],
             max_poll_gap: Duration::ZERO,
@@ -252,6 +279,11 @@ impl Server {
     /// The bound WebSocket address.
     pub fn ws_addr(&self) -> Option<SocketAddr> {
         self.ws_addr
+    }
+
+    /// The bound HTTP address (when serving a web directory).
+    pub fn http_addr(&self) -> Option<SocketAddr> {
+        self.http.as_ref().map(HttpServer::addr)
     }
 
     /// Counters.
@@ -393,6 +425,8 @@ impl Server {
 
     /// Sends what is stored, disconnects everyone and waits for the database writer.
     pub fn shutdown(mut self) {
+        // Stops accepting HTTP connections (open ones end by their timeouts).
+        self.http = None;
         self.store.sync(Duration::from_secs(10));
         self.release(Instant::now());
         self.transport.disconnect_all();
@@ -407,13 +441,14 @@ pub struct ServerHandle {
     thread: Option<JoinHandle<()>>,
     udp_addr: Option<SocketAddr>,
     ws_addr: Option<SocketAddr>,
+    http_addr: Option<SocketAddr>,
 }
 
 impl ServerHandle {
     /// Binds a server and runs it on a new thread.
     pub fn spawn(config: ServerConfig) -> Result<ServerHandle, String> {
         let server = Server::bind(config)?;
-        let (udp_addr, ws_addr) = (server.udp_addr(), server.ws_addr());
+        let (udp_addr, ws_addr, http_addr) = (server.udp_addr(), server.ws_addr(), server.http_addr());
         let stop = Arc::new(AtomicBool::new(false));
         let status = Arc::new(Mutex::new(server.status()));
         let (thread_stop, thread_status) = (stop.clone(), status.clone());
@@ -421,7 +456,7 @@ impl ServerHandle {
             .name("ludus-server".into())
             .spawn(move || server.run(&thread_stop, Some(&thread_status)))
             .map_err(|e| format!("cannot start the server thread: {e}"))?;
-        Ok(ServerHandle { stop, status, thread: Some(thread), udp_addr, ws_addr })
+        Ok(ServerHandle { stop, status, thread: Some(thread), udp_addr, ws_addr, http_addr })
     }
 
     /// The counters (refreshed every few milliseconds).
@@ -442,6 +477,11 @@ impl ServerHandle {
     /// The bound WebSocket address.
     pub fn ws_addr(&self) -> Option<SocketAddr> {
         self.ws_addr
+    }
+
+    /// The bound HTTP address (when serving a web directory).
+    pub fn http_addr(&self) -> Option<SocketAddr> {
+        self.http_addr
     }
 
     /// Stops the server and waits for it.

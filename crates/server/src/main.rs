@@ -1,17 +1,20 @@
-//! `ludus-server [--udp ADDR|none] [--ws ADDR|none] [--data DIR] [--hold SECS]
-//! [--max-clients N] [--ws-behind-tls] [--stats SECS]`
+//! `ludus-server [--udp ADDR|none] [--ws ADDR|none] [--web DIR [--http ADDR]] [--data DIR]
+//! [--hold SECS] [--max-clients N] [--ws-behind-tls] [--stats SECS]`
 
-use ludus_server::{DEFAULT_UDP, DEFAULT_WS, Server, ServerConfig};
+use ludus_server::{DEFAULT_HTTP, DEFAULT_UDP, DEFAULT_WS, Server, ServerConfig};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage: ludus-server [--udp ADDR|none] [--ws ADDR|none] [--data DIR] [--hold SECS] \
-[--max-clients N] [--ws-behind-tls] [--stats SECS]
+const USAGE: &str = "usage: ludus-server [--udp ADDR|none] [--ws ADDR|none] [--web DIR [--http ADDR]] \
+[--data DIR] [--hold SECS] [--max-clients N] [--ws-behind-tls] [--stats SECS]
   --udp ADDR        UDP address for native clients (default 0.0.0.0:5000)
   --ws ADDR         WebSocket address for browsers (default 0.0.0.0:5001)
+  --web DIR         serve the browser bundle in DIR (web/dist) over HTTP, with /ludus-server.json
+                    telling the page the WebSocket port
+  --http ADDR       HTTP address for --web (default 0.0.0.0:8080)
   --data DIR        where the database lives (default ./ludus-data)
   --hold SECS       how long a disconnected player's seat is held (default 120)
   --max-clients N   most clients at once (default 4096)
@@ -37,6 +40,8 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut config = ServerConfig::local("ludus-data");
     config.udp = DEFAULT_UDP.parse().ok();
     config.ws = DEFAULT_WS.parse().ok();
+    config.http = DEFAULT_HTTP.parse().ok();
+    let mut http_given = false;
     let mut stats = Duration::ZERO;
     let mut i = 0;
     while i < args.len() {
@@ -60,6 +65,14 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         match flag {
             "--udp" => config.udp = parse_addr(flag, value)?,
             "--ws" => config.ws = parse_addr(flag, value)?,
+            "--web" => config.web_dir = Some(PathBuf::from(value)),
+            "--http" => {
+                let addr = value
+                    .parse()
+                    .map_err(|_| format!("{flag}: '{value}' is not an address like 0.0.0.0:8080"))?;
+                config.http = Some(addr);
+                http_given = true;
+            }
             "--data" => config.data_dir = PathBuf::from(value),
             "--hold" => config.limits.seat_hold = Duration::from_secs(number("a number of seconds", 86_400)?),
             "--max-clients" => {
@@ -72,6 +85,9 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     }
     if config.udp.is_none() && config.ws.is_none() {
         return Err("--udp none and --ws none: nothing to listen on".to_string());
+    }
+    if http_given && config.web_dir.is_none() {
+        return Err("--http needs --web DIR (the files to serve)".to_string());
     }
     Ok(Some(Options { config, stats }))
 }
@@ -111,9 +127,10 @@ fn main() -> ExitCode {
     // The first line is for scripts and tests: the bound addresses. Output errors (a closed
     // pipe) never stop the server.
     say(&format!(
-        "ludus-server listening udp={} ws={} data={}",
+        "ludus-server listening udp={} ws={} http={} data={}",
         show(server.udp_addr()),
         show(server.ws_addr()),
+        show(server.http_addr()),
         data.display()
     ));
     say(&format!(
@@ -181,5 +198,13 @@ mod tests {
         assert!(parse_args(&args("--hold -3")).is_err());
         assert!(parse_args(&args("--udp none --ws none")).is_err());
         assert!(parse_args(&args("--help")).unwrap().is_none());
+        let o = parse_args(&args("--web dist")).unwrap().unwrap();
+        assert_eq!(o.config.web_dir, Some(PathBuf::from("dist")));
+        assert_eq!(o.config.http, DEFAULT_HTTP.parse().ok());
+        let o = parse_args(&args("--web dist --http 127.0.0.1:0")).unwrap().unwrap();
+        assert_eq!(o.config.http, "127.0.0.1:0".parse().ok());
+        assert_eq!(parse_args(&args("--udp 127.0.0.1:0")).unwrap().unwrap().config.web_dir, None);
+        assert!(parse_args(&args("--http 127.0.0.1:0")).is_err());
+        assert!(parse_args(&args("--web dist --http none")).is_err());
     }
 }

@@ -2,6 +2,7 @@
 //! binary; every test runs its own server on free ports and stops by itself).
 
 mod common;
+mod http;
 mod persistence;
 mod play;
 mod robustness;
