@@ -42,8 +42,8 @@ fi
 
 # The bundle is served by ludus-server itself (--web), as on a LAN: the page also gets
 # ludus-server.json and must offer that server's WebSocket port. Free ports, a throwaway database.
-echo "== cargo build --release -p ludus-server"
-cargo build --locked --release -p ludus-server
+echo "== cargo build --release -p ludus-server -p ludus-cli"
+cargo build --locked --release -p ludus-server -p ludus-cli
 work="$(mktemp -d)"
 log="$work/server.log"
 "$CARGO_TARGET_DIR/release/ludus-server" --web web/dist --http 127.0.0.1:0 --udp 127.0.0.1:0 \
@@ -63,5 +63,8 @@ http="$(sed -n 's/.* http=\([^ ]*\) .*/\1/p' <<<"$line")"
 ws="$(sed -n 's/.* ws=\([^ ]*\) .*/\1/p' <<<"$line")"
 url="http://$http/"
 export LUDUS_WS_PORT="${ws##*:}"
+# The online step: a bot (ludus-cli bot, over UDP) plays the browser through this server.
+export LUDUS_UDP_ADDR="$(sed -n 's/.* udp=\([^ ]*\) .*/\1/p' <<<"$line")"
+export LUDUS_CLI="$CARGO_TARGET_DIR/release/ludus-cli"
 echo "== browser test against $url (ludus-server --web, WebSocket port $LUDUS_WS_PORT)"
 node web/test/browser.mjs "$url"

@@ -8,10 +8,12 @@
 // longest main-thread task while Hard thinks), LUDUS_MAX_GAP_MS (default 0: no limit on the gap
 // between painted frames, which SwiftShader's software rendering dominates; it is reported),
 // LUDUS_WS_PORT (the WebSocket port of the ludus-server serving the page: the page must offer
-// ws://HOST:LUDUS_WS_PORT as the default server; unset: not checked).
+// ws://HOST:LUDUS_WS_PORT as the default server; unset: not checked), LUDUS_UDP_ADDR and
+// LUDUS_CLI (the server's UDP address and a ludus-cli binary: a bot plays the browser online;
+// unset: the online step is skipped).
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -258,6 +260,58 @@ try {
   await page.waitForTimeout(300);
   await page.screenshot({ path: hardShot });
   screenshotCheck(hardShot, 'latrunculi');
+
+  // 5. Online: the browser against a bot client through the ludus-server that served the page,
+  // the browser over WebSocket (to the server named by ludus-server.json), the bot over UDP.
+  const udp = process.env.LUDUS_UDP_ADDR ?? '';
+  const cli = process.env.LUDUS_CLI ?? '';
+  if (udp && cli) {
+    const botOut = [];
+    const bot = spawn(cli, ['bot', '--server', udp, '--quick', 'alquerque', '--nick', 'Bot', '--moves', '2',
+      '--think-ms', '200', '--timeout', '120'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    bot.stdout.on('data', (d) => botOut.push(String(d)));
+    bot.stderr.on('data', (d) => botOut.push(String(d)));
+    const botDone = new Promise((done) => bot.on('exit', (code) => done(code)));
+    await page.goto(`${base}?online=quick&game=alquerque&nick=Tablet`, { waitUntil: 'commit' });
+    s = await until(page, 'an online game', (s) => s.online?.game != null && s.game != null, 60000);
+    check(
+      'the browser signs in over WebSocket and is matched with the bot',
+      s.online.phase === 'signed-in' && s.online.nickname === 'Tablet' && s.game.players.includes('remote'),
+      `${s.online.phase} ${s.online.nickname} ${s.game.players}`,
+    );
+    const mine = s.online.game[1];
+    let played = 0;
+    const deadline = Date.now() + 60000;
+    while (Date.now() < deadline) {
+      s = await state(page);
+      const ours = s.game?.moves.filter((_, i) => (i % 2 === 0) === (mine === 'first')).length ?? 0;
+      const theirs = (s.game?.moves.length ?? 0) - ours;
+      if (ours >= 2 && theirs >= 2) break;
+      if (s.game?.interactive && s.game.legal.length > 0 && ours === played) {
+        const m = s.game.legal[0];
+        for (const [i, point] of m.taps.entries()) {
+          await tap(page, point);
+          if (i + 1 < m.taps.length) {
+            await until(page, `tap ${i + 1} of ${m.notation}`, (s) => s.game.selected.length === i + 1, 10000);
+          }
+        }
+        played += 1;
+      }
+      await page.waitForTimeout(100);
+    }
+    const moves = s.game?.moves ?? [];
+    check('moves go both ways between the browser and the bot', moves.length >= 4, moves.join(' '));
+    const botCode = await Promise.race([botDone, new Promise((done) => setTimeout(() => done('still running'), 20000))]);
+    if (botCode === 'still running') bot.kill();
+    const botLog = botOut.join('');
+    check('the bot saw the browser\'s moves and finished', botCode === 0 && /\(opponent\)/.test(botLog), `${botCode}: ${botLog.trim().split('\n').slice(-3).join(' | ')}`);
+    const onlineShot = path.join(out, 'alquerque-online.png');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: onlineShot });
+    screenshotCheck(onlineShot, 'alquerque');
+  } else {
+    console.log('     (no LUDUS_UDP_ADDR / LUDUS_CLI: the online step is skipped)');
+  }
 
   check('no console errors, uncaught exceptions or failed requests', problems.length === 0, problems.join('\n     '));
 } catch (e) {
