@@ -55,6 +55,7 @@ pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod search;
+pub mod tablebase;
 pub mod tt;
 
 pub use any::{AnyInfo, AnySearch, balanced_opening, best_move};
@@ -64,4 +65,5 @@ pub use limits::Limits;
 pub use params::{AlquerqueParams, LatrunculiParams, Params, SearchParams};
 pub use score::Score;
 pub use search::{Info, Search, Status};
+pub use tablebase::{Probe, Tablebase, Wdl};
 pub use tt::TranspositionTable;

@@ -9,6 +9,7 @@ const USAGE: &str = "usage: ludus-cli <command> ...
   analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]
   arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K]
   bench [--quick] [--search-only]
+  tablebase build --max-pieces N [--out DIR] | tablebase probe --position POS [--dir DIR]
   bots --server ADDR [--games N] [--ws] [--variant GAME|all] [--think-ms MIN-MAX] [--max-plies P] [--duration SECS] [--ramp PER_SEC] [--threads T]
 GAME is latrunculi, latrunculi-quick or alquerque; LEVEL is random, easy, medium or hard.";
 
@@ -23,6 +24,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         "arena" => crate::arena::run(rest),
         "bench" => crate::bench::run(rest),
         "bots" => crate::bots::run(rest),
+        "tablebase" => crate::tablebase::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

@@ -6,6 +6,7 @@ mod args;
 mod bench;
 mod bots;
 mod commands;
+mod tablebase;
 
 use std::process::ExitCode;
 
