@@ -6,7 +6,7 @@ use ludus_rules::{AnyGame, AnyPosition, Variant};
 const USAGE: &str = "usage: ludus-cli <command> ...
   perft <GAME> <DEPTH> [--position POS] [--divide]
   moves <GAME> [--position POS]
-  analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]
+  analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB] [--tablebase DIR]
   arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K]
   bench [--quick] [--search-only]
   tablebase build --max-pieces N [--out DIR] | tablebase probe --position POS [--dir DIR]

@@ -142,16 +142,30 @@ fn generate_pair(
             }
         });
     }
+    // Undecided positions, one bit each: most predecessors are decided already (by a capture),
+    // and this small set answers for them without touching the big arrays.
+    let mut open: Vec<Vec<u64>> = counts
+        .iter()
+        .map(|c| {
+            let mut bits = vec![0u64; c.len().div_ceil(64)];
+            for (i, &n) in c.iter().enumerate() {
+                if n > 0 {
+                    bits[i / 64] |= 1 << (i % 64);
+                }
+            }
+            bits
+        })
+        .collect();
     let mut level: Code = 1;
+    let mut hits: Vec<u32> = Vec::new();
     while level <= max_code {
         let loss = level % 2 == 1;
         for t in 0..mats.len() {
             let pt = if mats.len() == 1 { 0 } else { 1 - t };
-            for idx in 0..vals[t].len() {
-                if vals[t][idx] != level {
-                    continue;
-                }
-                let (mover, other) = unindex(idx as u64, mats[t]);
+            hits.clear();
+            hits.extend(vals[t].iter().enumerate().filter(|&(_, &v)| v == level).map(|(i, _)| i as u32));
+            for &idx in &hits {
+                let (mover, other) = unindex(u64::from(idx), mats[t]);
                 let empty = FULL & !(mover | other);
                 let back = flip(mover);
                 let mut ys = other;
@@ -164,8 +178,7 @@ fn generate_pair(
                         xs &= xs - 1;
                         let before = other ^ (1 << y) ^ (1 << x);
                         let p = index::index(flip(before), back) as usize;
-                        // Decided already (a capture position's draw is 0 with no count).
-                        if vals[pt][p] != 0 || counts[pt][p] == 0 {
+                        if open[pt][p / 64] & (1 << (p % 64)) == 0 {
                             continue;
                         }
                         if !loss {
@@ -174,6 +187,7 @@ fn generate_pair(
                                 continue;
                             }
                         }
+                        open[pt][p / 64] &= !(1 << (p % 64));
                         vals[pt][p] = level + 1;
                         max_code = max_code.max(level + 1);
                     }
