@@ -29,6 +29,10 @@ use std::path::Path;
 use std::sync::Arc;
 use web_time::Instant;
 
+/// The most pieces [`generate`] builds tables for (the generator keeps positions' indices in
+/// 32 bits, and 10 pieces already need several GB of memory).
+pub const MAX_GENERATE: u32 = 10;
+
 /// A table just built, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Generated {
@@ -207,8 +211,10 @@ pub fn generate(
     out_dir: Option<&Path>,
     mut progress: impl FnMut(&Generated),
 ) -> Result<Tablebase, TbError> {
-    if !(2..=2 * ludus_rules::alquerque::MAX_PIECES).contains(&max_pieces) {
-        return Err(TbError::Invalid(format!("a table has 2 to 24 pieces, not {max_pieces}")));
+    if !(2..=MAX_GENERATE).contains(&max_pieces) {
+        return Err(TbError::Invalid(format!(
+            "tables can be built for 2 to {MAX_GENERATE} pieces, not {max_pieces}"
+        )));
     }
     if let Some(dir) = out_dir {
         std::fs::create_dir_all(dir)

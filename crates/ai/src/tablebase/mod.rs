@@ -38,7 +38,7 @@ mod generate;
 pub mod index;
 pub mod table;
 
-pub use generate::{Generated, generate};
+pub use generate::{Generated, MAX_GENERATE, generate};
 pub use index::Material;
 pub use table::{Table, TableStats};
 
