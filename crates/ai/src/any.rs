@@ -6,9 +6,11 @@ use crate::limits::Limits;
 use crate::params::Params;
 use crate::score::Score;
 use crate::search::{Search, Status};
+use crate::tablebase::{Probe, Tablebase};
 use crate::tt::TranspositionTable;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, GamePosition, Variant, alquerque, latrunculi};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// What a search has found so far, with moves in notation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +27,11 @@ pub struct AnyInfo {
     pub time_ms: u64,
     /// The principal variation in notation, best move first.
     pub pv: Vec<String>,
+    /// The endgame tablebase's value of the position, for its side to move, when a tablebase
+    /// is attached and covers it (see [`crate::tablebase::Probe::describe`]: "White wins in 9
+    /// plies").
+    #[serde(default)]
+    pub tablebase: Option<Probe>,
 }
 
 enum Inner {
@@ -125,6 +132,31 @@ impl AnySearch {
         AnySearch { inner }
     }
 
+    /// Attaches an Alquerque endgame tablebase to the search (Medium and Hard; Random and Easy,
+    /// and Latrunculi, ignore it). Call it before the first [`AnySearch::step`]; what the
+    /// search does with it is described at [`Search::set_tablebase`].
+    ///
+    /// ```
+    /// use ludus_ai::{AnySearch, Level, Limits, tablebase};
+    /// use ludus_rules::{AnyGame, AnyPosition, Variant};
+    /// use std::sync::Arc;
+    ///
+    /// let tb = Arc::new(tablebase::generate(3, None, |_| {}).unwrap());
+    /// let pos = AnyPosition::parse(Variant::Alquerque, "5/5/2B2/1W3/W4 w").unwrap();
+    /// let game = AnyGame::from_position(pos);
+    /// let mut search = AnySearch::new(&game, Level::Hard, Limits::depth(4), 1).with_tablebase(tb);
+    /// let mv = search.run_to_end().unwrap();
+    /// assert_eq!(game.position().move_to_string(&mv).unwrap(), "b2xd4");
+    /// let probe = search.info().tablebase.unwrap();
+    /// assert_eq!(probe.describe(ludus_rules::Side::First), "White wins in 1 ply");
+    /// ```
+    pub fn with_tablebase(mut self, tb: Arc<Tablebase>) -> AnySearch {
+        if let Inner::Alquerque(s) = &mut self.inner {
+            s.set_tablebase(tb);
+        }
+        self
+    }
+
     /// Runs about `budget` nodes of the search, then returns.
     pub fn step(&mut self, budget: u64) -> Status {
         both!(&mut self.inner, s => s.step(budget), Inner::Picked(..) => Status::Done)
@@ -168,6 +200,7 @@ impl AnySearch {
                 nodes: i.nodes,
                 time_ms: i.time_ms,
                 pv,
+                tablebase: s.tablebase(),
             }
         }
         match &self.inner {
@@ -180,6 +213,7 @@ impl AnySearch {
                 nodes: 0,
                 time_ms: 0,
                 pv: notation.iter().cloned().collect(),
+                tablebase: None,
             },
         }
     }

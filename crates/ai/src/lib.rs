@@ -33,6 +33,13 @@
 //! no-capture counters. Results that depend on a repetition are never stored in the
 //! transposition table; the counter enters the table key only near its limit (see [`search`]).
 //!
+//! # Endgame tablebase
+//!
+//! [`tablebase`] holds exact values (win, draw or loss and the distance to the end) of the
+//! Alquerque positions with few pieces, built by retrograde analysis and stored one file per
+//! material; [`AnySearch::with_tablebase`] makes a search play them perfectly and stop its lines
+//! where they begin.
+//!
 //! ```
 //! use ludus_ai::{AnySearch, Level, Limits, Status};
 //! use ludus_rules::{AnyGame, Variant};
@@ -55,6 +62,7 @@ pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod search;
+pub mod tablebase;
 pub mod tt;
 
 pub use any::{AnyInfo, AnySearch, balanced_opening, best_move};
@@ -64,4 +72,5 @@ pub use limits::Limits;
 pub use params::{AlquerqueParams, LatrunculiParams, Params, SearchParams};
 pub use score::Score;
 pub use search::{Info, Search, Status};
+pub use tablebase::{Probe, Tablebase, Wdl};
 pub use tt::TranspositionTable;

@@ -36,8 +36,10 @@ use crate::limits::Limits;
 use crate::ordering::{self, Ordering};
 use crate::params::Params;
 use crate::score::{self, INFINITY, Score, from_tt, is_decisive, loss_in, to_tt, win_in};
+use crate::tablebase::{self, Probe, Tablebase, Wdl};
 use crate::tt::{Bound, TranspositionTable};
 use ludus_rules::{GamePosition, Outcome, Side};
+use std::sync::Arc;
 use web_time::Instant;
 
 /// The deepest line (main search, extensions and quiescence) the search follows.
@@ -222,6 +224,13 @@ pub struct Search<P: SearchGame> {
     next_time_check: u64,
     elapsed_ms: u64,
     done: bool,
+    /// The endgame tablebase, if one is attached.
+    tablebase: Option<Arc<Tablebase>>,
+    /// The tablebase's value of the root.
+    tb_root: Option<Probe>,
+    /// Whether a drawn tablebase position inside the tree ends the line (not when the root is
+    /// drawn itself: then the evaluation chooses among the drawing moves).
+    tb_cut_draws: bool,
 }
 
 impl<P: SearchGame> Search<P> {
@@ -288,6 +297,9 @@ impl<P: SearchGame> Search<P> {
             next_time_check: TIME_CHECK,
             elapsed_ms: 0,
             done: false,
+            tablebase: None,
+            tb_root: None,
+            tb_cut_draws: true,
         };
         if s.root_moves.is_empty() {
             s.done = true;
@@ -297,6 +309,61 @@ impl<P: SearchGame> Search<P> {
             s.fallback = s.root_moves.iter().max_by_key(|m| s.ordering.score::<P>(m, 0, side, 0)).copied();
         }
         s
+    }
+
+    /// Attaches an endgame tablebase (used by games that have one: Alquerque). Call it before
+    /// the first [`Search::step`]; later, it is only used inside the tree.
+    ///
+    /// At the root, in a position the tablebase covers:
+    /// - a win or a loss that ends before the no-capture counter can reach its limit (the
+    ///   counter plus the distance below 50) is played at once: the fastest win or the longest
+    ///   defence, without searching ([`Info::depth`] 0, the score a win or loss in the tablebase's
+    ///   distance, the principal variation the tablebase's line);
+    /// - a win the counter might cut short is searched, but only among the winning moves: the
+    ///   search then prefers the wins it can prove within the counter (a capture resets it);
+    /// - a draw is searched among the drawing moves only, by the evaluation (drawn positions in
+    ///   the tree are not cut then), so that the opponent has the most chances to go wrong;
+    /// - a loss the counter might save is searched among all moves, to find that draw.
+    ///
+    /// Inside the tree, a covered position ends the line with the tablebase's score (a win or
+    /// loss scored by its distance like the search's own, so shorter wins are preferred) when
+    /// the result holds under the counter; otherwise it is searched as usual.
+    pub fn set_tablebase(&mut self, tb: Arc<Tablebase>) {
+        if self.nodes == 0 && !self.done {
+            self.tb_root = self.root.tablebase_probe(&tb);
+            if let Some(root) = self.tb_root
+                && let Some(values) = self.root.tablebase_moves(&tb)
+            {
+                let holds = root.holds_with_clock(self.root.clock());
+                match root.wdl {
+                    Wdl::Win | Wdl::Loss if holds => {
+                        if let Some((best, value)) = tablebase::best_of_generic(&values) {
+                            let mut pv = vec![best];
+                            pv.extend(self.root.play_unchecked(&best).tablebase_line(&tb, MAX_PLY));
+                            self.completed = Some(Completed { depth: 0, score: value.score(0), best, pv });
+                            self.done = true;
+                        }
+                    }
+                    Wdl::Loss => {}
+                    Wdl::Win | Wdl::Draw => {
+                        self.root_moves.retain(|m| values.iter().any(|(v, p)| v == m && p.wdl == root.wdl));
+                        self.tb_cut_draws = root.wdl != Wdl::Draw;
+                        let side = self.root_side;
+                        self.fallback = self
+                            .root_moves
+                            .iter()
+                            .max_by_key(|m| self.ordering.score::<P>(m, 0, side, 0))
+                            .copied();
+                    }
+                }
+            }
+        }
+        self.tablebase = Some(tb);
+    }
+
+    /// The attached tablebase's value of the root, if it covers it.
+    pub fn tablebase(&self) -> Option<Probe> {
+        self.tb_root
     }
 
     /// The table, for the next search.
@@ -543,6 +610,20 @@ impl<P: SearchGame> Search<P> {
         }
     }
 
+    /// The tablebase's score of a position at `ply`, if it covers it and the result holds
+    /// under the no-capture counter, with whether it depends on the counter (then the
+    /// transposition table, whose key leaves the counter out, must not keep it).
+    #[inline]
+    fn tablebase_score(&self, pos: &P, ply: usize) -> Option<(i32, bool)> {
+        let p = pos.tablebase_probe(self.tablebase.as_deref()?)?;
+        let clock = pos.clock();
+        match p.wdl {
+            Wdl::Draw => self.tb_cut_draws.then(|| (self.draw_score(pos.side_to_move()), false)),
+            _ if p.holds_with_clock(clock) => Some((p.score(ply), clock > 0)),
+            _ => None,
+        }
+    }
+
     /// Pops the frame at `top` with a value for its parent (or the iteration's end).
     #[inline]
     fn ret_value(&mut self, top: usize, value: i32, tainted: bool) {
@@ -564,6 +645,12 @@ impl<P: SearchGame> Search<P> {
         if ply >= MAX_PLY - 2 {
             let e = self.evaluate(&f.pos);
             self.ret_value(ply, e, false);
+            return;
+        }
+        if ply > 0
+            && let Some((v, tainted)) = self.tablebase_score(&f.pos, ply)
+        {
+            self.ret_value(ply, v, tainted);
             return;
         }
         if f.kind == Kind::Quiesce || f.depth <= 0 {

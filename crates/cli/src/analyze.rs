@@ -3,12 +3,17 @@
 
 use crate::args::Args;
 use crate::commands::position;
-use ludus_ai::{AnySearch, Level, Limits};
+use ludus_ai::{AnySearch, Level, Limits, Tablebase};
 use ludus_rules::AnyGame;
+use std::sync::Arc;
 
 pub fn run(argv: &[String]) -> Result<(), String> {
-    let usage = "ludus-cli analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]";
-    let args = Args::parse(argv, &["position", "time-ms", "depth", "nodes", "level", "seed", "hash"], &[])?;
+    let usage = "ludus-cli analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB] [--tablebase DIR]";
+    let args = Args::parse(
+        argv,
+        &["position", "time-ms", "depth", "nodes", "level", "seed", "hash", "tablebase"],
+        &[],
+    )?;
     args.expect_positional(1, usage)?;
     let game = AnyGame::from_position(position(&args)?);
     let depth: Option<u32> = args.number("depth")?;
@@ -37,6 +42,13 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         return Err(format!("the game is already over in this position ({})", game.outcome().expect("over")));
     }
     let mut search = AnySearch::with_params(&game, level, limits, params, seed);
+    if let Some(dir) = args.value("tablebase") {
+        if !matches!(game, AnyGame::Alquerque(_)) {
+            return Err("--tablebase is for Alquerque".to_string());
+        }
+        let tb = Tablebase::open(dir).map_err(|e| e.to_string())?;
+        search = search.with_tablebase(Arc::new(tb));
+    }
     let mut last_depth = 0;
     while search.step(50_000) == ludus_ai::Status::Running {
         let info = search.info();
@@ -59,6 +71,9 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     println!("depth {} seldepth {}", info.depth, info.seldepth);
     println!("nodes {} time {} ms nps {:.0}", info.nodes, info.time_ms, info.nodes as f64 / secs);
     println!("pv {}", info.pv.join(" "));
+    if let Some(probe) = info.tablebase {
+        println!("tablebase {}", probe.describe(pos.side_to_move()));
+    }
     Ok(())
 }
 

@@ -6,9 +6,10 @@ use ludus_rules::{AnyGame, AnyPosition, Variant};
 const USAGE: &str = "usage: ludus-cli <command> ...
   perft <GAME> <DEPTH> [--position POS] [--divide]
   moves <GAME> [--position POS]
-  analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB]
+  analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB] [--tablebase DIR]
   arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K]
   bench [--quick] [--search-only]
+  tablebase build --max-pieces N [--out DIR] | tablebase probe --position POS [--dir DIR]
   bots --server ADDR [--games N] [--ws] [--variant GAME|all] [--think-ms MIN-MAX] [--max-plies P] [--duration SECS] [--ramp PER_SEC] [--threads T]
   bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) [--level LEVEL] [--moves N] [--think-ms MS] [--timeout SECS]
 GAME is latrunculi, latrunculi-quick or alquerque; LEVEL is random, easy, medium or hard.";
@@ -25,6 +26,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         "bench" => crate::bench::run(rest),
         "bots" => crate::bots::run(rest),
         "bot" => crate::bot::run(rest),
+        "tablebase" => crate::tablebase::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

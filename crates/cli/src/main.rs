@@ -7,6 +7,7 @@ mod bench;
 mod bot;
 mod bots;
 mod commands;
+mod tablebase;
 
 use std::process::ExitCode;
 

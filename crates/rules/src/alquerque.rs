@@ -189,6 +189,17 @@ impl Position {
         Position::from_parts([white, black], Side::First, 0)
     }
 
+    /// A position from bitboards (bit `rank * 5 + file`, a1 = bit 0) of White's and Black's
+    /// pieces, the side to move and the no-capture counter; `None` when a bit lies off the
+    /// board, a point holds both colours, or a side has more than [`MAX_PIECES`] pieces.
+    pub fn from_bitboards(white: u32, black: u32, side: Side, clock: u16) -> Option<Position> {
+        let ok = (white | black) & !FULL == 0
+            && white & black == 0
+            && white.count_ones() <= MAX_PIECES
+            && black.count_ones() <= MAX_PIECES;
+        ok.then(|| Position::from_parts([white, black], side, clock))
+    }
+
     fn from_parts(pieces: [u32; 2], side: Side, clock: u16) -> Position {
         let mut p = Position { pieces, side, clock, hash: 0 };
         p.hash = p.compute_hash();

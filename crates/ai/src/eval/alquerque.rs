@@ -3,6 +3,7 @@
 
 use super::SearchGame;
 use crate::params::Params;
+use crate::tablebase::{Probe, Tablebase};
 use ludus_rules::alquerque::{FULL, Move, POINTS, Position, has_diagonals};
 use ludus_rules::{GamePosition, Side, Square};
 
@@ -130,6 +131,23 @@ impl SearchGame for Position {
 
     fn is_legal(&self, mv: &Move) -> bool {
         self.legal_moves().contains(mv)
+    }
+
+    #[inline]
+    fn tablebase_probe(&self, tb: &Tablebase) -> Option<Probe> {
+        let [w, b] = self.material();
+        if w + b > tb.max_pieces() {
+            return None;
+        }
+        tb.probe(self)
+    }
+
+    fn tablebase_moves(&self, tb: &Tablebase) -> Option<Vec<(Move, Probe)>> {
+        tb.move_values(self)
+    }
+
+    fn tablebase_line(&self, tb: &Tablebase, max_plies: usize) -> Vec<Move> {
+        tb.line(self, max_plies)
     }
 
     fn context(&self) -> Context {

@@ -5,6 +5,7 @@ pub mod alquerque;
 pub mod latrunculi;
 
 use crate::params::Params;
+use crate::tablebase::{Probe, Tablebase};
 use ludus_rules::GamePosition;
 
 /// A game the engine can search: the rules' [`GamePosition`] plus evaluation and the move
@@ -73,6 +74,22 @@ pub trait SearchGame: GamePosition {
 
     /// The plies without capture after which the game ends.
     fn no_capture_limit() -> u16;
+
+    /// The endgame tablebase's value of this position, if `tb` covers it (Alquerque only).
+    fn tablebase_probe(&self, _tb: &Tablebase) -> Option<Probe> {
+        None
+    }
+
+    /// Every legal move with its tablebase value for the side to move, if `tb` covers every
+    /// position they lead to (Alquerque only).
+    fn tablebase_moves(&self, _tb: &Tablebase) -> Option<Vec<(Self::Move, Probe)>> {
+        None
+    }
+
+    /// The tablebase's line of best play from here, at most `max_plies` moves (Alquerque only).
+    fn tablebase_line(&self, _tb: &Tablebase, _max_plies: usize) -> Vec<Self::Move> {
+        Vec::new()
+    }
 
     /// Whether null-window reductions of quiet moves are safe enough for this game.
     fn allow_lmr() -> bool {

@@ -1,0 +1,477 @@
+//! The Alquerque endgame tablebase against an independent solver, its own consistency, its
+//! files, and the search's use of it.
+
+use ludus_ai::tablebase::index::{self, Material};
+use ludus_ai::tablebase::{self, Probe, Table, Tablebase, TbError, Wdl};
+use ludus_ai::{AnySearch, Level, Limits, Score};
+use ludus_rules::alquerque::{FULL, Position};
+use ludus_rules::{AnyGame, AnyPosition, GamePosition, Side};
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+/// The pieces the tests' tables go up to.
+const N: u32 = 5;
+
+fn tb() -> &'static Arc<Tablebase> {
+    static TB: OnceLock<Arc<Tablebase>> = OnceLock::new();
+    TB.get_or_init(|| Arc::new(tablebase::generate(N, None, |_| {}).expect("generation")))
+}
+
+/// Every `k`-subset of the points of `avail`.
+fn subsets(avail: u32, k: u32) -> Vec<u32> {
+    if k == 0 {
+        return vec![0];
+    }
+    let mut out = Vec::new();
+    let mut rest = avail;
+    while rest != 0 {
+        let p = rest.trailing_zeros();
+        rest &= rest - 1;
+        // Points above p only, so that each set comes once.
+        for s in subsets(rest, k - 1) {
+            out.push(s | 1 << p);
+        }
+    }
+    out
+}
+
+/// Every position with both sides on the board and at most `n` pieces, both sides to move.
+fn all_positions(n: u32) -> Vec<Position> {
+    let mut out = Vec::new();
+    for w in 1..n {
+        for b in 1..=n - w {
+            for ws in subsets(FULL, w) {
+                for bs in subsets(FULL & !ws, b) {
+                    for side in [Side::First, Side::Second] {
+                        out.push(Position::from_bitboards(ws, bs, side, 0).unwrap());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A value as the independent solver keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum V {
+    Unknown,
+    Win(u16),
+    Loss(u16),
+}
+
+/// An independent solver: plain rounds of a fixed point over every position of at most `n`
+/// pieces (real positions, both sides to move, no index, no symmetry), using only the rules.
+/// In round `r`, a position is a win in `r` if a move leads to a loss in `r - 1`, and a loss
+/// in `r` if every move leads to a win known before round `r`. Undecided at the end: a draw.
+fn solve_all(n: u32) -> HashMap<(u32, u32, Side), V> {
+    let positions = all_positions(n);
+    let key = |p: &Position| (p.pieces(Side::First), p.pieces(Side::Second), p.side_to_move());
+    let ids: HashMap<_, usize> = positions.iter().enumerate().map(|(i, p)| (key(p), i)).collect();
+    // Children: Some(id), or None for a move that ends the game (the last enemy piece taken).
+    const END: usize = usize::MAX;
+    let mut children: Vec<Vec<usize>> = Vec::with_capacity(positions.len());
+    let mut vals = vec![V::Unknown; positions.len()];
+    for (i, p) in positions.iter().enumerate() {
+        if let Some(o) = p.outcome(false) {
+            assert_eq!(o.winner, Some(p.side_to_move().opponent()));
+            vals[i] = V::Loss(0);
+            children.push(Vec::new());
+            continue;
+        }
+        let kids = p
+            .legal_moves()
+            .iter()
+            .map(|m| {
+                let c = p.play_unchecked(m);
+                if c.rule_outcome(false).is_some() { END } else { ids[&key(&c)] }
+            })
+            .collect();
+        children.push(kids);
+    }
+    let mut round = 1u16;
+    loop {
+        let before = vals.clone();
+        let mut changed = false;
+        for i in 0..positions.len() {
+            if before[i] != V::Unknown {
+                continue;
+            }
+            let kids = &children[i];
+            let wins_now = kids.iter().any(|&c| c == END || before[c] == V::Loss(round - 1));
+            let all_lose = kids.iter().all(|&c| c != END && matches!(before[c], V::Win(_)));
+            if wins_now {
+                vals[i] = V::Win(round);
+                changed = true;
+            } else if all_lose {
+                vals[i] = V::Loss(round);
+                changed = true;
+            }
+        }
+        if !changed && round > 2 {
+            break;
+        }
+        round += 1;
+    }
+    positions.iter().zip(vals).map(|(p, v)| (key(p), v)).collect()
+}
+
+fn as_v(p: Probe) -> V {
+    match p.wdl {
+        Wdl::Win => V::Win(p.plies_to_end),
+        Wdl::Loss => V::Loss(p.plies_to_end),
+        Wdl::Draw => V::Unknown,
+    }
+}
+
+#[test]
+fn agrees_with_an_independent_solver_on_every_position_of_four_pieces() {
+    let solved = solve_all(4);
+    // Both sides to move; the tables hold half as many (one per position and its mirror image).
+    assert_eq!(solved.len(), 2 * (600 + 13_800 + 177_100));
+    let mut decisive = 0;
+    for (&(w, b, side), &v) in &solved {
+        let pos = Position::from_bitboards(w, b, side, 0).unwrap();
+        let probe = tb().probe(&pos).unwrap_or_else(|| panic!("{pos} not covered"));
+        assert_eq!(as_v(probe), v, "{pos}: tablebase {probe:?}, solver {v:?}");
+        decisive += usize::from(v != V::Unknown);
+    }
+    assert!(decisive > 100_000, "{decisive}");
+}
+
+#[test]
+#[ignore = "heavier: every position of five pieces (about 11 s in the test build)"]
+fn agrees_with_an_independent_solver_on_every_position_of_five_pieces() {
+    for (&(w, b, side), &v) in &solve_all(5) {
+        let pos = Position::from_bitboards(w, b, side, 0).unwrap();
+        assert_eq!(as_v(tb().probe(&pos).unwrap()), v, "{pos}");
+    }
+}
+
+/// Plain recursive minimax: the exact result when the game is decided within `depth` plies,
+/// `Unknown` otherwise.
+fn minimax(pos: &Position, depth: u16) -> V {
+    if pos.outcome(false).is_some() {
+        return V::Loss(0);
+    }
+    if depth == 0 {
+        return V::Unknown;
+    }
+    let mut fastest_win = None::<u16>;
+    let mut longest_loss = Some(0u16);
+    for m in pos.legal_moves() {
+        match minimax(&pos.play_unchecked(&m), depth - 1) {
+            V::Loss(k) => fastest_win = Some(fastest_win.map_or(k + 1, |w| w.min(k + 1))),
+            V::Win(k) => longest_loss = longest_loss.map(|l| l.max(k + 1)),
+            V::Unknown => longest_loss = None,
+        }
+    }
+    match (fastest_win, longest_loss) {
+        (Some(w), _) => V::Win(w),
+        (None, Some(l)) => V::Loss(l),
+        (None, None) => V::Unknown,
+    }
+}
+
+/// A small random number generator for the tests.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random position with `w` White and `b` Black pieces.
+fn random_position(rng: &mut Rng, w: u32, b: u32) -> Position {
+    let mut points: Vec<u32> = (0..25).collect();
+    for i in 0..(w + b) as usize {
+        let j = i + rng.below((25 - i) as u64) as usize;
+        points.swap(i, j);
+    }
+    let ws = points[..w as usize].iter().fold(0, |a, p| a | 1 << p);
+    let bs = points[w as usize..(w + b) as usize].iter().fold(0, |a, p| a | 1 << p);
+    let side = if rng.below(2) == 0 { Side::First } else { Side::Second };
+    Position::from_bitboards(ws, bs, side, 0).unwrap()
+}
+
+#[test]
+fn agrees_with_plain_minimax_on_random_five_piece_positions() {
+    const DEPTH: u16 = 5;
+    let mut rng = Rng(5);
+    let mut decided = 0;
+    for i in 0..2000 {
+        let w = 1 + (i % 4) as u32;
+        let pos = random_position(&mut rng, w, 5 - w);
+        let probe = tb().probe(&pos).unwrap();
+        let expected = match as_v(probe) {
+            V::Win(d) | V::Loss(d) if d > DEPTH => V::Unknown,
+            v => v,
+        };
+        assert_eq!(minimax(&pos, DEPTH), expected, "{pos}: {probe:?}");
+        decided += usize::from(expected != V::Unknown);
+    }
+    assert!(decided > 500, "{decided}");
+}
+
+/// Every win has a move to a loss one ply shorter and none to a faster one; every loss has only
+/// moves to wins, one of them exactly one ply shorter; a draw has no move to a loss and one to
+/// a draw.
+fn check_consistency(tb: &Tablebase, pos: &Position) {
+    let probe = tb.probe(pos).unwrap();
+    let values = tb.move_values(pos).unwrap();
+    if values.is_empty() {
+        assert_eq!(probe, Probe { wdl: Wdl::Loss, plies_to_end: 0 }, "{pos}");
+        assert!(pos.outcome(false).is_some());
+        return;
+    }
+    let d = probe.plies_to_end;
+    match probe.wdl {
+        Wdl::Win => {
+            assert_eq!(d % 2, 1, "{pos}");
+            let wins: Vec<u16> =
+                values.iter().filter(|(_, v)| v.wdl == Wdl::Win).map(|(_, v)| v.plies_to_end).collect();
+            assert_eq!(wins.iter().min(), Some(&d), "{pos}: {values:?}");
+        }
+        Wdl::Loss => {
+            assert_eq!(d % 2, 0, "{pos}");
+            assert!(d > 0);
+            assert!(values.iter().all(|(_, v)| v.wdl == Wdl::Loss), "{pos}: {values:?}");
+            assert_eq!(values.iter().map(|(_, v)| v.plies_to_end).max(), Some(d), "{pos}");
+        }
+        Wdl::Draw => {
+            assert_eq!(d, 0);
+            assert!(values.iter().all(|(_, v)| v.wdl != Wdl::Win), "{pos}: {values:?}");
+            assert!(values.iter().any(|(_, v)| v.wdl == Wdl::Draw), "{pos}: {values:?}");
+        }
+    }
+    // The best move reaches the value.
+    let best = tb.best_move(pos).unwrap();
+    assert_eq!(tb.probe(&pos.play_unchecked(&best)).unwrap().before_move(), probe, "{pos}");
+}
+
+#[test]
+fn every_position_of_up_to_five_pieces_is_consistent() {
+    let tb = tb();
+    let mut n = 0u64;
+    for material in tb.materials() {
+        index::for_each_position(material, |idx, mover, other| {
+            // Every few positions in the big tables, all of them in the small ones.
+            if material.total() < 5 || idx % 7 == 0 {
+                let pos = Position::from_bitboards(mover, other, Side::First, 0).unwrap();
+                check_consistency(tb, &pos);
+                n += 1;
+            }
+        });
+    }
+    assert!(n > 400_000, "{n}");
+}
+
+#[test]
+fn black_to_move_positions_are_consistent_too() {
+    let mut rng = Rng(7);
+    for i in 0..5000 {
+        let w = 1 + (i % 4);
+        let b = 1 + rng.below(u64::from(5 - w)) as u32;
+        let mut pos = random_position(&mut rng, w, b);
+        if pos.side_to_move() == Side::First {
+            pos =
+                Position::from_bitboards(pos.pieces(Side::First), pos.pieces(Side::Second), Side::Second, 0)
+                    .unwrap();
+        }
+        check_consistency(tb(), &pos);
+    }
+}
+
+#[test]
+fn positions_without_a_table_are_not_covered() {
+    let tb = tablebase::generate(3, None, |_| {}).unwrap();
+    assert_eq!(tb.max_pieces(), 3);
+    let four = Position::parse("5/1B3/5/1W1W1/W4 w").unwrap();
+    assert_eq!(tb.probe(&four), None);
+    assert_eq!(tb.best_move(&four), None);
+    // A side with no pieces has lost, by the rules.
+    let over = Position::parse("5/5/5/1W3/W4 b").unwrap();
+    assert_eq!(tb.probe(&over), Some(Probe { wdl: Wdl::Loss, plies_to_end: 0 }));
+    // The start is far beyond any table.
+    assert_eq!(tb.probe(&Position::start()), None);
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-tb-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn files_round_trip() {
+    let dir = temp_dir("round-trip");
+    let mut reported = Vec::new();
+    let built = tablebase::generate(4, Some(&dir), |g| reported.push(g.stats)).unwrap();
+    assert_eq!(reported.len(), 6); // 1v1; 1v2 2v1; 1v3 3v1 2v2
+    let opened = Tablebase::open(&dir).unwrap();
+    assert_eq!(opened.materials(), built.materials());
+    for pos in all_positions(4) {
+        assert_eq!(opened.try_probe(&pos).unwrap(), built.probe(&pos), "{pos}");
+    }
+    // From bytes, as the web build would.
+    let files: Vec<Vec<u8>> =
+        reported.iter().map(|s| std::fs::read(dir.join(s.material.file_name())).unwrap()).collect();
+    for (bytes, stats) in files.iter().zip(&reported) {
+        assert_eq!(bytes.len() as u64, stats.bytes);
+        let t = Table::from_bytes(bytes).unwrap();
+        assert_eq!(t.stats(), *stats);
+        assert_eq!(t.as_bytes(), &bytes[..]);
+    }
+    let from_bytes = Tablebase::from_bytes(files.iter().map(Vec::as_slice)).unwrap();
+    let from_tables = Tablebase::from_tables(files.iter().map(|b| Table::from_bytes(b).unwrap()));
+    let mut rng = Rng(3);
+    for _ in 0..2000 {
+        let pos = random_position(&mut rng, 2, 2);
+        assert_eq!(from_bytes.probe(&pos), built.probe(&pos));
+        assert_eq!(from_tables.probe(&pos), built.probe(&pos));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn corrupt_error(bytes: &[u8]) -> String {
+    match Table::from_bytes(bytes) {
+        Err(TbError::Corrupt(s)) => s,
+        other => panic!("expected a corrupt-file error, got {other:?}"),
+    }
+}
+
+#[test]
+fn corrupt_and_truncated_files_give_errors() {
+    let tb = tablebase::generate(4, None, |_| {}).unwrap();
+    let good = tb.table(Material::new(2, 2).unwrap()).unwrap().unwrap().as_bytes().to_vec();
+    assert!(Table::from_bytes(&good).is_ok());
+    // Truncated anywhere, header included.
+    for len in [0, 10, 63, 64, 1000, good.len() - 1] {
+        let e = corrupt_error(&good[..len]);
+        assert!(e.contains("truncated"), "{len}: {e}");
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(corrupt_error(&longer).contains("too long"));
+    // A flipped bit anywhere.
+    for at in [0, 8, 10, 11, 13, 16, 30, 48, 60, 64, 5000, good.len() - 1] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x10;
+        let e = corrupt_error(&bad);
+        assert!(!e.is_empty(), "{at}");
+    }
+    let mut bad = good.clone();
+    bad[64 + 100] ^= 1;
+    assert!(corrupt_error(&bad).contains("checksum"));
+    bad = good.clone();
+    bad[0] = b'X';
+    assert!(corrupt_error(&bad).contains("magic"));
+
+    // On disk: the error is reported by try_probe, probe says "not covered", nothing panics.
+    let dir = temp_dir("corrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("alq-2v2.ltb"), &good[..good.len() / 2]).unwrap();
+    // A file whose name says another material than its header.
+    std::fs::write(dir.join("alq-1v3.ltb"), &good).unwrap();
+    let opened = Tablebase::open(&dir).unwrap();
+    let pos = Position::parse("5/1B1B1/5/1W1W1/5 w").unwrap();
+    let e = opened.try_probe(&pos).unwrap_err();
+    assert!(e.to_string().contains("truncated"), "{e}");
+    assert_eq!(opened.probe(&pos), None);
+    let one_three = Position::parse("5/1B1B1/2B2/1W3/5 w").unwrap();
+    assert!(opened.try_probe(&one_three).is_err());
+    assert!(Tablebase::open(dir.join("missing")).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A covered position where the side to move wins and the first winning move in the rules'
+/// order is not the fastest.
+fn position_with_a_slow_first_win(tb: &Tablebase) -> (Position, Probe) {
+    let mut rng = Rng(11);
+    loop {
+        let pos = random_position(&mut rng, 3, 2);
+        let Some(p) = tb.probe(&pos) else { continue };
+        if p.wdl != Wdl::Win || p.plies_to_end < 5 {
+            continue;
+        }
+        let values = tb.move_values(&pos).unwrap();
+        let first_win = values.iter().find(|(_, v)| v.wdl == Wdl::Win).unwrap();
+        if first_win.1.plies_to_end > p.plies_to_end {
+            return (pos, p);
+        }
+    }
+}
+
+#[test]
+fn hard_plays_the_fastest_win_in_a_tablebase_position() {
+    let tb = tb();
+    let (pos, probe) = position_with_a_slow_first_win(tb);
+    let game = AnyGame::from_position(AnyPosition::Alquerque(pos));
+    let mut search = AnySearch::new(&game, Level::Hard, Limits::depth(6), 1).with_tablebase(tb.clone());
+    let mv = search.run_to_end().unwrap();
+    let ludus_rules::AnyMove::Alquerque(mv) = mv else { panic!("an Alquerque move") };
+    let after = tb.probe(&pos.play_unchecked(&mv)).unwrap().before_move();
+    assert_eq!(after, probe, "{pos}: played {}", pos.move_to_string(&mv));
+    let info = search.info();
+    assert_eq!(info.tablebase, Some(probe));
+    assert_eq!(info.score, Score::WinIn(u32::from(probe.plies_to_end)));
+    assert_eq!(info.pv.len(), usize::from(probe.plies_to_end), "{:?}", info.pv);
+    assert!(probe.describe(pos.side_to_move()).contains("wins in"));
+}
+
+#[test]
+fn with_the_counter_near_its_limit_hard_keeps_to_winning_moves() {
+    let tb = tb();
+    let (pos, probe) = position_with_a_slow_first_win(tb);
+    // The same position with 48 plies since the last capture: the win may not come in time.
+    let late =
+        Position::from_bitboards(pos.pieces(Side::First), pos.pieces(Side::Second), pos.side_to_move(), 48)
+            .unwrap();
+    assert!(!probe.holds_with_clock(48));
+    let game = AnyGame::from_position(AnyPosition::Alquerque(late));
+    let mut search = AnySearch::new(&game, Level::Hard, Limits::depth(4), 1).with_tablebase(tb.clone());
+    let ludus_rules::AnyMove::Alquerque(mv) = search.run_to_end().unwrap() else { panic!() };
+    let after = tb.probe(&late.play_unchecked(&mv)).unwrap().before_move();
+    assert_eq!(after.wdl, Wdl::Win, "{late}");
+    assert!(search.info().depth > 0, "searched, not played from the table");
+}
+
+#[test]
+fn the_search_uses_the_tables_inside_the_tree() {
+    // Six pieces, beyond the tables: every capture leads into them.
+    let tb = tb();
+    let mut rng = Rng(13);
+    let mut checked = 0;
+    while checked < 20 {
+        let pos = random_position(&mut rng, 3, 3);
+        if pos.outcome(false).is_some() || !pos.can_capture(pos.side_to_move()) {
+            continue;
+        }
+        // With captures compulsory, every move here leads into the tables.
+        let Some(values) = tb.move_values(&pos) else { continue };
+        let (_, best) = tablebase::best_of(&values).unwrap();
+        let game = AnyGame::from_position(AnyPosition::Alquerque(pos));
+        let mut search = AnySearch::new(&game, Level::Hard, Limits::depth(3), 1).with_tablebase(tb.clone());
+        let ludus_rules::AnyMove::Alquerque(mv) = search.run_to_end().unwrap() else { panic!() };
+        let played = values.iter().find(|(m, _)| *m == mv).unwrap().1;
+        assert_eq!(played.wdl, best.wdl, "{pos}");
+        if best.wdl != Wdl::Draw {
+            assert_eq!(played, best, "{pos}");
+            let expected = if best.wdl == Wdl::Win {
+                Score::WinIn(u32::from(best.plies_to_end))
+            } else {
+                Score::LossIn(u32::from(best.plies_to_end))
+            };
+            assert_eq!(search.info().score, expected, "{pos}");
+        }
+        assert_eq!(search.info().tablebase, None);
+        checked += 1;
+    }
+}
