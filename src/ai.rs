@@ -42,13 +42,24 @@ pub struct Job {
 impl Job {
     /// A search for `level`'s move in `game`, reusing `table` if given (what the previous
     /// search of the same game learnt stays useful).
-    pub fn new(game: &AnyGame, level: Level, seed: u64, table: Option<TranspositionTable>) -> Job {
+    /// In Alquerque, Hard (and the hint) also use the endgame tables `tb` when given.
+    pub fn new(
+        game: &AnyGame,
+        level: Level,
+        seed: u64,
+        table: Option<TranspositionTable>,
+        tb: Option<Arc<ludus_ai::tablebase::Tablebase>>,
+    ) -> Job {
+        let hard = level == Level::Hard;
         let level = ai_level(level);
         let limits = ludus_ai::Limits::for_level(level);
-        let search = match table {
+        let mut search = match table {
             Some(tt) => ludus_ai::AnySearch::with_table(game, level, limits, seed, tt),
             None => ludus_ai::AnySearch::new(game, level, limits, seed),
         };
+        if let Some(tb) = tb.filter(|_| hard) {
+            search = search.with_tablebase(tb);
+        }
         Job { search }
     }
 
@@ -56,6 +67,11 @@ impl Job {
     pub fn step(&mut self, nodes: u64) -> bool {
         self.search.step(nodes);
         self.search.is_done()
+    }
+
+    /// The best move found so far (the search's move once it is over).
+    pub fn best_move(&self) -> Option<AnyMove> {
+        self.search.best_move()
     }
 
     /// The move and the table, once the search is over.
@@ -132,6 +148,7 @@ fn think(
     mut brain: ResMut<Brain>,
     mut hints: MessageReader<HintRequest>,
     mut view: ResMut<BoardView>,
+    endgames: Option<Res<crate::tablebase::Endgames>>,
 ) {
     let Some(session) = session else { return };
     if brain.running.as_ref().is_some_and(|r| r.revision != session.revision) {
@@ -157,7 +174,8 @@ fn think(
     let seed = brain.seed ^ session.revision;
     let variant = session.game.variant();
     let table = brain.table.take().filter(|(v, _)| *v == variant).map(|(_, tt)| tt);
-    let job = Job::new(&session.game, level, seed, table);
+    let tb = endgames.and_then(|e| e.tb.clone());
+    let job = Job::new(&session.game, level, seed, table, tb);
     brain.running = Some(start(job, session.revision, purpose));
 }
 

@@ -21,6 +21,7 @@ pub mod session;
 pub mod settings;
 pub mod sound;
 pub mod storage;
+pub mod tablebase;
 pub mod theme;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
@@ -60,6 +61,7 @@ pub fn game_plugin(app: &mut App) {
         screenshot::plugin,
         sound::plugin,
         online::plugin,
+        tablebase::plugin,
     ));
     #[cfg(not(target_arch = "wasm32"))]
     app.add_plugins(host::plugin);

@@ -2,6 +2,7 @@
 //! undo and redo, game over, saves, the text tables, and online play against a real server.
 
 mod app;
+mod endgames;
 mod online;
 mod saves;
 mod selection;

@@ -1,0 +1,52 @@
+//! The endgame tables shipped in the web bundle (assets/tablebases) are exactly what the
+//! generator builds, and the game's Hard level finds the fastest win with them.
+
+use ludus::ai::Job;
+use ludus::session::Level;
+use ludus_ai::tablebase::{Tablebase, Wdl};
+use ludus_rules::{AnyGame, AnyPosition, Variant};
+use std::sync::Arc;
+
+#[test]
+fn the_shipped_tables_are_the_generated_ones() {
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
+    let out = std::env::temp_dir().join(format!("ludus-tb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    ludus_ai::tablebase::generate(4, Some(&out), |_| {}).expect("generation");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .expect("generated")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 6, "{names:?}");
+    for name in &names {
+        let fresh = std::fs::read(out.join(name)).expect("fresh table");
+        let kept =
+            std::fs::read(shipped.join(name)).unwrap_or_else(|e| panic!("assets/tablebases/{name}: {e}"));
+        assert!(fresh == kept, "assets/tablebases/{name} differs from a fresh build: regenerate it");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
+    let tb = Arc::new(Tablebase::open(&dir).expect("shipped tables"));
+    // Two white pieces against one: a win the tables know to the ply.
+    let pos = AnyPosition::parse(Variant::Alquerque, "5/5/2B2/1W3/W4 w").expect("position");
+    let AnyPosition::Alquerque(p) = &pos else { unreachable!() };
+    let probe = tb.probe(p).expect("covered");
+    assert_eq!(probe.wdl, Wdl::Win);
+    let mut job = Job::new(&AnyGame::from_position(pos), Level::Hard, 7, None, Some(tb.clone()));
+    while !job.step(50_000) {}
+    let mv = job.best_move().expect("a move");
+    let AnyPosition::Alquerque(after) = pos.try_play(&mv).expect("legal") else { unreachable!() };
+    // Either the game is over (a win in one) or the opponent is lost one ply sooner.
+    match tb.probe(&after) {
+        None => assert_eq!(probe.plies_to_end, 1),
+        Some(next) => {
+            assert_eq!(next.wdl, Wdl::Loss);
+            assert_eq!(next.plies_to_end + 1, probe.plies_to_end);
+        }
+    }
+}
