@@ -465,6 +465,14 @@ fn poll_net(
     let messages = client.poll();
     let state = client.state().clone();
     let nickname = client.nickname().map(str::to_string);
+    // The messages of one poll work on copies of the game, written back at the end: a game that
+    // starts and its first move can arrive together, before a new resource could be inserted.
+    let (mut cur_online, mut cur_session) = if messages.is_empty() {
+        (None, None)
+    } else {
+        (online.as_deref().cloned(), session.as_deref().cloned())
+    };
+    let had_messages = !messages.is_empty();
     for message in messages {
         match message {
             ServerMessage::Incompatible { message, .. } => {
@@ -483,7 +491,7 @@ fn poll_net(
             ServerMessage::NicknameSet { nickname } => net.nickname = Some(nickname),
             ServerMessage::Error { code, message } => {
                 info!("server refused: {code:?}: {message}");
-                if let (Some(online), Some(session)) = (online.as_deref_mut(), session.as_deref_mut()) {
+                if let (Some(online), Some(session)) = (cur_online.as_mut(), cur_session.as_mut()) {
                     roll_back_unconfirmed(online, session);
                     if online.your_proposal.is_some() && code == ErrorCode::IllegalMove {
                         online.your_proposal = None;
@@ -505,24 +513,24 @@ fn poll_net(
                         net.notice = Some((ErrorCode::Internal, e));
                     }
                     Ok(game) => {
-                        let same = online.as_ref().is_some_and(|o| o.id == view.game);
+                        let same = cur_online.as_ref().is_some_and(|o| o.id == view.game);
                         let merged = same
                             && session
                                 .as_deref_mut()
                                 .is_some_and(|s| merge_moves(s, &game, view.moves.len()));
                         let fresh = OnlineGame::from_view(&view, now);
-                        match online.as_deref_mut() {
+                        match cur_online.as_mut() {
                             Some(o) if same => {
                                 let keep = (o.verdict.clone(), o.rematch_sent);
                                 *o = fresh;
                                 (o.verdict, o.rematch_sent) = keep;
                             }
-                            _ => commands.insert_resource(fresh),
+                            _ => cur_online = Some(fresh),
                         }
                         if !merged {
                             let mut s = Session::from_game(game, Seats::online(role_side(view.role)));
                             s.spectating = view.role == Role::Spectator;
-                            commands.insert_resource(s);
+                            cur_session = Some(s);
                         }
                         if screen != Some(Screen::Playing)
                             && let Some(next) = next.as_deref_mut()
@@ -533,7 +541,7 @@ fn poll_net(
                 }
             }
             ServerMessage::MovePlayed { game, ply, mv, clocks, crowd, .. } => {
-                let (Some(online), Some(session)) = (online.as_deref_mut(), session.as_deref_mut()) else {
+                let (Some(online), Some(session)) = (cur_online.as_mut(), cur_session.as_mut()) else {
                     continue;
                 };
                 if online.id != game {
@@ -556,15 +564,15 @@ fn poll_net(
                 }
             }
             ServerMessage::Proposals { game, ply, proposals } => {
-                if let Some(online) = online.as_deref_mut()
+                if let Some(online) = cur_online.as_mut()
                     && online.id == game
-                    && session.as_ref().is_some_and(|s| s.game.ply() == ply as usize)
+                    && cur_session.as_ref().is_some_and(|s| s.game.ply() == ply as usize)
                 {
                     online.proposals = proposals;
                 }
             }
             ServerMessage::PlayerConnection { game, side, connected, hold_ms } => {
-                if let Some(online) = online.as_deref_mut()
+                if let Some(online) = cur_online.as_mut()
                     && online.id == game
                 {
                     online.players[side.index()].connected = connected;
@@ -572,14 +580,14 @@ fn poll_net(
                 }
             }
             ServerMessage::Spectators { game, count } => {
-                if let Some(online) = online.as_deref_mut()
+                if let Some(online) = cur_online.as_mut()
                     && online.id == game
                 {
                     online.spectators = count;
                 }
             }
             ServerMessage::GameOver { game, outcome, archive } => {
-                if let (Some(online), Some(session)) = (online.as_deref_mut(), session.as_deref_mut())
+                if let (Some(online), Some(session)) = (cur_online.as_mut(), cur_session.as_mut())
                     && online.id == game
                 {
                     if session.game.outcome() != Some(outcome) {
@@ -593,7 +601,7 @@ fn poll_net(
                 }
             }
             ServerMessage::RematchOffered { game, by } => {
-                if let Some(online) = online.as_deref_mut()
+                if let Some(online) = cur_online.as_mut()
                     && online.id == game
                     && online.local_side() != Some(by)
                 {
@@ -602,6 +610,10 @@ fn poll_net(
             }
             ServerMessage::Pong { .. } => {}
         }
+    }
+    if had_messages {
+        write_back(&mut commands, online, cur_online);
+        write_back(&mut commands, session, cur_session);
     }
     // The connection itself.
     let Some(client) = &mut net.client else { return };
@@ -641,6 +653,19 @@ fn poll_net(
             }
         }
         ConnectionState::Connecting | ConnectionState::Connected => {}
+    }
+}
+
+/// Puts a resource's working copy back (inserting it if the resource did not exist).
+fn write_back<T: Resource<Mutability = bevy::ecs::component::Mutable>>(
+    commands: &mut Commands,
+    resource: Option<ResMut<T>>,
+    copy: Option<T>,
+) {
+    match (resource, copy) {
+        (Some(mut r), Some(c)) => *r = c,
+        (None, Some(c)) => commands.insert_resource(c),
+        (_, None) => {}
     }
 }
 

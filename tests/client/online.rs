@@ -254,3 +254,73 @@ fn an_unreachable_server_is_reported() {
     ));
     ludus::storage::set_data_dir(None);
 }
+
+#[test]
+fn a_game_and_its_first_move_in_one_poll_are_both_applied() {
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("one-poll");
+    let server = ServerHandle::spawn(ServerConfig { ws: None, ..ServerConfig::local(dir.join("server")) })
+        .expect("server starts");
+    let addr = server.udp_addr().expect("udp address");
+    let mut app = headless();
+    connect(&mut app, &addr.to_string());
+    run_until(&mut app, &mut [], 10, "sign in", |app, _| {
+        app.world().resource::<Net>().phase == Phase::SignedIn
+    });
+    let mut bot = Bot::new(addr, "Bot");
+    // Colours are drawn: try rooms until the bot plays first (1 in 2 each time).
+    for attempt in 0..16 {
+        app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
+            variant: Variant::Alquerque,
+            clock: None,
+            public: false,
+        });
+        run_until(&mut app, &mut [], 10, "the room", |app, _| {
+            app.world().resource::<Net>().waiting.is_some()
+        });
+        let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
+            panic!("not a room")
+        };
+        bot.game = None;
+        bot.client.send(&ClientMessage::JoinRoom { code });
+        // Only the bot runs: the app's next poll will hold the game and, if the bot is first,
+        // its first move too.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while bot.game.is_none() {
+            bot.poll();
+            assert!(Instant::now() < deadline, "the bot's game");
+            std::thread::sleep(Duration::from_millis(3));
+        }
+        if bot.side() == Some(Side::First) {
+            bot.play_first_legal();
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while bot.game.as_ref().is_some_and(|(_, _, g)| g.ply() == 0) {
+                bot.poll();
+                assert!(Instant::now() < deadline, "the bot's move echoed");
+                std::thread::sleep(Duration::from_millis(3));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            run_until(&mut app, &mut [&mut bot], 10, "the game with its first move", |app, _| {
+                app.world().get_resource::<OnlineGame>().is_some() && session_moves(app).len() == 1
+            });
+            assert_eq!(app.world().resource::<OnlineGame>().confirmed, 1);
+            server.stop();
+            ludus::storage::set_data_dir(None);
+            return;
+        }
+        // The app plays first: leave (resigning) and try again.
+        run_until(&mut app, &mut [&mut bot], 10, "the app's game", |app, _| {
+            app.world().get_resource::<OnlineGame>().is_some()
+        });
+        app.world_mut().resource_mut::<Net>().send(ClientMessage::Leave);
+        app.world_mut().remove_resource::<OnlineGame>();
+        app.world_mut().remove_resource::<Session>();
+        run_until(&mut app, &mut [&mut bot], 10, "the resignation", |_, bots| {
+            bots[0].heard.iter().any(|m| matches!(m, ServerMessage::GameOver { .. }))
+        });
+        bot.heard.clear();
+        bot.client.send(&ClientMessage::Leave);
+        let _ = attempt;
+    }
+    panic!("the bot never played first in 16 rooms");
+}
