@@ -186,6 +186,7 @@ fn finish(
     mut view: ResMut<BoardView>,
     mut commands: MessageWriter<GameCommand>,
     mut redraw: MessageWriter<RequestRedraw>,
+    #[cfg(target_arch = "wasm32")] time: Res<Time<Real>>,
 ) {
     let active = brain.running.as_ref().is_some_and(|r| r.purpose == Purpose::Move)
         || brain.ready.as_ref().is_some_and(|r| r.1 == Purpose::Move);
@@ -199,7 +200,10 @@ fn finish(
         let found = bevy::tasks::futures::check_ready(&mut running.task);
         #[cfg(target_arch = "wasm32")]
         let found = {
-            // A few milliseconds a frame, so the page keeps painting.
+            // A few milliseconds a frame, so the page keeps painting: 6 ms at 60 frames a
+            // second, up to a third of a slower frame (at most 20 ms), so that a device that
+            // paints slowly still gives the search a fair share of its thinking time.
+            let slice = (time.delta_secs_f64() / 3.0).clamp(0.006, 0.020);
             let started = Instant::now();
             let mut out = None;
             while let Some(job) = running.job.as_mut() {
@@ -207,7 +211,7 @@ fn finish(
                     out = running.job.take().map(Job::finish);
                     break;
                 }
-                if started.elapsed().as_secs_f64() >= 0.006 {
+                if started.elapsed().as_secs_f64() >= slice {
                     break;
                 }
             }

@@ -181,7 +181,7 @@ fn setup(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    commands.spawn((Camera2d, Msaa::Sample4));
+    commands.spawn((Camera2d, msaa()));
     commands.insert_resource(Kit {
         circle: meshes.add(Circle::new(0.5)),
         ring: meshes.add(Annulus::new(0.40, 0.5)),
@@ -197,6 +197,22 @@ fn setup(
 }
 
 /// The legion's eagle: wings spread, head up, as triangles in a unit box.
+/// Smooth edges (4x multisampling), except in a browser whose WebGL draws on the CPU (the page
+/// sets `window.ludusSoftwareGl`): there every sample costs, and frames would come too slowly.
+fn msaa() -> Msaa {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let software = web_sys::window()
+            .and_then(|w| js_sys::Reflect::get(&w, &"ludusSoftwareGl".into()).ok())
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        if software {
+            return Msaa::Off;
+        }
+    }
+    Msaa::Sample4
+}
+
 fn eagle_mesh() -> Mesh {
     let tris: &[[(f32, f32); 3]] = &[
         // body
