@@ -870,7 +870,13 @@ fn analysis_screen(
         crate::hud::draw_coordinates(ctx, &layout);
     }
     if analysis.took.is_none() {
-        ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        if cfg!(target_arch = "wasm32") {
+            // The work runs in the frames: ask for every one.
+            ctx.request_repaint();
+        } else {
+            // The work runs on its own thread: the progress shows ten times a second.
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
     }
     if let Some(p) = pick
         && p != analysis.selected

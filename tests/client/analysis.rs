@@ -113,3 +113,26 @@ fn a_finished_game_is_kept_and_analysed_with_its_blunder() {
     app.world_mut().remove_resource::<Analysis>();
     app.update();
 }
+
+#[test]
+fn corrupt_records_are_set_aside_and_reported() {
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("records-corrupt");
+    std::fs::write(dir.join(records::FILE), "{ \"version\": 1, \"games\": [ {\"date\": 1").unwrap();
+    let (doc, notice) = records::load(ludus::i18n::Lang::Vi);
+    assert!(doc.games.is_empty());
+    let notice = notice.expect("the player is told");
+    assert!(notice.contains("Không đọc được"), "{notice}");
+    assert!(!dir.join(records::FILE).exists(), "the bad document is moved");
+    let aside = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("records.json.corrupt"));
+    assert_eq!(aside.count(), 1, "and kept");
+    // The next finished game starts a fresh document.
+    let mut session = Session::new(Variant::Alquerque, Seats::two_players());
+    session.game.play_str("c2-c3").unwrap();
+    session.resign();
+    assert!(records::append(records::RecordEntry::of(&session), ludus::i18n::Lang::En).is_none());
+    assert_eq!(records::load(ludus::i18n::Lang::En).0.games.len(), 1);
+}
