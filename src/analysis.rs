@@ -470,8 +470,14 @@ fn show_selected(
     analysis: Option<Res<Analysis>>,
     session: Option<ResMut<Session>>,
     mut view: ResMut<BoardView>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let (Some(analysis), Some(mut session)) = (analysis, session) else { return };
+    if !view.settled(&session) {
+        // The board ends an animation by redrawing itself, the highlights after that: frames
+        // until it is settled (nothing else asks for them here).
+        redraw.write(bevy::window::RequestRedraw);
+    }
     let s = analysis.selected.min(analysis.moves.len());
     if session.game.ply() != s || !session.review {
         let seats = session.seats;

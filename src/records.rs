@@ -116,9 +116,8 @@ pub fn append(entry: RecordEntry, lang: Lang) -> Option<String> {
 
 /// Reads a record the player pasted: the record's JSON (`{"variant": …, "start": …, "moves":
 /// […]}`, as in saves), an entry of `records.json`, or text: the game's name
-/// (`latrunculi`, `latrunculi-quick`, `alquerque`) on the first line, optionally the start
-/// position on the second, then the moves separated by spaces or new lines (move numbers such
-/// as `12.` are skipped).
+/// (`latrunculi`, `latrunculi-quick`, `alquerque`), optionally the start position, then the
+/// moves, separated by spaces or new lines (move numbers such as `12.` are skipped).
 pub fn parse_pasted(text: &str) -> Result<AnyGame, String> {
     let text = text.trim();
     if text.is_empty() {
@@ -140,19 +139,22 @@ pub fn parse_pasted(text: &str) -> Result<AnyGame, String> {
             Err(e) => Err(format!("not a game record: {e}")),
         };
     }
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or_default();
+    let mut tokens = text.split_whitespace().peekable();
+    let first = tokens.next().unwrap_or_default();
     let variant = Variant::parse(&first.to_lowercase()).map_err(|e| e.to_string())?;
-    let rest: Vec<&str> = lines.collect();
-    let (start, moves) = match rest.first() {
-        Some(line) if line.contains('/') => {
-            (AnyPosition::parse(variant, line).map_err(|e| format!("start position: {e}"))?, &rest[1..])
+    // A start position: the board (with '/'), the side to move, an optional counter.
+    let start = match tokens.peek() {
+        Some(board) if board.contains('/') => {
+            let mut fields = vec![tokens.next().unwrap_or_default()];
+            fields.extend(tokens.next());
+            if let Some(clock) = tokens.next_if(|t| t.bytes().all(|b| b.is_ascii_digit())) {
+                fields.push(clock);
+            }
+            AnyPosition::parse(variant, &fields.join(" ")).map_err(|e| format!("start position: {e}"))?
         }
-        _ => (variant.start(), &rest[..]),
+        _ => variant.start(),
     };
-    let moves: Vec<String> = moves
-        .iter()
-        .flat_map(|l| l.split_whitespace())
+    let moves: Vec<String> = tokens
         .filter(|t| !(t.ends_with('.') && t[..t.len() - 1].bytes().all(|b| b.is_ascii_digit())))
         .filter(|t| *t != "…" && *t != "...")
         .map(str::to_string)
@@ -275,6 +277,16 @@ mod tests {
         assert_eq!(parse_pasted(&text).unwrap().move_strings(), e.record.moves[..3]);
         let with_start = format!("Alquerque\n{}\n{}", e.record.start, e.record.moves[0]);
         assert_eq!(parse_pasted(&with_start).unwrap().ply(), 1);
+        let one_line = format!("alquerque {} 1. {}", e.record.start, e.record.moves[0]);
+        assert_eq!(parse_pasted(&one_line).unwrap().ply(), 1);
+        let quick = "latrunculi-quick 8/8/8/8/8/8/8/K6k w 0";
+        assert!(
+            parse_pasted(quick).is_err_and(|e| e.contains("start position")),
+            "{:?}",
+            parse_pasted(quick)
+        );
+        let err = parse_pasted("alquerque c2-c3 c4xc2 zz").unwrap_err();
+        assert!(err.contains('3'), "the bad move's ply: {err}");
         assert!(parse_pasted("").is_err());
         assert!(parse_pasted("chess\ne4").unwrap_err().contains("unknown game"));
         assert!(parse_pasted("alquerque\na1-a5").is_err());
