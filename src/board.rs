@@ -109,6 +109,10 @@ impl BoardLayout {
     }
 }
 
+/// What the highlights were drawn for: shown moves, selection, hint, settled, ghosts, played.
+type OverlayKey =
+    (usize, Option<selection::Selection>, Option<AnyMove>, bool, Vec<(AnyMove, u32)>, Option<AnyMove>);
+
 /// The board view's state: what is shown and what is animating.
 #[derive(Resource, Default)]
 pub struct BoardView {
@@ -124,8 +128,10 @@ pub struct BoardView {
     pub hint: Option<AnyMove>,
     /// Spectators' proposals to draw as ghost moves, with how many proposed each.
     pub ghosts: Vec<(AnyMove, u32)>,
+    /// The move played from the position shown (the analysis), drawn next to the hint.
+    pub played: Option<AnyMove>,
     needs_rebuild: bool,
-    overlay_key: Option<(usize, Option<selection::Selection>, Option<AnyMove>, bool, Vec<(AnyMove, u32)>)>,
+    overlay_key: Option<OverlayKey>,
 }
 
 impl BoardView {
@@ -641,7 +647,8 @@ fn sync_overlay(
     let Some(session) = session else { return };
     let Some(root) = roots.iter().next() else { return };
     let settled = view.settled(&session);
-    let key = (view.shown_moves.len(), selected.0.clone(), view.hint, settled, view.ghosts.clone());
+    let key =
+        (view.shown_moves.len(), selected.0.clone(), view.hint, settled, view.ghosts.clone(), view.played);
     if view.overlay_key.as_ref() == Some(&key) && overlays.iter().next().is_some() {
         return;
     }
@@ -710,6 +717,14 @@ fn sync_overlay(
             marks.dotted(&kit, &m, &points, 7.2, 0.13 * weight, 0.18);
             marks.mark(&kit.ring, &m, points[points.len() - 1], 7.2, 0.75 * weight);
         }
+    }
+    // The move played from here (the analysis): pale blue, under the engine's move.
+    if let Some(played) = view.played.filter(|p| Some(*p) != view.hint) {
+        let m = color_material(&mut materials, Color::srgba(0.55, 0.75, 1.0, 0.85));
+        let points = move_points(&layout, &played);
+        marks.mark(&kit.ring, &m, points[0], 7.4, 0.9);
+        marks.dotted(&kit, &m, &points, 7.4, 0.12, 0.16);
+        marks.mark(&kit.ring, &m, points[points.len() - 1], 7.4, 0.7);
     }
     if let Some(hint) = view.hint {
         let m = color_material(&mut materials, colors.hint);
@@ -794,7 +809,8 @@ pub(crate) fn plugin(app: &mut App) {
             (update_layout, sync_board, animate, sync_overlay, pulse_glow, drag_piece)
                 .chain()
                 .in_set(crate::AppSet::View)
-                .run_if(in_state(Screen::Playing)),
+                .run_if(in_state(Screen::Playing).or_else(in_state(Screen::Analysis))),
         )
-        .add_systems(OnExit(Screen::Playing), clear_board);
+        .add_systems(OnExit(Screen::Playing), clear_board)
+        .add_systems(OnExit(Screen::Analysis), clear_board);
 }

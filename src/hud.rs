@@ -312,34 +312,7 @@ fn game_screen(
     }
     // Coordinates around the board.
     if settings.coordinates {
-        let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("coords")));
-        let color = egui::Color32::from_gray(200);
-        let font = egui::FontId::proportional((layout.cell * 0.28).clamp(10.0, 18.0));
-        let offset = if layout.points { 0.72 } else { 0.62 };
-        for f in 0..layout.width {
-            let sq =
-                ludus_rules::Square::new(f, if layout.flipped { layout.height - 1 } else { 0 }, layout.width);
-            let p = layout.to_screen(sq) + Vec2::new(0.0, offset * layout.cell);
-            painter.text(
-                egui::pos2(p.x, p.y),
-                egui::Align2::CENTER_CENTER,
-                ((b'a' + f) as char).to_string(),
-                font.clone(),
-                color,
-            );
-        }
-        for r in 0..layout.height {
-            let sq =
-                ludus_rules::Square::new(if layout.flipped { layout.width - 1 } else { 0 }, r, layout.width);
-            let p = layout.to_screen(sq) - Vec2::new(offset * layout.cell, 0.0);
-            painter.text(
-                egui::pos2(p.x, p.y),
-                egui::Align2::CENTER_CENTER,
-                (r + 1).to_string(),
-                font.clone(),
-                color,
-            );
-        }
+        draw_coordinates(ctx, &layout);
     }
     // How many spectators proposed each ghost move.
     if !view.ghosts.is_empty() {
@@ -397,6 +370,16 @@ fn game_screen(
                     } else if big_button(ui, lang.t("over.rematch"), 260.0).clicked() {
                         commands.write(GameCommand::NewGame);
                     }
+                    if big_button(ui, lang.t("over.analyse"), 260.0).clicked() {
+                        crate::analysis::open(
+                            &mut cmds,
+                            &mut next,
+                            game.clone(),
+                            session.seats,
+                            Screen::Playing,
+                            Some((*session).clone()),
+                        );
+                    }
                     if big_button(ui, lang.t("over.view"), 260.0).clicked() {
                         hidden.0 = true;
                     }
@@ -414,6 +397,37 @@ fn game_screen(
         hidden.0 = false;
     }
     Ok(())
+}
+
+/// The files' letters and the ranks' numbers around the board.
+pub fn draw_coordinates(ctx: &egui::Context, layout: &BoardLayout) {
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("coords")));
+    let color = egui::Color32::from_gray(200);
+    let font = egui::FontId::proportional((layout.cell * 0.28).clamp(10.0, 18.0));
+    let offset = if layout.points { 0.72 } else { 0.62 };
+    for f in 0..layout.width {
+        let sq =
+            ludus_rules::Square::new(f, if layout.flipped { layout.height - 1 } else { 0 }, layout.width);
+        let p = layout.to_screen(sq) + Vec2::new(0.0, offset * layout.cell);
+        painter.text(
+            egui::pos2(p.x, p.y),
+            egui::Align2::CENTER_CENTER,
+            ((b'a' + f) as char).to_string(),
+            font.clone(),
+            color,
+        );
+    }
+    for r in 0..layout.height {
+        let sq = ludus_rules::Square::new(if layout.flipped { layout.width - 1 } else { 0 }, r, layout.width);
+        let p = layout.to_screen(sq) - Vec2::new(offset * layout.cell, 0.0);
+        painter.text(
+            egui::pos2(p.x, p.y),
+            egui::Align2::CENTER_CENTER,
+            (r + 1).to_string(),
+            font.clone(),
+            color,
+        );
+    }
 }
 
 /// bevy_egui 0.42 writes a `ModifiersChanged` event every frame, even when nothing changed;

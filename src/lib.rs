@@ -4,6 +4,7 @@
 //! `ludus-rules`, the computer player in `ludus-ai`.
 
 pub mod ai;
+pub mod analysis;
 pub mod board;
 pub mod diagrams;
 #[cfg(not(target_arch = "wasm32"))]
@@ -13,6 +14,7 @@ pub mod i18n;
 pub mod input;
 pub mod launch;
 pub mod online;
+pub mod records;
 pub mod save;
 pub mod screens;
 pub mod screenshot;
@@ -41,11 +43,17 @@ pub enum AppSet {
     View,
 }
 
-/// Everything but rendering and windows: session, settings, saves, the computer player. Tests
-/// run it on `MinimalPlugins`.
+/// Everything but rendering and windows: session, settings, saves, finished games' records, the
+/// analysis's background work. Tests run it on `MinimalPlugins`.
 pub fn core_plugin(app: &mut App) {
     app.configure_sets(Update, (AppSet::Input, AppSet::Apply, AppSet::Think, AppSet::View).chain());
-    app.add_plugins((settings::plugin, session::plugin, save::plugin));
+    app.add_plugins((
+        settings::plugin,
+        session::plugin,
+        save::plugin,
+        records::plugin,
+        analysis::engine_plugin,
+    ));
 }
 
 /// The whole game, for a window.
@@ -62,6 +70,7 @@ pub fn game_plugin(app: &mut App) {
         sound::plugin,
         online::plugin,
         tablebase::plugin,
+        analysis::plugin,
     ));
     #[cfg(not(target_arch = "wasm32"))]
     app.add_plugins(host::plugin);

@@ -22,6 +22,10 @@ pub enum Screen {
     Playing,
     /// Play online: the server, the lobby, rooms and live games.
     Online,
+    /// A finished game analysed by the engine: the graph, the marked moves, any position.
+    Analysis,
+    /// "Analyse a game": the recent finished games and a box to paste a record.
+    Records,
 }
 
 /// The name of a side in a game: Red or Black in Latrunculi, White or Black in Alquerque.
@@ -201,6 +205,9 @@ fn title_screen(
                 }
                 if big_button(ui, lang.t("menu.online"), width).clicked() {
                     next.set(Screen::Online);
+                }
+                if big_button(ui, lang.t("menu.analyse"), width).clicked() {
+                    next.set(Screen::Records);
                 }
                 if !cfg!(target_arch = "wasm32") && big_button(ui, lang.t("menu.quit"), width).clicked() {
                     exit.write(AppExit::Success);

@@ -99,33 +99,47 @@ pub struct Session {
     pub revision: u64,
     /// Watching an online game: the person here proposes moves instead of playing them.
     pub spectating: bool,
+    /// A position of a finished game shown by the analysis: nobody plays, nothing is saved.
+    pub review: bool,
 }
 
 impl Session {
     /// A new game.
     pub fn new(variant: Variant, seats: Seats) -> Session {
-        Session { game: AnyGame::new(variant), seats, redo: Vec::new(), revision: 0, spectating: false }
+        Session {
+            game: AnyGame::new(variant),
+            seats,
+            redo: Vec::new(),
+            revision: 0,
+            spectating: false,
+            review: false,
+        }
     }
 
     /// A game from a record or position.
     pub fn from_game(game: AnyGame, seats: Seats) -> Session {
-        Session { game, seats, redo: Vec::new(), revision: 0, spectating: false }
+        Session { game, seats, redo: Vec::new(), revision: 0, spectating: false, review: false }
+    }
+
+    /// A position of a finished game to look at (the analysis): not playable, never saved.
+    pub fn review(game: AnyGame, seats: Seats) -> Session {
+        Session { review: true, ..Session::from_game(game, seats) }
     }
 
     /// Whether a person at this device is to move now.
     pub fn human_to_move(&self) -> bool {
-        !self.game.is_over() && self.seats.player(self.game.side_to_move()) == Player::Human
+        !self.review && !self.game.is_over() && self.seats.player(self.game.side_to_move()) == Player::Human
     }
 
     /// Whether the person here may pick a move on the board now: their own turn, or a proposal
     /// while watching.
     pub fn can_touch(&self) -> bool {
-        self.human_to_move() || (self.spectating && !self.game.is_over())
+        self.human_to_move() || (self.spectating && !self.review && !self.game.is_over())
     }
 
     /// The level of the computer to move now, if the computer is to move.
     pub fn computer_to_move(&self) -> Option<Level> {
-        if self.game.is_over() {
+        if self.review || self.game.is_over() {
             return None;
         }
         match self.seats.player(self.game.side_to_move()) {
@@ -230,7 +244,8 @@ pub enum GameCommand {
 /// Applies [`GameCommand`]s in order. In an online game only the person's own moves are played
 /// here (the online plugin sends them to the server first); the rest goes through the server.
 pub(crate) fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResMut<Session>>) {
-    let Some(mut session) = session else {
+    let Some(mut session) = session.filter(|s| !s.review) else {
+        // No game, or a position under review: nothing to change.
         commands.clear();
         return;
     };

@@ -17,7 +17,7 @@ pub const STATE_ELEMENT: &str = "ludus-state";
 
 #[derive(Serialize, PartialEq)]
 struct PageState {
-    /// `title`, `rules`, `settings` or `playing`.
+    /// `title`, `rules`, `settings`, `playing`, `online`, `analysis` or `records`.
     screen: &'static str,
     /// Milliseconds from the page's start to the first frame that took input.
     ready_ms: Option<f64>,
@@ -221,6 +221,8 @@ fn publish(
             Screen::Settings => "settings",
             Screen::Playing => "playing",
             Screen::Online => "online",
+            Screen::Analysis => "analysis",
+            Screen::Records => "records",
         },
         ready_ms: *ready_ms,
         game,

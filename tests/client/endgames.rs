@@ -50,3 +50,31 @@ fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
         }
     }
 }
+
+#[test]
+fn analysis_gives_the_tables_exact_verdict() {
+    use ludus::analysis::{Analyser, Eval, eval_text};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
+    let tb = Arc::new(Tablebase::open(&dir).expect("shipped tables"));
+    // Three white pieces against one black, White to move: covered by the four-piece tables.
+    let pos = AnyPosition::parse(Variant::Alquerque, "3B1/5/5/1W1W1/W4 w").expect("position");
+    let AnyPosition::Alquerque(p) = &pos else { unreachable!() };
+    let probe = tb.probe(p).expect("covered");
+    let mut analyser = Analyser::new(&AnyGame::from_position(pos)).with_tablebase(Some(tb.clone()));
+    let (ply, first) = loop {
+        if let Some(done) = analyser.step(10_000) {
+            break done;
+        }
+    };
+    assert_eq!(ply, 0);
+    assert_eq!(first.depth, 0, "no search: the tables answered");
+    let expected = match probe.winner(ludus_rules::Side::First) {
+        Some(side) => Eval::Win { side, plies: u32::from(probe.plies_to_end) },
+        None => Eval::Cp(0),
+    };
+    assert_eq!(first.eval, expected);
+    assert!(first.best.is_some(), "the tables' best move");
+    if let Eval::Win { .. } = expected {
+        assert!(eval_text(ludus::i18n::Lang::En, Variant::Alquerque, first.eval).contains("wins in"));
+    }
+}

@@ -1,6 +1,8 @@
 //! The game's client tests, in one binary (each test binary links Bevy): selection and taps,
-//! undo and redo, game over, saves, the text tables, and online play against a real server.
+//! undo and redo, game over, saves, the text tables, the post-game analysis, and online play
+//! against a real server.
 
+mod analysis;
 mod app;
 mod endgames;
 mod online;
