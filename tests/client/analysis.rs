@@ -2,22 +2,13 @@
 //! the recent games when it ends, then analysed in the background to the end; a move that
 //! gives the opponent a clear advantage is flagged.
 
-use crate::{data_dir_lock, fresh_data_dir};
+use crate::{data_dir_lock, fresh_data_dir, headless};
 use bevy::prelude::*;
 use ludus::analysis::{Analysis, Eval, Mark};
 use ludus::records;
 use ludus::session::{GameCommand, Level, Seats, Session};
-use ludus::settings::Settings;
 use ludus_rules::{AnyGame, AnyMove, Side, Variant};
 use std::time::{Duration, Instant};
-
-fn headless() -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins);
-    app.insert_resource(Settings::default());
-    app.add_plugins(ludus::core_plugin);
-    app
-}
 
 /// The legal move a short search likes least: the one after which the opponent stands best.
 fn worst_move(game: &AnyGame) -> (AnyMove, i32) {

@@ -1,18 +1,9 @@
 //! The game's core plugins in a headless App.
 
-use crate::{data_dir_lock, fresh_data_dir};
+use crate::{data_dir_lock, fresh_data_dir, headless};
 use bevy::prelude::*;
 use ludus::session::{GameCommand, Seats, Session};
-use ludus::settings::Settings;
 use ludus_rules::Variant;
-
-fn headless() -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins);
-    app.insert_resource(Settings::default());
-    app.add_plugins(ludus::core_plugin);
-    app
-}
 
 #[test]
 fn commands_change_the_session_in_order_and_the_game_is_saved() {

@@ -28,6 +28,16 @@ pub fn fresh_data_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// The game's core plugins in a headless App (no window, no rendering).
+pub fn headless() -> bevy::prelude::App {
+    use bevy::prelude::*;
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    app.insert_resource(ludus::settings::Settings::default());
+    app.add_plugins(ludus::core_plugin);
+    app
+}
+
 /// A square by name on a board `width` x `height`.
 pub fn sq(name: &str, width: u8, height: u8) -> ludus_rules::Square {
     ludus_rules::Square::parse(name, width, height).expect("square")

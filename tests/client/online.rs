@@ -6,7 +6,6 @@ use crate::{data_dir_lock, fresh_data_dir};
 use bevy::prelude::*;
 use ludus::online::{Net, OnlineConfig, OnlineGame, Phase, Waiting};
 use ludus::session::{GameCommand, Session};
-use ludus::settings::Settings;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
 use ludus_rules::{AnyGame, Reason, Side, Variant};
@@ -14,13 +13,24 @@ use ludus_server::{ServerConfig, ServerHandle};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+/// The headless game with its network code.
 fn headless() -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins);
-    app.insert_resource(Settings::default());
-    app.add_plugins(ludus::core_plugin);
+    let mut app = crate::headless();
     app.add_plugins(ludus::online::net_plugin);
     app
+}
+
+/// A fresh server on 127.0.0.1 (UDP only) with its database in `dir`, and the app signed in.
+fn server_and_app(dir: &std::path::Path) -> (ServerHandle, SocketAddr, App) {
+    let server =
+        ServerHandle::spawn(ServerConfig { ws: None, ..ServerConfig::local(dir) }).expect("server starts");
+    let addr = server.udp_addr().expect("udp address");
+    let mut app = headless();
+    connect(&mut app, &addr.to_string());
+    run_until(&mut app, &mut [], 10, "sign in", |app, _| {
+        app.world().resource::<Net>().phase == Phase::SignedIn
+    });
+    (server, addr, app)
 }
 
 /// Runs frames (and polls the bots) until `done` holds, for at most `secs` seconds.
@@ -131,14 +141,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     let _guard = data_dir_lock();
     let dir = fresh_data_dir("online");
     let server_dir = dir.join("server");
-    let server = ServerHandle::spawn(ServerConfig { ws: None, ..ServerConfig::local(&server_dir) })
-        .expect("server starts");
-    let addr = server.udp_addr().expect("udp address");
-    let mut app = headless();
-    connect(&mut app, &addr.to_string());
-    run_until(&mut app, &mut [], 10, "sign in", |app, _| {
-        app.world().resource::<Net>().phase == Phase::SignedIn
-    });
+    let (server, addr, mut app) = server_and_app(&server_dir);
     // The session token is remembered for this server.
     assert!(app.world().resource::<OnlineConfig>().tokens.contains_key(&addr.to_string()));
 
@@ -191,6 +194,59 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
         !bot.heard.iter().any(|m| matches!(m, ServerMessage::Proposals { .. })),
         "a player heard the spectators' proposals"
     );
+
+    // The game's own spectator path: a second app watches, a tap on the board proposes (a
+    // `GameCommand::Play` that must not be played), the crowd's verdict follows the player's move.
+    let mut eve = headless();
+    eve.world_mut().resource_mut::<OnlineConfig>().tokens.clear();
+    eve.world_mut().resource_mut::<OnlineConfig>().nickname = "Eve".to_string();
+    eve.world_mut().resource_scope(|world, mut net: Mut<Net>| {
+        let config = world.resource::<OnlineConfig>().clone();
+        net.connect(&addr.to_string(), &config);
+    });
+    let both =
+        |app: &mut App, eve: &mut App, bot: &mut Bot, what: &str, done: &dyn Fn(&App, &App) -> bool| {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                app.update();
+                eve.update();
+                bot.poll();
+                if done(app, eve) {
+                    return;
+                }
+                assert!(Instant::now() < deadline, "timed out waiting for {what}");
+                std::thread::sleep(Duration::from_millis(3));
+            }
+        };
+    both(&mut app, &mut eve, &mut bot, "Eve signed in", &|_, eve| {
+        eve.world().resource::<Net>().phase == Phase::SignedIn
+    });
+    eve.world_mut().resource_mut::<Net>().send(ClientMessage::Watch { game: online.id });
+    both(&mut app, &mut eve, &mut bot, "Eve watching", &|_, eve| {
+        eve.world().get_resource::<Session>().is_some_and(|s| s.spectating)
+    });
+    let watched = eve.world().resource::<Session>().clone();
+    assert!(!watched.human_to_move() && watched.can_touch(), "a spectator proposes, never plays");
+    let tapped = watched.game.legal_moves()[0];
+    let tapped_text = watched.game.position().move_to_string(&tapped).expect("notation");
+    eve.world_mut().write_message(GameCommand::Play(tapped));
+    both(&mut app, &mut eve, &mut bot, "Eve's proposal counted", &|_, eve| {
+        let o = eve.world().resource::<OnlineGame>();
+        o.your_proposal.is_some() && o.proposals.iter().any(|p| p.count >= 1)
+    });
+    assert_eq!(eve.world().resource::<OnlineGame>().your_proposal.as_deref(), Some(tapped_text.as_str()));
+    assert_eq!(
+        eve.world().resource::<Session>().game.ply(),
+        watched.game.ply(),
+        "the proposal was not played"
+    );
+    one_ply(&mut app, &mut bot);
+    both(&mut app, &mut eve, &mut bot, "the crowd's verdict", &|app, eve| {
+        let o = eve.world().resource::<OnlineGame>();
+        o.verdict.is_some() && eve.world().resource::<Session>().game.move_strings() == session_moves(app)
+    });
+    eve.world_mut().resource_mut::<Net>().disconnect();
+    drop(eve);
 
     // The server goes away and comes back on the same port with the same database: the game
     // reconnects into its seat and goes on with every move intact.
@@ -259,14 +315,7 @@ fn an_unreachable_server_is_reported() {
 fn a_game_and_its_first_move_in_one_poll_are_both_applied() {
     let _guard = data_dir_lock();
     let dir = fresh_data_dir("one-poll");
-    let server = ServerHandle::spawn(ServerConfig { ws: None, ..ServerConfig::local(dir.join("server")) })
-        .expect("server starts");
-    let addr = server.udp_addr().expect("udp address");
-    let mut app = headless();
-    connect(&mut app, &addr.to_string());
-    run_until(&mut app, &mut [], 10, "sign in", |app, _| {
-        app.world().resource::<Net>().phase == Phase::SignedIn
-    });
+    let (server, addr, mut app) = server_and_app(&dir.join("server"));
     let mut bot = Bot::new(addr, "Bot");
     // Colours are drawn: try rooms until the bot plays first (1 in 2 each time).
     for attempt in 0..16 {
