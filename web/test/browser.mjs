@@ -98,6 +98,21 @@ function screenshotCheck(file, game) {
   return check(`screenshot ${path.basename(file)} shows the ${game} board`, r.status === 0, said);
 }
 
+/** Waits for the board to settle, then screenshots it; a blank capture (SwiftShader sometimes
+ * hands over an empty frame) is retaken up to twice, and said so. */
+async function settledShot(page, file, game) {
+  await until(page, 'the board to settle', (s) => s.game?.settled, 20000).catch(() => {});
+  for (let attempt = 1; ; attempt++) {
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: file });
+    const r = spawnSync('python3', [path.join(repo, '.ci', 'check_screenshot.py'), file, game], { encoding: 'utf8' });
+    if (r.status === 0 || attempt === 3) break;
+    console.log(`     ${path.basename(file)}: capture ${attempt} was not the board (${`${r.stdout}${r.stderr}`.trim()}); again`);
+    await page.waitForTimeout(1000);
+  }
+  return screenshotCheck(file, game);
+}
+
 try {
   // 1. Without WebGL2 the page says so, before downloading the game.
   {
@@ -305,10 +320,7 @@ try {
     if (botCode === 'still running') bot.kill();
     const botLog = botOut.join('');
     check('the bot saw the browser\'s moves and finished', botCode === 0 && /\(opponent\)/.test(botLog), `${botCode}: ${botLog.trim().split('\n').slice(-3).join(' | ')}`);
-    const onlineShot = path.join(out, 'alquerque-online.png');
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: onlineShot });
-    screenshotCheck(onlineShot, 'alquerque');
+    await settledShot(page, path.join(out, 'alquerque-online.png'), 'alquerque');
   } else {
     console.log('     (no LUDUS_UDP_ADDR / LUDUS_CLI: the online step is skipped)');
   }
