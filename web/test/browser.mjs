@@ -86,10 +86,13 @@ async function until(page, what, pred, timeout = 30000) {
   throw new Error(`timed out waiting for ${what}; last state: ${JSON.stringify(last)?.slice(0, 600)}`);
 }
 
-/** Taps a point given in the canvas's CSS pixels. */
+/** Taps a point given in the canvas's own CSS pixels (the game's logical pixels; the page may
+ * draw the canvas at half resolution and scale it up on a software renderer). */
 async function tap(page, [x, y]) {
   const box = await page.locator('#ludus').boundingBox();
-  await page.touchscreen.tap(box.x + x, box.y + y);
+  const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
+  const scale = own > 0 ? box.width / own : 1;
+  await page.touchscreen.tap(box.x + x * scale, box.y + y * scale);
 }
 
 function screenshotCheck(file, game) {
@@ -186,6 +189,8 @@ try {
   check('the cover is gone', await page.locator('#cover.gone').count() === 1);
   const canvas = await page.locator('#ludus').boundingBox();
   check('the canvas fills the window', canvas.width === 1280 && canvas.height === 800, `${canvas.width}x${canvas.height}`);
+  const drawn = await page.evaluate(() => [document.getElementById('ludus').width, document.getElementById('ludus').height, !!window.ludusSoftwareGl]);
+  console.log(`     drawn at ${drawn[0]}x${drawn[1]} pixels${drawn[2] ? ' (software WebGL: half resolution, scaled up)' : ''}`);
 
   const mv = s.game.legal[0];
   for (const [i, point] of mv.taps.entries()) {
@@ -205,10 +210,12 @@ try {
 
   // 3. The window turns to portrait (a phone): the canvas and the board follow.
   await page.setViewportSize({ width: 390, height: 844 });
-  s = await until(page, 'the portrait layout', (s) => s.game?.board.center[0] < 390 / 2 + 1 && s.game.board.center[1] < 844 / 2, 10000);
+  // The game's own size in CSS pixels (half the window when the page draws at half resolution).
+  const [ownW, ownH] = await page.evaluate(() => [document.getElementById('ludus').offsetWidth, document.getElementById('ludus').offsetHeight]);
+  s = await until(page, 'the portrait layout', (s) => s.game?.board.center[0] < ownW / 2 + 1 && s.game.board.center[1] < ownH / 2, 10000);
   const portrait = await page.locator('#ludus').boundingBox();
   check('portrait: the canvas follows the window', portrait.width === 390 && portrait.height === 844, `${portrait.width}x${portrait.height}`);
-  check('portrait: the board sits above the panel', s.game.board.center[1] < 844 / 2, `board centre ${s.game.board.center}`);
+  check('portrait: the board sits above the panel', s.game.board.center[1] < ownH / 2, `board centre ${s.game.board.center} in ${ownW}x${ownH}`);
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(out, 'alquerque-portrait.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
