@@ -191,6 +191,11 @@ try {
   check('the canvas fills the window', canvas.width === 1280 && canvas.height === 800, `${canvas.width}x${canvas.height}`);
   const drawn = await page.evaluate(() => [document.getElementById('ludus').width, document.getElementById('ludus').height, !!window.ludusSoftwareGl]);
   console.log(`     drawn at ${drawn[0]}x${drawn[1]} pixels${drawn[2] ? ' (software WebGL: half resolution, scaled up)' : ''}`);
+  // The first frame may be laid out before the canvas took its final size: tap what is laid
+  // out in the canvas as it is now.
+  const [startW, startH] = await page.evaluate(() => [document.getElementById('ludus').offsetWidth, document.getElementById('ludus').offsetHeight]);
+  s = await until(page, 'the board laid out in the canvas', (s) => s.game?.interactive && s.game.legal.length > 0
+    && s.game.board.center[0] < startW && s.game.board.center[1] < startH, 10000);
 
   const mv = s.game.legal[0];
   for (const [i, point] of mv.taps.entries()) {
@@ -210,12 +215,21 @@ try {
 
   // 3. The window turns to portrait (a phone): the canvas and the board follow.
   await page.setViewportSize({ width: 390, height: 844 });
-  // The game's own size in CSS pixels (half the window when the page draws at half resolution).
-  const [ownW, ownH] = await page.evaluate(() => [document.getElementById('ludus').offsetWidth, document.getElementById('ludus').offsetHeight]);
-  s = await until(page, 'the portrait layout', (s) => s.game?.board.center[0] < ownW / 2 + 1 && s.game.board.center[1] < ownH / 2, 10000);
+  // The game's own size in CSS pixels (half the window where the page draws at half resolution).
+  let [ownW, ownH] = [0, 0];
+  for (const until = Date.now() + 10000; Date.now() < until; await page.waitForTimeout(100)) {
+    [ownW, ownH] = await page.evaluate(() => [document.getElementById('ludus').offsetWidth, document.getElementById('ludus').offsetHeight]);
+    s = await state(page);
+    // Portrait: the board centred across the width, in the upper half.
+    if (Math.abs(s.game?.board.center[0] - ownW / 2) < 2 && s.game.board.center[1] < ownH / 2) break;
+  }
   const portrait = await page.locator('#ludus').boundingBox();
   check('portrait: the canvas follows the window', portrait.width === 390 && portrait.height === 844, `${portrait.width}x${portrait.height}`);
-  check('portrait: the board sits above the panel', s.game.board.center[1] < ownH / 2, `board centre ${s.game.board.center} in ${ownW}x${ownH}`);
+  check(
+    'portrait: the board sits above the panel, centred',
+    Math.abs(s.game.board.center[0] - ownW / 2) < 2 && s.game.board.center[1] < ownH / 2,
+    `board centre ${s.game.board.center} in ${ownW}x${ownH}`,
+  );
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(out, 'alquerque-portrait.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -290,7 +304,7 @@ try {
   if (udp && cli) {
     const botOut = [];
     const bot = spawn(cli, ['bot', '--server', udp, '--quick', 'alquerque', '--nick', 'Bot', '--moves', '2',
-      '--think-ms', '200', '--timeout', '120'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      '--linger', '20', '--think-ms', '200', '--timeout', '150'], { stdio: ['ignore', 'pipe', 'pipe'] });
     bot.stdout.on('data', (d) => botOut.push(String(d)));
     bot.stderr.on('data', (d) => botOut.push(String(d)));
     const botDone = new Promise((done) => bot.on('exit', (code) => done(code)));
@@ -323,11 +337,14 @@ try {
     }
     const moves = s.game?.moves ?? [];
     check('moves go both ways between the browser and the bot', moves.length >= 4, moves.join(' '));
-    const botCode = await Promise.race([botDone, new Promise((done) => setTimeout(() => done('still running'), 20000))]);
+    // The bot stays seated a while (--linger): the board of the game in progress.
+    await settledShot(page, path.join(out, 'alquerque-online.png'), 'alquerque');
+    const botCode = await Promise.race([botDone, new Promise((done) => setTimeout(() => done('still running'), 40000))]);
     if (botCode === 'still running') bot.kill();
     const botLog = botOut.join('');
     check('the bot saw the browser\'s moves and finished', botCode === 0 && /\(opponent\)/.test(botLog), `${botCode}: ${botLog.trim().split('\n').slice(-3).join(' | ')}`);
-    await settledShot(page, path.join(out, 'alquerque-online.png'), 'alquerque');
+    s = await until(page, 'the game to end when the bot leaves', (s) => s.game?.outcome != null, 20000);
+    check('the bot leaving ends the game by resignation', s.game.outcome[1] === 'Resignation', JSON.stringify(s.game.outcome));
   } else {
     console.log('     (no LUDUS_UDP_ADDR / LUDUS_CLI: the online step is skipped)');
   }

@@ -15,7 +15,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "ludus-cli bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) \
-[--level LEVEL] [--moves N] [--think-ms MS] [--timeout SECS]";
+[--level LEVEL] [--moves N] [--linger SECS] [--think-ms MS] [--timeout SECS]";
 
 fn say(line: impl AsRef<str>) {
     let mut out = std::io::stdout().lock();
@@ -26,7 +26,7 @@ fn say(line: impl AsRef<str>) {
 pub fn run(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(
         argv,
-        &["server", "nick", "quick", "room", "join", "level", "moves", "think-ms", "timeout"],
+        &["server", "nick", "quick", "room", "join", "level", "moves", "linger", "think-ms", "timeout"],
         &["ws"],
     )?;
     args.expect_positional(0, USAGE)?;
@@ -44,6 +44,9 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     let moves_wanted: usize = args.number("moves")?.unwrap_or(usize::MAX);
     let think = Duration::from_millis(args.number("think-ms")?.unwrap_or(300));
     let timeout = Duration::from_secs(args.number("timeout")?.unwrap_or(120));
+    // After the moves, stay seated this long before leaving (the opponent may look at the board).
+    let linger = Duration::from_secs(args.number("linger")?.unwrap_or(0));
+    let mut done_at: Option<Instant> = None;
     let first = match (args.value("quick"), args.value("room"), args.value("join")) {
         (Some(g), None, None) => {
             ClientMessage::QuickMatch { variant: Variant::parse(g).map_err(|e| e.to_string())?, clock: None }
@@ -133,6 +136,11 @@ pub fn run(argv: &[String]) -> Result<(), String> {
             }
         }
         if my_moves >= moves_wanted && their_moves >= moves_wanted {
+            let since = *done_at.get_or_insert_with(Instant::now);
+            if since.elapsed() < linger {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            }
             say(format!("done: {my_moves} own moves, {their_moves} opponent moves"));
             client.send(&ClientMessage::Leave);
             client.flush();

@@ -11,7 +11,7 @@ const USAGE: &str = "usage: ludus-cli <command> ...
   bench [--quick] [--search-only]
   tablebase build --max-pieces N [--out DIR] | tablebase probe --position POS [--dir DIR]
   bots --server ADDR [--games N] [--ws] [--variant GAME|all] [--think-ms MIN-MAX] [--max-plies P] [--duration SECS] [--ramp PER_SEC] [--threads T]
-  bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) [--level LEVEL] [--moves N] [--think-ms MS] [--timeout SECS]
+  bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) [--level LEVEL] [--moves N] [--linger SECS] [--think-ms MS] [--timeout SECS]
 GAME is latrunculi, latrunculi-quick or alquerque; LEVEL is random, easy, medium or hard.";
 
 pub fn run(argv: &[String]) -> Result<(), String> {
