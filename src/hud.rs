@@ -220,8 +220,19 @@ fn game_screen(
         if let Some(online) = &online {
             ui.horizontal_wrapped(|ui| {
                 let playing = online.local_side().is_some() && !game.is_over();
-                if playing && ui.button(lang.t("hud.resign")).clicked() {
-                    commands.write(GameCommand::Resign);
+                // Resigning online cannot be taken back: a second tap within 4 s confirms.
+                let id = egui::Id::new("online-resign-confirm");
+                let t = ui.ctx().input(|i| i.time);
+                let armed = ui.ctx().data(|d| d.get_temp::<f64>(id)).is_some_and(|until| t < until);
+                let label = if armed { lang.t("net.resign_confirm") } else { lang.t("hud.resign") };
+                if playing && ui.button(label).clicked() {
+                    if armed {
+                        ui.ctx().data_mut(|d| d.remove::<f64>(id));
+                        commands.write(GameCommand::Resign);
+                    } else {
+                        ui.ctx().data_mut(|d| d.insert_temp(id, t + 4.0));
+                        ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(4.1));
+                    }
                 }
                 if session.spectating && ui.button(lang.t("hud.flip")).clicked() {
                     view.turned = !view.turned;

@@ -889,75 +889,88 @@ fn online_screen(
         fields.ready = true;
     }
     egui::CentralPanel::default().show(&mut crate::hud::root_ui(ctx), |ui| {
-        ui.horizontal(|ui| {
-            if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
-                if net.waiting.is_some() {
-                    net.send(ClientMessage::Leave);
-                }
-                if online.is_none() {
-                    net.disconnect();
-                }
-                next.set(Screen::Title);
-            }
-            ui.heading(egui::RichText::new(lang.t("net.title")).size(28.0));
-        });
-        let (color, text) = phase_text(lang, &net);
-        ui.horizontal(|ui| {
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-            ui.painter().circle_filled(rect.center(), 6.0, color);
-            ui.label(egui::RichText::new(text).color(color));
-        });
-        if let Some((code, message)) = net.notice.clone() {
-            let mut close = false;
-            egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
-                ui.label(egui::RichText::new(lang.t(error_key(code))).color(egui::Color32::WHITE));
-                ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
-                close = ui.button("OK").clicked();
-            });
-            if close {
-                net.notice = None;
-            }
-        }
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.set_max_width(720.0);
-            if let (Some(o), Some(s)) = (&online, &session)
-                && !s.game.is_over()
-                && big_button(ui, lang.t("net.back_to_game"), 320.0).clicked()
-            {
-                let _ = o;
-                next.set(Screen::Playing);
-            }
-            let connected = net.is_active();
-            ui.add_space(6.0);
-            ui.label(lang.t("net.server"));
-            ui.add_enabled_ui(!connected, |ui| {
-                ui.add(egui::TextEdit::singleline(&mut fields.server).desired_width(360.0));
-                ui.label(lang.t("net.nickname"));
-                ui.add(
-                    egui::TextEdit::singleline(&mut fields.nickname)
-                        .desired_width(240.0)
-                        .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
-                );
-            });
-            ui.horizontal_wrapped(|ui| {
-                if !connected {
-                    if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net.connect"))).clicked() {
-                        config.server = fields.server.trim().to_string();
-                        config.nickname = fields.nickname.trim().to_string();
-                        let server = config.server.clone();
-                        net.connect(&server, &config);
+        // One centred column, like the other menu screens.
+        let column = ui.available_width().min(720.0);
+        let pad = ((ui.available_width() - column) / 2.0).max(0.0);
+        ui.horizontal_top(|ui| {
+            ui.add_space(pad);
+            ui.vertical(|ui| {
+                ui.set_width(column);
+                ui.horizontal(|ui| {
+                    if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
+                        if net.waiting.is_some() {
+                            net.send(ClientMessage::Leave);
+                        }
+                        if online.is_none() {
+                            net.disconnect();
+                        }
+                        next.set(Screen::Title);
                     }
-                } else if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net.disconnect"))).clicked() {
-                    net.disconnect();
+                    ui.heading(egui::RichText::new(lang.t("net.title")).size(28.0));
+                });
+                let (color, text) = phase_text(lang, &net);
+                ui.horizontal(|ui| {
+                    let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                    ui.painter().circle_filled(rect.center(), 6.0, color);
+                    ui.label(egui::RichText::new(text).color(color));
+                });
+                if let Some((code, message)) = net.notice.clone() {
+                    let mut close = false;
+                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+                        ui.label(egui::RichText::new(lang.t(error_key(code))).color(egui::Color32::WHITE));
+                        ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
+                        close = ui.button("OK").clicked();
+                    });
+                    if close {
+                        net.notice = None;
+                    }
                 }
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.set_max_width(720.0);
+                    if let (Some(o), Some(s)) = (&online, &session)
+                        && !s.game.is_over()
+                        && big_button(ui, lang.t("net.back_to_game"), 320.0).clicked()
+                    {
+                        let _ = o;
+                        next.set(Screen::Playing);
+                    }
+                    let connected = net.is_active();
+                    ui.add_space(6.0);
+                    ui.label(lang.t("net.server"));
+                    ui.add_enabled_ui(!connected, |ui| {
+                        ui.add(egui::TextEdit::singleline(&mut fields.server).desired_width(360.0));
+                        ui.label(lang.t("net.nickname"));
+                        ui.add(
+                            egui::TextEdit::singleline(&mut fields.nickname)
+                                .desired_width(240.0)
+                                .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
+                        );
+                    });
+                    ui.horizontal_wrapped(|ui| {
+                        if !connected {
+                            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net.connect"))).clicked()
+                            {
+                                config.server = fields.server.trim().to_string();
+                                config.nickname = fields.nickname.trim().to_string();
+                                let server = config.server.clone();
+                                net.connect(&server, &config);
+                            }
+                        } else if ui
+                            .add_sized([180.0, 44.0], egui::Button::new(lang.t("net.disconnect")))
+                            .clicked()
+                        {
+                            net.disconnect();
+                        }
+                    });
+                    #[cfg(not(target_arch = "wasm32"))]
+                    crate::host::host_section(ui, lang, &mut host, &mut net, &mut config, &mut fields.server);
+                    if net.phase != Phase::SignedIn {
+                        return;
+                    }
+                    ui.separator();
+                    lobby_section(ui, lang, &mut net, &mut config, &mut fields.code);
+                });
             });
-            #[cfg(not(target_arch = "wasm32"))]
-            crate::host::host_section(ui, lang, &mut host, &mut net, &mut config, &mut fields.server);
-            if net.phase != Phase::SignedIn {
-                return;
-            }
-            ui.separator();
-            lobby_section(ui, lang, &mut net, &mut config, &mut fields.code);
         });
     });
     Ok(())
