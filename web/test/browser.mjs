@@ -95,6 +95,20 @@ async function tap(page, [x, y]) {
   await page.touchscreen.tap(box.x + x * scale, box.y + y * scale);
 }
 
+/** Taps a legal move's start and landing points, waiting for each tap to register. A chain
+ * with only one way on from a landing point is played by the game at that tap: then stop. */
+async function tapMove(page, mv) {
+  const before = (await state(page)).game.moves.length;
+  for (const [i, point] of mv.taps.entries()) {
+    await tap(page, point);
+    if (i + 1 < mv.taps.length) {
+      const s = await until(page, `tap ${i + 1} of ${mv.notation} to register`,
+        (s) => s.game.selected.length === i + 1 || s.game.moves.length > before, 10000);
+      if (s.game.moves.length > before) return;
+    }
+  }
+}
+
 function screenshotCheck(file, game) {
   const r = spawnSync('python3', [path.join(repo, '.ci', 'check_screenshot.py'), file, game], { encoding: 'utf8' });
   const said = `${r.stdout}${r.stderr}`.trim();
@@ -198,12 +212,7 @@ try {
     && s.game.board.center[0] < startW && s.game.board.center[1] < startH, 10000);
 
   const mv = s.game.legal[0];
-  for (const [i, point] of mv.taps.entries()) {
-    await tap(page, point);
-    if (i + 1 < mv.taps.length) {
-      await until(page, `tap ${i + 1} of ${mv.notation} to register`, (s) => s.game.selected.length === i + 1, 10000);
-    }
-  }
+  await tapMove(page, mv);
   s = await until(page, `the move ${mv.notation}`, (s) => s.game.moves.length >= 1, 10000);
   check('a tapped move is played', s.game.moves[0] === mv.notation, `${mv.notation} -> ${s.game.moves[0]}`);
   s = await until(page, 'the computer to answer', (s) => s.game.moves.length >= 2 && s.game.interactive, 30000);
@@ -325,12 +334,7 @@ try {
       if (ours >= 2 && theirs >= 2) break;
       if (s.game?.interactive && s.game.legal.length > 0 && ours === played) {
         const m = s.game.legal[0];
-        for (const [i, point] of m.taps.entries()) {
-          await tap(page, point);
-          if (i + 1 < m.taps.length) {
-            await until(page, `tap ${i + 1} of ${m.notation}`, (s) => s.game.selected.length === i + 1, 10000);
-          }
-        }
+        await tapMove(page, m);
         played += 1;
       }
       await page.waitForTimeout(100);
