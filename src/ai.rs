@@ -201,9 +201,10 @@ fn finish(
         #[cfg(target_arch = "wasm32")]
         let found = {
             // A few milliseconds a frame, so the page keeps painting: 6 ms at 60 frames a
-            // second, up to a third of a slower frame (at most 20 ms), so that a device that
-            // paints slowly still gives the search a fair share of its thinking time.
-            let slice = (time.delta_secs_f64() / 3.0).clamp(0.006, 0.020);
+            // second, up to a quarter of a slower frame (at most 12 ms), so that a device that
+            // paints slowly still gives the search a fair share of its thinking time without
+            // stretching its frames much further.
+            let slice = (time.delta_secs_f64() / 4.0).clamp(0.006, 0.012);
             let started = Instant::now();
             let mut out = None;
             while let Some(job) = running.job.as_mut() {
