@@ -927,11 +927,10 @@ fn online_screen(
                 }
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.set_max_width(720.0);
-                    if let (Some(o), Some(s)) = (&online, &session)
-                        && !s.game.is_over()
+                    if online.is_some()
+                        && session.as_ref().is_some_and(|s| !s.game.is_over())
                         && big_button(ui, lang.t("net.back_to_game"), 320.0).clicked()
                     {
-                        let _ = o;
                         next.set(Screen::Playing);
                     }
                     let connected = net.is_active();

@@ -318,7 +318,7 @@ fn a_game_and_its_first_move_in_one_poll_are_both_applied() {
     let (server, addr, mut app) = server_and_app(&dir.join("server"));
     let mut bot = Bot::new(addr, "Bot");
     // Colours are drawn: try rooms until the bot plays first (1 in 2 each time).
-    for attempt in 0..16 {
+    for _ in 0..16 {
         app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
             variant: Variant::Alquerque,
             clock: None,
@@ -369,7 +369,6 @@ fn a_game_and_its_first_move_in_one_poll_are_both_applied() {
         });
         bot.heard.clear();
         bot.client.send(&ClientMessage::Leave);
-        let _ = attempt;
     }
     panic!("the bot never played first in 16 rooms");
 }

@@ -14,7 +14,7 @@ use ludus_protocol::{
     SessionToken, decode_client, encode, hello_version, incompatible_message, normalize_room_code,
     validate_nickname,
 };
-use ludus_rules::{AnyGame, GameRecord, Outcome, Reason, Side, Variant};
+use ludus_rules::{AnyGame, AnyMove, GameRecord, Outcome, Reason, Side, Variant};
 use renet2::Bytes;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -121,6 +121,21 @@ struct LiveGame {
 }
 
 type Refusal = (ErrorCode, String);
+
+/// `text` as a legal move at ply `ply` of `game` (the ply guards against stale or repeated
+/// requests), with its notation as the server writes it.
+fn move_at(game: &AnyGame, ply: u32, text: &str) -> Result<(AnyMove, String), Refusal> {
+    if ply as usize != game.ply() {
+        return refuse(ErrorCode::WrongPly, format!("the game is at ply {}, not {ply}", game.ply()));
+    }
+    if text.chars().count() > MAX_MOVE_CHARS {
+        return refuse(ErrorCode::IllegalMove, "move too long");
+    }
+    let position = game.position();
+    let mv = position.parse_move(text).map_err(|e| (ErrorCode::IllegalMove, format!("{text}: {e}")))?;
+    let notation = position.move_to_string(&mv).unwrap_or_else(|| text.to_string());
+    Ok((mv, notation))
+}
 
 fn refuse<T>(code: ErrorCode, message: impl Into<String>) -> Result<T, Refusal> {
     Err((code, message.into()))
@@ -1112,15 +1127,7 @@ impl Core {
         if g.game.side_to_move() != side {
             return refuse(ErrorCode::NotYourTurn, "it is your opponent's turn");
         }
-        if ply as usize != g.game.ply() {
-            return refuse(ErrorCode::WrongPly, format!("the game is at ply {}, not {ply}", g.game.ply()));
-        }
-        if text.chars().count() > MAX_MOVE_CHARS {
-            return refuse(ErrorCode::IllegalMove, "move too long");
-        }
-        let position = g.game.position();
-        let mv = position.parse_move(text).map_err(|e| (ErrorCode::IllegalMove, format!("{text}: {e}")))?;
-        let notation = position.move_to_string(&mv).unwrap_or_else(|| text.to_string());
+        let (mv, notation) = move_at(&g.game, ply, text)?;
         // The clock first: a move after the flag fell does not count.
         let i = side_index(side);
         if let Some(spec) = g.clock {
@@ -1187,15 +1194,7 @@ impl Core {
         if g.game.is_over() {
             return refuse(ErrorCode::GameOver, "the game is over");
         }
-        if ply as usize != g.game.ply() {
-            return refuse(ErrorCode::WrongPly, format!("the game is at ply {}, not {ply}", g.game.ply()));
-        }
-        if text.chars().count() > MAX_MOVE_CHARS {
-            return refuse(ErrorCode::IllegalMove, "move too long");
-        }
-        let position = g.game.position();
-        let mv = position.parse_move(text).map_err(|e| (ErrorCode::IllegalMove, format!("{text}: {e}")))?;
-        let notation = position.move_to_string(&mv).unwrap_or_else(|| text.to_string());
+        let (_, notation) = move_at(&g.game, ply, text)?;
         if g.proposals.get(&pid) != Some(&notation) {
             g.proposals.insert(pid, notation);
             g.proposals_dirty = true;
