@@ -1,18 +1,18 @@
-//! The computer player and the hint: a search that runs on Bevy's async compute pool on the
-//! desktop and a few milliseconds per frame in the browser, cancelled by any change to the game.
-//! The search's transposition table is handed from one search to the next within a game.
+//! The computer player and the hint: a search that runs in the background (Bevy's async
+//! compute pool on the desktop, short tasks between the page's frames in the browser: see
+//! [`crate::background`]), cancelled by any change to the game. Nothing is redrawn while it
+//! thinks; the search wakes the game when it has its move. The search's transposition table is
+//! handed from one search to the next within a game.
 
+use crate::background::{Background, Wake};
 use crate::board::BoardView;
 use crate::screens::Screen;
 use crate::session::{GameCommand, Level, Session};
-#[cfg(target_arch = "wasm32")]
-use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use ludus_ai::TranspositionTable;
 use ludus_rules::{AnyGame, AnyMove, Variant};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Asks for a hint: the Hard level's move, drawn on the board.
 #[derive(Message, Clone, Copy, Debug)]
@@ -79,19 +79,6 @@ impl Job {
         let mv = self.search.best_move();
         (mv, self.search.into_table())
     }
-
-    /// Runs to the end, or until `stop` is set (then with no move).
-    #[cfg(not(target_arch = "wasm32"))]
-    fn run(mut self, stop: &AtomicBool) -> Found {
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                return (None, None);
-            }
-            if self.step(20_000) {
-                return self.finish();
-            }
-        }
-    }
 }
 
 fn ai_level(level: Level) -> ludus_ai::Level {
@@ -102,20 +89,13 @@ fn ai_level(level: Level) -> ludus_ai::Level {
     }
 }
 
+/// A search running in the background (dropping it stops the search).
 struct Running {
     revision: u64,
     purpose: Purpose,
-    stop: Arc<AtomicBool>,
-    #[cfg(not(target_arch = "wasm32"))]
-    task: bevy::tasks::Task<Found>,
-    #[cfg(target_arch = "wasm32")]
-    job: Option<Job>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
+    /// Where the search leaves its result.
+    found: Arc<Mutex<Option<Found>>>,
+    _work: Background,
 }
 
 /// The running search, if any.
@@ -129,18 +109,25 @@ pub struct Brain {
     seed: u64,
 }
 
-fn start(job: Job, revision: u64, purpose: Purpose) -> Running {
-    let stop = Arc::new(AtomicBool::new(false));
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let flag = stop.clone();
-        let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move { job.run(&flag) });
-        Running { revision, purpose, stop, task }
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        Running { revision, purpose, stop, job: Some(job) }
-    }
+/// Nodes per step: well under a millisecond on the desktop, about one in the browser.
+const STEP_NODES: u64 = 2_000;
+
+fn start(job: Job, revision: u64, purpose: Purpose, wake: Wake) -> Running {
+    let found = Arc::new(Mutex::new(None));
+    let out = found.clone();
+    let mut job = Some(job);
+    let work = Background::spawn(move || {
+        let Some(j) = job.as_mut() else { return true };
+        if !j.step(STEP_NODES) {
+            return false;
+        }
+        if let Some(j) = job.take() {
+            *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(j.finish());
+        }
+        wake.wake();
+        true
+    });
+    Running { revision, purpose, found, _work: work }
 }
 
 fn think(
@@ -149,6 +136,9 @@ fn think(
     mut hints: MessageReader<HintRequest>,
     mut view: ResMut<BoardView>,
     endgames: Option<Res<crate::tablebase::Endgames>>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+    warmup: Option<Res<crate::warmup::Warmup>>,
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(session) = session else { return };
     if brain.running.as_ref().is_some_and(|r| r.revision != session.revision) {
@@ -164,8 +154,17 @@ fn think(
     if brain.running.is_some() || brain.ready.is_some() {
         return;
     }
+    // The computer looks at the board once it is drawn and still: after the page's first, slow
+    // frames (see `warmup`) and after the last move has landed. The frames that draw a move
+    // then do not share the processor with the search.
+    let board_still = warmup.is_none_or(|w| w.done()) && view.settled(&session);
     let task = match session.computer_to_move() {
-        Some(level) => Some((level, Purpose::Move)),
+        Some(level) if board_still => Some((level, Purpose::Move)),
+        Some(_) => {
+            // Frames until it is (the board settles in the frame after a move lands).
+            redraw.write(RequestRedraw);
+            None
+        }
         None if wants_hint && session.human_to_move() => Some((Level::Hard, Purpose::Hint)),
         None => None,
     };
@@ -176,7 +175,7 @@ fn think(
     let table = brain.table.take().filter(|(v, _)| *v == variant).map(|(_, tt)| tt);
     let tb = endgames.and_then(|e| e.tb.clone());
     let job = Job::new(&session.game, level, seed, table, tb);
-    brain.running = Some(start(job, session.revision, purpose));
+    brain.running = Some(start(job, session.revision, purpose, Wake::new(proxy.as_deref())));
 }
 
 fn finish(
@@ -186,7 +185,6 @@ fn finish(
     mut view: ResMut<BoardView>,
     mut commands: MessageWriter<GameCommand>,
     mut redraw: MessageWriter<RequestRedraw>,
-    #[cfg(target_arch = "wasm32")] time: Res<Time<Real>>,
 ) {
     let active = brain.running.as_ref().is_some_and(|r| r.purpose == Purpose::Move)
         || brain.ready.as_ref().is_some_and(|r| r.1 == Purpose::Move);
@@ -194,30 +192,8 @@ fn finish(
         thinking.active = active;
     }
     let Some(session) = session else { return };
-    if let Some(running) = brain.running.as_mut() {
-        redraw.write(RequestRedraw);
-        #[cfg(not(target_arch = "wasm32"))]
-        let found = bevy::tasks::futures::check_ready(&mut running.task);
-        #[cfg(target_arch = "wasm32")]
-        let found = {
-            // A few milliseconds a frame, so the page keeps painting: 6 ms at 60 frames a
-            // second, up to a quarter of a slower frame (at most 12 ms), so that a device that
-            // paints slowly still gives the search a fair share of its thinking time without
-            // stretching its frames much further.
-            let slice = (time.delta_secs_f64() / 4.0).clamp(0.006, 0.012);
-            let started = Instant::now();
-            let mut out = None;
-            while let Some(job) = running.job.as_mut() {
-                if job.step(2_000) {
-                    out = running.job.take().map(Job::finish);
-                    break;
-                }
-                if started.elapsed().as_secs_f64() >= slice {
-                    break;
-                }
-            }
-            out
-        };
+    if let Some(running) = brain.running.as_ref() {
+        let found = running.found.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some((mv, table)) = found {
             brain.ready = Some((running.revision, running.purpose, mv));
             brain.running = None;
@@ -226,7 +202,11 @@ fn finish(
             }
         }
     }
-    // Play the move once the previous one has finished moving on the board.
+    // Play the move once the previous one has finished moving on the board; frames until then,
+    // and for the move itself (the game sleeps between frames when nothing asks for them).
+    if brain.ready.is_some() {
+        redraw.write(RequestRedraw);
+    }
     if brain.ready.is_some() && view.settled(&session) {
         let Some((revision, purpose, result)) = brain.ready.take() else { return };
         if revision != session.revision {
@@ -239,6 +219,35 @@ fn finish(
             (Purpose::Hint, Some(mv)) => view.hint = Some(mv),
             (_, None) => {}
         }
+    }
+}
+
+/// The longest the game sleeps between frames while the computer thinks.
+const THINKING_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// While the computer thinks nothing on screen changes, and the search wakes the game when it has
+/// its move: the game then sleeps up to [`THINKING_WAIT`] between frames instead of its usual
+/// second. A frame drawn for nothing would take the processor from the search (in the browser,
+/// its one thread) and the search would slow the frame down, on a software WebGL renderer past
+/// 100 ms. Not while connected to a server, whose connection needs its updates.
+fn pace(
+    thinking: Res<Thinking>,
+    net: Option<Res<crate::online::Net>>,
+    settings: Option<ResMut<bevy::winit::WinitSettings>>,
+    mut usual: Local<Option<std::time::Duration>>,
+) {
+    let Some(mut settings) = settings else { return };
+    let quiet = thinking.active && !net.is_some_and(|n| n.has_connection());
+    if let bevy::winit::UpdateMode::Reactive { wait, .. } = &mut settings.bypass_change_detection().focused_mode {
+        match (quiet, *usual) {
+            (true, None) => *usual = Some(std::mem::replace(wait, THINKING_WAIT)),
+            (false, Some(before)) => {
+                *wait = before;
+                *usual = None;
+            }
+            _ => return,
+        }
+        settings.set_changed();
     }
 }
 
@@ -256,5 +265,6 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (think, finish).chain().in_set(crate::AppSet::Think).run_if(in_state(Screen::Playing)),
         )
+        .add_systems(Last, pace)
         .add_systems(OnExit(Screen::Playing), cancel);
 }

@@ -1,5 +1,5 @@
 //! Post-game analysis: the engine evaluates every position of a finished game in the background
-//! (a task on the desktop, a few milliseconds a frame in the browser), then the analysis screen
+//! (see [`crate::background`]), then the analysis screen
 //! shows an evaluation graph, the moves marked as blunders or mistakes, and any position with the
 //! engine's better move; also the "Analyse a game" screen (recent games and pasted records).
 //!
@@ -15,6 +15,7 @@
 //! a move that leaves the mover [`DECIDED`] or more ahead (still winning), nor for one made
 //! [`DECIDED`] or more behind (already lost).
 
+use crate::background::Background;
 use crate::board::{BoardArea, BoardLayout, BoardView};
 use crate::i18n::{Lang, fill};
 use crate::records::{self, RecentGames, RecordEntry};
@@ -28,7 +29,6 @@ use ludus_ai::tablebase::Tablebase;
 use ludus_ai::{AnySearch, Limits, Score, TranspositionTable};
 use ludus_rules::{AnyGame, AnyMove, Side, Variant};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The engine's budget for each position (Hard, nodes; the same on every platform, so the
 /// evaluations are the same everywhere).
@@ -268,65 +268,28 @@ impl Analyser {
     }
 }
 
-/// The background work: a task with a stop flag on the desktop, slices in the frame on the web.
+/// The background work (see [`crate::background`]) and the evaluations it has finished.
 struct Worker {
-    stop: Arc<AtomicBool>,
-    #[cfg(not(target_arch = "wasm32"))]
     results: Arc<std::sync::Mutex<Vec<(usize, PlyEval)>>>,
-    #[cfg(not(target_arch = "wasm32"))]
-    _task: bevy::tasks::Task<()>,
-    #[cfg(target_arch = "wasm32")]
-    analyser: Analyser,
+    _work: Background,
 }
 
 impl Worker {
-    fn start(analyser: Analyser) -> Worker {
-        let stop = Arc::new(AtomicBool::new(false));
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let results = Arc::new(std::sync::Mutex::new(Vec::new()));
-            let (flag, out) = (stop.clone(), results.clone());
-            let mut analyser = analyser;
-            let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
-                while !flag.load(Ordering::Relaxed) && !analyser.is_done() {
-                    if let Some(r) = analyser.step(20_000) {
-                        out.lock().unwrap_or_else(|e| e.into_inner()).push(r);
-                    }
-                }
-            });
-            Worker { stop, results, _task: task }
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            Worker { stop, analyser }
-        }
+    fn start(mut analyser: Analyser) -> Worker {
+        let results = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let out = results.clone();
+        let work = Background::spawn(move || {
+            if let Some(r) = analyser.step(2_000) {
+                out.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+            }
+            analyser.is_done()
+        });
+        Worker { results, _work: work }
     }
 
     /// The evaluations finished since the last call.
     fn collect(&mut self) -> Vec<(usize, PlyEval)> {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            std::mem::take(&mut *self.results.lock().unwrap_or_else(|e| e.into_inner()))
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            // About 6 ms a frame, so the page keeps painting.
-            let started = Instant::now();
-            let mut out = Vec::new();
-            while !self.stop.load(Ordering::Relaxed) && !self.analyser.is_done() {
-                out.extend(self.analyser.step(2_000));
-                if started.elapsed().as_secs_f64() >= 0.006 {
-                    break;
-                }
-            }
-            out
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        std::mem::take(&mut *self.results.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
@@ -903,13 +866,8 @@ fn analysis_screen(
         crate::hud::draw_coordinates(ctx, &layout);
     }
     if analysis.took.is_none() {
-        if cfg!(target_arch = "wasm32") {
-            // The work runs in the frames: ask for every one.
-            ctx.request_repaint();
-        } else {
-            // The work runs on its own thread: the progress shows ten times a second.
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
-        }
+        // The work runs in the background: the progress shows ten times a second.
+        ctx.request_repaint_after(std::time::Duration::from_millis(100));
     }
     if let Some(p) = pick
         && p != analysis.selected

@@ -287,16 +287,43 @@ fn update_layout(
     }
 }
 
-fn color_material(materials: &mut Assets<ColorMaterial>, color: Color) -> MeshMaterial2d<ColorMaterial> {
-    let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
-    MeshMaterial2d(materials.add(ColorMaterial { color, alpha_mode, ..default() }))
+/// One material per colour, shared by every mesh of that colour: meshes that share a mesh and a
+/// material are drawn together (one instanced draw call for all the dark squares, all the pieces'
+/// rims...), where a material each would cost a draw call each. That matters most where the
+/// browser draws on the CPU (SwiftShader): about 180 draw calls a frame for a Latrunculi board
+/// became about 15.
+#[derive(Resource, Default)]
+pub(crate) struct Palette(std::collections::HashMap<[u32; 4], Handle<ColorMaterial>>);
+
+impl Palette {
+    /// The shared material of `color` (blended when it is translucent).
+    fn paint(&mut self, materials: &mut Assets<ColorMaterial>, color: Color) -> MeshMaterial2d<ColorMaterial> {
+        let key = color.to_srgba().to_f32_array().map(f32::to_bits);
+        let handle = self.0.entry(key).or_insert_with(|| {
+            let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
+            materials.add(ColorMaterial { color, alpha_mode, ..default() })
+        });
+        MeshMaterial2d(handle.clone())
+    }
+}
+
+/// The materials of the board view: the assets and the shared one per colour.
+struct Paints<'a> {
+    materials: &'a mut Assets<ColorMaterial>,
+    palette: &'a mut Palette,
+}
+
+impl Paints<'_> {
+    fn of(&mut self, color: Color) -> MeshMaterial2d<ColorMaterial> {
+        self.palette.paint(self.materials, color)
+    }
 }
 
 /// Spawns the board (squares or lines and points) under a fresh root.
 fn spawn_board(
     commands: &mut Commands,
     kit: &Kit,
-    materials: &mut Assets<ColorMaterial>,
+    paints: &mut Paints,
     colors: &Colors,
     layout: &BoardLayout,
 ) -> Entity {
@@ -311,7 +338,7 @@ fn spawn_board(
                    rot: f32| {
         commands.spawn((
             Mesh2d(mesh.clone()),
-            color_material(materials, color),
+            paints.of(color),
             Transform::from_xyz(pos.x, pos.y, z)
                 .with_rotation(Quat::from_rotation_z(rot))
                 .with_scale(scale.extend(1.0)),
@@ -396,7 +423,7 @@ fn piece_radius(layout: &BoardLayout) -> f32 {
 fn spawn_piece(
     commands: &mut Commands,
     kit: &Kit,
-    materials: &mut Assets<ColorMaterial>,
+    paints: &mut Paints,
     colors: &Colors,
     layout: &BoardLayout,
     root: Entity,
@@ -416,26 +443,26 @@ fn spawn_piece(
     let [rim, body, mark] = colors.piece(layout.points, piece.side, piece.king);
     commands.spawn((
         Mesh2d(kit.circle.clone()),
-        color_material(materials, rim),
+        paints.of(rim),
         Transform::default(),
         ChildOf(e),
     ));
     commands.spawn((
         Mesh2d(kit.circle.clone()),
-        color_material(materials, body),
+        paints.of(body),
         Transform::from_xyz(0.0, 0.0, 0.01).with_scale(Vec3::splat(0.86)),
         ChildOf(e),
     ));
     commands.spawn((
         Mesh2d(kit.thin_ring.clone()),
-        color_material(materials, mark),
+        paints.of(mark),
         Transform::from_xyz(0.0, 0.0, 0.02).with_scale(Vec3::splat(0.62)),
         ChildOf(e),
     ));
     if piece.king {
         commands.spawn((
             Mesh2d(kit.eagle.clone()),
-            color_material(materials, colors.emblem),
+            paints.of(colors.emblem),
             Transform::from_xyz(0.0, 0.0, 0.03).with_scale(Vec3::splat(0.95)),
             ChildOf(e),
         ));
@@ -458,6 +485,7 @@ fn sync_board(
     kit: Res<Kit>,
     mut view: ResMut<BoardView>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut palette: ResMut<Palette>,
     roots: Query<Entity, With<BoardRoot>>,
     pieces: Query<(Entity, &PieceEntity)>,
     mut last_layout: Local<Option<(u8, u8, bool, bool)>>,
@@ -524,9 +552,10 @@ fn sync_board(
     for r in &roots {
         commands.entity(r).despawn();
     }
-    let root = spawn_board(&mut commands, &kit, &mut materials, &colors, &layout);
+    let mut paints = Paints { materials: &mut materials, palette: &mut palette };
+    let root = spawn_board(&mut commands, &kit, &mut paints, &colors, &layout);
     for (sq, piece) in session.game.position().pieces() {
-        spawn_piece(&mut commands, &kit, &mut materials, &colors, &layout, root, sq, piece);
+        spawn_piece(&mut commands, &kit, &mut paints, &colors, &layout, root, sq, piece);
     }
     view.shown_moves = moves;
     view.variant = Some(variant);
@@ -641,6 +670,7 @@ fn sync_overlay(
     mut view: ResMut<BoardView>,
     selected: Res<Selected>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut palette: ResMut<Palette>,
     roots: Query<Entity, With<BoardRoot>>,
     overlays: Query<Entity, With<Overlay>>,
 ) {
@@ -657,9 +687,10 @@ fn sync_overlay(
         commands.entity(e).despawn();
     }
     let colors = Colors::of(settings.theme);
+    let mut paints = Paints { materials: &mut materials, palette: &mut palette };
     let mut marks = Marks { commands: &mut commands, root };
     if let Some(last) = view.shown_moves.last() {
-        let m = color_material(&mut materials, colors.last_move);
+        let m = paints.of(colors.last_move);
         let points = move_points(&layout, last);
         marks.dotted(&kit, &m, &points, 4.0, 0.09, 0.22);
         marks.mark(&kit.ring, &m, points[0], 4.0, 0.5);
@@ -687,7 +718,7 @@ fn sync_overlay(
         }
     }
     if let Some(sel) = &selected.0 {
-        let m = color_material(&mut materials, colors.selected);
+        let m = paints.of(colors.selected);
         let mut points = vec![layout.local(sel.from)];
         points.extend(sel.partial.iter().map(|&p| layout.local(p)));
         marks.mark(&kit.ring, &m, points[0], 7.0, 0.98);
@@ -695,8 +726,8 @@ fn sync_overlay(
         for &p in &points[1..] {
             marks.mark(&kit.ring, &m, p, 7.0, 0.6);
         }
-        let dest = color_material(&mut materials, colors.destination);
-        let capture = color_material(&mut materials, colors.capture_destination);
+        let dest = paints.of(colors.destination);
+        let capture = paints.of(colors.capture_destination);
         let depth = sel.partial.len();
         for sq in selection::destinations(&legal, sel) {
             let captures =
@@ -710,7 +741,7 @@ fn sync_overlay(
     }
     // Spectators' proposals: pale paths, thicker for the most proposed.
     if let Some(top) = view.ghosts.iter().map(|(_, n)| *n).max() {
-        let m = color_material(&mut materials, Color::srgba(0.62, 0.80, 1.0, 0.6));
+        let m = paints.of(Color::srgba(0.62, 0.80, 1.0, 0.6));
         for (mv, n) in &view.ghosts {
             let points = move_points(&layout, mv);
             let weight = 0.6 + 0.4 * (*n as f32 / top.max(1) as f32);
@@ -720,14 +751,14 @@ fn sync_overlay(
     }
     // The move played from here (the analysis): pale blue, under the engine's move.
     if let Some(played) = view.played.filter(|p| Some(*p) != view.hint) {
-        let m = color_material(&mut materials, Color::srgba(0.55, 0.75, 1.0, 0.85));
+        let m = paints.of(Color::srgba(0.55, 0.75, 1.0, 0.85));
         let points = move_points(&layout, &played);
         marks.mark(&kit.ring, &m, points[0], 7.4, 0.9);
         marks.dotted(&kit, &m, &points, 7.4, 0.12, 0.16);
         marks.mark(&kit.ring, &m, points[points.len() - 1], 7.4, 0.7);
     }
     if let Some(hint) = view.hint {
-        let m = color_material(&mut materials, colors.hint);
+        let m = paints.of(colors.hint);
         let points = move_points(&layout, &hint);
         marks.mark(&kit.ring, &m, points[0], 7.5, 1.0);
         marks.dotted(&kit, &m, &points, 7.5, 0.16, 0.14);
@@ -735,7 +766,7 @@ fn sync_overlay(
     }
     // Kings: in danger (one free side left) or immobilised at the end.
     if let AnyPosition::Latrunculi(p) = pos {
-        let danger = color_material(&mut materials, colors.danger);
+        let danger = paints.of(colors.danger);
         for side in [Side::First, Side::Second] {
             let lost = session
                 .game
@@ -802,6 +833,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<BoardLayout>()
         .init_resource::<BoardView>()
         .init_resource::<Selected>()
+        .init_resource::<Palette>()
         .add_systems(Startup, setup)
         .add_systems(Update, background)
         .add_systems(

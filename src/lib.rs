@@ -5,6 +5,7 @@
 
 pub mod ai;
 pub mod analysis;
+pub mod background;
 pub mod board;
 pub mod diagrams;
 #[cfg(not(target_arch = "wasm32"))]
@@ -25,6 +26,7 @@ pub mod sound;
 pub mod storage;
 pub mod tablebase;
 pub mod theme;
+pub mod warmup;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
@@ -71,6 +73,8 @@ pub fn game_plugin(app: &mut App) {
         online::plugin,
         tablebase::plugin,
         analysis::plugin,
+        background::plugin,
+        warmup::plugin,
     ));
     #[cfg(not(target_arch = "wasm32"))]
     app.add_plugins(host::plugin);

@@ -25,6 +25,11 @@ fn options() -> Result<Launch, String> {
 }
 
 fn main() -> AppExit {
+    // Runs the static constructors (Bevy's reflection lists its types with them) once, here.
+    // Without a call to them, the linker makes every call from JavaScript into the game run
+    // them all again: every frame, every event, every slice of the computer's search.
+    #[cfg(target_arch = "wasm32")]
+    bevy::reflect::TypeRegistry::empty().register_derived_types();
     let mut ignored = None;
     let launch = match options() {
         Ok(l) => l,

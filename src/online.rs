@@ -248,6 +248,11 @@ pub struct Net {
 }
 
 impl Net {
+    /// Whether a connection to a server is open (or being opened or restored).
+    pub fn has_connection(&self) -> bool {
+        self.client.is_some()
+    }
+
     /// Queues a message for the server (dropped when there is no connection).
     pub fn send(&mut self, message: ClientMessage) {
         if let Some(client) = &mut self.client {

@@ -19,7 +19,8 @@ pub const STATE_ELEMENT: &str = "ludus-state";
 struct PageState {
     /// `title`, `rules`, `settings`, `playing`, `online`, `analysis` or `records`.
     screen: &'static str,
-    /// Milliseconds from the page's start to the first frame that took input.
+    /// Milliseconds from the page's start to the first frame ready for the person: the first,
+    /// slow frames over (see `warmup`), the board (if any) drawn and still. The cover goes then.
     ready_ms: Option<f64>,
     game: Option<GameState>,
     /// The connection to a server, when there is one.
@@ -196,6 +197,7 @@ fn publish(
     thinking: Res<Thinking>,
     net: Res<crate::online::Net>,
     online: Option<Res<crate::online::OnlineGame>>,
+    warmup: Res<crate::warmup::Warmup>,
     mut ready_ms: Local<Option<f64>>,
     mut last: Local<Option<PageState>>,
 ) {
@@ -206,11 +208,14 @@ fn publish(
         }
         _ => None,
     };
-    let ready = match (screen, &game) {
-        (Screen::Playing, Some(g)) => g.interactive || (g.settled && g.thinking),
-        (Screen::Playing, None) => false,
-        _ => true,
-    };
+    // Ready once the first, slow frames are over (the page's cover hides them) and the board,
+    // if any, is drawn and still.
+    let ready = warmup.done()
+        && match (screen, &game) {
+            (Screen::Playing, Some(g)) => g.settled,
+            (Screen::Playing, None) => false,
+            _ => true,
+        };
     if ready && ready_ms.is_none() {
         *ready_ms = now_ms();
     }
