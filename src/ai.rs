@@ -138,6 +138,7 @@ fn think(
     endgames: Option<Res<crate::tablebase::Endgames>>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
     warmup: Option<Res<crate::warmup::Warmup>>,
+    mut thinking: ResMut<Thinking>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(session) = session else { return };
@@ -146,6 +147,9 @@ fn think(
     }
     if brain.ready.as_ref().is_some_and(|r| r.0 != session.revision) {
         brain.ready = None;
+    }
+    if thinking.active && brain.running.is_none() && brain.ready.is_none() {
+        thinking.active = false;
     }
     if view.hint.is_some() && view.shown_moves.len() != session.game.ply() {
         view.hint = None;
@@ -176,49 +180,60 @@ fn think(
     let tb = endgames.and_then(|e| e.tb.clone());
     let job = Job::new(&session.game, level, seed, table, tb);
     brain.running = Some(start(job, session.revision, purpose, Wake::new(proxy.as_deref())));
+    // Said in the frame the search starts (the game may sleep until it ends).
+    if purpose == Purpose::Move {
+        thinking.active = true;
+    }
 }
 
+/// Takes the finished search's result and plays the computer's move once the board is still.
+/// Runs before the frame's commands are applied, so the move is on the board in the frame that
+/// picks it up.
 fn finish(
     session: Option<Res<Session>>,
     mut brain: ResMut<Brain>,
     mut thinking: ResMut<Thinking>,
     mut view: ResMut<BoardView>,
-    mut commands: MessageWriter<GameCommand>,
+    mut commands: ResMut<Messages<GameCommand>>,
+    mut seen: Local<bevy::ecs::message::MessageCursor<GameCommand>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
+    // The person's commands of this frame go first: the result may not fit the game after them.
+    let busy = seen.read(&commands).count() > 0;
+    if let Some(session) = session.as_deref() {
+        if let Some(running) = brain.running.as_ref() {
+            let found = running.found.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((mv, table)) = found {
+                brain.ready = Some((running.revision, running.purpose, mv));
+                brain.running = None;
+                if let Some(tt) = table {
+                    brain.table = Some((session.game.variant(), tt));
+                }
+            }
+        }
+        // Play the move once the previous one has finished moving on the board; frames until
+        // then (the game sleeps between frames when nothing asks for them).
+        if brain.ready.is_some() {
+            redraw.write(RequestRedraw);
+        }
+        if !busy
+            && view.settled(session)
+            && let Some((revision, purpose, result)) = brain.ready.take()
+            && revision == session.revision
+        {
+            match (purpose, result) {
+                (Purpose::Move, Some(mv)) => {
+                    commands.write(GameCommand::Play(mv));
+                }
+                (Purpose::Hint, Some(mv)) => view.hint = Some(mv),
+                (_, None) => {}
+            }
+        }
+    }
     let active = brain.running.as_ref().is_some_and(|r| r.purpose == Purpose::Move)
         || brain.ready.as_ref().is_some_and(|r| r.1 == Purpose::Move);
     if thinking.active != active {
         thinking.active = active;
-    }
-    let Some(session) = session else { return };
-    if let Some(running) = brain.running.as_ref() {
-        let found = running.found.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some((mv, table)) = found {
-            brain.ready = Some((running.revision, running.purpose, mv));
-            brain.running = None;
-            if let Some(tt) = table {
-                brain.table = Some((session.game.variant(), tt));
-            }
-        }
-    }
-    // Play the move once the previous one has finished moving on the board; frames until then,
-    // and for the move itself (the game sleeps between frames when nothing asks for them).
-    if brain.ready.is_some() {
-        redraw.write(RequestRedraw);
-    }
-    if brain.ready.is_some() && view.settled(&session) {
-        let Some((revision, purpose, result)) = brain.ready.take() else { return };
-        if revision != session.revision {
-            return;
-        }
-        match (purpose, result) {
-            (Purpose::Move, Some(mv)) => {
-                commands.write(GameCommand::Play(mv));
-            }
-            (Purpose::Hint, Some(mv)) => view.hint = Some(mv),
-            (_, None) => {}
-        }
     }
 }
 
@@ -238,7 +253,9 @@ fn pace(
 ) {
     let Some(mut settings) = settings else { return };
     let quiet = thinking.active && !net.is_some_and(|n| n.has_connection());
-    if let bevy::winit::UpdateMode::Reactive { wait, .. } = &mut settings.bypass_change_detection().focused_mode {
+    if let bevy::winit::UpdateMode::Reactive { wait, .. } =
+        &mut settings.bypass_change_detection().focused_mode
+    {
         match (quiet, *usual) {
             (true, None) => *usual = Some(std::mem::replace(wait, THINKING_WAIT)),
             (false, Some(before)) => {
@@ -261,10 +278,52 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_message::<HintRequest>()
         .init_resource::<Thinking>()
         .init_resource::<Brain>()
+        .add_systems(Update, think.in_set(crate::AppSet::Think).run_if(in_state(Screen::Playing)))
         .add_systems(
             Update,
-            (think, finish).chain().in_set(crate::AppSet::Think).run_if(in_state(Screen::Playing)),
+            finish
+                .in_set(crate::AppSet::Apply)
+                .before(crate::session::apply_commands)
+                .run_if(in_state(Screen::Playing)),
         )
         .add_systems(Last, pace)
         .add_systems(OnExit(Screen::Playing), cancel);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Seats;
+    use crate::{AppSet, session};
+    use ludus_rules::Side;
+
+    /// The computer player's systems in a headless app: the search runs in the background,
+    /// its move is played, and the status says when it thinks.
+    #[test]
+    fn the_computer_thinks_in_the_background_and_plays() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
+        app.configure_sets(Update, (AppSet::Input, AppSet::Apply, AppSet::Think, AppSet::View).chain());
+        app.add_message::<RequestRedraw>();
+        app.init_resource::<BoardView>();
+        app.add_plugins((session::plugin, plugin));
+        app.insert_state(Screen::Playing);
+        app.insert_resource(Session::new(
+            Variant::Alquerque,
+            Seats::versus_computer(Side::Second, Level::Medium),
+        ));
+        app.update();
+        assert!(app.world().resource::<Thinking>().active, "thinking from the first frame");
+        let mut updates = 0;
+        while app.world().resource::<Session>().game.ply() == 0 {
+            updates += 1;
+            assert!(updates < 5_000, "the computer did not move");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            app.update();
+        }
+        let session = app.world().resource::<Session>();
+        assert_eq!(session.game.ply(), 1);
+        assert!(session.human_to_move());
+        assert!(!app.world().resource::<Thinking>().active, "the status changes with the move");
+    }
 }

@@ -866,8 +866,8 @@ fn analysis_screen(
         crate::hud::draw_coordinates(ctx, &layout);
     }
     if analysis.took.is_none() {
-        // The work runs in the background: the progress shows ten times a second.
-        ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        // The work runs in the background: the progress shows five times a second.
+        ctx.request_repaint_after(std::time::Duration::from_millis(200));
     }
     if let Some(p) = pick
         && p != analysis.selected

@@ -3,27 +3,45 @@
 //! page's frames. Either way a frame costs only what it draws, and nothing is redrawn while the
 //! work goes on unless something on screen changes.
 //!
-//! In the browser the tasks follow each other through a `MessageChannel` (no 4 ms clamp as with
-//! nested `setTimeout`); each runs the work for about [`SLICE_MS`] and gives the page back, so
-//! the browser paints and handles input between them. While the game is drawing frames (a
-//! piece moving, the interface changing) the work steps back, [`DRAWING_SLICE_MS`] at a time and
-//! [`DRAWING_PAUSE_MS`] apart, until [`DRAWING_FOR_MS`] after the last one: the browser needs the
-//! processor to draw them, and long after the game's own part (a software WebGL renderer draws
-//! on the processor: 50 to 70 ms a frame in headless Chromium on two cores, or twice that with a
-//! search running beside it).
+//! In the browser the work follows the page's frames: each animation frame opens a budget of
+//! [`FRAME_WORK_MS`], spent in tasks of at most [`SLICE_MS`] posted through a `MessageChannel`
+//! (no 4 ms clamp as with nested `setTimeout`), and the rest of the frame is the page's. (Tasks
+//! posted back to back with no such budget held the page's painting off for 300 ms in headless
+//! Chromium.) Where WebGL draws on the processor (see [`software_renderer`]), the budget is
+//! [`DRAWING_WORK_MS`] while the game draws frames and until [`DRAWING_FOR_MS`] after the last
+//! one started: the renderer needs the processor long after the game's own part of a frame (50
+//! to 70 ms a frame in headless Chromium on two cores, twice that with a search beside it).
+//! In a hidden page, which has no animation frames, the work runs in tasks of [`SLICE_MS`].
 
 use bevy::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// How long one task in the browser works before giving the page back, in milliseconds.
+/// The browser's work budget per animation frame, in milliseconds.
+pub const FRAME_WORK_MS: f64 = 10.0;
+/// The longest task in the browser, in milliseconds.
 pub const SLICE_MS: f64 = 8.0;
-/// The same while the game is drawing frames.
-pub const DRAWING_SLICE_MS: f64 = 2.0;
-/// The pause between two tasks while the game is drawing frames, in milliseconds.
-pub const DRAWING_PAUSE_MS: i32 = 16;
+/// The budget per animation frame while the game draws frames on a software renderer.
+pub const DRAWING_WORK_MS: f64 = 2.0;
 /// The game counts as drawing for this long after a frame starts, in milliseconds.
 pub const DRAWING_FOR_MS: f64 = 80.0;
+
+/// Whether the browser's WebGL draws on the processor (SwiftShader, llvmpipe: no GPU), as the page
+/// found out before starting the game (`window.ludusSoftwareGl`). Never on the desktop.
+pub fn software_renderer() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        thread_local! {
+            static SOFTWARE: bool = web_sys::window()
+                .and_then(|w| js_sys::Reflect::get(&w, &"ludusSoftwareGl".into()).ok())
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+        }
+        SOFTWARE.with(|s| *s)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
 
 /// Work running in the background; dropping the handle stops it at its next step.
 pub struct Background {
@@ -40,21 +58,18 @@ impl Background {
         let flag = stop.clone();
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
-                while !flag.load(Ordering::Relaxed) && !step() {}
-            });
+            let task = bevy::tasks::AsyncComputeTaskPool::get()
+                .spawn(async move { while !flag.load(Ordering::Relaxed) && !step() {} });
             Background { stop, _task: task }
         }
         #[cfg(target_arch = "wasm32")]
         {
-            web::spawn(Box::new(move || {
-                let started = bevy::platform::time::Instant::now();
-                let slice = if web::drawing() { DRAWING_SLICE_MS } else { SLICE_MS };
+            web::spawn(Box::new(move |until| {
                 loop {
                     if flag.load(Ordering::Relaxed) || step() {
                         return true;
                     }
-                    if started.elapsed().as_secs_f64() * 1000.0 >= slice {
+                    if bevy::platform::time::Instant::now() >= until {
                         return false;
                     }
                 }
@@ -105,79 +120,117 @@ pub(crate) fn plugin(app: &mut App) {
 
 #[cfg(target_arch = "wasm32")]
 mod web {
-    //! The browser's task loop: one `MessageChannel` whose messages run the pending work, or a
-    //! timer while the game is drawing.
+    //! The browser's task loop: animation frames open budgets, `MessageChannel` messages run the
+    //! pending work within them.
 
     use bevy::platform::time::Instant;
     use std::cell::{Cell, RefCell};
+    use std::time::Duration;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
 
-    /// A piece of work: runs one slice, returns whether it is finished.
-    pub type Work = Box<dyn FnMut() -> bool>;
+    /// A piece of work: runs until the given instant (or a little past it), returns whether it
+    /// is finished.
+    pub type Work = Box<dyn FnMut(Instant) -> bool>;
 
-    struct Channel {
+    /// The page's hooks: a message channel and an animation frame callback.
+    struct Hooks {
         port1: web_sys::MessagePort,
         port2: web_sys::MessagePort,
         _on_message: Closure<dyn FnMut()>,
+        on_frame: Closure<dyn FnMut()>,
     }
 
     thread_local! {
         static QUEUE: RefCell<Vec<Work>> = const { RefCell::new(Vec::new()) };
+        /// A message or an animation frame is on its way.
         static SCHEDULED: Cell<bool> = const { Cell::new(false) };
-        static CHANNEL: RefCell<Option<Channel>> = const { RefCell::new(None) };
+        /// The end of this frame's budget.
+        static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+        static HOOKS: RefCell<Option<Hooks>> = const { RefCell::new(None) };
         /// When the game last drew a frame.
         pub static LAST_FRAME: Cell<Option<Instant>> = const { Cell::new(None) };
     }
 
-    /// Whether the game is drawing frames (it drew one a moment ago).
-    pub fn drawing() -> bool {
-        LAST_FRAME.get().is_some_and(|t| t.elapsed().as_secs_f64() * 1000.0 < super::DRAWING_FOR_MS)
+    /// Whether the game is drawing frames (it drew one a moment ago) on a software renderer.
+    fn drawing() -> bool {
+        super::software_renderer()
+            && LAST_FRAME.get().is_some_and(|t| t.elapsed().as_secs_f64() * 1000.0 < super::DRAWING_FOR_MS)
+    }
+
+    fn ms(ms: f64) -> Duration {
+        Duration::from_secs_f64(ms / 1000.0)
+    }
+
+    fn hidden() -> bool {
+        web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
     }
 
     /// Adds `work` to the loop.
     pub fn spawn(work: Work) {
         QUEUE.with(|q| q.borrow_mut().push(work));
-        schedule();
-    }
-
-    /// Asks for one more task, unless one is already on its way.
-    fn schedule() {
-        if SCHEDULED.get() {
-            return;
+        if !SCHEDULED.get() {
+            next_frame();
         }
-        let drawing = drawing();
-        let posted = !drawing
-            && CHANNEL.with(|c| {
-                let mut c = c.borrow_mut();
-                if c.is_none() {
-                    *c = open();
-                }
-                c.as_ref().is_some_and(|c| c.port2.post_message(&JsValue::NULL).is_ok())
-            });
-        // While the game draws, and without a channel (never seen in a browser): a timer.
-        let posted = posted
-            || web_sys::window().is_some_and(|w| {
-                let f = Closure::once_into_js(run);
-                let pause = if drawing { super::DRAWING_PAUSE_MS } else { 0 };
-                w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), pause).is_ok()
-            });
-        SCHEDULED.set(posted);
     }
 
-    fn open() -> Option<Channel> {
+    fn with_hooks<T>(f: impl FnOnce(&Hooks) -> T) -> Option<T> {
+        HOOKS.with(|h| {
+            let mut h = h.borrow_mut();
+            if h.is_none() {
+                *h = open();
+            }
+            h.as_ref().map(f)
+        })
+    }
+
+    fn open() -> Option<Hooks> {
         let channel = web_sys::MessageChannel::new().ok()?;
         let on_message = Closure::<dyn FnMut()>::new(run);
+        let on_frame = Closure::<dyn FnMut()>::new(frame);
         let (port1, port2) = (channel.port1(), channel.port2());
         port1.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        Some(Channel { port1, port2, _on_message: on_message })
+        Some(Hooks { port1, port2, _on_message: on_message, on_frame })
     }
 
-    /// One task: every pending piece of work gets a slice; the finished ones leave.
+    /// Waits for the next animation frame (a hidden page has none: then a task at once).
+    fn next_frame() {
+        if hidden() {
+            DEADLINE.set(Some(Instant::now() + ms(super::SLICE_MS)));
+            post();
+            return;
+        }
+        let asked = with_hooks(|h| {
+            web_sys::window()
+                .is_some_and(|w| w.request_animation_frame(h.on_frame.as_ref().unchecked_ref()).is_ok())
+        });
+        SCHEDULED.set(asked == Some(true));
+    }
+
+    /// Posts a task.
+    fn post() {
+        let posted = with_hooks(|h| h.port2.post_message(&JsValue::NULL).is_ok());
+        SCHEDULED.set(posted == Some(true));
+    }
+
+    /// An animation frame: a new budget, spent in tasks after the page has painted.
+    fn frame() {
+        let budget = if drawing() { super::DRAWING_WORK_MS } else { super::FRAME_WORK_MS };
+        DEADLINE.set(Some(Instant::now() + ms(budget)));
+        post();
+    }
+
+    /// One task: every pending piece of work gets a share of what is left of the budget (at
+    /// most a slice); the finished ones leave. Then another task, or the next frame.
     fn run() {
         SCHEDULED.set(false);
+        let now = Instant::now();
+        let deadline = DEADLINE.get().unwrap_or(now);
+        let until = deadline.min(now + ms(super::SLICE_MS));
         let mut work = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
-        work.retain_mut(|w| !w());
+        if until > now {
+            work.retain_mut(|w| !w(until));
+        }
         let more = QUEUE.with(|q| {
             let mut q = q.borrow_mut();
             // Work spawned during this task goes after the work that was already there.
@@ -185,12 +238,20 @@ mod web {
             *q = work;
             !q.is_empty()
         });
-        if more {
-            schedule();
+        if !more {
+            return;
+        }
+        if hidden() {
+            DEADLINE.set(Some(Instant::now() + ms(super::SLICE_MS)));
+            post();
+        } else if Instant::now() + ms(1.0) < deadline {
+            post();
+        } else {
+            next_frame();
         }
     }
 
-    impl Drop for Channel {
+    impl Drop for Hooks {
         fn drop(&mut self) {
             self.port1.set_onmessage(None);
         }

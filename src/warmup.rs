@@ -4,6 +4,10 @@
 //! the computer starts thinking only once frames come steadily: the person sees the board
 //! settle, then the computer's move, never a stutter while it thinks. On the desktop this takes
 //! a few frames.
+//!
+//! In the browser the search's code gets the same treatment: the engine compiles a function to
+//! fast code only once it has run a while, on the processor the page draws with. So a short
+//! search of each game ([`WARM_NODES`] nodes) runs under the cover, and the cover waits for it.
 
 use crate::screens::Screen;
 use bevy::prelude::*;
@@ -15,6 +19,8 @@ const MIN_FRAMES: u32 = 3;
 const STEADY_SECS: f32 = 0.1;
 /// Warm after this long whatever the frames (seconds): a slow device stays slow.
 const MAX_WAIT_SECS: f32 = 2.0;
+/// The nodes of the search that runs under the page's cover, per game.
+pub const WARM_NODES: u64 = 40_000;
 
 /// Whether the frames come steadily since the game started or the board was last opened.
 #[derive(Resource, Default, Debug)]
@@ -30,23 +36,64 @@ impl Warmup {
         self.done
     }
 
-    /// Counts a frame that took `secs` since the previous one; returns whether more frames are
+    /// Counts a frame that took `secs` since the previous one, `others_ready` telling whether
+    /// the rest of the warming up (the search's) is over; returns whether more frames are
     /// needed to finish warming up.
-    pub fn frame(&mut self, secs: f32) -> bool {
+    pub fn frame(&mut self, secs: f32, others_ready: bool) -> bool {
         if self.done {
             return false;
         }
         self.frames += 1;
         self.waited += secs;
-        if (self.frames > MIN_FRAMES && secs < STEADY_SECS) || self.waited >= MAX_WAIT_SECS {
+        if (self.frames > MIN_FRAMES && secs < STEADY_SECS && others_ready) || self.waited >= MAX_WAIT_SECS {
             self.done = true;
         }
         !self.done
     }
 }
 
-fn count(time: Res<Time<Real>>, mut warmup: ResMut<Warmup>, mut redraw: MessageWriter<RequestRedraw>) {
-    if !warmup.done && warmup.frame(time.delta_secs()) {
+/// The search's first run, under the page's cover (in the browser).
+#[derive(Resource)]
+struct WarmSearch {
+    finished: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    _work: crate::background::Background,
+}
+
+#[cfg(target_arch = "wasm32")]
+fn warm_search(mut commands: Commands) {
+    use ludus_rules::{AnyGame, Variant};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let finished = std::sync::Arc::new(AtomicBool::new(false));
+    let done = finished.clone();
+    let limits = ludus_ai::Limits::nodes(WARM_NODES);
+    let mut searches: Vec<ludus_ai::AnySearch> = [Variant::Latrunculi, Variant::Alquerque]
+        .iter()
+        .map(|&v| ludus_ai::AnySearch::new(&AnyGame::new(v), ludus_ai::Level::Hard, limits, 1))
+        .collect();
+    let work = crate::background::Background::spawn(move || {
+        match searches.last_mut() {
+            Some(s) if !s.is_done() => {
+                s.step(2_000);
+            }
+            Some(_) => drop(searches.pop()),
+            None => {
+                done.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
+    });
+    commands.insert_resource(WarmSearch { finished, _work: work });
+}
+
+fn count(
+    time: Res<Time<Real>>,
+    mut warmup: ResMut<Warmup>,
+    search: Option<Res<WarmSearch>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let search_ready = search.is_none_or(|s| s.finished.load(std::sync::atomic::Ordering::Relaxed));
+    if !warmup.done && warmup.frame(time.delta_secs(), search_ready) {
         // Frames keep coming until then (the game otherwise draws only when something changes).
         redraw.write(RequestRedraw);
     }
@@ -57,9 +104,9 @@ fn restart(mut warmup: ResMut<Warmup>) {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Warmup>()
-        .add_systems(First, count)
-        .add_systems(OnEnter(Screen::Playing), restart);
+    app.init_resource::<Warmup>().add_systems(First, count).add_systems(OnEnter(Screen::Playing), restart);
+    #[cfg(target_arch = "wasm32")]
+    app.add_systems(Startup, warm_search);
 }
 
 #[cfg(test)]
@@ -71,26 +118,35 @@ mod tests {
         let mut w = Warmup::default();
         // Slow first frames keep it warming up, however many.
         for _ in 0..5 {
-            assert!(w.frame(0.3));
+            assert!(w.frame(0.3, true));
         }
         assert!(!w.done());
         // One quick frame after the minimum: warm.
-        assert!(!w.frame(0.016));
+        assert!(!w.frame(0.016, true));
         assert!(w.done());
         // Quick frames from the start still need the minimum count.
         let mut w = Warmup::default();
         for _ in 0..MIN_FRAMES {
-            assert!(w.frame(0.016));
+            assert!(w.frame(0.016, true));
         }
-        assert!(!w.frame(0.016));
+        assert!(!w.frame(0.016, true));
         assert!(w.done());
         // A device that never gets quicker is warm after the longest wait.
         let mut w = Warmup::default();
         let mut n = 0;
-        while w.frame(0.25) {
+        while w.frame(0.25, true) {
             n += 1;
             assert!(n < 100);
         }
+        assert!(w.done() && w.waited >= MAX_WAIT_SECS);
+        // Quick frames wait for the search's warming up, but not past the longest wait.
+        let mut w = Warmup::default();
+        for _ in 0..10 {
+            assert!(w.frame(0.016, false));
+        }
+        assert!(!w.frame(0.016, true));
+        let mut w = Warmup::default();
+        while w.frame(0.05, false) {}
         assert!(w.done() && w.waited >= MAX_WAIT_SECS);
     }
 }

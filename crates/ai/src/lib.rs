@@ -8,7 +8,7 @@
 //! taken as quiet). Each game has its own evaluation ([`eval`]).
 //!
 //! The search is an explicit-stack machine ([`search`]): [`Search::step`] runs it for a budget
-//! of nodes and returns, so the game can run it for a few milliseconds per frame on the web;
+//! of nodes and returns, so the game can run it a few milliseconds at a time on the web;
 //! a search in slices gives exactly the same move as one in one go with the same depth or node
 //! limits. No threads, no `std::time::Instant` (it panics on the web): this crate builds for
 //! `wasm32-unknown-unknown`.
@@ -47,7 +47,7 @@
 //! let game = AnyGame::new(Variant::Alquerque);
 //! // One shot:
 //! let mv = ludus_ai::best_move(&game, Level::Medium, Limits::depth(2), 1).unwrap();
-//! // In slices, as the web build does once per frame:
+//! // In slices, as the web build does between the page's frames:
 //! let mut search = AnySearch::new(&game, Level::Medium, Limits::depth(2), 1);
 //! while search.step(2_000) == Status::Running {}
 //! assert_eq!(search.best_move(), Some(mv));
