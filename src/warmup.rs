@@ -37,18 +37,21 @@ impl Warmup {
     }
 
     /// Counts a frame that took `secs` since the previous one, `others_ready` telling whether
-    /// the rest of the warming up (the search's) is over; returns whether more frames are
-    /// needed to finish warming up.
+    /// the rest of the warming up (the search's) is over: frames count from then on. Returns
+    /// whether more frames are needed to finish warming up.
     pub fn frame(&mut self, secs: f32, others_ready: bool) -> bool {
         if self.done {
             return false;
         }
-        self.frames += 1;
         self.waited += secs;
-        if (self.frames > MIN_FRAMES && secs < STEADY_SECS && others_ready) || self.waited >= MAX_WAIT_SECS {
+        if others_ready {
+            self.frames += 1;
+        }
+        if (self.frames > MIN_FRAMES && secs < STEADY_SECS) || self.waited >= MAX_WAIT_SECS {
             self.done = true;
         }
-        !self.done
+        // No frames asked for while the rest warms up: drawn frames would slow it down.
+        others_ready && !self.done
     }
 }
 
@@ -60,11 +63,13 @@ struct WarmSearch {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn warm_search(mut commands: Commands) {
+fn warm_search(mut commands: Commands, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
     use ludus_rules::{AnyGame, Variant};
     use std::sync::atomic::{AtomicBool, Ordering};
     let finished = std::sync::Arc::new(AtomicBool::new(false));
     let done = finished.clone();
+    // The game sleeps meanwhile: the search wakes it when it is over.
+    let wake = crate::background::Wake::new(proxy.as_deref());
     let limits = ludus_ai::Limits::nodes(WARM_NODES);
     let mut searches: Vec<ludus_ai::AnySearch> = [Variant::Latrunculi, Variant::Alquerque]
         .iter()
@@ -78,6 +83,7 @@ fn warm_search(mut commands: Commands) {
             Some(_) => drop(searches.pop()),
             None => {
                 done.store(true, Ordering::Relaxed);
+                wake.wake();
                 return true;
             }
         }
@@ -139,14 +145,25 @@ mod tests {
             assert!(n < 100);
         }
         assert!(w.done() && w.waited >= MAX_WAIT_SECS);
-        // Quick frames wait for the search's warming up, but not past the longest wait.
+        // Frames count once the search has warmed up (none are asked for before), but the
+        // longest wait holds.
         let mut w = Warmup::default();
         for _ in 0..10 {
-            assert!(w.frame(0.016, false));
+            assert!(!w.frame(0.016, false));
+        }
+        assert!(!w.done());
+        for _ in 0..MIN_FRAMES {
+            assert!(w.frame(0.016, true));
         }
         assert!(!w.frame(0.016, true));
+        assert!(w.done());
         let mut w = Warmup::default();
-        while w.frame(0.05, false) {}
-        assert!(w.done() && w.waited >= MAX_WAIT_SECS);
+        let mut n = 0;
+        while !w.done() {
+            assert!(!w.frame(0.25, false));
+            n += 1;
+            assert!(n < 100);
+        }
+        assert!(w.waited >= MAX_WAIT_SECS);
     }
 }
