@@ -109,7 +109,15 @@ pub struct Brain {
     seed: u64,
 }
 
-/// Nodes per step: well under a millisecond on the desktop, about one in the browser.
+impl Brain {
+    /// Whether the computer is busy with its move: searching, or holding the move found.
+    fn on_a_move(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.purpose == Purpose::Move)
+            || self.ready.as_ref().is_some_and(|r| r.1 == Purpose::Move)
+    }
+}
+
+/// Nodes per step of the background work (it checks its stop flag and time between steps).
 const STEP_NODES: u64 = 2_000;
 
 fn start(job: Job, revision: u64, purpose: Purpose, wake: Wake) -> Running {
@@ -138,7 +146,6 @@ fn think(
     endgames: Option<Res<crate::tablebase::Endgames>>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
     warmup: Option<Res<crate::warmup::Warmup>>,
-    mut thinking: ResMut<Thinking>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(session) = session else { return };
@@ -147,9 +154,6 @@ fn think(
     }
     if brain.ready.as_ref().is_some_and(|r| r.0 != session.revision) {
         brain.ready = None;
-    }
-    if thinking.active && brain.running.is_none() && brain.ready.is_none() {
-        thinking.active = false;
     }
     if view.hint.is_some() && view.shown_moves.len() != session.game.ply() {
         view.hint = None;
@@ -180,10 +184,6 @@ fn think(
     let tb = endgames.and_then(|e| e.tb.clone());
     let job = Job::new(&session.game, level, seed, table, tb);
     brain.running = Some(start(job, session.revision, purpose, Wake::new(proxy.as_deref())));
-    // Said in the frame the search starts (the game may sleep until it ends).
-    if purpose == Purpose::Move {
-        thinking.active = true;
-    }
 }
 
 /// Takes the finished search's result and plays the computer's move once the board is still.
@@ -192,7 +192,6 @@ fn think(
 fn finish(
     session: Option<Res<Session>>,
     mut brain: ResMut<Brain>,
-    mut thinking: ResMut<Thinking>,
     mut view: ResMut<BoardView>,
     mut commands: ResMut<Messages<GameCommand>>,
     mut seen: Local<bevy::ecs::message::MessageCursor<GameCommand>>,
@@ -200,38 +199,40 @@ fn finish(
 ) {
     // The person's commands of this frame go first: the result may not fit the game after them.
     let busy = seen.read(&commands).count() > 0;
-    if let Some(session) = session.as_deref() {
-        if let Some(running) = brain.running.as_ref() {
-            let found = running.found.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some((mv, table)) = found {
-                brain.ready = Some((running.revision, running.purpose, mv));
-                brain.running = None;
-                if let Some(tt) = table {
-                    brain.table = Some((session.game.variant(), tt));
-                }
-            }
-        }
-        // Play the move once the previous one has finished moving on the board; frames until
-        // then (the game sleeps between frames when nothing asks for them).
-        if brain.ready.is_some() {
-            redraw.write(RequestRedraw);
-        }
-        if !busy
-            && view.settled(session)
-            && let Some((revision, purpose, result)) = brain.ready.take()
-            && revision == session.revision
-        {
-            match (purpose, result) {
-                (Purpose::Move, Some(mv)) => {
-                    commands.write(GameCommand::Play(mv));
-                }
-                (Purpose::Hint, Some(mv)) => view.hint = Some(mv),
-                (_, None) => {}
+    let Some(session) = session else { return };
+    if let Some(running) = brain.running.as_ref() {
+        let found = running.found.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some((mv, table)) = found {
+            brain.ready = Some((running.revision, running.purpose, mv));
+            brain.running = None;
+            if let Some(tt) = table {
+                brain.table = Some((session.game.variant(), tt));
             }
         }
     }
-    let active = brain.running.as_ref().is_some_and(|r| r.purpose == Purpose::Move)
-        || brain.ready.as_ref().is_some_and(|r| r.1 == Purpose::Move);
+    // Play the move once the previous one has finished moving on the board; frames until then
+    // (the game sleeps between frames when nothing asks for them).
+    if brain.ready.is_some() {
+        redraw.write(RequestRedraw);
+    }
+    if !busy
+        && view.settled(&session)
+        && let Some((revision, purpose, result)) = brain.ready.take()
+        && revision == session.revision
+    {
+        match (purpose, result) {
+            (Purpose::Move, Some(mv)) => {
+                commands.write(GameCommand::Play(mv));
+            }
+            (Purpose::Hint, Some(mv)) => view.hint = Some(mv),
+            (_, None) => {}
+        }
+    }
+}
+
+/// The status follows the brain, in the frame it changes (the game may then sleep a while).
+fn status(brain: Res<Brain>, mut thinking: ResMut<Thinking>) {
+    let active = brain.on_a_move();
     if thinking.active != active {
         thinking.active = active;
     }
@@ -278,7 +279,10 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_message::<HintRequest>()
         .init_resource::<Thinking>()
         .init_resource::<Brain>()
-        .add_systems(Update, think.in_set(crate::AppSet::Think).run_if(in_state(Screen::Playing)))
+        .add_systems(
+            Update,
+            (think, status).chain().in_set(crate::AppSet::Think).run_if(in_state(Screen::Playing)),
+        )
         .add_systems(
             Update,
             finish

@@ -13,6 +13,7 @@
 //! to 70 ms a frame in headless Chromium on two cores, twice that with a search beside it).
 //! In a hidden page, which has no animation frames, the work runs in tasks of [`SLICE_MS`].
 
+#[cfg(target_arch = "wasm32")]
 use bevy::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -87,7 +88,6 @@ impl Drop for Background {
 
 /// Wakes the game's frame loop (which sleeps while nothing changes) from background work, for
 /// example when the computer has found its move.
-#[derive(Clone)]
 pub struct Wake(Option<bevy::winit::EventLoopProxy<bevy::winit::WinitUserEvent>>);
 
 impl Wake {
@@ -111,11 +111,10 @@ fn frame() {
     web::LAST_FRAME.set(Some(bevy::platform::time::Instant::now()));
 }
 
+/// The browser's part: the work steps back while the game draws.
+#[cfg(target_arch = "wasm32")]
 pub(crate) fn plugin(app: &mut App) {
-    #[cfg(target_arch = "wasm32")]
     app.add_systems(First, frame);
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = app;
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -285,22 +285,6 @@ fn update_layout(
 #[derive(Resource, Default)]
 pub(crate) struct Palette(std::collections::HashMap<[u32; 4], Handle<ColorMaterial>>);
 
-impl Palette {
-    /// The shared material of `color` (blended when it is translucent).
-    fn paint(
-        &mut self,
-        materials: &mut Assets<ColorMaterial>,
-        color: Color,
-    ) -> MeshMaterial2d<ColorMaterial> {
-        let key = color.to_srgba().to_f32_array().map(f32::to_bits);
-        let handle = self.0.entry(key).or_insert_with(|| {
-            let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
-            materials.add(ColorMaterial { color, alpha_mode, ..default() })
-        });
-        MeshMaterial2d(handle.clone())
-    }
-}
-
 /// The materials of the board view: the assets and the shared one per colour.
 struct Paints<'a> {
     materials: &'a mut Assets<ColorMaterial>,
@@ -308,8 +292,15 @@ struct Paints<'a> {
 }
 
 impl Paints<'_> {
+    /// The shared material of `color` (blended when it is translucent).
     fn of(&mut self, color: Color) -> MeshMaterial2d<ColorMaterial> {
-        self.palette.paint(self.materials, color)
+        let key = color.to_srgba().to_f32_array().map(f32::to_bits);
+        let materials = &mut *self.materials;
+        let handle = self.palette.0.entry(key).or_insert_with(|| {
+            let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
+            materials.add(ColorMaterial { color, alpha_mode, ..default() })
+        });
+        MeshMaterial2d(handle.clone())
     }
 }
 

@@ -73,11 +73,10 @@ pub fn game_plugin(app: &mut App) {
         online::plugin,
         tablebase::plugin,
         analysis::plugin,
-        background::plugin,
         warmup::plugin,
     ));
     #[cfg(not(target_arch = "wasm32"))]
     app.add_plugins(host::plugin);
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins(web::plugin);
+    app.add_plugins((web::plugin, background::plugin));
 }

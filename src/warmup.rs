@@ -1,6 +1,6 @@
 //! The first frames of the board: the browser compiles shaders and the game's code as they are
 //! first used, so a page's first frames are slow (150 to 460 ms each in headless Chromium with
-//! software WebGL, against 17 ms once warm). They are drawn behind the page's loading cover, and
+//! software WebGL). They are drawn behind the page's loading cover, and
 //! the computer starts thinking only once frames come steadily: the person sees the board
 //! settle, then the computer's move, never a stutter while it thinks. On the desktop this takes
 //! a few frames.
@@ -119,6 +119,19 @@ pub(crate) fn plugin(app: &mut App) {
 mod tests {
     use super::*;
 
+    /// Feeds quick frames (the search warm or not) until the warming up is over; returns how
+    /// many it took.
+    fn quick_frames_until_warm(w: &mut Warmup, search_ready: bool) -> u32 {
+        let mut n = 0;
+        while !w.done() {
+            let more = w.frame(0.016, search_ready);
+            assert_eq!(more, search_ready && !w.done(), "frames are asked for only once the search is warm");
+            n += 1;
+            assert!(n < 1_000);
+        }
+        n
+    }
+
     #[test]
     fn warm_after_steady_frames_or_a_while() {
         let mut w = Warmup::default();
@@ -132,11 +145,7 @@ mod tests {
         assert!(w.done());
         // Quick frames from the start still need the minimum count.
         let mut w = Warmup::default();
-        for _ in 0..MIN_FRAMES {
-            assert!(w.frame(0.016, true));
-        }
-        assert!(!w.frame(0.016, true));
-        assert!(w.done());
+        assert_eq!(quick_frames_until_warm(&mut w, true), MIN_FRAMES + 1);
         // A device that never gets quicker is warm after the longest wait.
         let mut w = Warmup::default();
         let mut n = 0;
@@ -152,18 +161,9 @@ mod tests {
             assert!(!w.frame(0.016, false));
         }
         assert!(!w.done());
-        for _ in 0..MIN_FRAMES {
-            assert!(w.frame(0.016, true));
-        }
-        assert!(!w.frame(0.016, true));
-        assert!(w.done());
+        assert_eq!(quick_frames_until_warm(&mut w, true), MIN_FRAMES + 1);
         let mut w = Warmup::default();
-        let mut n = 0;
-        while !w.done() {
-            assert!(!w.frame(0.25, false));
-            n += 1;
-            assert!(n < 100);
-        }
+        quick_frames_until_warm(&mut w, false);
         assert!(w.waited >= MAX_WAIT_SECS);
     }
 }
