@@ -263,9 +263,46 @@ fn open_transport(
         url::Url::parse(&url).map_err(|e| ClientError(format!("not a WebSocket address: {url}: {e}")))?;
     let socket = WebSocketClient::new(WebSocketClientConfig { server_url })
         .map_err(|e| ClientError(format!("cannot open a WebSocket to {url}: {e}")))?;
-    let transport = NetcodeClientTransport::new(now, auth, socket)
+    let transport = NetcodeClientTransport::new(now, auth, NetcodeInsideTls(socket))
         .map_err(|e| ClientError(format!("cannot start netcode: {e}")))?;
     Ok((RenetClient::new(connection_config(), true), transport))
+}
+
+/// renet2's browser WebSocket client with netcode's own encryption kept on, also over `wss://`
+/// (renet2 turns it off there; the server always expects it: renetcode2 0.16.3's unencrypted
+/// mode sends 8 bytes of a buffer shared by every client in each packet).
+#[cfg(target_family = "wasm")]
+struct NetcodeInsideTls(renet2_netcode::WebSocketClient);
+
+#[cfg(target_family = "wasm")]
+impl renet2_netcode::ClientSocket for NetcodeInsideTls {
+    fn is_encrypted(&self) -> bool {
+        false
+    }
+    fn is_reliable(&self) -> bool {
+        self.0.is_reliable()
+    }
+    fn addr(&self) -> std::io::Result<SocketAddr> {
+        self.0.addr()
+    }
+    fn is_closed(&mut self) -> bool {
+        self.0.is_closed()
+    }
+    fn close(&mut self) {
+        self.0.close()
+    }
+    fn preupdate(&mut self) {
+        self.0.preupdate()
+    }
+    fn try_recv(&mut self, buffer: &mut [u8]) -> std::io::Result<(usize, SocketAddr)> {
+        self.0.try_recv(buffer)
+    }
+    fn postupdate(&mut self) {
+        self.0.postupdate()
+    }
+    fn send(&mut self, addr: SocketAddr, packet: &[u8]) -> Result<(), NetcodeTransportError> {
+        self.0.send(addr, packet)
+    }
 }
 
 impl Client {

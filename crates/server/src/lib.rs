@@ -20,17 +20,22 @@
 //! network"); the `ludus-server` binary runs one in the foreground.
 
 pub mod core;
+pub mod faults;
 pub mod http;
+pub mod names;
 pub mod store;
+pub mod tls;
 pub mod transport;
+pub mod ws;
 
 use crate::core::{ConnId, Core, Limits, Outgoing};
 use crate::http::HttpServer;
 use crate::store::Store;
-use crate::transport::{NoSocket, Transport};
+use crate::transport::{HandshakeStats, NoSocket, Transport};
+use crate::ws::{WsCounters, WsLimits, WsServer};
 use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
 use renet2::ServerEvent;
-use renet2_netcode::{NativeSocket, ServerSocket, WebSocketAcceptor, WebSocketServer, WebSocketServerConfig};
+use renet2_netcode::{NativeSocket, ServerSocket};
 use std::collections::VecDeque;
 use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
@@ -50,8 +55,15 @@ pub struct Status {
     pub connections: usize,
     /// Live games.
     pub live_games: usize,
-    /// Packets whose processing panicked inside renet2/netcode and were contained.
+    /// Packets whose processing panicked inside renet2 and were contained (their client was
+    /// dropped).
     pub contained_panics: u64,
+    /// Handshake counters (requests, refusals, evictions, malformed packets dropped).
+    pub handshakes: HandshakeStats,
+    /// Handshakes in progress.
+    pub pending_handshakes: usize,
+    /// The WebSocket port's counters.
+    pub ws: WsStatus,
     /// Database transactions committed.
     pub db_commits: u64,
     /// Server ticks stored in them (group commit: several per transaction under load).
@@ -67,6 +79,36 @@ pub struct Status {
     pub release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
     /// Longest gap between two polls of the sockets, in microseconds (a starved loop shows here).
     pub max_poll_gap_us: u64,
+}
+
+/// The WebSocket port's counters (see [`ws::WsCounters`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WsStatus {
+    /// Connections accepted.
+    pub accepted: u64,
+    /// `accept` calls that failed (and were retried).
+    pub accept_errors: u64,
+    /// Connections closed at once (too many from one address, or in all).
+    pub refused: u64,
+    /// Handshakes (TLS, upgrade) that failed or timed out.
+    pub handshake_failures: u64,
+    /// Connections closed for an oversized or malformed message.
+    pub bad_messages: u64,
+    /// Connections open now.
+    pub open: usize,
+}
+
+impl WsStatus {
+    fn of(counters: &WsCounters) -> WsStatus {
+        WsStatus {
+            accepted: counters.accepted.load(Ordering::Relaxed),
+            accept_errors: counters.accept_errors.load(Ordering::Relaxed),
+            refused: counters.refused.load(Ordering::Relaxed),
+            handshake_failures: counters.handshake_failures.load(Ordering::Relaxed),
+            bad_messages: counters.bad_messages.load(Ordering::Relaxed),
+            open: counters.open.load(Ordering::Relaxed),
+        }
+    }
 }
 
 /// Bucket bounds of [`Status::release_delay`].
@@ -120,9 +162,12 @@ pub struct ServerConfig {
     pub max_clients: usize,
     /// Game-logic limits (seat hold, rates).
     pub limits: Limits,
-    /// The WebSocket port sits behind a TLS proxy (clients use `wss://`; netcode then leaves
-    /// encryption to TLS).
-    pub ws_behind_tls_proxy: bool,
+    /// Serve `wss://` on the WebSocket port with this certificate chain (PEM; with `tls_key`).
+    pub tls_cert: Option<PathBuf>,
+    /// The private key (PEM) of `tls_cert`.
+    pub tls_key: Option<PathBuf>,
+    /// Bounds of the WebSocket port (`None`: [`WsLimits::for_clients`] of `max_clients`).
+    pub ws_limits: Option<WsLimits>,
     /// Sleep between two polls of the sockets.
     pub poll_interval: Duration,
     /// Serve the files of this directory (the browser bundle) over HTTP at `http`, with
@@ -142,7 +187,9 @@ impl ServerConfig {
             data_dir: data_dir.into(),
             max_clients: 4096,
             limits: Limits::default(),
-            ws_behind_tls_proxy: false,
+            tls_cert: None,
+            tls_key: None,
+            ws_limits: None,
             poll_interval: Duration::from_millis(1),
             web_dir: None,
             http: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
@@ -176,6 +223,7 @@ pub struct Server {
     core: Core,
     store: Store,
     _runtime: Option<tokio::runtime::Runtime>,
+    ws_counters: Option<Arc<WsCounters>>,
     udp_addr: Option<SocketAddr>,
     ws_addr: Option<SocketAddr>,
     http: Option<HttpServer>,
@@ -204,6 +252,7 @@ impl Server {
             None => sockets.push(Box::new(NoSocket)),
         }
         let mut ws_addr = None;
+        let mut ws_counters = None;
         let mut runtime = None;
         match config.ws {
             Some(addr) => {
@@ -213,13 +262,18 @@ impl Server {
                     .enable_all()
                     .build()
                     .map_err(|e| format!("cannot start the WebSocket runtime: {e}"))?;
-                let ws_config = WebSocketServerConfig {
-                    acceptor: WebSocketAcceptor::Plain { has_tls_proxy: config.ws_behind_tls_proxy },
-                    listen: addr,
-                    max_clients: config.max_clients,
+                let tls = match (&config.tls_cert, &config.tls_key) {
+                    (Some(cert), Some(key)) => {
+                        Some(tokio_rustls::TlsAcceptor::from(tls::server_config(cert, key, &[b"http/1.1"])?))
+                    }
+                    (None, None) => None,
+                    _ => return Err("--tls-cert and --tls-key go together".to_string()),
                 };
-                let socket = WebSocketServer::new(ws_config, rt.handle().clone())
+                let limits =
+                    config.ws_limits.clone().unwrap_or_else(|| WsLimits::for_clients(config.max_clients));
+                let socket = WsServer::bind(addr, limits, tls, rt.handle())
                     .map_err(|e| format!("cannot bind WebSocket {addr}: {e}"))?;
+                ws_counters = Some(socket.counters());
                 ws_addr = socket.addr().ok();
                 sockets.push(Box::new(socket));
                 runtime = Some(rt);
@@ -258,6 +312,7 @@ impl Server {
             core,
             store,
             _runtime: runtime,
+            ws_counters,
             udp_addr,
             ws_addr,
             http,
@@ -307,7 +362,10 @@ impl Server {
             stats: self.core.stats.clone(),
             connections: self.transport.client_count(),
             live_games: self.core.live_games(),
-            contained_panics: self.transport.panics,
+            contained_panics: self.transport.panics(),
+            handshakes: self.transport.handshakes(),
+            pending_handshakes: self.transport.pending(),
+            ws: self.ws_counters.as_deref().map(WsStatus::of).unwrap_or_default(),
             db_commits: self.store.commit_stats.commits.load(Ordering::Relaxed),
             db_batches: self.store.commit_stats.batches.load(Ordering::Relaxed),
             db_commit_total_us: self.store.commit_stats.total_us.load(Ordering::Relaxed),
@@ -363,6 +421,7 @@ impl Server {
         self.release(now);
         if slow {
             self.transport.maintain();
+            faults::flush();
         }
     }
 

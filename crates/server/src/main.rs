@@ -1,5 +1,5 @@
 //! `ludus-server [--udp ADDR|none] [--ws ADDR|none] [--web DIR [--http ADDR]] [--data DIR]
-//! [--hold SECS] [--max-clients N] [--ws-behind-tls] [--stats SECS]`
+//! [--hold SECS] [--max-clients N] [--tls-cert FILE --tls-key FILE] [--stats SECS]`
 
 use ludus_server::{DEFAULT_HTTP, DEFAULT_UDP, DEFAULT_WS, Server, ServerConfig};
 use std::net::SocketAddr;
@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: ludus-server [--udp ADDR|none] [--ws ADDR|none] [--web DIR [--http ADDR]] \
-[--data DIR] [--hold SECS] [--max-clients N] [--ws-behind-tls] [--stats SECS]
+[--data DIR] [--hold SECS] [--max-clients N] [--tls-cert FILE --tls-key FILE] [--stats SECS]
   --udp ADDR        UDP address for native clients (default 0.0.0.0:5000)
   --ws ADDR         WebSocket address for browsers (default 0.0.0.0:5001)
   --web DIR         serve the browser bundle in DIR (web/dist) over HTTP, with /ludus-server.json
@@ -18,7 +18,8 @@ const USAGE: &str = "usage: ludus-server [--udp ADDR|none] [--ws ADDR|none] [--w
   --data DIR        where the database lives (default ./ludus-data)
   --hold SECS       how long a disconnected player's seat is held (default 120)
   --max-clients N   most clients at once (default 4096)
-  --ws-behind-tls   the WebSocket port is behind a TLS proxy (clients use wss://)
+  --tls-cert FILE   serve wss:// on the WebSocket port with this certificate chain (PEM)
+  --tls-key FILE    the certificate's private key (PEM)
   --stats SECS      print a status line every SECS seconds (default 0: never)";
 
 struct Options {
@@ -50,9 +51,11 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             return Ok(None);
         }
         if flag == "--ws-behind-tls" {
-            config.ws_behind_tls_proxy = true;
-            i += 1;
-            continue;
+            return Err(
+                "--ws-behind-tls is gone: a TLS proxy needs no option now (netcode keeps encrypting \
+                        inside TLS), or serve wss:// directly with --tls-cert FILE --tls-key FILE"
+                    .to_string(),
+            );
         }
         let value = args.get(i + 1).ok_or_else(|| format!("{flag} needs a value"))?;
         let number = |what: &str, max: u64| -> Result<u64, String> {
@@ -74,6 +77,8 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 http_given = true;
             }
             "--data" => config.data_dir = PathBuf::from(value),
+            "--tls-cert" => config.tls_cert = Some(PathBuf::from(value)),
+            "--tls-key" => config.tls_key = Some(PathBuf::from(value)),
             "--hold" => config.limits.seat_hold = Duration::from_secs(number("a number of seconds", 86_400)?),
             "--max-clients" => {
                 config.max_clients = number("a number from 1 to 65536", 65_536)?.max(1) as usize;
@@ -85,6 +90,9 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     }
     if config.udp.is_none() && config.ws.is_none() {
         return Err("--udp none and --ws none: nothing to listen on".to_string());
+    }
+    if config.tls_cert.is_some() != config.tls_key.is_some() {
+        return Err("--tls-cert and --tls-key go together".to_string());
     }
     if http_given && config.web_dir.is_none() {
         return Err("--http needs --web DIR (the files to serve)".to_string());
@@ -100,9 +108,13 @@ fn say(line: &str) {
 }
 
 fn main() -> ExitCode {
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_target(false).init();
     // renet2 can panic on some forged packets; the server contains those panics and drops the
-    // client. Report them on one line, not with a backtrace.
-    std::panic::set_hook(Box::new(|info| eprintln!("ludus-server: panic: {info}")));
+    // client. Report them rate-limited (one line per interval, with a count), not with a
+    // backtrace each.
+    std::panic::set_hook(Box::new(|info| {
+        ludus_server::faults::note_detail("panic (contained)", &info.to_string());
+    }));
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = match parse_args(&args) {
         Ok(Some(o)) => o,
@@ -206,5 +218,9 @@ mod tests {
         assert_eq!(parse_args(&args("--udp 127.0.0.1:0")).unwrap().unwrap().config.web_dir, None);
         assert!(parse_args(&args("--http 127.0.0.1:0")).is_err());
         assert!(parse_args(&args("--web dist --http none")).is_err());
+        assert!(parse_args(&args("--ws-behind-tls")).is_err());
+        assert!(parse_args(&args("--tls-cert c.pem")).is_err());
+        let o = parse_args(&args("--tls-cert c.pem --tls-key k.pem")).unwrap().unwrap();
+        assert_eq!(o.config.tls_key, Some(PathBuf::from("k.pem")));
     }
 }

@@ -9,17 +9,30 @@
 //!   one process holds thousands of clients;
 //! - flushes a client at once when it has something to send, and otherwise only every
 //!   [`IDLE_FLUSH_INTERVAL`] (acknowledgements, resends, keep-alives), so idle clients cost little;
-//! - catches a panic while processing one client's packet (renet2 can panic on a forged
-//!   acknowledgement range) and disconnects that client instead of dying;
+//! - drops, before netcode sees them, the packets that renetcode2 0.16.3 cannot read without
+//!   panicking ([`netcode_framing_ok`]): a spoofed datagram must never disconnect anyone;
+//! - catches a panic while renet2 processes an authenticated client's payload (renet2 can panic
+//!   on a forged slice) and disconnects that client instead of dying; a panic in netcode itself
+//!   (before authentication) disconnects nobody;
+//! - bounds the handshakes in progress (netcode's "pending clients"): at most
+//!   [`PENDING_PER_IP`] per source address, at most [`PENDING_PER_SHARD`] per shard (the oldest
+//!   goes when a new one comes), none older than [`PENDING_GRACE`]. netcode 0.16.3 keeps a
+//!   pending client until the expiry its (self-made) token announces and offers no way to drop
+//!   one; the transport drops one by replaying a connection request it mints for that address
+//!   while the shard is "full", which is netcode's own path for refusing and forgetting a
+//!   pending client ([`Transport::evict_pending`]);
 //! - drops clients silent for [`SERVER_IDLE_TIMEOUT`] whatever timeout their token asked for.
 
+use crate::faults;
 use ludus_protocol::IDLE_FLUSH_INTERVAL;
 use renet2::RenetServer;
 use renet2_netcode::{NetcodeTransportError, ServerSocket};
-use renetcode2::{NetcodeServer, ServerAuthentication, ServerConfig, ServerResult, ServerSocketConfig};
+use renetcode2::{
+    ConnectToken, NetcodeServer, Packet, ServerAuthentication, ServerConfig, ServerResult, ServerSocketConfig,
+};
 use std::collections::HashMap;
 use std::io::{self, ErrorKind};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
@@ -31,9 +44,63 @@ pub const SERVER_IDLE_TIMEOUT: Duration = Duration::from_secs(20);
 /// this long without packets.
 const ROUTE_EXPIRY: Duration = Duration::from_secs(30);
 /// netcode's largest packet.
-const MAX_PACKET_BYTES: usize = 1400;
+const MAX_PACKET_BYTES: usize = renetcode2::NETCODE_MAX_PACKET_BYTES;
 /// First byte of a netcode connection request.
 const CONNECTION_REQUEST_PREFIX: u8 = 0;
+/// A connection request: prefix, version (13), protocol id (8), expiry (8), nonce (24), private
+/// token (1,024).
+pub const CONNECTION_REQUEST_BYTES: usize = 1 + 13 + 8 + 8 + 24 + 1024;
+/// netcode's authentication tag.
+const MAC_BYTES: usize = 16;
+/// Handshakes in progress from one address (IPv4 address, IPv6 /64).
+pub const PENDING_PER_IP: usize = 8;
+/// Handshakes in progress in one shard (netcode itself refuses newcomers beyond 4,096).
+pub const PENDING_PER_SHARD: usize = 512;
+/// A handshake not completed within this time is dropped (a real client answers the challenge
+/// within a round trip; its resent requests start a new one).
+pub const PENDING_GRACE: Duration = Duration::from_secs(10);
+
+/// Whether renetcode2 0.16.3 can read `packet` (from a client) without panicking, and it could
+/// be a packet a client sends at all.
+///
+/// netcode packets start with a prefix byte: the packet type in the low four bits and the
+/// length of the sequence number in the high four. renetcode2's `Packet::decode` reads the
+/// sequence into an 8-byte array with `seq[0..len]`, so a length of 9 to 15 (prefix `0x94`,
+/// `0xF5`, ...) indexes out of bounds; and it splits the authentication tag off what follows
+/// the sequence with `len - 16`, so a packet of at least 18 bytes whose sequence leaves fewer
+/// than 16 bytes after it (21 bytes with prefix `0x85`) panics too. Both happen before any
+/// decryption, for any packet from a connected or connecting client's address, so a spoofed
+/// datagram could make the server drop that client. No packet a client sends is like that:
+/// connection requests are 1,078 bytes, the others carry a sequence of at most 8 bytes and a
+/// 16-byte tag. Types 1 (denied) and 2 (challenge) are sent only by servers.
+pub fn netcode_framing_ok(packet: &[u8]) -> bool {
+    let Some(&prefix) = packet.first() else {
+        return false;
+    };
+    let sequence_bytes = usize::from(prefix >> 4);
+    match prefix & 0x0f {
+        0 => packet.len() >= CONNECTION_REQUEST_BYTES,
+        3..=6 => sequence_bytes <= 8 && packet.len() >= 1 + sequence_bytes + MAC_BYTES,
+        _ => false,
+    }
+}
+
+/// The expiry (Unix seconds) a connection request announces.
+fn request_expiry(packet: &[u8]) -> Option<u64> {
+    let bytes: [u8; 8] = packet.get(1 + 13 + 8..1 + 13 + 8 + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(bytes))
+}
+
+/// The part of an address that one party controls: an IPv4 address, or an IPv6 /64.
+pub fn address_key(addr: &SocketAddr) -> IpAddr {
+    match addr.ip() {
+        IpAddr::V4(ip) => IpAddr::V4(ip),
+        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(ip) & !((1u128 << 64) - 1)).into()),
+        },
+    }
+}
 
 /// A socket that is switched off (`--udp none` or `--ws none`).
 #[derive(Debug)]
@@ -77,6 +144,28 @@ struct ClientEntry {
     last_flush: Duration,
 }
 
+/// A handshake in progress (netcode holds it as a pending client).
+struct Pending {
+    shard: usize,
+    since: Duration,
+}
+
+/// Handshake counters, for the operator and the tests.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HandshakeStats {
+    /// Connection requests handed to netcode.
+    pub requests: u64,
+    /// Connection requests dropped: too many handshakes from that address.
+    pub refused_per_address: u64,
+    /// Handshakes dropped unfinished (oldest of a full shard, or too old).
+    pub evicted: u64,
+    /// Packets dropped before netcode because renetcode2 would panic on them (or no client
+    /// sends such packets).
+    pub malformed: u64,
+    /// Panics inside netcode (unauthenticated packets): contained, nobody disconnected.
+    pub netcode_panics: u64,
+}
+
 /// Everything but the shards, so that a shard's borrowed result can be handled.
 struct Io {
     sockets: Vec<Box<dyn ServerSocket>>,
@@ -90,6 +179,16 @@ struct Io {
     max_routes: usize,
     /// Clients that sent payloads since the last `take_active`.
     active: Vec<u64>,
+    /// Handshakes in progress, by address.
+    pending: HashMap<(usize, SocketAddr), Pending>,
+    /// Handshakes in progress per shard and per source address.
+    pending_per_shard: Vec<usize>,
+    pending_per_ip: HashMap<IpAddr, usize>,
+    /// Handshakes to drop once the current result is handled.
+    evict: Vec<(usize, SocketAddr)>,
+    /// Packets whose processing by renet2 panicked (authenticated clients, dropped).
+    panics: u64,
+    handshakes: HandshakeStats,
 }
 
 /// The sharded transport. See the module documentation.
@@ -98,8 +197,10 @@ pub struct Transport {
     io: Io,
     buffer: Box<[u8; MAX_PACKET_BYTES]>,
     last_sweep: Duration,
-    /// Packets whose processing panicked (a hostile or broken client).
-    pub panics: u64,
+    last_pending_sweep: Duration,
+    protocol_id: u64,
+    /// The key netcode checks connect tokens with (all zeros: unsecure mode).
+    connect_key: [u8; 32],
 }
 
 impl Transport {
@@ -141,13 +242,37 @@ impl Transport {
                 clients: HashMap::new(),
                 now,
                 kick: Vec::new(),
-                max_routes: shard_count * SHARD_SIZE * 4,
+                max_routes: shard_count * (SHARD_SIZE + PENDING_PER_SHARD) * 2,
                 active: Vec::new(),
+                pending: HashMap::new(),
+                pending_per_shard: vec![0; shard_count],
+                pending_per_ip: HashMap::new(),
+                evict: Vec::new(),
+                panics: 0,
+                handshakes: HandshakeStats::default(),
             },
             buffer: Box::new([0; MAX_PACKET_BYTES]),
             last_sweep: now,
-            panics: 0,
+            last_pending_sweep: now,
+            protocol_id,
+            connect_key: [0; 32],
         }
+    }
+
+    /// Packets whose processing by renet2 panicked (a hostile or broken authenticated client,
+    /// which was disconnected).
+    pub fn panics(&self) -> u64 {
+        self.io.panics
+    }
+
+    /// Handshake counters.
+    pub fn handshakes(&self) -> HandshakeStats {
+        self.io.handshakes
+    }
+
+    /// Handshakes in progress.
+    pub fn pending(&self) -> usize {
+        self.io.pending.len()
     }
 
     /// The reliability layer: messages and connection events.
@@ -186,26 +311,32 @@ impl Transport {
                     }
                     Err(_) => continue, // ICMP errors, resets: not fatal.
                 };
-                let Some(shard) = self.io.route(socket_id, addr, &self.buffer[..len]) else {
+                let packet = &mut self.buffer[..len];
+                if !netcode_framing_ok(packet) {
+                    self.io.handshakes.malformed += 1;
+                    faults::note("malformed netcode packet dropped");
+                    continue;
+                }
+                let Some(shard) = self.io.route(socket_id, addr, packet) else {
                     continue;
                 };
-                let packet = &mut self.buffer[..len];
-                let panicked = {
-                    let io = &mut self.io;
-                    let netcode = &mut self.shards[shard];
-                    catch_unwind(AssertUnwindSafe(|| {
-                        let result = netcode.process_packet(socket_id, addr, packet);
-                        io.handle(result, shard);
-                    }))
-                    .is_err()
+                let io = &mut self.io;
+                let netcode = &mut self.shards[shard];
+                // A panic here is netcode's, before the packet is authenticated: nobody is
+                // disconnected for it (renet2's panics on authenticated payloads are caught in
+                // `Io::handle`).
+                let process = move || {
+                    let (netcode, packet) = (netcode, packet); // moved: the result borrows them
+                    netcode.process_packet(socket_id, addr, packet)
                 };
-                if panicked {
-                    self.panics += 1;
-                    // The client whose packet it was, if known, is dropped.
-                    if let Some(id) = self.client_at(shard, socket_id, addr) {
-                        self.io.kick.push((id, shard));
+                match catch_unwind(AssertUnwindSafe(process)) {
+                    Ok(result) => io.handle(result, shard),
+                    Err(_) => {
+                        io.handshakes.netcode_panics += 1;
+                        faults::note("netcode panicked on a packet (contained, nobody disconnected)");
                     }
                 }
+                self.apply_evictions();
             }
         }
         for socket in &mut self.io.sockets {
@@ -214,9 +345,66 @@ impl Transport {
         self.apply_kicks();
     }
 
-    fn client_at(&self, shard: usize, socket_id: usize, addr: SocketAddr) -> Option<u64> {
-        let netcode = &self.shards[shard];
-        netcode.clients_id_iter().find(|&id| netcode.client_addr(id) == Some((socket_id, addr)))
+    fn apply_evictions(&mut self) {
+        while let Some((socket_id, addr)) = self.io.evict.pop() {
+            self.evict_pending(socket_id, addr);
+        }
+    }
+
+    /// Drops the handshake in progress from `addr`: netcode forgets its pending client, the
+    /// socket its connection, the transport its route.
+    ///
+    /// renetcode2 0.16.3 has no call to drop a pending client. It does drop one when a
+    /// connection request from that address comes while the server is full. So the transport
+    /// mints a connection request for that address (with the key netcode checks tokens with),
+    /// lowers the shard's capacity to its connected clients for that one packet, and discards
+    /// netcode's refusal.
+    fn evict_pending(&mut self, socket_id: usize, addr: SocketAddr) {
+        let Some(pending) = self.io.pending.get(&(socket_id, addr)) else {
+            return;
+        };
+        let shard = pending.shard;
+        let public = self.io.sockets[socket_id].addr().unwrap_or_else(|_| SocketAddr::from(([0; 4], 0)));
+        let token = ConnectToken::generate(
+            self.io.now,
+            self.protocol_id,
+            60,
+            u64::from_le_bytes(renet2_netcode::generate_random_bytes::<8>()),
+            1,
+            socket_id as u8,
+            vec![public],
+            None,
+            &self.connect_key,
+        );
+        let mut request = [0u8; CONNECTION_REQUEST_BYTES];
+        let encoded = token.ok().and_then(|token| {
+            Packet::connection_request_from_token(&token)
+                .encode(&mut request, self.protocol_id, None, true)
+                .ok()
+        });
+        if let Some(len) = encoded {
+            let netcode = &mut self.shards[shard];
+            let capacity = netcode.max_clients();
+            netcode.set_max_clients(netcode.connected_clients());
+            let refused = catch_unwind(AssertUnwindSafe(|| {
+                matches!(
+                    netcode.process_packet(socket_id, addr, &mut request[..len]),
+                    ServerResult::ConnectionDenied { .. }
+                )
+            }));
+            netcode.set_max_clients(capacity);
+            if !matches!(refused, Ok(true)) {
+                faults::note("a pending handshake could not be dropped from netcode");
+            }
+        }
+        self.io.handshakes.evicted += 1;
+        self.io.forget_pending(socket_id, addr);
+        if let Some(socket) = self.io.sockets.get_mut(socket_id) {
+            socket.connection_denied(addr);
+        }
+        if self.io.routes.get(&(socket_id, addr)).is_some_and(|r| !r.connected) {
+            self.io.forget_route(socket_id, addr);
+        }
     }
 
     fn apply_kicks(&mut self) {
@@ -307,13 +495,29 @@ impl Transport {
         for id in closed {
             self.disconnect(id);
         }
+        if now.saturating_sub(self.last_pending_sweep) >= Duration::from_secs(1) {
+            self.last_pending_sweep = now;
+            let stale: Vec<(usize, SocketAddr)> = self
+                .io
+                .pending
+                .iter()
+                .filter(|(_, p)| now.saturating_sub(p.since) >= PENDING_GRACE)
+                .map(|(&key, _)| key)
+                .collect();
+            for (socket_id, addr) in stale {
+                self.evict_pending(socket_id, addr);
+            }
+        }
         if now.saturating_sub(self.last_sweep) >= Duration::from_secs(5) {
             self.last_sweep = now;
             let io = &mut self.io;
             let before = io.routes.len();
             let mut freed = vec![0; io.shard_load.len()];
-            io.routes.retain(|_, r| {
-                let keep = r.connected || now.saturating_sub(r.last_seen) < ROUTE_EXPIRY;
+            let pending = &io.pending;
+            io.routes.retain(|key, r| {
+                let keep = r.connected
+                    || pending.contains_key(key)
+                    || now.saturating_sub(r.last_seen) < ROUTE_EXPIRY;
                 if !keep {
                     freed[r.shard] += 1;
                 }
@@ -357,10 +561,52 @@ impl Io {
         if packet.first() != Some(&CONNECTION_REQUEST_PREFIX) || self.routes.len() >= self.max_routes {
             return None;
         }
+        // An expired request would be refused by netcode anyway.
+        if request_expiry(packet).is_none_or(|expiry| expiry <= self.now.as_secs()) {
+            return None;
+        }
+        if self.pending_per_ip.get(&address_key(&addr)).is_some_and(|&n| n >= PENDING_PER_IP) {
+            self.handshakes.refused_per_address += 1;
+            faults::note("connection request refused: too many handshakes from one address");
+            return None;
+        }
+        self.handshakes.requests += 1;
         let (shard, _) = self.shard_load.iter().enumerate().min_by_key(|(_, load)| **load)?;
         self.shard_load[shard] += 1;
         self.routes.insert((socket_id, addr), Route { shard, last_seen: self.now, connected: false });
         Some(shard)
+    }
+
+    /// A handshake started (netcode sent a challenge): the oldest handshake of a full shard
+    /// goes.
+    fn add_pending(&mut self, socket_id: usize, addr: SocketAddr, shard: usize) {
+        if self.pending.contains_key(&(socket_id, addr)) {
+            return;
+        }
+        if self.pending_per_shard[shard] >= PENDING_PER_SHARD
+            && let Some((&oldest, _)) =
+                self.pending.iter().filter(|(_, p)| p.shard == shard).min_by_key(|(_, p)| p.since)
+            && !self.evict.contains(&oldest)
+        {
+            self.evict.push(oldest);
+        }
+        self.pending.insert((socket_id, addr), Pending { shard, since: self.now });
+        self.pending_per_shard[shard] += 1;
+        *self.pending_per_ip.entry(address_key(&addr)).or_default() += 1;
+    }
+
+    fn forget_pending(&mut self, socket_id: usize, addr: SocketAddr) {
+        let Some(pending) = self.pending.remove(&(socket_id, addr)) else {
+            return;
+        };
+        self.pending_per_shard[pending.shard] = self.pending_per_shard[pending.shard].saturating_sub(1);
+        let key = address_key(&addr);
+        if let Some(n) = self.pending_per_ip.get_mut(&key) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.pending_per_ip.remove(&key);
+            }
+        }
     }
 
     fn forget_route(&mut self, socket_id: usize, addr: SocketAddr) {
@@ -383,19 +629,28 @@ impl Io {
                     socket.disconnect(addr);
                 }
                 // A bad packet from a connected client's address (maybe spoofed) does not drop
-                // that client's route.
-                if self.routes.get(&(socket_id, addr)).is_some_and(|r| !r.connected) {
+                // that client's route; nor does it drop a handshake in progress (netcode keeps
+                // it: the route stays while it does).
+                if self.routes.get(&(socket_id, addr)).is_some_and(|r| !r.connected)
+                    && !self.pending.contains_key(&(socket_id, addr))
+                {
                     self.forget_route(socket_id, addr);
                 }
             }
             ServerResult::ConnectionDenied { socket_id, addr, payload } => {
                 if let Some(payload) = payload {
                     self.send(socket_id, addr, payload);
+                    // Refused because the shard is full: netcode forgot the pending client.
+                    self.forget_pending(socket_id, addr);
                 }
                 if let Some(socket) = self.sockets.get_mut(socket_id) {
                     socket.connection_denied(addr);
                 }
-                if self.routes.get(&(socket_id, addr)).is_some_and(|r| !r.connected) {
+                // netcode drops a pending client it refuses when full, keeps it otherwise (the
+                // same token from another address, or a client id already connected).
+                if !self.pending.contains_key(&(socket_id, addr))
+                    && self.routes.get(&(socket_id, addr)).is_some_and(|r| !r.connected)
+                {
                     self.forget_route(socket_id, addr);
                 }
             }
@@ -404,16 +659,29 @@ impl Io {
                     socket.connection_accepted(client_id, addr);
                 }
                 self.send(socket_id, addr, payload);
+                self.add_pending(socket_id, addr, shard);
             }
             ServerResult::PacketToSend { socket_id, addr, payload } => self.send(socket_id, addr, payload),
             ServerResult::Payload { client_id, payload } => {
-                if self.renet.process_packet_from(payload, client_id).is_ok()
-                    && self.active.last() != Some(&client_id)
-                {
-                    self.active.push(client_id);
+                // The payload is authenticated: a panic in renet2 (a forged slice) drops this
+                // client.
+                let renet = &mut self.renet;
+                match catch_unwind(AssertUnwindSafe(|| renet.process_packet_from(payload, client_id))) {
+                    Ok(Ok(())) => {
+                        if self.active.last() != Some(&client_id) {
+                            self.active.push(client_id);
+                        }
+                    }
+                    Ok(Err(_)) => {}
+                    Err(_) => {
+                        self.panics += 1;
+                        faults::note("renet2 panicked on a client's packet (contained, client dropped)");
+                        self.kick.push((client_id, shard));
+                    }
                 }
             }
             ServerResult::ClientConnected { client_id, socket_id, addr, payload, .. } => {
+                self.forget_pending(socket_id, addr);
                 self.send(socket_id, addr, payload);
                 if let Some(route) = self.routes.get_mut(&(socket_id, addr)) {
                     route.connected = true;
@@ -434,6 +702,7 @@ impl Io {
                 if let Some(socket) = self.sockets.get_mut(socket_id) {
                     socket.disconnect(addr);
                 }
+                self.forget_pending(socket_id, addr);
                 self.forget_route(socket_id, addr);
                 if self.clients.get(&client_id).is_some_and(|c| c.shard == shard) {
                     self.clients.remove(&client_id);

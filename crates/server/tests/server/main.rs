@@ -1,7 +1,9 @@
 //! Integration tests of the server over real UDP and WebSocket sockets on 127.0.0.1 (one test
 //! binary; every test runs its own server on free ports and stops by itself).
 
+mod attacks;
 mod common;
+mod dependency_bugs;
 mod http;
 mod persistence;
 mod play;

@@ -9,7 +9,7 @@ use ludus_rules::{AnyGame, Outcome, Reason, Side, Variant};
 use ludus_server::core::Limits;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Sets up a game between `a` (creates a public room) and `b` (joins by code); returns the
 /// view each got, ordered `[First, Second]` as indices into `[a, b]`.
@@ -68,7 +68,33 @@ pub fn play_out_from(
         let mv = moves[rng.random_range(0..moves.len())];
         let text = local.position().move_to_string(&mv).expect("same game");
         let side = local.side_to_move().index();
-        players[side].send(ClientMessage::Move { game, ply, mv: text.clone() });
+        let mover = &mut *players[side];
+        mover.send(ClientMessage::Move { game, ply, mv: text.clone() });
+        // The server takes at most 20 messages a second from a connection (bursts of 40) and
+        // says so at most once a second: a test that plays faster has a move refused (nothing
+        // changes), and sends it again when its move does not come back.
+        let deadline = Instant::now() + WAIT;
+        let mut sent = Instant::now();
+        loop {
+            mover.pump();
+            let seen = mover.inbox.iter().any(
+                |m| matches!(m, ServerMessage::MovePlayed { game: g, ply: p, .. } if *g == game && *p == ply),
+            );
+            if seen {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: move {ply} never accepted; log: {:?}",
+                mover.name,
+                mover.log
+            );
+            if sent.elapsed() >= Duration::from_millis(1500) {
+                mover.send(ClientMessage::Move { game, ply, mv: text.clone() });
+                sent = Instant::now();
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
         local.play(&mv).expect("legal");
         for c in players.iter_mut().map(|p| &mut **p).chain(spectators.iter_mut().map(|s| &mut **s)) {
             match c.expect_move(game, ply) {

@@ -1,0 +1,476 @@
+//! Attacks on the transports (issue 12), each against the defence that stops it.
+
+use crate::common::*;
+use ludus_protocol::client::Transport;
+use ludus_protocol::{
+    CHANNEL, ClientMessage, Hello, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, ServerMessage, connection_config,
+    decode_server, encode,
+};
+use ludus_server::{ServerConfig, ServerHandle, Status};
+use renet2::RenetClient;
+use renet2_netcode::{ClientAuthentication, ConnectToken, NativeSocket, NetcodeClientTransport};
+use renetcode2::Packet;
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+fn unix_now() -> Duration {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap()
+}
+
+/// Waits (bounded) until the server's status satisfies `ok`.
+pub fn wait_status(server: &ServerHandle, what: &str, ok: impl Fn(&Status) -> bool) -> Status {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let status = server.status();
+        if ok(&status) {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}; {status:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// A signed-in UDP player whose socket the test can also send from (as a spoofer would).
+struct RawPlayer {
+    renet: RenetClient,
+    transport: NetcodeClientTransport,
+    spoofer: UdpSocket,
+    last: Instant,
+    inbox: Vec<ServerMessage>,
+}
+
+impl RawPlayer {
+    fn sign_in(server: SocketAddr, nickname: &str) -> RawPlayer {
+        let token = ConnectToken::generate(
+            unix_now(),
+            NETCODE_PROTOCOL_ID,
+            300,
+            rand::random::<u64>(),
+            10,
+            0,
+            vec![server],
+            None,
+            &[0; 32],
+        )
+        .unwrap();
+        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let spoofer = socket.try_clone().unwrap();
+        let transport = NetcodeClientTransport::new(
+            unix_now(),
+            ClientAuthentication::Secure { connect_token: token },
+            NativeSocket::new(socket).unwrap(),
+        )
+        .unwrap();
+        let mut player = RawPlayer {
+            renet: RenetClient::new(connection_config(), false),
+            transport,
+            spoofer,
+            last: Instant::now(),
+            inbox: Vec::new(),
+        };
+        let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some(nickname.into()) };
+        player.renet.send_message(CHANNEL, encode(&ClientMessage::Hello(hello)).unwrap());
+        player.expect("Welcome", |m| matches!(m, ServerMessage::Welcome { .. }));
+        player
+    }
+
+    fn pump(&mut self) {
+        let dt = self.last.elapsed();
+        self.last = Instant::now();
+        self.renet.update(dt);
+        let _ = self.transport.update(dt, &mut self.renet);
+        while let Some(bytes) = self.renet.receive_message(CHANNEL) {
+            if let Ok(m) = decode_server(&bytes) {
+                self.inbox.push(m);
+            }
+        }
+        let _ = self.transport.send_packets(&mut self.renet);
+    }
+
+    fn expect(&mut self, what: &str, pick: impl Fn(&ServerMessage) -> bool) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(i) = self.inbox.iter().position(&pick) {
+                self.inbox.drain(..=i);
+                return;
+            }
+            assert!(!self.transport.is_disconnected(), "disconnected while waiting for {what}");
+            assert!(Instant::now() < deadline, "no {what} within {WAIT:?}: {:?}", self.inbox);
+            std::thread::sleep(Duration::from_millis(1));
+            self.pump();
+        }
+    }
+
+    fn ping(&mut self, nonce: u64) {
+        self.renet.send_message(CHANNEL, encode(&ClientMessage::Ping { nonce }).unwrap());
+        self.expect("Pong", |m| matches!(m, ServerMessage::Pong { nonce: n } if *n == nonce));
+    }
+}
+
+/// renetcode2 0.16.3 panics on a packet whose sequence length (the prefix's high four bits) is
+/// more than 8, or that leaves fewer than 16 bytes after its sequence: sent from a signed-in
+/// player's address (anyone can forge a UDP source address), such packets must not cost that
+/// player the connection.
+#[test]
+fn spoofed_panic_packets_disconnect_nobody() {
+    let dir = data_dir("spoofed-panic");
+    let server = server(&dir);
+    let udp = server.udp_addr().unwrap();
+    let mut player = RawPlayer::sign_in(udp, "Target");
+    let mut sent = 0u64;
+    for round in 0..20u8 {
+        for prefix in [0x94u8, 0xF5, 0x85, 0x93, 0xF6, 0x83] {
+            let mut packet = vec![round; 21];
+            packet[0] = prefix;
+            player.spoofer.send_to(&packet, udp).unwrap();
+            sent += 1;
+        }
+        for len in 18..=24 {
+            let mut packet = vec![round.wrapping_mul(37); len];
+            packet[0] = 0x95 + (round % 6) * 0x10;
+            player.spoofer.send_to(&packet, udp).unwrap();
+            sent += 1;
+        }
+        player.ping(u64::from(round));
+    }
+    let status = wait_status(&server, "malformed packets counted", |s| s.handshakes.malformed >= sent);
+    assert_eq!(status.handshakes.netcode_panics, 0, "a malformed packet reached netcode");
+    assert_eq!(status.contained_panics, 0);
+    player.ping(1000);
+    assert!(player.transport.is_connected());
+}
+
+/// A connection request (as the flood sends them: a self-made token, expiring in ten years)
+/// from `from`.
+fn flood_request(server: SocketAddr, socket_id: u8) -> Vec<u8> {
+    let token = ConnectToken::generate(
+        unix_now(),
+        NETCODE_PROTOCOL_ID,
+        10 * 365 * 86_400,
+        rand::random::<u64>(),
+        5,
+        socket_id,
+        vec![server],
+        None,
+        &[0; 32],
+    )
+    .unwrap();
+    let mut buf = [0u8; 1100];
+    let len = Packet::connection_request_from_token(&token)
+        .encode(&mut buf, NETCODE_PROTOCOL_ID, None, true)
+        .unwrap();
+    buf[..len].to_vec()
+}
+
+/// Sends, from `count` distinct loopback addresses (127.1.0.0 upwards), one connection request
+/// and one undecryptable 20-byte packet each, waiting for the server to take each batch in.
+fn lockout_flood(server: &ServerHandle, count: u32) {
+    let udp = server.udp_addr().unwrap();
+    let base = server.status().handshakes;
+    let mut sent = 0u64;
+    for i in 0..count {
+        let ip = 0x7f01_0000u32 + i;
+        let socket = UdpSocket::bind(SocketAddr::from((ip.to_be_bytes(), 0))).unwrap();
+        socket.send_to(&flood_request(udp, 0), udp).unwrap();
+        socket.send_to(&[0x25u8; 20], udp).unwrap();
+        sent += 1;
+        if sent.is_multiple_of(200) || i + 1 == count {
+            wait_status(server, "the flood's requests handled", |s| {
+                s.handshakes.requests + s.handshakes.refused_per_address
+                    >= base.requests + base.refused_per_address + sent
+            });
+        }
+    }
+}
+
+fn fresh_players_sign_in(server: &ServerHandle, n: usize) {
+    let (udp, ws) = (server.udp_addr().unwrap(), server.ws_addr().unwrap());
+    let mut clients: Vec<TestClient> = (0..n)
+        .map(|i| {
+            let (addr, transport) =
+                if i % 2 == 0 { (udp, Transport::Udp) } else { (ws, Transport::WebSocket) };
+            TestClient::connect(addr, transport, &format!("Fresh{i}"))
+        })
+        .collect();
+    for c in &mut clients {
+        c.expect("Welcome", |m| matches!(m, ServerMessage::Welcome { .. }).then_some(()));
+    }
+}
+
+/// 4,200 spoofed addresses, each with a self-made connection request and a garbage packet
+/// (issue 12, item 2), used to fill one shard's handshake table and lock every newcomer out.
+/// Handshakes now stay spread over the shards, and new players still sign in.
+#[test]
+fn lockout_flood_leaves_new_players_able_to_sign_in() {
+    let dir = data_dir("lockout-flood");
+    let server = server(&dir);
+    lockout_flood(&server, 4200);
+    let status = server.status();
+    assert_eq!(status.handshakes.requests, 4200, "every spoofed request was taken in: {status:?}");
+    fresh_players_sign_in(&server, 20);
+}
+
+/// The same flood against a one-shard server (128 clients): the shard's handshake table is
+/// capped, the oldest handshakes go, and new players still sign in.
+#[test]
+fn lockout_flood_on_one_shard_evicts_the_oldest_handshakes() {
+    let dir = data_dir("lockout-one-shard");
+    let mut config = ServerConfig::local(&dir);
+    config.max_clients = 128;
+    let server = ServerHandle::spawn(config).expect("server starts");
+    lockout_flood(&server, 4200);
+    let status = server.status();
+    assert!(status.pending_handshakes <= ludus_server::transport::PENDING_PER_SHARD, "{status:?}");
+    assert!(
+        status.handshakes.evicted >= 4200 - ludus_server::transport::PENDING_PER_SHARD as u64,
+        "{status:?}"
+    );
+    fresh_players_sign_in(&server, 20);
+}
+
+/// One address cannot hold more than a few handshakes at once.
+#[test]
+fn handshakes_per_address_are_capped() {
+    let dir = data_dir("pending-per-ip");
+    let server = server(&dir);
+    let udp = server.udp_addr().unwrap();
+    let mut sockets = Vec::new();
+    for _ in 0..40 {
+        let socket = UdpSocket::bind("127.0.0.9:0").unwrap();
+        socket.send_to(&flood_request(udp, 0), udp).unwrap();
+        sockets.push(socket);
+    }
+    let status = wait_status(&server, "40 requests seen", |s| {
+        s.handshakes.requests + s.handshakes.refused_per_address >= 40
+    });
+    assert_eq!(status.handshakes.requests, ludus_server::transport::PENDING_PER_IP as u64, "{status:?}");
+    assert_eq!(status.handshakes.refused_per_address, 40 - ludus_server::transport::PENDING_PER_IP as u64);
+    // Another address is not affected.
+    fresh_players_sign_in(&server, 2);
+}
+
+// ----- the WebSocket port -----
+
+use ludus_server::ws::WsLimits;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+
+/// A TCP connection to `to` from the loopback address `from` (any 127.x.y.z).
+fn tcp_from(from: [u8; 4], to: SocketAddr) -> std::io::Result<TcpStream> {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None)?;
+    socket.bind(&SocketAddr::from((from, 0)).into())?;
+    socket.connect_timeout(&to.into(), Duration::from_secs(2))?;
+    Ok(socket.into())
+}
+
+/// Whether the server closes `stream` within [`WAIT`] (reads until end of stream or error).
+fn closed_by_server(stream: &mut TcpStream) -> bool {
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                return false;
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+fn ws_server(dir: &std::path::Path, limits: WsLimits) -> ServerHandle {
+    let mut config = ServerConfig::local(dir);
+    config.ws_limits = Some(limits);
+    ServerHandle::spawn(config).expect("server starts")
+}
+
+/// A connection request for the WebSocket socket, percent-encoded for the upgrade URL.
+fn ws_creq(server: SocketAddr) -> String {
+    flood_request(server, 1).iter().map(|b| format!("%{b:02X}")).collect()
+}
+
+/// Idle handshakes (a TCP connection that sends nothing, or half a request) are closed after
+/// the handshake timeout (issue 12, item 3: 3,000 idle handshakes were still open after 62 s).
+#[test]
+fn idle_websocket_handshakes_time_out() {
+    let dir = data_dir("ws-idle-handshake");
+    let limits = WsLimits { handshake_timeout: Duration::from_millis(500), ..WsLimits::for_clients(4096) };
+    let server = ws_server(&dir, limits);
+    let ws = server.ws_addr().unwrap();
+    let mut idle: Vec<TcpStream> = (0..5).map(|_| TcpStream::connect(ws).unwrap()).collect();
+    let mut half = TcpStream::connect(ws).unwrap();
+    half.write_all(b"GET /?creq=%00 HTTP/1.1\r\nHost: x\r\n").unwrap();
+    idle.push(half);
+    for stream in &mut idle {
+        assert!(closed_by_server(stream), "an idle handshake stayed open");
+    }
+    let status = wait_status(&server, "handshake failures counted", |s| s.ws.handshake_failures >= 6);
+    assert_eq!(status.ws.open, 0, "{status:?}");
+    fresh_players_sign_in(&server, 2);
+}
+
+/// A WebSocket message larger than a netcode packet closes the connection as soon as its
+/// header announces it, before anything is buffered (issue 12, item 7: six unfinished 48 MiB
+/// messages took the server from 40 to 351 MB).
+#[test]
+fn oversized_websocket_message_is_refused() {
+    let dir = data_dir("ws-oversized");
+    let server = server(&dir);
+    let ws = server.ws_addr().unwrap();
+    for announced in [48u64 << 20, ludus_server::ws::MAX_MESSAGE_BYTES as u64 + 1] {
+        let stream = TcpStream::connect(ws).unwrap();
+        let url = format!("ws://{ws}/?creq={}", ws_creq(ws));
+        let (mut socket, _) = tungstenite::client(url.as_str(), stream).expect("upgrade");
+        let stream = socket.get_mut();
+        // A masked binary frame's header announcing `announced` bytes, and a first few bytes.
+        let mut frame = vec![0x82u8, 0x80 | 127];
+        frame.extend_from_slice(&announced.to_be_bytes());
+        frame.extend_from_slice(&[1, 2, 3, 4]);
+        frame.extend_from_slice(&[0u8; 1000]);
+        stream.write_all(&frame).unwrap();
+        assert!(closed_by_server(stream), "a {announced}-byte message was not refused");
+    }
+    wait_status(&server, "bad messages counted", |s| s.ws.bad_messages >= 2);
+    fresh_players_sign_in(&server, 2);
+}
+
+/// One address cannot hold more than [`WsLimits::per_address`] WebSocket connections (issue 12,
+/// item 8, for the WebSocket port); other addresses are not affected.
+#[test]
+fn websocket_connections_per_address_are_capped() {
+    let dir = data_dir("ws-per-address");
+    let limits = WsLimits::for_clients(4096);
+    let cap = limits.per_address;
+    let server = ws_server(&dir, limits);
+    let ws = server.ws_addr().unwrap();
+    let mut streams: Vec<TcpStream> = (0..cap + 10).map(|_| tcp_from([127, 0, 0, 5], ws).unwrap()).collect();
+    let status =
+        wait_status(&server, "connections counted", |s| s.ws.accepted + s.ws.refused >= (cap + 10) as u64);
+    assert_eq!(status.ws.refused, 10, "{status:?}");
+    assert_eq!(status.ws.open, cap, "{status:?}");
+    // The refused ones are closed at once; the others are open (until their handshake times out).
+    let refused = streams.split_off(cap);
+    for mut s in refused {
+        assert!(closed_by_server(&mut s));
+    }
+    fresh_players_sign_in(&server, 2);
+    drop(streams);
+}
+
+/// `wss://`: TLS (rustls) and the upgrade on the WebSocket port, then netcode's challenge comes
+/// back over it.
+#[test]
+fn wss_serves_netcode_over_tls() {
+    use rustls_pki_types::pem::PemObject;
+    let dir = data_dir("wss");
+    let tls_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/server/tls");
+    let mut config = ServerConfig::local(&dir);
+    config.tls_cert = Some(tls_dir.join("cert.pem"));
+    config.tls_key = Some(tls_dir.join("key.pem"));
+    let server = ServerHandle::spawn(config).expect("server starts");
+    let ws = server.ws_addr().unwrap();
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_pki_types::CertificateDer::pem_file_iter(tls_dir.join("ca.pem")).unwrap() {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let client_config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
+    let tls = rustls::ClientConnection::new(std::sync::Arc::new(client_config), name).unwrap();
+    let tcp = TcpStream::connect(ws).unwrap();
+    tcp.set_read_timeout(Some(WAIT)).unwrap();
+    let stream = rustls::StreamOwned::new(tls, tcp);
+    let url = format!("wss://localhost:{}/?creq={}", ws.port(), ws_creq(ws));
+    let (mut socket, response) = tungstenite::client(url.as_str(), stream).expect("wss upgrade");
+    assert_eq!(response.status(), 101);
+    match socket.read().expect("netcode's challenge") {
+        tungstenite::Message::Binary(packet) => assert_eq!(packet[0] & 0x0f, 2, "a challenge packet"),
+        other => panic!("expected a binary netcode packet, got {other:?}"),
+    }
+    // Plain ws:// on a wss port gets nowhere.
+    let tcp = TcpStream::connect(ws).unwrap();
+    tcp.set_read_timeout(Some(WAIT)).unwrap();
+    assert!(tungstenite::client(format!("ws://{ws}/?creq={}", ws_creq(ws)).as_str(), tcp).is_err());
+}
+
+/// After the server ran out of file descriptors, the WebSocket port accepts again (issue 12,
+/// item 3: renet2's accept loop ended on `EMFILE`, and the port refused everyone for good).
+/// The server runs as a child process limited to 64 descriptors (`ulimit -n`); connections
+/// from many loopback addresses (each under the per-address cap) use them up until the
+/// server reports a failed accept; then they close, and a player signs in over WebSocket.
+#[cfg(target_os = "linux")]
+#[test]
+fn websocket_port_accepts_again_after_descriptor_exhaustion() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    let dir = data_dir("ws-emfile");
+    let script = format!(
+        "ulimit -n 64 && exec '{}' --udp 127.0.0.1:0 --ws 127.0.0.1:0 --data '{}'",
+        env!("CARGO_BIN_EXE_ludus-server"),
+        dir.display()
+    );
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("server starts");
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let stdout = child.stdout.take().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let child = Kill(child);
+    let mut first = String::new();
+    std::io::BufReader::new(stdout).read_line(&mut first).unwrap();
+    let field = |name: &str| -> SocketAddr {
+        first
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(name))
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {first:?}"))
+    };
+    let ws = field("ws=");
+    let (tx, accept_failed) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains("WebSocket accept failed") {
+                let _ = tx.send(line);
+            }
+        }
+    });
+    // 10 addresses x 12 connections: more than the 64 descriptors, each address under its cap.
+    let mut flood = Vec::new();
+    let mut failed = None;
+    'flood: for _ in 0..12 {
+        for host in 0..10u8 {
+            if let Ok(s) = tcp_from([127, 0, 3, 10 + host], ws) {
+                flood.push(s);
+            }
+            if let Ok(line) = accept_failed.try_recv() {
+                failed = Some(line);
+                break 'flood;
+            }
+        }
+    }
+    let line = failed
+        .or_else(|| accept_failed.recv_timeout(WAIT).ok())
+        .expect("the server never ran out of descriptors");
+    assert!(line.contains("Too many open files"), "{line}");
+    drop(flood);
+    let mut player = TestClient::connect(ws, Transport::WebSocket, "AfterEmfile");
+    player.expect("Welcome", |m| matches!(m, ServerMessage::Welcome { .. }).then_some(()));
+    drop(child);
+}
