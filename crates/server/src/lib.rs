@@ -100,6 +100,11 @@ impl Status {
     }
 }
 
+/// Milliseconds since the Unix epoch (what the database stores).
+fn unix_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
 /// Default UDP address of the binary.
 pub const DEFAULT_UDP: &str = "0.0.0.0:5000";
 /// Default WebSocket address of the binary.
@@ -229,18 +234,8 @@ impl Server {
         let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now);
         let now = Instant::now();
-        // Players not in memory are looked up by token in the database.
-        let path = store.path().to_path_buf();
-        let reader = rusqlite::Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .map_err(|e| format!("database {}: {e}", path.display()))?;
-        let lookup = Box::new(move |token: &str| {
-            reader
-                .query_row("SELECT id, nickname FROM players WHERE token = ?1", [token], |r| {
-                    Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
-                })
-                .ok()
-        });
-        let core = Core::new(config.limits.clone(), loaded, lookup, now);
+        let seed = renet2_netcode::generate_random_bytes::<32>();
+        let core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
         let http = match (&config.web_dir, config.http) {
             (Some(dir), Some(addr)) => {
                 let info = serde_json::json!({
@@ -332,7 +327,10 @@ impl Server {
         }
         self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
-        self.core.set_now(now);
+        self.core.set_now(now, unix_ms());
+        for (conn, token, found) in self.store.looked_up() {
+            self.core.looked_up(conn, &token, found);
+        }
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {
             match event {
@@ -352,6 +350,10 @@ impl Server {
             self.last_slow = now;
             self.core.timers();
         }
+        for (conn, token) in self.core.take_lookups() {
+            self.store.lookup(conn, token);
+        }
+        self.core.take_played();
         let ops = self.core.take_ops();
         if !ops.is_empty() {
             self.store.submit(ops);

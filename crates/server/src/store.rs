@@ -91,9 +91,17 @@ pub struct CommitStats {
     pub max_us: AtomicU64,
 }
 
-/// The database: a reader on the server thread, a writer thread, and a checkpointer thread.
+/// A player lookup by session token: (connection, token) in, (connection, token, the player if
+/// stored) out.
+type LookupRequest = (u64, String);
+type LookupAnswer = (u64, String, Option<StoredPlayer>);
+
+/// The database: a writer thread, a reader thread (player lookups) and a checkpointer thread.
+/// The server thread never touches the disk.
 pub struct Store {
-    reader: Connection,
+    lookup_tx: Option<mpsc::Sender<LookupRequest>>,
+    lookup_rx: mpsc::Receiver<LookupAnswer>,
+    reader: Option<JoinHandle<()>>,
     tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
     writer: Option<JoinHandle<()>>,
     checkpointer: Option<JoinHandle<()>>,
@@ -246,8 +254,21 @@ impl Store {
         // Checkpoints run on their own thread, so that a commit never waits for one.
         writer.pragma_update(None, "wal_autocheckpoint", 0).map_err(fail)?;
         let checkpoint_conn = open(&path).map_err(fail)?;
-        let reader = open(&path).map_err(fail)?;
-        let loaded = load(&reader).map_err(fail)?;
+        let reader_conn = open(&path).map_err(fail)?;
+        let loaded = load(&reader_conn).map_err(fail)?;
+        let (lookup_tx, lookup_requests) = mpsc::channel::<LookupRequest>();
+        let (lookup_answers, lookup_rx) = mpsc::channel::<LookupAnswer>();
+        let reader = std::thread::Builder::new()
+            .name("ludus-db-reader".into())
+            .spawn(move || {
+                while let Ok((conn, token)) = lookup_requests.recv() {
+                    let found = find_player(&reader_conn, &token);
+                    if lookup_answers.send((conn, token, found)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the database reader thread: {e}"))?;
         let committed = Arc::new(AtomicU64::new(0));
         let failing = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel::<(u64, Vec<Op>)>();
@@ -303,7 +324,9 @@ impl Store {
             .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
         Ok((
             Store {
-                reader,
+                lookup_tx: Some(lookup_tx),
+                lookup_rx,
+                reader: Some(reader),
                 tx: Some(tx),
                 writer: Some(writer),
                 checkpointer: Some(checkpointer),
@@ -347,14 +370,17 @@ impl Store {
         &self.path
     }
 
-    /// A finished game's archive (JSON), if stored.
-    pub fn archive(&self, game: u64) -> Option<String> {
-        self.reader
-            .prepare_cached("SELECT archive FROM games WHERE id = ?1 AND live = 0")
-            .and_then(|mut s| s.query_row(params![game as i64], |r| r.get::<_, Option<String>>(0)).optional())
-            .ok()
-            .flatten()
-            .flatten()
+    /// Asks the reader thread for the player with `token` (for connection `conn`); the answer
+    /// comes back through [`Store::looked_up`].
+    pub fn lookup(&self, conn: u64, token: String) {
+        if let Some(tx) = &self.lookup_tx {
+            let _ = tx.send((conn, token));
+        }
+    }
+
+    /// The lookups answered since the last call: (connection, token, the player if stored).
+    pub fn looked_up(&self) -> Vec<LookupAnswer> {
+        self.lookup_rx.try_iter().collect()
     }
 
     /// Waits for every submitted batch to be committed (shutdown, tests), at most `limit`.
@@ -374,6 +400,10 @@ impl Drop for Store {
     fn drop(&mut self) {
         // Closing the channel lets the writer finish what is queued, then stop.
         self.tx = None;
+        self.lookup_tx = None;
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
@@ -382,6 +412,24 @@ impl Drop for Store {
             let _ = checkpointer.join();
         }
     }
+}
+
+/// The stored player with this session token (`None` also when the read fails: the sign-in then
+/// makes a new player, as for an unknown token).
+fn find_player(conn: &Connection, token: &str) -> Option<StoredPlayer> {
+    conn.prepare_cached("SELECT id, nickname FROM players WHERE token = ?1")
+        .and_then(|mut s| {
+            s.query_row([token], |r| {
+                Ok(StoredPlayer {
+                    id: r.get::<_, i64>(0)? as u64,
+                    token: token.to_string(),
+                    nickname: r.get(1)?,
+                })
+            })
+            .optional()
+        })
+        .ok()
+        .flatten()
 }
 
 fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
