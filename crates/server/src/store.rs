@@ -17,6 +17,20 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The data directory could not be created.
+    #[error("cannot create data directory {path}: {source}")]
+    Directory { path: PathBuf, source: std::io::Error },
+    /// SQLite refused to open, create or read the database.
+    #[error("database {path}: {source}")]
+    Database { path: PathBuf, source: rusqlite::Error },
+    /// A database thread could not start.
+    #[error("cannot start the database {what} thread: {source}")]
+    Thread { what: &'static str, source: std::io::Error },
+}
+
 /// One change to store.
 #[derive(Clone, Debug)]
 pub enum Op {
@@ -244,11 +258,11 @@ fn commit(conn: &mut Connection, batches: &[(u64, Vec<Op>)]) -> rusqlite::Result
 
 impl Store {
     /// Opens (or creates) `dir/ludus.sqlite3` and loads the live games.
-    pub fn open(dir: &Path) -> Result<(Store, Loaded), String> {
+    pub fn open(dir: &Path) -> Result<(Store, Loaded), StoreError> {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
+            .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
         let path = dir.join("ludus.sqlite3");
-        let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
+        let fail = |source: rusqlite::Error| StoreError::Database { path: path.clone(), source };
         let mut writer = open(&path).map_err(fail)?;
         writer.execute_batch(SCHEMA).map_err(fail)?;
         // Checkpoints run on their own thread, so that a commit never waits for one.
@@ -268,7 +282,7 @@ impl Store {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start the database reader thread: {e}"))?;
+            .map_err(|source| StoreError::Thread { what: "reader", source })?;
         let committed = Arc::new(AtomicU64::new(0));
         let failing = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel::<(u64, Vec<Op>)>();
@@ -301,7 +315,7 @@ impl Store {
                             Err(e) => {
                                 // Nothing is sent until this batch is stored: retry.
                                 if !thread_failing.swap(true, Ordering::AcqRel) {
-                                    eprintln!("ludus-server: database write failed, retrying: {e}");
+                                    tracing::error!("database write failed, retrying: {e}");
                                 }
                                 std::thread::sleep(Duration::from_millis(500));
                             }
@@ -309,7 +323,7 @@ impl Store {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start the database thread: {e}"))?;
+            .map_err(|source| StoreError::Thread { what: "writer", source })?;
         let stopping = Arc::new(AtomicBool::new(false));
         let thread_stopping = stopping.clone();
         let checkpointer = std::thread::Builder::new()
@@ -321,7 +335,7 @@ impl Store {
                 }
                 let _ = checkpoint_conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
             })
-            .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
+            .map_err(|source| StoreError::Thread { what: "checkpoint", source })?;
         Ok((
             Store {
                 lookup_tx: Some(lookup_tx),
@@ -472,7 +486,7 @@ fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
         match Variant::parse(&variant) {
             Ok(v) => game.variant = v,
             Err(e) => {
-                eprintln!("ludus-server: skipping stored game {}: {e}", game.id);
+                tracing::error!(game = game.id, "skipping stored game: {e}");
                 continue;
             }
         }
