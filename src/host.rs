@@ -58,7 +58,8 @@ impl LanHost {
         let any = |port| Some(SocketAddr::from(([0, 0, 0, 0], port)));
         let base = ServerConfig { poll_interval: Duration::from_millis(4), ..ServerConfig::local(dir) };
         let handle = ServerHandle::spawn(ServerConfig { udp: any(5000), ws: any(5001), ..base.clone() })
-            .or_else(|_| ServerHandle::spawn(ServerConfig { udp: any(0), ws: any(0), ..base }))?;
+            .or_else(|_| ServerHandle::spawn(ServerConfig { udp: any(0), ws: any(0), ..base }))
+            .map_err(|e| e.to_string())?;
         let udp = handle.udp_addr().map(|a| a.port()).unwrap_or_default();
         let ws = handle.ws_addr().map(|a| a.port()).unwrap_or_default();
         self.server = Some(handle);

@@ -613,7 +613,7 @@ fn poll_net(
                     online.rematch_offered = true;
                 }
             }
-            ServerMessage::Pong { .. } => {}
+            ServerMessage::Pong { .. } | ServerMessage::Restarting => {}
         }
     }
     if had_messages {

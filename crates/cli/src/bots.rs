@@ -241,9 +241,9 @@ fn worker(t: usize, s: &Settings, shared: &Shared, start: Instant) {
         if all_started && bots.iter().all(|b| b.done) {
             break;
         }
-        // Games still running long after the end: give up on them.
+        // Games still running long after they could have ended: give up on them.
         if stopping && all_started {
-            let deadline = *hard_deadline.get_or_insert(now + Duration::from_secs(60 + s.think.1 / 1000 * 4));
+            let deadline = *hard_deadline.get_or_insert(now + finish_allowance(s));
             if now >= deadline {
                 for b in bots.iter().filter(|b| !b.done) {
                     shared.error(format!(
@@ -270,6 +270,25 @@ fn worker(t: usize, s: &Settings, shared: &Shared, start: Instant) {
     for b in &mut bots {
         b.client.disconnect();
     }
+}
+
+/// Time to sign in, open or join a room, and for the last messages, at the start and the end.
+const SETUP_ALLOWANCE: Duration = Duration::from_secs(30);
+/// Time for one move's round trip on top of the think time, generously (a loaded server or
+/// machine, resends after a lost packet).
+const MOVE_ALLOWANCE: Duration = Duration::from_secs(1);
+
+/// How long the games still running once every bot has started (or, in a timed run, once the
+/// time is up) may take before the bots give up on them: a whole game of `max_plies` moves,
+/// each after the longest think time and a round trip; in a timed run each game resigns at its
+/// next turn, so two moves at most.
+fn finish_allowance(s: &Settings) -> Duration {
+    let plies = if s.duration.is_zero() { s.max_plies } else { 2 };
+    let per_move = Duration::from_millis(s.think.1) + MOVE_ALLOWANCE;
+    let allowance =
+        SETUP_ALLOWANCE.saturating_add(per_move.saturating_mul(u32::try_from(plies).unwrap_or(u32::MAX)));
+    // `--max-plies` has no upper bound: keep the deadline representable.
+    allowance.min(Duration::from_secs(7 * 86_400))
 }
 
 fn think(s: &Settings, rng: &mut SmallRng) -> Duration {
@@ -472,5 +491,37 @@ fn handle(
             shared.stop.store(true, Ordering::Relaxed);
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(think: (u64, u64), max_plies: usize, duration: u64) -> Settings {
+        Settings {
+            server: SocketAddr::from(([127, 0, 0, 1], 5000)),
+            transport: Transport::Udp,
+            games: 1000,
+            variants: Variant::ALL.to_vec(),
+            think,
+            max_plies,
+            duration: Duration::from_secs(duration),
+            ramp: 400.0,
+            threads: 1,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn the_deadline_leaves_room_for_the_longest_game() {
+        // Defaults: 80 plies, each after at most 1.5 s of thought.
+        let longest_game = Duration::from_millis(1500) * 80;
+        assert!(finish_allowance(&settings((500, 1500), 80, 0)) > longest_game);
+        assert!(finish_allowance(&settings((0, 60_000), 400, 0)) > Duration::from_secs(60 * 400));
+        // A timed run: games resign at their next turn.
+        assert!(finish_allowance(&settings((500, 1500), 80, 60)) < Duration::from_secs(60));
+        // Huge bounds do not overflow.
+        assert_eq!(finish_allowance(&settings((0, 600_000), usize::MAX, 0)), Duration::from_secs(7 * 86_400));
     }
 }

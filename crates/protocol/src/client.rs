@@ -153,16 +153,9 @@ pub enum ConnectionState {
 }
 
 /// A client could not be set up (no local socket, ...).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct ClientError(pub String);
-
-impl fmt::Display for ClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ClientError {}
 
 /// One connection to a Ludus server. See the module documentation.
 pub struct Client {

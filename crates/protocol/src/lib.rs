@@ -57,7 +57,6 @@ pub use messages::*;
 
 use renet2::{ChannelConfig, ConnectionConfig, SendType};
 use serde::{Serialize, de::DeserializeOwned};
-use std::fmt;
 use std::time::Duration;
 
 /// The version of the messages. Raise it whenever a message changes (except the frozen ones).
@@ -102,9 +101,10 @@ pub fn connection_config() -> ConnectionConfig {
 }
 
 /// Why bytes could not be read as a message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
     /// Longer than the limit for this direction.
+    #[error("message of {len} bytes (at most {max})")]
     TooLong {
         /// The length received.
         len: usize,
@@ -112,34 +112,34 @@ pub enum DecodeError {
         max: usize,
     },
     /// Not a valid encoding of a message (truncated, unknown variant, bad UTF-8, ...).
+    #[error("malformed message: {0}")]
     Invalid(String),
     /// A valid message followed by extra bytes.
+    #[error("{0} bytes after the end of the message")]
     TrailingBytes(usize),
 }
 
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::TooLong { len, max } => write!(f, "message of {len} bytes (at most {max})"),
-            DecodeError::Invalid(e) => write!(f, "malformed message: {e}"),
-            DecodeError::TrailingBytes(n) => write!(f, "{n} bytes after the end of the message"),
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
-
 /// A message could not be encoded (it is too long, or not representable).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot encode message: {0}")]
 pub struct EncodeError(pub String);
 
-impl fmt::Display for EncodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot encode message: {}", self.0)
-    }
+/// Why a nickname is refused (see [`validate_nickname`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NicknameError {
+    /// Too short or too long.
+    #[error("a nickname has {NICKNAME_MIN_CHARS} to {NICKNAME_MAX_CHARS} characters, not {0}")]
+    Length(usize),
+    /// A character that is not allowed.
+    #[error("a nickname cannot contain {0:?}: letters, digits, space, _ - . only")]
+    Character(char),
+    /// Two spaces in a row.
+    #[error("a nickname cannot contain two spaces in a row")]
+    DoubleSpace,
+    /// Only punctuation.
+    #[error("a nickname needs at least one letter or digit")]
+    NoLetter,
 }
-
-impl std::error::Error for EncodeError {}
 
 /// Encodes a message.
 pub fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, EncodeError> {
@@ -199,22 +199,20 @@ pub const NICKNAME_MAX_CHARS: usize = 20;
 
 /// Checks a nickname and returns it trimmed: 2 to 20 characters, letters (any script, so
 /// "Nguyễn" is fine) and digits, with single spaces, `_`, `-` or `.` between them.
-pub fn validate_nickname(nickname: &str) -> Result<String, String> {
+pub fn validate_nickname(nickname: &str) -> Result<String, NicknameError> {
     let name = nickname.trim();
     let n = name.chars().count();
     if !(NICKNAME_MIN_CHARS..=NICKNAME_MAX_CHARS).contains(&n) {
-        return Err(format!(
-            "a nickname has {NICKNAME_MIN_CHARS} to {NICKNAME_MAX_CHARS} characters, not {n}"
-        ));
+        return Err(NicknameError::Length(n));
     }
     if let Some(c) = name.chars().find(|&c| !(c.is_alphanumeric() || " _-.".contains(c))) {
-        return Err(format!("a nickname cannot contain {c:?}: letters, digits, space, _ - . only"));
+        return Err(NicknameError::Character(c));
     }
     if name.contains("  ") {
-        return Err("a nickname cannot contain two spaces in a row".to_string());
+        return Err(NicknameError::DoubleSpace);
     }
     if !name.chars().any(char::is_alphanumeric) {
-        return Err("a nickname needs at least one letter or digit".to_string());
+        return Err(NicknameError::NoLetter);
     }
     Ok(name.to_string())
 }

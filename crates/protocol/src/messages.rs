@@ -488,4 +488,7 @@ pub enum ServerMessage {
         /// The ping's nonce.
         nonce: u64,
     },
+    /// The server is shutting down to restart: the connection closes next. Reconnect (with the
+    /// same session token) in a moment; a seat in a live game is held meanwhile.
+    Restarting,
 }

@@ -8,8 +8,9 @@
 //! - [`core`]: players, rooms, quick match, live games, clocks, held seats, spectators and
 //!   their proposals. Pure state: bytes in, changes to store and messages out.
 //! - [`store`]: SQLite (WAL, `synchronous=FULL`) written by its own thread in group commits.
-//! - [`http`]: optionally, the browser bundle over HTTP (`--web DIR`) and `/ludus-server.json`
-//!   with the ports, on its own threads.
+//! - [`web`]: optionally, HTTP (axum + tower-http on the same tokio runtime as the WebSocket
+//!   transport, https with [`tls`]): the browser bundle (`--web DIR`), `/ludus-server.json` with
+//!   the ports, `/healthz` and `/metrics` ([`metrics`], Prometheus text).
 //!
 //! The loop ([`Server::step`]): receive packets, hand each message to the core, submit the
 //! tick's changes to the store, and send the tick's messages only once those changes (and every
@@ -21,17 +22,19 @@
 
 pub mod core;
 pub mod faults;
-pub mod http;
+pub mod metrics;
 pub mod names;
 pub mod store;
 pub mod tls;
 pub mod transport;
+pub mod web;
 pub mod ws;
 
 use crate::core::{ConnId, Core, Limits, Outgoing};
-use crate::http::HttpServer;
+use crate::metrics::Metrics;
 use crate::store::Store;
 use crate::transport::{HandshakeStats, NoSocket, Transport};
+use crate::web::{HttpConfig, HttpLimits, HttpServer};
 use crate::ws::{WsCounters, WsLimits, WsServer};
 use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
 use renet2::ServerEvent;
@@ -142,6 +145,11 @@ impl Status {
     }
 }
 
+/// Milliseconds since the Unix epoch (what the database stores).
+fn unix_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
 /// Default UDP address of the binary.
 pub const DEFAULT_UDP: &str = "0.0.0.0:5000";
 /// Default WebSocket address of the binary.
@@ -162,10 +170,6 @@ pub struct ServerConfig {
     pub max_clients: usize,
     /// Game-logic limits (seat hold, rates).
     pub limits: Limits,
-    /// Serve `wss://` on the WebSocket port with this certificate chain (PEM; with `tls_key`).
-    pub tls_cert: Option<PathBuf>,
-    /// The private key (PEM) of `tls_cert`.
-    pub tls_key: Option<PathBuf>,
     /// Bounds of the WebSocket port (`None`: [`WsLimits::for_clients`] of `max_clients`).
     pub ws_limits: Option<WsLimits>,
     /// Sleep between two polls of the sockets.
@@ -173,8 +177,47 @@ pub struct ServerConfig {
     /// Serve the files of this directory (the browser bundle) over HTTP at `http`, with
     /// `/ludus-server.json` (`None`: no HTTP).
     pub web_dir: Option<PathBuf>,
-    /// The HTTP address, used when `web_dir` is set.
+    /// The HTTP address, used when `web_dir` is set or `http_always`.
     pub http: Option<SocketAddr>,
+    /// Serve HTTP (`/healthz`, `/metrics`, `/ludus-server.json`) even without a web directory.
+    pub http_always: bool,
+    /// Serve HTTP over TLS (https) and the WebSocket port over TLS (wss) with this certificate
+    /// and key (PEM files).
+    pub tls: Option<TlsFiles>,
+    /// Bounds of the HTTP side.
+    pub http_limits: HttpLimits,
+}
+
+/// A certificate chain and its private key, PEM files (see [`tls::server_config`]).
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    /// The certificate chain, leaf first.
+    pub cert: PathBuf,
+    /// The private key.
+    pub key: PathBuf,
+}
+
+/// Why a server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database could not be opened or loaded.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// A socket could not be bound or set up.
+    #[error("cannot bind {what} {addr}: {source}")]
+    Bind { what: &'static str, addr: SocketAddr, source: std::io::Error },
+    /// The tokio runtime or a thread could not start.
+    #[error("cannot start {what}: {source}")]
+    Start { what: &'static str, source: std::io::Error },
+    /// The HTTP side could not start.
+    #[error(transparent)]
+    Web(#[from] web::WebError),
+    /// The TLS files are unusable.
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
+    /// The configuration is inconsistent.
+    #[error("{0}")]
+    Config(&'static str),
 }
 
 impl ServerConfig {
@@ -187,12 +230,13 @@ impl ServerConfig {
             data_dir: data_dir.into(),
             max_clients: 4096,
             limits: Limits::default(),
-            tls_cert: None,
-            tls_key: None,
             ws_limits: None,
             poll_interval: Duration::from_millis(1),
             web_dir: None,
             http: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+            http_always: false,
+            tls: None,
+            http_limits: HttpLimits::default(),
         }
     }
 }
@@ -216,18 +260,28 @@ fn bind_udp(addr: SocketAddr) -> std::io::Result<UdpSocket> {
 const SLOW_TICK: Duration = Duration::from_millis(10);
 /// How long a connection being closed still gets its last messages (resends) before it goes.
 const LINGER: Duration = Duration::from_millis(300);
+/// How often the gauges of `/metrics` are refreshed.
+const METRICS_INTERVAL: Duration = Duration::from_millis(500);
+/// Longest a shutdown waits for the last messages to go out.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// A running server (driven by [`Server::step`] or [`Server::run`]).
 pub struct Server {
     transport: Transport,
     core: Core,
     store: Store,
-    _runtime: Option<tokio::runtime::Runtime>,
+    runtime: tokio::runtime::Runtime,
     ws_counters: Option<Arc<WsCounters>>,
     udp_addr: Option<SocketAddr>,
     ws_addr: Option<SocketAddr>,
     http: Option<HttpServer>,
-    pending: VecDeque<(u64, Instant, Vec<Outgoing>)>,
+    http_addr: Option<SocketAddr>,
+    metrics: Metrics,
+    /// Refusals already counted in `metrics`, by kind.
+    refusals_seen: std::collections::HashMap<&'static str, u64>,
+    last_metrics: Instant,
+    /// Messages waiting for their batch to be committed: (batch, when, moves in it, messages).
+    pending: VecDeque<(u64, Instant, usize, Vec<Outgoing>)>,
     release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
     max_poll_gap: Duration,
     lingering: Vec<(Instant, ConnId)>,
@@ -238,84 +292,94 @@ pub struct Server {
 
 impl Server {
     /// Opens the database (reloading live games) and binds the sockets.
-    pub fn bind(config: ServerConfig) -> Result<Server, String> {
+    pub fn bind(config: ServerConfig) -> Result<Server, ServerError> {
         let (store, loaded) = Store::open(&config.data_dir)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ludus-io")
+            .enable_all()
+            .build()
+            .map_err(|source| ServerError::Start { what: "the tokio runtime", source })?;
         let mut sockets: Vec<Box<dyn ServerSocket>> = Vec::new();
         let mut udp_addr = None;
         match config.udp {
             Some(addr) => {
-                let socket = bind_udp(addr).map_err(|e| format!("cannot bind UDP {addr}: {e}"))?;
+                let bind = |source| ServerError::Bind { what: "UDP", addr, source };
+                let socket = bind_udp(addr).map_err(bind)?;
                 udp_addr = socket.local_addr().ok();
-                let socket = NativeSocket::new(socket).map_err(|e| format!("UDP socket: {e}"))?;
+                let socket =
+                    NativeSocket::new(socket).map_err(|e| bind(std::io::Error::other(e.to_string())))?;
                 sockets.push(Box::new(socket));
             }
             None => sockets.push(Box::new(NoSocket)),
         }
         let mut ws_addr = None;
         let mut ws_counters = None;
-        let mut runtime = None;
         match config.ws {
             Some(addr) => {
-                let rt = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(1)
-                    .thread_name("ludus-ws")
-                    .enable_all()
-                    .build()
-                    .map_err(|e| format!("cannot start the WebSocket runtime: {e}"))?;
-                let tls = match (&config.tls_cert, &config.tls_key) {
-                    (Some(cert), Some(key)) => {
-                        Some(tokio_rustls::TlsAcceptor::from(tls::server_config(cert, key, &[b"http/1.1"])?))
-                    }
-                    (None, None) => None,
-                    _ => return Err("--tls-cert and --tls-key go together".to_string()),
+                // wss:// with the same certificate as https (netcode keeps encrypting inside).
+                let tls = match &config.tls {
+                    Some(files) => Some(tokio_rustls::TlsAcceptor::from(tls::server_config(
+                        &files.cert,
+                        &files.key,
+                        &[b"http/1.1"],
+                    )?)),
+                    None => None,
                 };
                 let limits =
                     config.ws_limits.clone().unwrap_or_else(|| WsLimits::for_clients(config.max_clients));
-                let socket = WsServer::bind(addr, limits, tls, rt.handle())
-                    .map_err(|e| format!("cannot bind WebSocket {addr}: {e}"))?;
+                let socket = WsServer::bind(addr, limits, tls, runtime.handle())
+                    .map_err(|source| ServerError::Bind { what: "WebSocket", addr, source })?;
                 ws_counters = Some(socket.counters());
                 ws_addr = socket.addr().ok();
                 sockets.push(Box::new(socket));
-                runtime = Some(rt);
             }
             None => sockets.push(Box::new(NoSocket)),
         }
         let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now);
         let now = Instant::now();
-        // Players not in memory are looked up by token in the database.
-        let path = store.path().to_path_buf();
-        let reader = rusqlite::Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .map_err(|e| format!("database {}: {e}", path.display()))?;
-        let lookup = Box::new(move |token: &str| {
-            reader
-                .query_row("SELECT id, nickname FROM players WHERE token = ?1", [token], |r| {
-                    Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
-                })
-                .ok()
-        });
-        let core = Core::new(config.limits.clone(), loaded, lookup, now);
-        let http = match (&config.web_dir, config.http) {
-            (Some(dir), Some(addr)) => {
+        let seed = renet2_netcode::generate_random_bytes::<32>();
+        let core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
+        let metrics = Metrics::new();
+        let serve_http = config.web_dir.is_some() || config.http_always;
+        let http = match (config.http, serve_http) {
+            (Some(addr), true) => {
                 let info = serde_json::json!({
                     "ws_port": ws_addr.map(|a| a.port()),
                     "udp_port": udp_addr.map(|a| a.port()),
                     "version": PROTOCOL_VERSION,
                 });
-                Some(HttpServer::bind(addr, dir, info.to_string())?)
+                let tls = match &config.tls {
+                    Some(files) => Some(tls::server_config(&files.cert, &files.key, &[b"http/1.1"])?),
+                    None => None,
+                };
+                let http_config = HttpConfig {
+                    addr,
+                    root: config.web_dir.clone(),
+                    info: info.to_string(),
+                    tls,
+                    limits: config.http_limits.clone(),
+                };
+                Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?)
             }
-            (Some(_), None) => return Err("a web directory needs an HTTP address".to_string()),
-            (None, _) => None,
+            (None, true) => return Err(ServerError::Config("a web directory needs an HTTP address")),
+            (_, false) => None,
         };
+        let http_addr = http.as_ref().map(HttpServer::addr);
         Ok(Server {
             transport,
             core,
             store,
-            _runtime: runtime,
+            runtime,
             ws_counters,
             udp_addr,
             ws_addr,
             http,
+            http_addr,
+            metrics,
+            refusals_seen: std::collections::HashMap::new(),
+            last_metrics: now,
             pending: VecDeque::new(),
             release_delay: [0; RELEASE_BUCKETS_MS.len() + 1],
             max_poll_gap: Duration::ZERO,
@@ -338,7 +402,17 @@ impl Server {
 
     /// The bound HTTP address (when serving a web directory).
     pub fn http_addr(&self) -> Option<SocketAddr> {
-        self.http.as_ref().map(HttpServer::addr)
+        self.http_addr
+    }
+
+    /// The tokio runtime of the server's sockets (the binary waits for signals on it).
+    pub fn runtime(&self) -> &tokio::runtime::Handle {
+        self.runtime.handle()
+    }
+
+    /// The metrics (what `GET /metrics` shows).
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
     }
 
     /// Counters.
@@ -390,7 +464,10 @@ impl Server {
         }
         self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
-        self.core.set_now(now);
+        self.core.set_now(now, unix_ms());
+        for (conn, token, found) in self.store.looked_up() {
+            self.core.looked_up(conn, &token, found);
+        }
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {
             match event {
@@ -410,18 +487,47 @@ impl Server {
             self.last_slow = now;
             self.core.timers();
         }
+        for (conn, token) in self.core.take_lookups() {
+            self.store.lookup(conn, token);
+        }
+        let moves = self.core.take_played().len();
+        self.metrics.moves.inc_by(moves as u64);
         let ops = self.core.take_ops();
         if !ops.is_empty() {
             self.store.submit(ops);
         }
         let out = self.core.take_out();
-        if !out.is_empty() {
-            self.pending.push_back((self.store.submitted(), now, out));
+        if !out.is_empty() || moves > 0 {
+            self.pending.push_back((self.store.submitted(), now, moves, out));
         }
         self.release(now);
         if slow {
             self.transport.maintain();
             faults::flush();
+        }
+        if now.saturating_duration_since(self.last_metrics) >= METRICS_INTERVAL {
+            self.last_metrics = now;
+            self.update_metrics();
+        }
+    }
+
+    /// Brings the gauges and the refusal counters of [`Server::metrics`] up to date.
+    fn update_metrics(&mut self) {
+        let [udp, ws] = self.transport.clients_by_socket();
+        self.metrics.clients.with_label_values(&["udp"]).set(udp as i64);
+        self.metrics.clients.with_label_values(&["websocket"]).set(ws as i64);
+        self.metrics.games_live.set(self.core.live_games() as i64);
+        let stats = &self.core.stats;
+        self.metrics
+            .games_started
+            .inc_by(stats.games_started.saturating_sub(self.metrics.games_started.get()));
+        self.metrics
+            .games_finished
+            .inc_by(stats.games_finished.saturating_sub(self.metrics.games_finished.get()));
+        for (kind, &count) in &stats.refusals {
+            let seen = self.refusals_seen.entry(kind).or_default();
+            self.metrics.refusals.with_label_values(&[kind]).inc_by(count - *seen);
+            *seen = count;
         }
     }
 
@@ -429,11 +535,15 @@ impl Server {
     fn release(&mut self, now: Instant) {
         let committed = self.store.committed();
         let mut dirty: Vec<ConnId> = Vec::new();
-        while self.pending.front().is_some_and(|(seq, _, _)| *seq <= committed) {
-            let Some((_, queued, out)) = self.pending.pop_front() else {
+        while self.pending.front().is_some_and(|(seq, _, _, _)| *seq <= committed) {
+            let Some((_, queued, moves, out)) = self.pending.pop_front() else {
                 break;
             };
-            let ms = now.saturating_duration_since(queued).as_millis() as u64;
+            let waited = now.saturating_duration_since(queued);
+            for _ in 0..moves {
+                self.metrics.move_round_trip.observe(waited.as_secs_f64());
+            }
+            let ms = waited.as_millis() as u64;
             let bucket = RELEASE_BUCKETS_MS.iter().position(|&b| ms < b).unwrap_or(RELEASE_BUCKETS_MS.len());
             self.release_delay[bucket] += 1;
             for o in out {
@@ -482,14 +592,26 @@ impl Server {
         self.shutdown();
     }
 
-    /// Sends what is stored, disconnects everyone and waits for the database writer.
+    /// Stops cleanly: stops accepting HTTP connections, tells every client that the server is
+    /// restarting, stores everything accepted, sends what is stored, gives the last messages a
+    /// moment to arrive (resends included), then disconnects everyone.
     pub fn shutdown(mut self) {
-        // Stops accepting HTTP connections (open ones end by their timeouts).
         self.http = None;
-        self.store.sync(Duration::from_secs(10));
+        self.core.shutting_down();
+        let deadline = Instant::now() + SHUTDOWN_GRACE;
+        loop {
+            self.step();
+            let done = self.pending.is_empty() && self.lingering.is_empty();
+            if done || Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(self.poll_interval.max(Duration::from_millis(1)));
+        }
+        let stored = self.store.sync(Duration::from_secs(10));
         self.release(Instant::now());
         self.transport.disconnect_all();
         self.transport.close();
+        tracing::info!(stored, "stopped");
     }
 }
 
@@ -505,7 +627,7 @@ pub struct ServerHandle {
 
 impl ServerHandle {
     /// Binds a server and runs it on a new thread.
-    pub fn spawn(config: ServerConfig) -> Result<ServerHandle, String> {
+    pub fn spawn(config: ServerConfig) -> Result<ServerHandle, ServerError> {
         let server = Server::bind(config)?;
         let (udp_addr, ws_addr, http_addr) = (server.udp_addr(), server.ws_addr(), server.http_addr());
         let stop = Arc::new(AtomicBool::new(false));
@@ -514,7 +636,7 @@ impl ServerHandle {
         let thread = std::thread::Builder::new()
             .name("ludus-server".into())
             .spawn(move || server.run(&thread_stop, Some(&thread_status)))
-            .map_err(|e| format!("cannot start the server thread: {e}"))?;
+            .map_err(|source| ServerError::Start { what: "the server thread", source })?;
         Ok(ServerHandle { stop, status, thread: Some(thread), udp_addr, ws_addr, http_addr })
     }
 

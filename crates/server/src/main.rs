@@ -1,105 +1,126 @@
-//! `ludus-server [--udp ADDR|none] [--ws ADDR|none] [--web DIR [--http ADDR]] [--data DIR]
-//! [--hold SECS] [--max-clients N] [--tls-cert FILE --tls-key FILE] [--stats SECS]`
+//! `ludus-server`: see `--help` and crates/server/README.md.
 
-use ludus_server::{DEFAULT_HTTP, DEFAULT_UDP, DEFAULT_WS, Server, ServerConfig};
+use clap::{Parser, ValueEnum};
+use ludus_server::{DEFAULT_HTTP, DEFAULT_UDP, DEFAULT_WS, Server, ServerConfig, TlsFiles};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use tracing_subscriber::EnvFilter;
 
-const USAGE: &str = "usage: ludus-server [--udp ADDR|none] [--ws ADDR|none] [--web DIR [--http ADDR]] \
-[--data DIR] [--hold SECS] [--max-clients N] [--tls-cert FILE --tls-key FILE] [--stats SECS]
-  --udp ADDR        UDP address for native clients (default 0.0.0.0:5000)
-  --ws ADDR         WebSocket address for browsers (default 0.0.0.0:5001)
-  --web DIR         serve the browser bundle in DIR (web/dist) over HTTP, with /ludus-server.json
-                    telling the page the WebSocket port
-  --http ADDR       HTTP address for --web (default 0.0.0.0:8080)
-  --data DIR        where the database lives (default ./ludus-data)
-  --hold SECS       how long a disconnected player's seat is held (default 120)
-  --max-clients N   most clients at once (default 4096)
-  --tls-cert FILE   serve wss:// on the WebSocket port with this certificate chain (PEM)
-  --tls-key FILE    the certificate's private key (PEM)
-  --stats SECS      print a status line every SECS seconds (default 0: never)";
+/// An address, or `none` for a transport that is off.
+#[derive(Clone, Copy, Debug)]
+struct MaybeAddr(Option<SocketAddr>);
 
-struct Options {
-    config: ServerConfig,
-    stats: Duration,
-}
+/// Why an address option is refused.
+#[derive(Debug, thiserror::Error)]
+#[error("'{0}' is not an address like 0.0.0.0:5000 (or none)")]
+struct BadAddress(String);
 
-fn parse_addr(flag: &str, value: &str) -> Result<Option<SocketAddr>, String> {
+fn address_or_none(value: &str) -> Result<MaybeAddr, BadAddress> {
     if value == "none" {
-        return Ok(None);
+        return Ok(MaybeAddr(None));
     }
-    value
-        .parse()
-        .map(Some)
-        .map_err(|_| format!("{flag}: '{value}' is not an address like 0.0.0.0:5000 (or none)"))
+    value.parse().map(|a| MaybeAddr(Some(a))).map_err(|_| BadAddress(value.to_string()))
 }
 
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut config = ServerConfig::local("ludus-data");
-    config.udp = DEFAULT_UDP.parse().ok();
-    config.ws = DEFAULT_WS.parse().ok();
-    config.http = DEFAULT_HTTP.parse().ok();
-    let mut http_given = false;
-    let mut stats = Duration::ZERO;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        if matches!(flag, "-h" | "--help") {
-            return Ok(None);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// The Ludus game server: native clients over UDP, browsers over WebSocket, optionally the
+/// browser bundle over HTTP(S); SQLite persistence.
+#[derive(Debug, Parser)]
+#[command(name = "ludus-server", version, about)]
+struct Args {
+    /// UDP address for native clients (none: no UDP)
+    #[arg(long, value_name = "ADDR", default_value = DEFAULT_UDP, value_parser = address_or_none)]
+    udp: MaybeAddr,
+    /// WebSocket address for browsers (none: no WebSocket)
+    #[arg(long, value_name = "ADDR", default_value = DEFAULT_WS, value_parser = address_or_none)]
+    ws: MaybeAddr,
+    /// Serve the browser bundle in DIR (web/dist) over HTTP, with /ludus-server.json telling
+    /// the page the WebSocket port
+    #[arg(long, value_name = "DIR")]
+    web: Option<PathBuf>,
+    /// HTTP address: the bundle of --web, /ludus-server.json, /healthz and /metrics [default with --web: 0.0.0.0:8080]
+    #[arg(long, value_name = "ADDR")]
+    http: Option<SocketAddr>,
+    /// Serve HTTP over TLS (https) and the WebSocket port over TLS (wss) with this PEM
+    /// certificate chain (with --tls-key)
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The PEM private key of --tls-cert
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Where the database lives
+    #[arg(long, value_name = "DIR", default_value = "ludus-data")]
+    data: PathBuf,
+    /// How long a disconnected player's seat is held, in seconds
+    #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    hold: u64,
+    /// Most clients at once
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    max_clients: u64,
+    /// Gone: a TLS proxy in front of the WebSocket port needs no option (netcode keeps its
+    /// encryption inside TLS); or serve wss:// directly with --tls-cert and --tls-key
+    #[arg(long, hide = true)]
+    ws_behind_tls: bool,
+    /// Log a status line every SECS seconds (0: never)
+    #[arg(long, value_name = "SECS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    stats: u64,
+    /// Log format (the level comes from RUST_LOG, default info)
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+impl Args {
+    fn config(&self) -> Result<ServerConfig, clap::Error> {
+        use clap::CommandFactory;
+        let usage = |message: &str| Args::command().error(clap::error::ErrorKind::ArgumentConflict, message);
+        if self.udp.0.is_none() && self.ws.0.is_none() {
+            return Err(usage("--udp none and --ws none: nothing to listen on"));
         }
-        if flag == "--ws-behind-tls" {
-            return Err(
-                "--ws-behind-tls is gone: a TLS proxy needs no option now (netcode keeps encrypting \
-                        inside TLS), or serve wss:// directly with --tls-cert FILE --tls-key FILE"
-                    .to_string(),
-            );
+        if self.ws_behind_tls {
+            return Err(usage(
+                "--ws-behind-tls is gone: a TLS proxy needs no option now (netcode keeps encrypting inside \
+                 TLS), or serve wss:// directly with --tls-cert FILE --tls-key FILE",
+            ));
         }
-        let value = args.get(i + 1).ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |what: &str, max: u64| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|&n| n <= max)
-                .ok_or_else(|| format!("{flag}: '{value}' is not {what}"))
+        if self.tls_cert.is_some() && self.ws.0.is_none() && self.web.is_none() && self.http.is_none() {
+            return Err(usage("--tls-cert needs the WebSocket port, --web DIR or --http ADDR"));
+        }
+        let mut config = ServerConfig::local(&self.data);
+        config.udp = self.udp.0;
+        config.ws = self.ws.0;
+        config.web_dir = self.web.clone();
+        config.http_always = self.http.is_some();
+        config.http = self.http.or_else(|| DEFAULT_HTTP.parse().ok());
+        config.limits.seat_hold = Duration::from_secs(self.hold);
+        config.max_clients = self.max_clients as usize;
+        config.tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles { cert: cert.clone(), key: key.clone() }),
+            _ => None,
         };
-        match flag {
-            "--udp" => config.udp = parse_addr(flag, value)?,
-            "--ws" => config.ws = parse_addr(flag, value)?,
-            "--web" => config.web_dir = Some(PathBuf::from(value)),
-            "--http" => {
-                let addr = value
-                    .parse()
-                    .map_err(|_| format!("{flag}: '{value}' is not an address like 0.0.0.0:8080"))?;
-                config.http = Some(addr);
-                http_given = true;
-            }
-            "--data" => config.data_dir = PathBuf::from(value),
-            "--tls-cert" => config.tls_cert = Some(PathBuf::from(value)),
-            "--tls-key" => config.tls_key = Some(PathBuf::from(value)),
-            "--hold" => config.limits.seat_hold = Duration::from_secs(number("a number of seconds", 86_400)?),
-            "--max-clients" => {
-                config.max_clients = number("a number from 1 to 65536", 65_536)?.max(1) as usize;
-            }
-            "--stats" => stats = Duration::from_secs(number("a number of seconds", 86_400)?),
-            _ => return Err(format!("unknown option '{flag}' (see --help)")),
-        }
-        i += 2;
+        Ok(config)
     }
-    if config.udp.is_none() && config.ws.is_none() {
-        return Err("--udp none and --ws none: nothing to listen on".to_string());
-    }
-    if config.tls_cert.is_some() != config.tls_key.is_some() {
-        return Err("--tls-cert and --tls-key go together".to_string());
-    }
-    if http_given && config.web_dir.is_none() {
-        return Err("--http needs --web DIR (the files to serve)".to_string());
-    }
-    Ok(Some(Options { config, stats }))
 }
 
+fn init_logs(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+/// The first line on stdout, for scripts and tests (web/test.sh reads it). Output errors (a
+/// closed pipe) never stop the server.
 fn say(line: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
@@ -107,37 +128,55 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
+/// Sets `stop` on SIGINT or SIGTERM.
+async fn wait_for_signal(stop: Arc<AtomicBool>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT: stopping"),
+                    _ = term.recv() => tracing::info!("SIGTERM: stopping"),
+                }
+            }
+            Err(e) => {
+                tracing::warn!("cannot watch SIGTERM: {e}");
+                let _ = tokio::signal::ctrl_c().await;
+                tracing::info!("SIGINT: stopping");
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("Ctrl-C: stopping");
+    }
+    stop.store(true, Ordering::Relaxed);
+}
+
 fn main() -> ExitCode {
-    tracing_subscriber::fmt().with_writer(std::io::stderr).with_target(false).init();
+    let args = Args::parse();
+    init_logs(args.log_format);
+    let config = match args.config() {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     // renet2 can panic on some forged packets; the server contains those panics and drops the
     // client. Report them rate-limited (one line per interval, with a count), not with a
     // backtrace each.
     std::panic::set_hook(Box::new(|info| {
         ludus_server::faults::note_detail("panic (contained)", &info.to_string());
     }));
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match parse_args(&args) {
-        Ok(Some(o)) => o,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("ludus-server: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let data = options.config.data_dir.clone();
-    let mut server = match Server::bind(options.config) {
+    let data = config.data_dir.clone();
+    let mut server = match Server::bind(config) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("ludus-server: {e}");
+            tracing::error!("{e}");
             return ExitCode::from(1);
         }
     };
     let show = |a: Option<SocketAddr>| a.map_or_else(|| "none".to_string(), |a| a.to_string());
-    // The first line is for scripts and tests: the bound addresses. Output errors (a closed
-    // pipe) never stop the server.
     say(&format!(
         "ludus-server listening udp={} ws={} http={} data={}",
         show(server.udp_addr()),
@@ -145,41 +184,47 @@ fn main() -> ExitCode {
         show(server.http_addr()),
         data.display()
     ));
-    say(&format!(
-        "ludus-server: {} live games reloaded; every accepted move is on disk before it is sent",
-        server.live_games()
-    ));
-    let stop = AtomicBool::new(false);
+    tracing::info!(
+        live_games = server.live_games(),
+        "live games reloaded; every accepted move is on disk before it is sent"
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    server.runtime().spawn(wait_for_signal(stop.clone()));
+    let stats_every = Duration::from_secs(args.stats);
     let mut last_stats = Instant::now();
     let mut last = ludus_server::Status::default();
     while !stop.load(Ordering::Relaxed) {
         server.step();
-        if !options.stats.is_zero() && last_stats.elapsed() >= options.stats {
+        if !stats_every.is_zero() && last_stats.elapsed() >= stats_every {
             let status = server.status();
             let s = &status.stats;
             let secs = last_stats.elapsed().as_secs_f64();
             let commits = status.db_commits - last.db_commits;
-            say(&format!(
-                "ludus-server: {} connections, {} live games, {} moves ({:.0}/s), {} refused, {} malformed, \
-                 {} started, {} finished, {} contained panics; {:.0} commits/s of {:.1} ticks, {:.1} ms average, \
-                 {:.1} ms max so far; sends wait p50 {} p99 {}; longest poll gap {:.1} ms",
-                status.connections,
-                status.live_games,
-                s.moves,
-                (s.moves - last.stats.moves) as f64 / secs,
-                s.refused,
-                s.malformed,
-                s.games_started,
-                s.games_finished,
-                status.contained_panics,
-                commits as f64 / secs,
-                (status.db_batches - last.db_batches) as f64 / commits.max(1) as f64,
-                (status.db_commit_total_us - last.db_commit_total_us) as f64 / 1000.0 / commits.max(1) as f64,
-                status.db_commit_max_us as f64 / 1000.0,
-                status.release_quantile(&last, 0.5).unwrap_or_default(),
-                status.release_quantile(&last, 0.99).unwrap_or_default(),
-                status.max_poll_gap_us as f64 / 1000.0,
-            ));
+            tracing::info!(
+                connections = status.connections,
+                live_games = status.live_games,
+                moves = s.moves,
+                moves_per_s = format!("{:.0}", (s.moves - last.stats.moves) as f64 / secs),
+                refused = s.refused,
+                malformed = s.malformed,
+                started = s.games_started,
+                finished = s.games_finished,
+                contained_panics = status.contained_panics,
+                commits_per_s = format!("{:.0}", commits as f64 / secs),
+                ticks_per_commit =
+                    format!("{:.1}", (status.db_batches - last.db_batches) as f64 / commits.max(1) as f64),
+                commit_avg_ms = format!(
+                    "{:.1}",
+                    (status.db_commit_total_us - last.db_commit_total_us) as f64
+                        / 1000.0
+                        / commits.max(1) as f64
+                ),
+                commit_max_ms = format!("{:.1}", status.db_commit_max_us as f64 / 1000.0),
+                sends_wait_p50 = status.release_quantile(&last, 0.5).unwrap_or_default(),
+                sends_wait_p99 = status.release_quantile(&last, 0.99).unwrap_or_default(),
+                longest_poll_gap_ms = format!("{:.1}", status.max_poll_gap_us as f64 / 1000.0),
+                "status"
+            );
             last = status;
             server.reset_poll_gap();
             last_stats = Instant::now();
@@ -194,33 +239,41 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    fn parse(s: &str) -> Result<ServerConfig, clap::Error> {
+        let argv = std::iter::once("ludus-server").chain(s.split_whitespace());
+        Args::try_parse_from(argv).and_then(|a| a.config())
     }
 
     #[test]
     fn arguments() {
-        let o = parse_args(&args("--udp 127.0.0.1:0 --ws none --data /tmp/x --hold 5")).unwrap().unwrap();
-        assert_eq!(o.config.udp, "127.0.0.1:0".parse().ok());
-        assert_eq!(o.config.ws, None);
-        assert_eq!(o.config.limits.seat_hold, Duration::from_secs(5));
-        assert!(parse_args(&args("--udp nowhere")).is_err());
-        assert!(parse_args(&args("--bogus 1")).is_err());
-        assert!(parse_args(&args("--hold")).is_err());
-        assert!(parse_args(&args("--hold -3")).is_err());
-        assert!(parse_args(&args("--udp none --ws none")).is_err());
-        assert!(parse_args(&args("--help")).unwrap().is_none());
-        let o = parse_args(&args("--web dist")).unwrap().unwrap();
-        assert_eq!(o.config.web_dir, Some(PathBuf::from("dist")));
-        assert_eq!(o.config.http, DEFAULT_HTTP.parse().ok());
-        let o = parse_args(&args("--web dist --http 127.0.0.1:0")).unwrap().unwrap();
-        assert_eq!(o.config.http, "127.0.0.1:0".parse().ok());
-        assert_eq!(parse_args(&args("--udp 127.0.0.1:0")).unwrap().unwrap().config.web_dir, None);
-        assert!(parse_args(&args("--http 127.0.0.1:0")).is_err());
-        assert!(parse_args(&args("--web dist --http none")).is_err());
-        assert!(parse_args(&args("--ws-behind-tls")).is_err());
-        assert!(parse_args(&args("--tls-cert c.pem")).is_err());
-        let o = parse_args(&args("--tls-cert c.pem --tls-key k.pem")).unwrap().unwrap();
-        assert_eq!(o.config.tls_key, Some(PathBuf::from("k.pem")));
+        let c = parse("--udp 127.0.0.1:0 --ws none --data /tmp/x --hold 5").unwrap();
+        assert_eq!(c.udp, "127.0.0.1:0".parse().ok());
+        assert_eq!(c.ws, None);
+        assert_eq!(c.limits.seat_hold, Duration::from_secs(5));
+        assert_eq!(c.web_dir, None);
+        assert!(!c.http_always);
+        for bad in
+            ["--udp nowhere", "--bogus 1", "--hold", "--hold -3", "--udp none --ws none", "--max-clients 0"]
+        {
+            let e = parse(bad).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad}");
+        }
+        assert_eq!(parse("--help").unwrap_err().exit_code(), 0);
+        let c = parse("--web dist").unwrap();
+        assert_eq!(c.web_dir, Some(PathBuf::from("dist")));
+        assert_eq!(c.http, DEFAULT_HTTP.parse().ok());
+        let c = parse("--web dist --http 127.0.0.1:0").unwrap();
+        assert_eq!(c.http, "127.0.0.1:0".parse().ok());
+        // --http alone: health, metrics and the ports, no files.
+        let c = parse("--http 127.0.0.1:0").unwrap();
+        assert!(c.http_always && c.web_dir.is_none());
+        assert!(parse("--web dist --http none").is_err());
+        assert!(parse("--web dist --tls-cert c.pem").is_err(), "a certificate needs its key");
+        assert!(parse("--tls-cert c.pem --tls-key k.pem").is_ok(), "TLS for wss");
+        assert!(parse("--ws none --tls-cert c.pem --tls-key k.pem").is_err(), "TLS needs a TCP side");
+        assert!(parse("--ws-behind-tls").is_err(), "gone");
+        let c = parse("--web dist --tls-cert c.pem --tls-key k.pem --log-format json").unwrap();
+        assert!(c.tls.is_some());
+        assert!(parse("--log-format xml").is_err());
     }
 }

@@ -56,7 +56,7 @@ pub fn skeleton(name: &str) -> String {
 /// Checks a requested nickname. See the module documentation.
 pub fn check(requested: &str) -> Result<Nickname, String> {
     let normalised: String = requested.trim().nfkc().collect();
-    let name = validate_nickname(&normalised)?;
+    let name = validate_nickname(&normalised).map_err(|e| e.to_string())?;
     if let Some(c) = name.chars().find(|&c| !" _-.".contains(c) && !c.identifier_allowed()) {
         return Err(format!("a nickname cannot contain {c:?} (U+{:04X})", u32::from(c)));
     }

@@ -17,6 +17,20 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The data directory could not be created.
+    #[error("cannot create data directory {path}: {source}")]
+    Directory { path: PathBuf, source: std::io::Error },
+    /// SQLite refused to open, create or read the database.
+    #[error("database {path}: {source}")]
+    Database { path: PathBuf, source: rusqlite::Error },
+    /// A database thread could not start.
+    #[error("cannot start the database {what} thread: {source}")]
+    Thread { what: &'static str, source: std::io::Error },
+}
+
 /// One change to store.
 #[derive(Clone, Debug)]
 pub enum Op {
@@ -91,9 +105,17 @@ pub struct CommitStats {
     pub max_us: AtomicU64,
 }
 
-/// The database: a reader on the server thread, a writer thread, and a checkpointer thread.
+/// A player lookup by session token: (connection, token) in, (connection, token, the player if
+/// stored) out.
+type LookupRequest = (u64, String);
+type LookupAnswer = (u64, String, Option<StoredPlayer>);
+
+/// The database: a writer thread, a reader thread (player lookups) and a checkpointer thread.
+/// The server thread never touches the disk.
 pub struct Store {
-    reader: Connection,
+    lookup_tx: Option<mpsc::Sender<LookupRequest>>,
+    lookup_rx: mpsc::Receiver<LookupAnswer>,
+    reader: Option<JoinHandle<()>>,
     tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
     writer: Option<JoinHandle<()>>,
     checkpointer: Option<JoinHandle<()>>,
@@ -236,18 +258,31 @@ fn commit(conn: &mut Connection, batches: &[(u64, Vec<Op>)]) -> rusqlite::Result
 
 impl Store {
     /// Opens (or creates) `dir/ludus.sqlite3` and loads the live games.
-    pub fn open(dir: &Path) -> Result<(Store, Loaded), String> {
+    pub fn open(dir: &Path) -> Result<(Store, Loaded), StoreError> {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
+            .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
         let path = dir.join("ludus.sqlite3");
-        let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
+        let fail = |source: rusqlite::Error| StoreError::Database { path: path.clone(), source };
         let mut writer = open(&path).map_err(fail)?;
         writer.execute_batch(SCHEMA).map_err(fail)?;
         // Checkpoints run on their own thread, so that a commit never waits for one.
         writer.pragma_update(None, "wal_autocheckpoint", 0).map_err(fail)?;
         let checkpoint_conn = open(&path).map_err(fail)?;
-        let reader = open(&path).map_err(fail)?;
-        let loaded = load(&reader).map_err(fail)?;
+        let reader_conn = open(&path).map_err(fail)?;
+        let loaded = load(&reader_conn).map_err(fail)?;
+        let (lookup_tx, lookup_requests) = mpsc::channel::<LookupRequest>();
+        let (lookup_answers, lookup_rx) = mpsc::channel::<LookupAnswer>();
+        let reader = std::thread::Builder::new()
+            .name("ludus-db-reader".into())
+            .spawn(move || {
+                while let Ok((conn, token)) = lookup_requests.recv() {
+                    let found = find_player(&reader_conn, &token);
+                    if lookup_answers.send((conn, token, found)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|source| StoreError::Thread { what: "reader", source })?;
         let committed = Arc::new(AtomicU64::new(0));
         let failing = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel::<(u64, Vec<Op>)>();
@@ -280,7 +315,7 @@ impl Store {
                             Err(e) => {
                                 // Nothing is sent until this batch is stored: retry.
                                 if !thread_failing.swap(true, Ordering::AcqRel) {
-                                    eprintln!("ludus-server: database write failed, retrying: {e}");
+                                    tracing::error!("database write failed, retrying: {e}");
                                 }
                                 std::thread::sleep(Duration::from_millis(500));
                             }
@@ -288,7 +323,7 @@ impl Store {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start the database thread: {e}"))?;
+            .map_err(|source| StoreError::Thread { what: "writer", source })?;
         let stopping = Arc::new(AtomicBool::new(false));
         let thread_stopping = stopping.clone();
         let checkpointer = std::thread::Builder::new()
@@ -300,10 +335,12 @@ impl Store {
                 }
                 let _ = checkpoint_conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
             })
-            .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
+            .map_err(|source| StoreError::Thread { what: "checkpoint", source })?;
         Ok((
             Store {
-                reader,
+                lookup_tx: Some(lookup_tx),
+                lookup_rx,
+                reader: Some(reader),
                 tx: Some(tx),
                 writer: Some(writer),
                 checkpointer: Some(checkpointer),
@@ -347,14 +384,17 @@ impl Store {
         &self.path
     }
 
-    /// A finished game's archive (JSON), if stored.
-    pub fn archive(&self, game: u64) -> Option<String> {
-        self.reader
-            .prepare_cached("SELECT archive FROM games WHERE id = ?1 AND live = 0")
-            .and_then(|mut s| s.query_row(params![game as i64], |r| r.get::<_, Option<String>>(0)).optional())
-            .ok()
-            .flatten()
-            .flatten()
+    /// Asks the reader thread for the player with `token` (for connection `conn`); the answer
+    /// comes back through [`Store::looked_up`].
+    pub fn lookup(&self, conn: u64, token: String) {
+        if let Some(tx) = &self.lookup_tx {
+            let _ = tx.send((conn, token));
+        }
+    }
+
+    /// The lookups answered since the last call: (connection, token, the player if stored).
+    pub fn looked_up(&self) -> Vec<LookupAnswer> {
+        self.lookup_rx.try_iter().collect()
     }
 
     /// Waits for every submitted batch to be committed (shutdown, tests), at most `limit`.
@@ -374,6 +414,10 @@ impl Drop for Store {
     fn drop(&mut self) {
         // Closing the channel lets the writer finish what is queued, then stop.
         self.tx = None;
+        self.lookup_tx = None;
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
@@ -382,6 +426,24 @@ impl Drop for Store {
             let _ = checkpointer.join();
         }
     }
+}
+
+/// The stored player with this session token (`None` also when the read fails: the sign-in then
+/// makes a new player, as for an unknown token).
+fn find_player(conn: &Connection, token: &str) -> Option<StoredPlayer> {
+    conn.prepare_cached("SELECT id, nickname FROM players WHERE token = ?1")
+        .and_then(|mut s| {
+            s.query_row([token], |r| {
+                Ok(StoredPlayer {
+                    id: r.get::<_, i64>(0)? as u64,
+                    token: token.to_string(),
+                    nickname: r.get(1)?,
+                })
+            })
+            .optional()
+        })
+        .ok()
+        .flatten()
 }
 
 fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
@@ -424,7 +486,7 @@ fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
         match Variant::parse(&variant) {
             Ok(v) => game.variant = v,
             Err(e) => {
-                eprintln!("ludus-server: skipping stored game {}: {e}", game.id);
+                tracing::error!(game = game.id, "skipping stored game: {e}");
                 continue;
             }
         }

@@ -285,6 +285,19 @@ impl Transport {
         self.io.clients.len()
     }
 
+    /// Connected clients by socket: `[UDP, WebSocket]` (socket ids 0 and 1).
+    pub fn clients_by_socket(&self) -> [usize; 2] {
+        let mut counts = [0; 2];
+        for (&id, entry) in &self.io.clients {
+            if let Some((socket, _)) = self.shards.get(entry.shard).and_then(|n| n.client_addr(id))
+                && let Some(c) = counts.get_mut(socket)
+            {
+                *c += 1;
+            }
+        }
+        counts
+    }
+
     /// Advances time by `dt` (netcode and renet2 timers).
     pub fn advance(&mut self, dt: Duration) {
         self.io.now += dt;

@@ -367,8 +367,8 @@ fn wss_serves_netcode_over_tls() {
     let dir = data_dir("wss");
     let tls_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/server/tls");
     let mut config = ServerConfig::local(&dir);
-    config.tls_cert = Some(tls_dir.join("cert.pem"));
-    config.tls_key = Some(tls_dir.join("key.pem"));
+    config.tls =
+        Some(ludus_server::TlsFiles { cert: tls_dir.join("cert.pem"), key: tls_dir.join("key.pem") });
     let server = ServerHandle::spawn(config).expect("server starts");
     let ws = server.ws_addr().unwrap();
     let mut roots = rustls::RootCertStore::empty();

@@ -231,3 +231,61 @@ impl ClocksOf for TestClient {
         c.remaining_ms
     }
 }
+
+/// Sends SIGTERM to a child process.
+#[cfg(unix)]
+fn terminate(child: &Child) {
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_mid_game_stops_cleanly_and_every_move_survives() {
+    let dir = data_dir("sigterm");
+    let mut server = spawn_binary(&dir);
+    let a = TestClient::signed_in(server.udp, Transport::Udp, "Ann");
+    let b = TestClient::signed_in(server.ws, Transport::WebSocket, "Ben");
+    let (mut a, mut b) = (a, b);
+    let (view, first) = start_game(&mut a, &mut b, Variant::Alquerque, None);
+    let game = view.game;
+    let mut players = if first == 0 { [a, b] } else { [b, a] };
+    let mut local = AnyGame::new(Variant::Alquerque);
+    play_moves(&mut players, game, &mut local, 6);
+    // One more move sent, and SIGTERM right behind it: the move is either stored and seen by
+    // both players, or neither.
+    let ply = local.ply() as u32;
+    let mv = local.legal_moves()[0];
+    let text = local.position().move_to_string(&mv).unwrap();
+    players[local.side_to_move().index()].send(ClientMessage::Move { game, ply, mv: text });
+    terminate(&server.child);
+    // Both players are told that the server restarts, then the connection drops.
+    for p in &mut players {
+        p.expect("restarting", |m| matches!(m, ServerMessage::Restarting).then_some(()));
+    }
+    let deadline = std::time::Instant::now() + WAIT;
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(std::time::Instant::now() < deadline, "the server did not stop within {WAIT:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "exit status {status:?}");
+    let seen =
+        players[0].log.iter().any(|m| matches!(m, ServerMessage::MovePlayed { ply: p, .. } if *p == ply));
+    if seen {
+        local.play(&mv).unwrap();
+    }
+    let tokens = [players[0].token(), players[1].token()];
+    drop(players);
+
+    let server = spawn_binary(&dir);
+    let mut p0 = rejoin(server.udp, Transport::Udp, tokens[0].clone(), "Ann");
+    let v = p0.expect_game();
+    assert_eq!(v.game, game);
+    assert_eq!(v.moves, local.move_strings(), "every move seen before the stop is stored, and only those");
+    let mut server = server;
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+}

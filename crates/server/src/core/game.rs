@@ -1,0 +1,424 @@
+//! The live game: starting it, moves, resignation, the clock (one function: [`time_left`]),
+//! held seats, the end and its archive.
+
+use super::limits::MAX_MOVE_CHARS;
+use super::spectators::tally;
+use super::{Core, Refusal, refuse, side_of};
+use crate::store::{Op, StoredGame};
+use ludus_protocol::{
+    ArchivedGame, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId, PlayerInfo,
+    PlyProposals, Role, ServerMessage,
+};
+use ludus_rules::{AnyGame, AnyMove, Outcome, Reason, Side};
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+pub(super) struct LiveGame {
+    pub(super) id: GameId,
+    pub(super) room: String,
+    pub(super) game: AnyGame,
+    pub(super) players: [PlayerId; 2],
+    pub(super) public: bool,
+    pub(super) clock: Option<ClockSpec>,
+    /// Time left to each side when its turn started (the side to move's runs since `turn_started`).
+    pub(super) remaining_ms: [u64; 2],
+    pub(super) turn_started: Instant,
+    pub(super) spectators: HashSet<PlayerId>,
+    pub(super) proposals: HashMap<PlayerId, String>,
+    pub(super) proposals_dirty: bool,
+    pub(super) proposals_sent: Option<Instant>,
+    pub(super) history: Vec<PlyProposals>,
+    /// When each side's player went offline (their seat is held from then).
+    pub(super) disconnected: [Option<Instant>; 2],
+    pub(super) created_ms: u64,
+}
+
+impl LiveGame {
+    fn new(
+        id: GameId,
+        room: String,
+        game: AnyGame,
+        players: [PlayerId; 2],
+        public: bool,
+        clock: Option<ClockSpec>,
+        now: Instant,
+        created_ms: u64,
+    ) -> LiveGame {
+        let initial = clock.map_or(0, |c| u64::from(c.initial_ms));
+        LiveGame {
+            id,
+            room,
+            game,
+            players,
+            public,
+            clock,
+            remaining_ms: [initial, initial],
+            turn_started: now,
+            spectators: HashSet::new(),
+            proposals: HashMap::new(),
+            proposals_dirty: false,
+            proposals_sent: None,
+            history: Vec::new(),
+            disconnected: [None, None],
+            created_ms,
+        }
+    }
+
+    /// A game reloaded after a restart: both players offline with their seats held from `now`,
+    /// the clocks as after the last move.
+    pub(super) fn reloaded(g: StoredGame, game: AnyGame, players: [PlayerId; 2], now: Instant) -> LiveGame {
+        let mut live =
+            LiveGame::new(GameId(g.id), g.room, game, players, g.public, g.clock, now, g.created_ms);
+        if let Some(clocks) = g.clocks {
+            live.remaining_ms = clocks;
+        }
+        live.history = g.proposals;
+        live.disconnected = [Some(now), Some(now)];
+        live
+    }
+
+    /// The players, then the spectators.
+    pub(super) fn audience(&self) -> Vec<PlayerId> {
+        self.players.iter().copied().chain(self.spectators.iter().copied()).collect()
+    }
+}
+
+/// The clock: the time `side` has left at `now`, in milliseconds (0: the flag fell). Only the
+/// side to move's time runs; a game without a clock or that is over has no running time.
+pub(super) fn time_left(g: &LiveGame, side: Side, now: Instant) -> u64 {
+    let stored = g.remaining_ms[side.index()];
+    if g.clock.is_none() || g.game.is_over() || g.game.side_to_move() != side {
+        return stored;
+    }
+    let elapsed = now.saturating_duration_since(g.turn_started).as_millis() as u64;
+    stored.saturating_sub(elapsed)
+}
+
+/// `text` as a legal move at ply `ply` of `game` (the ply guards against stale or repeated
+/// requests), with its notation as the server writes it.
+pub(super) fn move_at(game: &AnyGame, ply: u32, text: &str) -> Result<(AnyMove, String), Refusal> {
+    if ply as usize != game.ply() {
+        return refuse(ErrorCode::WrongPly, format!("the game is at ply {}, not {ply}", game.ply()));
+    }
+    if text.chars().count() > MAX_MOVE_CHARS {
+        return refuse(ErrorCode::IllegalMove, "move too long");
+    }
+    let position = game.position();
+    let mv = position
+        .parse_move(text)
+        .map_err(|e| Refusal::new(ErrorCode::IllegalMove, format!("{text}: {e}")))?;
+    let notation = position.move_to_string(&mv).unwrap_or_else(|| text.to_string());
+    Ok((mv, notation))
+}
+
+impl Core {
+    /// Starts a game in a room of two: `members[0]` plays First if `first_first`.
+    pub(super) fn start_game(&mut self, code: &str, first_first: bool) -> Result<(), Refusal> {
+        let Some(room) = self.rooms.get_mut(code) else {
+            return refuse(ErrorCode::UnknownRoom, "no such room");
+        };
+        let [a, b] = match room.members.as_slice() {
+            [a, b] => [*a, *b],
+            _ => return refuse(ErrorCode::Internal, "a game needs two players"),
+        };
+        let players = if first_first { [a, b] } else { [b, a] };
+        let id = GameId(self.next_game);
+        self.next_game += 1;
+        room.game = Some(id);
+        room.last_players = Some(players);
+        room.rematch = [false; 2];
+        let (variant, clock, public) = (room.variant, room.clock, room.public);
+        let game = AnyGame::new(variant);
+        let created_ms = self.unix_ms;
+        self.ops.push(Op::NewGame {
+            id: id.0,
+            room: code.to_string(),
+            variant,
+            start: game.start().to_string(),
+            players: [players[0].0, players[1].0],
+            public,
+            clock,
+            created_ms,
+        });
+        let live = LiveGame::new(id, code.to_string(), game, players, public, clock, self.now, created_ms);
+        self.games.insert(id, live);
+        self.stats.games_started += 1;
+        for p in players {
+            self.unwatch(p);
+            if let Some(view) = self.view(id, p) {
+                self.send_player(p, &ServerMessage::Game(view));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn clocks(&self, g: &LiveGame) -> Option<ClockView> {
+        g.clock?;
+        let running = (!g.game.is_over()).then(|| g.game.side_to_move());
+        let left = |side| time_left(g, side, self.now).min(u64::from(u32::MAX)) as u32;
+        Some(ClockView { remaining_ms: [left(Side::First), left(Side::Second)], running })
+    }
+
+    fn player_info(&self, pid: PlayerId) -> PlayerInfo {
+        match self.players.get(&pid) {
+            Some(p) => PlayerInfo { id: pid, nickname: p.nickname.clone(), connected: p.conn.is_some() },
+            None => PlayerInfo { id: pid, nickname: String::new(), connected: false },
+        }
+    }
+
+    pub(super) fn view(&self, gid: GameId, viewer: PlayerId) -> Option<GameView> {
+        let g = self.games.get(&gid)?;
+        let role = match g.players.iter().position(|&p| p == viewer) {
+            Some(i) => Role::Player(side_of(i)),
+            None => Role::Spectator,
+        };
+        let spectator = role == Role::Spectator;
+        Some(GameView {
+            game: gid,
+            room: g.room.clone(),
+            variant: g.game.variant(),
+            start: g.game.start().to_string(),
+            moves: g.game.move_strings(),
+            players: [self.player_info(g.players[0]), self.player_info(g.players[1])],
+            role,
+            clock: g.clock,
+            clocks: self.clocks(g),
+            outcome: g.game.outcome(),
+            spectators: g.spectators.len() as u32,
+            public: g.public,
+            proposals: if spectator { tally(&g.proposals) } else { Vec::new() },
+            your_proposal: if spectator { g.proposals.get(&viewer).cloned() } else { None },
+        })
+    }
+
+    /// Players and spectators of a game.
+    pub(super) fn audience(&self, gid: GameId) -> Vec<PlayerId> {
+        self.games.get(&gid).map(LiveGame::audience).unwrap_or_default()
+    }
+
+    /// The live game `gid` and the side `pid` plays in it.
+    fn seat(&self, pid: PlayerId, gid: GameId) -> Result<Side, Refusal> {
+        let Some(g) = self.games.get(&gid) else {
+            let finished = self
+                .players
+                .get(&pid)
+                .and_then(|p| p.room.as_ref())
+                .and_then(|code| self.rooms.get(code))
+                .is_some_and(|r| r.game == Some(gid));
+            return if finished {
+                refuse(ErrorCode::GameOver, format!("game {} is over", gid.0))
+            } else {
+                refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0))
+            };
+        };
+        match g.players.iter().position(|&p| p == pid) {
+            Some(i) => Ok(side_of(i)),
+            None => refuse(ErrorCode::NotAPlayer, format!("you do not play game {}", gid.0)),
+        }
+    }
+
+    /// A player of a live game went offline: their seat is held, and everyone is told.
+    pub(super) fn seat_left(&mut self, gid: GameId, pid: PlayerId) {
+        let hold_ms = self.limits.seat_hold.as_millis().min(u128::from(u32::MAX)) as u32;
+        let now = self.now;
+        let Some(g) = self.games.get_mut(&gid) else {
+            return;
+        };
+        let Some(i) = g.players.iter().position(|&p| p == pid) else {
+            return;
+        };
+        g.disconnected[i] = Some(now);
+        let audience = g.audience();
+        self.send_players(
+            audience,
+            &ServerMessage::PlayerConnection {
+                game: gid,
+                side: side_of(i),
+                connected: false,
+                hold_ms: Some(hold_ms),
+            },
+        );
+    }
+
+    /// A player came back: give them their live game.
+    pub(super) fn reattach(&mut self, pid: PlayerId) {
+        let Some(code) = self.players.get(&pid).and_then(|p| p.room.clone()) else {
+            return;
+        };
+        let Some(gid) = self.live_game_of_room(&code) else {
+            return;
+        };
+        let Some(g) = self.games.get_mut(&gid) else {
+            return;
+        };
+        let Some(i) = g.players.iter().position(|&p| p == pid) else {
+            return;
+        };
+        g.disconnected[i] = None;
+        if let Some(view) = self.view(gid, pid) {
+            self.send_player(pid, &ServerMessage::Game(view));
+        }
+        let others: Vec<PlayerId> = self.audience(gid).into_iter().filter(|&p| p != pid).collect();
+        self.send_players(
+            others,
+            &ServerMessage::PlayerConnection { game: gid, side: side_of(i), connected: true, hold_ms: None },
+        );
+    }
+
+    pub(super) fn play(&mut self, pid: PlayerId, gid: GameId, ply: u32, text: &str) -> Result<(), Refusal> {
+        let side = self.seat(pid, gid)?;
+        let now = self.now;
+        let Some(g) = self.games.get_mut(&gid) else {
+            return refuse(ErrorCode::UnknownGame, "no such game");
+        };
+        if g.game.is_over() {
+            return refuse(ErrorCode::GameOver, "the game is over");
+        }
+        if g.game.side_to_move() != side {
+            return refuse(ErrorCode::NotYourTurn, "it is your opponent's turn");
+        }
+        let (mv, notation) = move_at(&g.game, ply, text)?;
+        // The clock first: a move after the flag fell does not count.
+        if let Some(spec) = g.clock {
+            let left = time_left(g, side, now);
+            if left == 0 {
+                self.finish(gid, Outcome::win(side.opponent(), Reason::Timeout));
+                return refuse(ErrorCode::GameOver, "your time ran out");
+            }
+            g.remaining_ms[side.index()] = left + u64::from(spec.increment_ms);
+        }
+        g.turn_started = now;
+        let outcome = g.game.play(&mv).map_err(|e| Refusal::new(ErrorCode::IllegalMove, e.to_string()))?;
+        self.stats.moves += 1;
+        self.played.push((gid, ply));
+        let clocks_after = g.clock.map(|_| g.remaining_ms);
+        self.ops.push(Op::Move {
+            game: gid.0,
+            ply,
+            mv: notation.clone(),
+            at_ms: self.unix_ms,
+            clocks: clocks_after,
+        });
+        // The crowd's verdict, then a clean slate for the next ply.
+        let proposals = tally(&g.proposals);
+        g.proposals.clear();
+        g.proposals_dirty = false;
+        let crowd = (!proposals.is_empty()).then(|| {
+            let backers = proposals.iter().find(|p| p.mv == notation).map_or(0, |p| p.count);
+            let top = proposals.first().map_or(0, |p| p.count);
+            CrowdVerdict { proposals: proposals.clone(), backers, guessed: backers > 0 && backers == top }
+        });
+        if !proposals.is_empty() {
+            g.history.push(PlyProposals { ply, played: notation.clone(), proposals: proposals.clone() });
+            self.ops.push(Op::Proposals { game: gid.0, ply, proposals });
+        }
+        let players = g.players;
+        let spectators: Vec<PlayerId> = g.spectators.iter().copied().collect();
+        let clocks = self.games.get(&gid).and_then(|g| self.clocks(g));
+        let played = |crowd| ServerMessage::MovePlayed {
+            game: gid,
+            ply,
+            mv: notation.clone(),
+            clocks,
+            outcome,
+            crowd,
+        };
+        self.send_players(players, &played(None));
+        self.send_players(spectators, &played(crowd.clone()));
+        if let Some(outcome) = outcome {
+            self.finish(gid, outcome);
+        }
+        Ok(())
+    }
+
+    pub(super) fn resign(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
+        let side = self.seat(pid, gid)?;
+        if self.games.get(&gid).is_some_and(|g| g.game.is_over()) {
+            return refuse(ErrorCode::GameOver, "the game is over");
+        }
+        self.finish(gid, Outcome::win(side.opponent(), Reason::Resignation));
+        Ok(())
+    }
+
+    /// Ends a live game: archive, tell everyone, free the spectators.
+    pub(super) fn finish(&mut self, gid: GameId, outcome: Outcome) {
+        let Some(mut g) = self.games.remove(&gid) else {
+            return;
+        };
+        if g.game.outcome().is_none() {
+            let _ = g.game.end(outcome);
+        }
+        let outcome = g.game.outcome().unwrap_or(outcome);
+        let nick = |p: &PlayerId| self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default();
+        let archive = ArchivedGame {
+            game: gid,
+            record: g.game.record(),
+            outcome,
+            players: [nick(&g.players[0]), nick(&g.players[1])],
+            clock: g.clock,
+            proposals: g.history.clone(),
+            started_ms: g.created_ms,
+            ended_ms: self.unix_ms,
+        };
+        self.ops.push(Op::Finish {
+            game: gid.0,
+            outcome: outcome.to_string(),
+            ended_ms: archive.ended_ms,
+            archive: serde_json::to_string(&archive).unwrap_or_default(),
+        });
+        self.stats.games_finished += 1;
+        self.send_players(g.audience(), &ServerMessage::GameOver { game: gid, outcome, archive });
+        for s in &g.spectators {
+            if let Some(p) = self.players.get_mut(s)
+                && p.watching == Some(gid)
+            {
+                p.watching = None;
+            }
+        }
+        // Players who are gone leave the room; the room closes if nobody is left to rematch.
+        let code = g.room.clone();
+        for p in g.players {
+            let gone = self.players.get(&p).is_none_or(|p| p.conn.is_none());
+            if gone {
+                if let Some(room) = self.rooms.get_mut(&code) {
+                    room.members.retain(|&m| m != p);
+                }
+                if let Some(pl) = self.players.get_mut(&p) {
+                    pl.room = None;
+                }
+                self.forget_if_idle(p);
+            }
+        }
+        if self.rooms.get(&code).is_some_and(|r| r.members.len() < 2) {
+            self.close_room(&code);
+        }
+    }
+
+    /// Flags falling and held seats expiring.
+    pub(super) fn game_timers(&mut self) {
+        let now = self.now;
+        let hold = self.limits.seat_hold;
+        let mut endings = Vec::new();
+        for g in self.games.values() {
+            if g.game.is_over() {
+                continue;
+            }
+            let stm = g.game.side_to_move();
+            if g.clock.is_some() && time_left(g, stm, now) == 0 {
+                endings.push((g.id, Outcome::win(stm.opponent(), Reason::Timeout)));
+                continue;
+            }
+            // The side whose hold ran out first loses.
+            let expired = (0..2)
+                .filter_map(|i| g.disconnected[i].map(|t| (t, i)))
+                .filter(|(t, _)| now.saturating_duration_since(*t) >= hold)
+                .min();
+            if let Some((_, i)) = expired {
+                endings.push((g.id, Outcome::win(side_of(i).opponent(), Reason::Abandoned)));
+            }
+        }
+        for (gid, outcome) in endings {
+            self.finish(gid, outcome);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Limits: the tunables of the game logic, the per-connection message budget (a token bucket
+//! with strikes), and the bounds of clocks and moves.
+
+use super::{Refusal, refuse};
+use ludus_protocol::{ClockSpec, ErrorCode};
+use std::time::{Duration, Instant};
+
+/// Tunables of the game logic.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// How long a disconnected player's seat is held before the game is lost (`Abandoned`).
+    pub seat_hold: Duration,
+    /// A connection must say `Hello` within this time.
+    pub hello_timeout: Duration,
+    /// Messages a connection may send in a burst.
+    pub burst: f64,
+    /// Messages a connection may send per second, sustained.
+    pub rate: f64,
+    /// Refused (rate-limited or malformed) messages after which a connection is dropped.
+    pub max_strikes: u32,
+    /// Shortest interval between two proposal updates sent to a game's spectators.
+    pub proposal_interval: Duration,
+    /// Shortest initial time of a clock, in milliseconds (tests lower it).
+    pub min_clock_ms: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            seat_hold: Duration::from_secs(120),
+            hello_timeout: Duration::from_secs(10),
+            burst: 40.0,
+            rate: 20.0,
+            max_strikes: 100,
+            proposal_interval: Duration::from_millis(250),
+            min_clock_ms: ClockSpec::MIN_INITIAL_MS,
+        }
+    }
+}
+
+/// Longest move text accepted (an Alquerque path of 16 jumps is 47 characters).
+pub(super) const MAX_MOVE_CHARS: usize = 64;
+
+/// Most distinct proposals sent or archived for one ply (the most proposed).
+pub(super) const MAX_LISTED_PROPOSALS: usize = 16;
+
+/// A connection's message budget.
+pub(super) struct Bucket {
+    tokens: f64,
+    refill: Instant,
+    strikes: u32,
+    last_rate_error: Option<Instant>,
+}
+
+/// What to do with a message, by the budget.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// Handle it.
+    Pass,
+    /// Drop it; `tell`: say so (at most once a second).
+    Refuse { tell: bool },
+    /// Too many strikes: close the connection.
+    Close,
+}
+
+impl Bucket {
+    pub(super) fn new(limits: &Limits, now: Instant) -> Bucket {
+        Bucket { tokens: limits.burst, refill: now, strikes: 0, last_rate_error: None }
+    }
+
+    /// Spends one message of the budget at `now`.
+    pub(super) fn take(&mut self, limits: &Limits, now: Instant) -> Verdict {
+        let elapsed = now.saturating_duration_since(self.refill).as_secs_f64();
+        self.refill = now;
+        self.tokens = (self.tokens + elapsed * limits.rate).min(limits.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            return Verdict::Pass;
+        }
+        self.strikes += 1;
+        let tell =
+            self.last_rate_error.is_none_or(|t| now.saturating_duration_since(t) >= Duration::from_secs(1));
+        if tell {
+            self.last_rate_error = Some(now);
+        }
+        if self.strikes > limits.max_strikes { Verdict::Close } else { Verdict::Refuse { tell } }
+    }
+
+    /// Counts a malformed message; returns the strikes so far.
+    pub(super) fn strike(&mut self) -> u32 {
+        self.strikes += 1;
+        self.strikes
+    }
+}
+
+/// Refuses a time control out of bounds.
+pub(super) fn check_clock(limits: &Limits, clock: Option<ClockSpec>) -> Result<(), Refusal> {
+    let min = limits.min_clock_ms;
+    match clock {
+        Some(c)
+            if !(min..=ClockSpec::MAX_INITIAL_MS).contains(&c.initial_ms)
+                || c.increment_ms > ClockSpec::MAX_INCREMENT_MS =>
+        {
+            refuse(
+                ErrorCode::BadClock,
+                format!(
+                    "time control: {}-{} s plus at most {} s a move",
+                    min / 1000,
+                    ClockSpec::MAX_INITIAL_MS / 1000,
+                    ClockSpec::MAX_INCREMENT_MS / 1000
+                ),
+            )
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,710 @@
+//! The server's state and rules of engagement: players, rooms, the quick-match queue, live
+//! games, spectators and their proposals. No I/O: the loop in `lib.rs` feeds it connections,
+//! message bytes, the time and the answers of player lookups, and takes from it the changes to
+//! store, the lookups to make and the messages to send.
+//!
+//! Nothing a client sends can make it panic: every message is decoded with errors, every
+//! request is checked (seat, turn, ply, legality with `ludus_rules`), and a refused request
+//! changes nothing and gets an [`ServerMessage::Error`].
+//!
+//! The time ([`Core::set_now`]) and the random source (the seed given to [`Core::new`]) are
+//! injected, so tests drive the core without sockets, sleeps or chance.
+//!
+//! - [`mod@self`]: the state, connections, sign-in, dispatch of requests, sending.
+//! - `limits`: [`Limits`], the per-connection message budget, clock and move bounds.
+//! - `rooms`: rooms and their codes, rematches, leaving.
+//! - `matchmaking`: the quick-match queue.
+//! - `game`: the live game: starting, moves, the clock (one function), the end.
+//! - `spectators`: watching, proposals and their tally.
+
+mod game;
+mod limits;
+mod matchmaking;
+mod rooms;
+mod spectators;
+#[cfg(test)]
+mod tests;
+
+pub use limits::Limits;
+
+use crate::store::{Loaded, Op, StoredPlayer};
+use game::LiveGame;
+use limits::Bucket;
+use ludus_protocol::{
+    ClientMessage, ErrorCode, GameId, GameSummary, Hello, LobbyView, MAX_CLIENT_MESSAGE_BYTES,
+    PROTOCOL_VERSION, PlayerId, RoomSummary, ServerMessage, SessionToken, decode_client, encode,
+    hello_version, incompatible_message, validate_nickname,
+};
+use ludus_rules::{AnyGame, GameRecord, Side};
+use matchmaking::QueueKey;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use renet2::Bytes;
+use rooms::Room;
+use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
+
+/// A connection: renet2's client id.
+pub type ConnId = u64;
+
+/// What a tick produced for a connection, in order.
+#[derive(Debug)]
+pub enum Outgoing {
+    /// An encoded message.
+    Message(ConnId, Bytes),
+    /// Close the connection (after the messages before this one).
+    Close(ConnId),
+}
+
+/// A refused request: the code and the explanation sent back in [`ServerMessage::Error`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code:?}: {message}")]
+pub struct Refusal {
+    /// What kind of refusal.
+    pub code: ErrorCode,
+    /// For the person reading it.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal of kind `code`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal { code, message: message.into() }
+    }
+}
+
+fn refuse<T>(code: ErrorCode, message: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::new(code, message))
+}
+
+fn side_of(index: usize) -> Side {
+    if index == 0 { Side::First } else { Side::Second }
+}
+
+struct Conn {
+    player: Option<PlayerId>,
+    opened: Instant,
+    bucket: Bucket,
+    closing: bool,
+    /// A `Hello` waiting for its token to be looked up in the database, and the messages that
+    /// arrived meanwhile (replayed once it is answered).
+    pending: Option<(Hello, Option<String>, Vec<Vec<u8>>)>,
+}
+
+/// Messages kept while a sign-in waits for its lookup (more are refused).
+const MAX_PENDING_MESSAGES: usize = 16;
+
+struct Player {
+    token: String,
+    nickname: String,
+    conn: Option<ConnId>,
+    /// The room the player sits in (waiting, playing or just finished).
+    room: Option<String>,
+    queued: Option<QueueKey>,
+    watching: Option<GameId>,
+}
+
+impl Player {
+    fn new(token: String, nickname: String) -> Player {
+        Player { token, nickname, conn: None, room: None, queued: None, watching: None }
+    }
+}
+
+/// The server's state. See the module documentation.
+pub struct Core {
+    limits: Limits,
+    now: Instant,
+    unix_ms: u64,
+    rng: StdRng,
+    conns: HashMap<ConnId, Conn>,
+    players: HashMap<PlayerId, Player>,
+    tokens: HashMap<String, PlayerId>,
+    rooms: HashMap<String, Room>,
+    games: HashMap<GameId, LiveGame>,
+    queue: HashMap<QueueKey, VecDeque<PlayerId>>,
+    next_player: u64,
+    next_game: u64,
+    room_serial: u64,
+    ops: Vec<Op>,
+    out: Vec<Outgoing>,
+    lookups: Vec<(ConnId, String)>,
+    /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
+    played: Vec<(GameId, u32)>,
+    /// Counters for the operator.
+    pub stats: Stats,
+}
+
+/// Counters.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub moves: u64,
+    pub refused: u64,
+    pub malformed: u64,
+    pub games_started: u64,
+    pub games_finished: u64,
+    /// Refusals by kind (the [`ErrorCode`]'s name), malformed messages included.
+    pub refusals: HashMap<&'static str, u64>,
+}
+
+/// The name of an error code, for counters.
+pub fn code_name(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::Malformed => "malformed",
+        ErrorCode::RateLimited => "rate_limited",
+        ErrorCode::NotSignedIn => "not_signed_in",
+        ErrorCode::AlreadySignedIn => "already_signed_in",
+        ErrorCode::SignedInElsewhere => "signed_in_elsewhere",
+        ErrorCode::BadNickname => "bad_nickname",
+        ErrorCode::BadClock => "bad_clock",
+        ErrorCode::Busy => "busy",
+        ErrorCode::UnknownRoom => "unknown_room",
+        ErrorCode::OwnRoom => "own_room",
+        ErrorCode::RoomFull => "room_full",
+        ErrorCode::UnknownGame => "unknown_game",
+        ErrorCode::NotAPlayer => "not_a_player",
+        ErrorCode::NotYourTurn => "not_your_turn",
+        ErrorCode::WrongPly => "wrong_ply",
+        ErrorCode::IllegalMove => "illegal_move",
+        ErrorCode::GameOver => "game_over",
+        ErrorCode::NotWatching => "not_watching",
+        ErrorCode::PlayerCannotPropose => "player_cannot_propose",
+        ErrorCode::NoRematch => "no_rematch",
+        ErrorCode::ServerFull => "server_full",
+        ErrorCode::Internal => "internal",
+    }
+}
+
+impl Core {
+    /// A new state from what was stored: every live game is back, its players offline with
+    /// their seats held for [`Limits::seat_hold`] from now, and its clocks as after the last move.
+    /// `seed` seeds the random source (room codes, session tokens, colours, guest names): give
+    /// it 32 bytes from the operating system.
+    pub fn new(limits: Limits, loaded: Loaded, now: Instant, unix_ms: u64, seed: [u8; 32]) -> Core {
+        let mut core = Core {
+            limits,
+            now,
+            unix_ms,
+            rng: StdRng::from_seed(seed),
+            conns: HashMap::new(),
+            players: HashMap::new(),
+            tokens: HashMap::new(),
+            rooms: HashMap::new(),
+            games: HashMap::new(),
+            queue: HashMap::new(),
+            next_player: loaded.next_player.max(1),
+            next_game: loaded.next_game.max(1),
+            room_serial: 0,
+            ops: Vec::new(),
+            out: Vec::new(),
+            lookups: Vec::new(),
+            played: Vec::new(),
+            stats: Stats::default(),
+        };
+        for p in loaded.players {
+            core.tokens.insert(p.token.clone(), PlayerId(p.id));
+            core.players.insert(PlayerId(p.id), Player::new(p.token, p.nickname));
+        }
+        for g in loaded.games {
+            let record = GameRecord {
+                variant: g.variant,
+                start: g.start.clone(),
+                moves: g.moves.clone(),
+                ending: None,
+            };
+            let game = match AnyGame::from_record(&record) {
+                Ok(game) => game,
+                Err(e) => {
+                    tracing::error!(game = g.id, "cannot reload game: {e}");
+                    continue;
+                }
+            };
+            let players = [PlayerId(g.players[0]), PlayerId(g.players[1])];
+            if !players.iter().all(|p| core.players.contains_key(p)) {
+                tracing::error!(game = g.id, "cannot reload game: unknown player");
+                continue;
+            }
+            core.room_serial += 1;
+            core.rooms.insert(g.room.clone(), Room::reloaded(&g, players, core.room_serial));
+            for p in players {
+                if let Some(player) = core.players.get_mut(&p) {
+                    player.room = Some(g.room.clone());
+                }
+            }
+            let id = GameId(g.id);
+            core.games.insert(id, LiveGame::reloaded(g, game, players, now));
+        }
+        core
+    }
+
+    /// Live games.
+    pub fn live_games(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Open connections.
+    pub fn connections(&self) -> usize {
+        self.conns.len()
+    }
+
+    /// Takes the changes to store.
+    pub fn take_ops(&mut self) -> Vec<Op> {
+        std::mem::take(&mut self.ops)
+    }
+
+    /// Takes the messages and closes to perform (after the changes are stored).
+    pub fn take_out(&mut self) -> Vec<Outgoing> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Takes the players to look up by session token (connection, token): answer each with
+    /// [`Core::looked_up`].
+    pub fn take_lookups(&mut self) -> Vec<(ConnId, String)> {
+        std::mem::take(&mut self.lookups)
+    }
+
+    /// Takes the moves accepted since the last call: (game, ply).
+    pub fn take_played(&mut self) -> Vec<(GameId, u32)> {
+        std::mem::take(&mut self.played)
+    }
+
+    /// Sets the time of the current tick: the monotonic instant (clocks, holds, rates) and the
+    /// wall clock in milliseconds since the Unix epoch (what is stored).
+    pub fn set_now(&mut self, now: Instant, unix_ms: u64) {
+        self.now = now;
+        self.unix_ms = unix_ms;
+    }
+
+    /// A random number from the injected source.
+    fn random_u64(&mut self) -> u64 {
+        self.rng.random()
+    }
+
+    /// A new session token: 128 random bits in hex.
+    fn new_token(&mut self) -> String {
+        let bytes: [u8; 16] = self.rng.random();
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    // Sending.
+
+    fn send_conn(&mut self, conn: ConnId, message: &ServerMessage) {
+        if let Ok(bytes) = encode(message) {
+            self.out.push(Outgoing::Message(conn, Bytes::from(bytes)));
+        }
+    }
+
+    fn send_player(&mut self, player: PlayerId, message: &ServerMessage) {
+        if let Some(conn) = self.players.get(&player).and_then(|p| p.conn) {
+            self.send_conn(conn, message);
+        }
+    }
+
+    fn send_players(&mut self, players: impl IntoIterator<Item = PlayerId>, message: &ServerMessage) {
+        let Ok(bytes) = encode(message) else {
+            return;
+        };
+        let bytes = Bytes::from(bytes);
+        for p in players {
+            if let Some(conn) = self.players.get(&p).and_then(|p| p.conn) {
+                self.out.push(Outgoing::Message(conn, bytes.clone()));
+            }
+        }
+    }
+
+    fn error(&mut self, conn: ConnId, refusal: Refusal) {
+        self.stats.refused += 1;
+        *self.stats.refusals.entry(code_name(refusal.code)).or_default() += 1;
+        self.send_conn(conn, &ServerMessage::Error { code: refusal.code, message: refusal.message });
+    }
+
+    fn close(&mut self, conn: ConnId) {
+        if let Some(c) = self.conns.get_mut(&conn)
+            && !c.closing
+        {
+            c.closing = true;
+            self.out.push(Outgoing::Close(conn));
+        }
+    }
+
+    /// Tells every connection that the server is going away (it restarts: they reconnect by
+    /// themselves) and closes them.
+    pub fn shutting_down(&mut self) {
+        let mut conns: Vec<ConnId> = self.conns.keys().copied().collect();
+        conns.sort_unstable();
+        for conn in conns {
+            self.send_conn(conn, &ServerMessage::Restarting);
+            self.close(conn);
+        }
+    }
+
+    // Connections.
+
+    /// A connection opened.
+    pub fn connected(&mut self, conn: ConnId) {
+        self.conns.insert(
+            conn,
+            Conn {
+                player: None,
+                opened: self.now,
+                bucket: Bucket::new(&self.limits, self.now),
+                closing: false,
+                pending: None,
+            },
+        );
+    }
+
+    /// A connection closed (by either side, or timed out).
+    pub fn disconnected(&mut self, conn: ConnId) {
+        let Some(c) = self.conns.remove(&conn) else {
+            return;
+        };
+        let Some(pid) = c.player else {
+            return;
+        };
+        if self.players.get(&pid).and_then(|p| p.conn) != Some(conn) {
+            return; // Signed in elsewhere since.
+        }
+        if let Some(p) = self.players.get_mut(&pid) {
+            p.conn = None;
+        }
+        self.detach(pid);
+    }
+
+    /// A player went offline: leave queue, spectating and waiting rooms; hold a live seat.
+    fn detach(&mut self, pid: PlayerId) {
+        self.unqueue(pid);
+        self.unwatch(pid);
+        let room_code = self.players.get(&pid).and_then(|p| p.room.clone());
+        if let Some(code) = room_code {
+            match self.live_game_of_room(&code) {
+                Some(gid) => {
+                    self.seat_left(gid, pid);
+                    return;
+                }
+                None => self.close_room(&code),
+            }
+        }
+        self.forget_if_idle(pid);
+    }
+
+    /// Drops an offline player with no seat from memory (they stay in the database).
+    fn forget_if_idle(&mut self, pid: PlayerId) {
+        let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_none() && p.room.is_none());
+        if idle && let Some(p) = self.players.remove(&pid) {
+            self.tokens.remove(&p.token);
+        }
+    }
+
+    /// Handles one message from a connection.
+    pub fn message(&mut self, conn: ConnId, bytes: &[u8]) {
+        let now = self.now;
+        let limits = self.limits.clone();
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        if c.closing {
+            return;
+        }
+        if let Some((_, _, waiting)) = &mut c.pending {
+            if waiting.len() < MAX_PENDING_MESSAGES && bytes.len() <= MAX_CLIENT_MESSAGE_BYTES {
+                waiting.push(bytes.to_vec());
+            } else {
+                self.strike(conn, "too many messages before the welcome".to_string());
+            }
+            return;
+        }
+        match c.bucket.take(&limits, now) {
+            limits::Verdict::Pass => {}
+            limits::Verdict::Close => {
+                self.close(conn);
+                return;
+            }
+            limits::Verdict::Refuse { tell } => {
+                if tell {
+                    self.error(conn, Refusal::new(ErrorCode::RateLimited, "too many messages: slow down"));
+                }
+                return;
+            }
+        }
+        let signed_in = c.player;
+        if bytes.len() > MAX_CLIENT_MESSAGE_BYTES {
+            self.strike(
+                conn,
+                format!("message of {} bytes (at most {MAX_CLIENT_MESSAGE_BYTES})", bytes.len()),
+            );
+            return;
+        }
+        let message = match decode_client(bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                if signed_in.is_none()
+                    && let Some(version) = hello_version(bytes).filter(|&v| v != PROTOCOL_VERSION)
+                {
+                    self.incompatible(conn, version);
+                    return;
+                }
+                self.strike(conn, e.to_string());
+                return;
+            }
+        };
+        let result = match (signed_in, message) {
+            (None, ClientMessage::Hello(hello)) => self.hello(conn, hello),
+            (None, _) => refuse(ErrorCode::NotSignedIn, "say Hello first"),
+            (Some(_), ClientMessage::Hello(_)) => refuse(ErrorCode::AlreadySignedIn, "already signed in"),
+            (Some(pid), message) => self.request(conn, pid, message),
+        };
+        if let Err(refusal) = result {
+            self.error(conn, refusal);
+        }
+    }
+
+    fn strike(&mut self, conn: ConnId, message: String) {
+        self.stats.malformed += 1;
+        let max = self.limits.max_strikes;
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        if c.bucket.strike() > max {
+            self.close(conn);
+        } else {
+            self.error(conn, Refusal::new(ErrorCode::Malformed, message));
+        }
+    }
+
+    fn incompatible(&mut self, conn: ConnId, version: u16) {
+        self.send_conn(
+            conn,
+            &ServerMessage::Incompatible {
+                server_version: PROTOCOL_VERSION,
+                message: incompatible_message(version),
+            },
+        );
+        self.close(conn);
+    }
+
+    fn hello(&mut self, conn: ConnId, hello: Hello) -> Result<(), Refusal> {
+        if hello.version != PROTOCOL_VERSION {
+            self.incompatible(conn, hello.version);
+            return Ok(());
+        }
+        let nickname = match &hello.nickname {
+            Some(n) => {
+                Some(validate_nickname(n).map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?)
+            }
+            None => None,
+        };
+        let token = hello.token.as_ref().map(|SessionToken(t)| t.clone()).filter(|t| t.len() == 32);
+        match token {
+            // Not in memory: ask the database (off the loop) and wait for the answer.
+            Some(token) if !self.tokens.contains_key(&token) => {
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.pending = Some((hello, nickname, Vec::new()));
+                }
+                self.lookups.push((conn, token));
+                Ok(())
+            }
+            Some(token) => {
+                let pid = self.tokens.get(&token).copied();
+                self.sign_in(conn, pid, nickname)
+            }
+            None => self.sign_in(conn, None, nickname),
+        }
+    }
+
+    /// The answer to a lookup of [`Core::take_lookups`]: the stored player with that token, if
+    /// any. The waiting sign-in goes on (as a new player when nobody has that token), then the
+    /// messages that arrived meanwhile.
+    pub fn looked_up(&mut self, conn: ConnId, token: &str, found: Option<StoredPlayer>) {
+        let Some((_, nickname, waiting)) = self.conns.get_mut(&conn).and_then(|c| c.pending.take()) else {
+            return; // Gone meanwhile.
+        };
+        if let Some(p) = found
+            && p.token == token
+            && !self.tokens.contains_key(token)
+            && !self.players.contains_key(&PlayerId(p.id))
+        {
+            self.tokens.insert(p.token.clone(), PlayerId(p.id));
+            self.players.insert(PlayerId(p.id), Player::new(p.token, p.nickname));
+        }
+        let pid = self.tokens.get(token).copied();
+        if let Err(refusal) = self.sign_in(conn, pid, nickname) {
+            self.error(conn, refusal);
+        }
+        for bytes in waiting {
+            self.message(conn, &bytes);
+        }
+    }
+
+    /// Signs `conn` in as `known` (a returning player), or as a new player.
+    fn sign_in(
+        &mut self,
+        conn: ConnId,
+        known: Option<PlayerId>,
+        nickname: Option<String>,
+    ) -> Result<(), Refusal> {
+        let (pid, resumed) = match known {
+            Some(pid) => (pid, true),
+            None => {
+                let id = PlayerId(self.next_player);
+                self.next_player += 1;
+                let token = self.new_token();
+                let nickname = match nickname.clone() {
+                    Some(n) => n,
+                    None => format!("Guest-{:04}", self.random_u64() % 10_000),
+                };
+                self.ops.push(Op::NewPlayer {
+                    id: id.0,
+                    token: token.clone(),
+                    nickname: nickname.clone(),
+                    created_ms: self.unix_ms,
+                });
+                self.tokens.insert(token.clone(), id);
+                self.players.insert(id, Player::new(token, nickname));
+                (id, false)
+            }
+        };
+        // One connection per player: the newest wins.
+        if let Some(old) = self.players.get(&pid).and_then(|p| p.conn)
+            && old != conn
+        {
+            self.send_conn(
+                old,
+                &ServerMessage::Error {
+                    code: ErrorCode::SignedInElsewhere,
+                    message: "signed in from another connection".into(),
+                },
+            );
+            if let Some(c) = self.conns.get_mut(&old) {
+                c.player = None;
+            }
+            self.close(old);
+        }
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.player = Some(pid);
+        }
+        let Some(player) = self.players.get_mut(&pid) else {
+            return refuse(ErrorCode::Internal, "player vanished");
+        };
+        player.conn = Some(conn);
+        if resumed
+            && let Some(n) = nickname
+            && n != player.nickname
+        {
+            player.nickname = n.clone();
+            self.ops.push(Op::Nickname { id: pid.0, nickname: n });
+        }
+        let Some(player) = self.players.get(&pid) else {
+            return refuse(ErrorCode::Internal, "player vanished");
+        };
+        let welcome = ServerMessage::Welcome {
+            player: pid,
+            nickname: player.nickname.clone(),
+            token: SessionToken(player.token.clone()),
+            resumed,
+        };
+        self.send_conn(conn, &welcome);
+        self.reattach(pid);
+        Ok(())
+    }
+
+    // Requests.
+
+    fn request(&mut self, conn: ConnId, pid: PlayerId, message: ClientMessage) -> Result<(), Refusal> {
+        match message {
+            ClientMessage::Hello(_) => refuse(ErrorCode::AlreadySignedIn, "already signed in"),
+            ClientMessage::SetNickname { nickname } => {
+                let nickname = validate_nickname(&nickname)
+                    .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?;
+                if let Some(p) = self.players.get_mut(&pid) {
+                    p.nickname = nickname.clone();
+                }
+                self.ops.push(Op::Nickname { id: pid.0, nickname: nickname.clone() });
+                self.send_conn(conn, &ServerMessage::NicknameSet { nickname });
+                Ok(())
+            }
+            ClientMessage::Lobby => {
+                let lobby = self.lobby();
+                self.send_conn(conn, &ServerMessage::Lobby(lobby));
+                Ok(())
+            }
+            ClientMessage::CreateRoom { variant, clock, public } => {
+                self.create_room(pid, variant, clock, public)
+            }
+            ClientMessage::JoinRoom { code } => self.join_room(pid, &code),
+            ClientMessage::QuickMatch { variant, clock } => self.quick_match(pid, variant, clock),
+            ClientMessage::Watch { game } => self.watch(pid, game),
+            ClientMessage::Move { game, ply, mv } => self.play(pid, game, ply, &mv),
+            ClientMessage::Propose { game, ply, mv } => self.propose(pid, game, ply, &mv),
+            ClientMessage::Resign { game } => self.resign(pid, game),
+            ClientMessage::Rematch { game } => self.rematch(pid, game),
+            ClientMessage::Leave => {
+                self.leave(pid);
+                self.send_conn(conn, &ServerMessage::Left);
+                Ok(())
+            }
+            ClientMessage::Ping { nonce } => {
+                self.send_conn(conn, &ServerMessage::Pong { nonce });
+                Ok(())
+            }
+        }
+    }
+
+    fn lobby(&self) -> LobbyView {
+        let mut rooms: Vec<&Room> = self
+            .rooms
+            .values()
+            .filter(|r| r.public && !r.quick && r.members.len() == 1 && r.game.is_none())
+            .collect();
+        rooms.sort_by_key(|r| std::cmp::Reverse(r.created));
+        let mut games: Vec<&LiveGame> = self.games.values().filter(|g| g.public).collect();
+        games.sort_by_key(|g| std::cmp::Reverse(g.id));
+        let nick = |p: &PlayerId| self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default();
+        LobbyView {
+            total_rooms: rooms.len() as u32,
+            total_games: games.len() as u32,
+            rooms: rooms
+                .iter()
+                .take(LobbyView::MAX_LISTED)
+                .map(|r| RoomSummary {
+                    code: r.code.clone(),
+                    variant: r.variant,
+                    clock: r.clock,
+                    host: r.members.first().map(nick).unwrap_or_default(),
+                })
+                .collect(),
+            games: games
+                .iter()
+                .take(LobbyView::MAX_LISTED)
+                .map(|g| GameSummary {
+                    game: g.id,
+                    variant: g.game.variant(),
+                    players: [nick(&g.players[0]), nick(&g.players[1])],
+                    spectators: g.spectators.len() as u32,
+                    ply: g.game.ply() as u32,
+                    clock: g.clock,
+                })
+                .collect(),
+            online: self.conns.values().filter(|c| c.player.is_some()).count() as u32,
+        }
+    }
+
+    /// Time-driven events: flags falling, held seats expiring, silent connections, proposal
+    /// updates. Call it every few milliseconds.
+    pub fn timers(&mut self) {
+        self.game_timers();
+        self.proposal_timers();
+        let now = self.now;
+        let timeout = self.limits.hello_timeout;
+        let silent: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| {
+                c.player.is_none() && !c.closing && now.saturating_duration_since(c.opened) >= timeout
+            })
+            .map(|(&id, _)| id)
+            .collect();
+        for conn in silent {
+            self.close(conn);
+        }
+    }
+}

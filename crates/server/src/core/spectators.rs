@@ -1,0 +1,126 @@
+//! Spectators: watching a live game, proposing moves for the side to move, and the tally of
+//! those proposals sent to the spectators at most every `Limits::proposal_interval`.
+
+use super::game::move_at;
+use super::limits::MAX_LISTED_PROPOSALS;
+use super::{Core, Refusal, refuse};
+use ludus_protocol::{ErrorCode, GameId, PlayerId, Proposal, ServerMessage};
+use std::collections::HashMap;
+
+/// The proposals counted, the most proposed first (ties by notation), at most
+/// [`MAX_LISTED_PROPOSALS`].
+pub(super) fn tally(proposals: &HashMap<PlayerId, String>) -> Vec<Proposal> {
+    let mut counts: HashMap<&str, u32> = HashMap::new();
+    for mv in proposals.values() {
+        *counts.entry(mv.as_str()).or_default() += 1;
+    }
+    let mut list: Vec<Proposal> =
+        counts.into_iter().map(|(mv, count)| Proposal { mv: mv.to_string(), count }).collect();
+    list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+    list.truncate(MAX_LISTED_PROPOSALS);
+    list
+}
+
+impl Core {
+    pub(super) fn watch(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
+        let Some(g) = self.games.get(&gid) else {
+            return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
+        };
+        let is_player = g.players.contains(&pid);
+        if !g.public && !is_player {
+            return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
+        }
+        if !is_player && self.players.get(&pid).and_then(|p| p.watching) != Some(gid) {
+            self.unwatch(pid);
+            if let Some(g) = self.games.get_mut(&gid) {
+                g.spectators.insert(pid);
+            }
+            if let Some(p) = self.players.get_mut(&pid) {
+                p.watching = Some(gid);
+            }
+            self.spectators_changed(gid);
+        }
+        if let Some(view) = self.view(gid, pid) {
+            self.send_player(pid, &ServerMessage::Game(view));
+        }
+        Ok(())
+    }
+
+    fn spectators_changed(&mut self, gid: GameId) {
+        let Some(g) = self.games.get(&gid) else {
+            return;
+        };
+        let count = g.spectators.len() as u32;
+        let audience = g.audience();
+        self.send_players(audience, &ServerMessage::Spectators { game: gid, count });
+    }
+
+    pub(super) fn unwatch(&mut self, pid: PlayerId) {
+        let Some(gid) = self.players.get_mut(&pid).and_then(|p| p.watching.take()) else {
+            return;
+        };
+        if let Some(g) = self.games.get_mut(&gid) {
+            g.spectators.remove(&pid);
+            if g.proposals.remove(&pid).is_some() {
+                g.proposals_dirty = true;
+            }
+        }
+        self.spectators_changed(gid);
+    }
+
+    pub(super) fn propose(
+        &mut self,
+        pid: PlayerId,
+        gid: GameId,
+        ply: u32,
+        text: &str,
+    ) -> Result<(), Refusal> {
+        let Some(g) = self.games.get_mut(&gid) else {
+            return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
+        };
+        if g.players.contains(&pid) {
+            return refuse(ErrorCode::PlayerCannotPropose, "players cannot propose moves in their own game");
+        }
+        if !g.spectators.contains(&pid) {
+            return refuse(ErrorCode::NotWatching, "watch the game to propose moves");
+        }
+        if g.game.is_over() {
+            return refuse(ErrorCode::GameOver, "the game is over");
+        }
+        let (_, notation) = move_at(&g.game, ply, text)?;
+        if g.proposals.get(&pid) != Some(&notation) {
+            g.proposals.insert(pid, notation);
+            g.proposals_dirty = true;
+        }
+        Ok(())
+    }
+
+    /// Sends the changed tallies, at most every `proposal_interval` per game.
+    pub(super) fn proposal_timers(&mut self) {
+        let now = self.now;
+        let interval = self.limits.proposal_interval;
+        let due: Vec<GameId> = self
+            .games
+            .values()
+            .filter(|g| {
+                g.proposals_dirty
+                    && g.proposals_sent.is_none_or(|t| now.saturating_duration_since(t) >= interval)
+            })
+            .map(|g| g.id)
+            .collect();
+        for gid in due {
+            let Some(g) = self.games.get_mut(&gid) else {
+                continue;
+            };
+            g.proposals_dirty = false;
+            g.proposals_sent = Some(now);
+            let message = ServerMessage::Proposals {
+                game: gid,
+                ply: g.game.ply() as u32,
+                proposals: tally(&g.proposals),
+            };
+            let spectators: Vec<PlayerId> = g.spectators.iter().copied().collect();
+            self.send_players(spectators, &message);
+        }
+    }
+}

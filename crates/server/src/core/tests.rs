@@ -1,0 +1,385 @@
+//! The core driven without sockets: injected time and seed, messages in, messages out.
+
+use super::*;
+use crate::store::StoredPlayer;
+use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, decode_server};
+use ludus_rules::{Outcome, Reason, Variant};
+use std::time::Duration;
+
+/// A core with nothing stored, its own clock and a fixed seed.
+struct Harness {
+    core: Core,
+    now: Instant,
+    unix_ms: u64,
+}
+
+impl Harness {
+    fn new(limits: Limits) -> Harness {
+        let now = Instant::now();
+        Harness {
+            core: Core::new(limits, Loaded::default(), now, 1_000_000, [7; 32]),
+            now,
+            unix_ms: 1_000_000,
+        }
+    }
+
+    fn advance(&mut self, by: Duration) {
+        self.now += by;
+        self.unix_ms += by.as_millis() as u64;
+        self.core.set_now(self.now, self.unix_ms);
+        self.core.timers();
+    }
+
+    fn send(&mut self, conn: ConnId, message: &ClientMessage) {
+        let bytes = encode(message).expect("encodes");
+        self.core.message(conn, &bytes);
+    }
+
+    /// The messages for `conn` since the last call (others' are dropped), and whether it was
+    /// closed.
+    fn inbox(&mut self, conn: ConnId) -> Vec<ServerMessage> {
+        self.core
+            .take_out()
+            .into_iter()
+            .filter_map(|o| match o {
+                Outgoing::Message(c, bytes) if c == conn => Some(decode_server(&bytes).expect("decodes")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every message of this tick, by connection.
+    fn all(&mut self) -> Vec<(ConnId, ServerMessage)> {
+        self.core
+            .take_out()
+            .into_iter()
+            .filter_map(|o| match o {
+                Outgoing::Message(c, bytes) => Some((c, decode_server(&bytes).expect("decodes"))),
+                Outgoing::Close(_) => None,
+            })
+            .collect()
+    }
+
+    /// Connects `conn` and signs in as a new player called `name`; returns the session token.
+    fn sign_in(&mut self, conn: ConnId, name: &str) -> SessionToken {
+        self.core.connected(conn);
+        let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some(name.to_string()) };
+        self.send(conn, &ClientMessage::Hello(hello));
+        match self.inbox(conn).as_slice() {
+            [ServerMessage::Welcome { token, resumed: false, .. }] => token.clone(),
+            other => panic!("expected a welcome, got {other:?}"),
+        }
+    }
+
+    /// Two players matched in a quick game; returns (First's conn, Second's conn, the view).
+    fn quick_game(&mut self, clock: Option<ClockSpec>) -> (ConnId, ConnId, GameView) {
+        self.sign_in(1, "Ann");
+        self.sign_in(2, "Bob");
+        self.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock });
+        assert!(matches!(self.inbox(1).as_slice(), [ServerMessage::Queued { .. }]));
+        self.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock });
+        let mut views: Vec<(ConnId, GameView)> = self
+            .all()
+            .into_iter()
+            .filter_map(|(c, m)| match m {
+                ServerMessage::Game(v) => Some((c, v)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(views.len(), 2, "both players get the game");
+        views.sort_by_key(|(_, v)| v.role != Role::Player(Side::First));
+        let (first, view) = views.remove(0);
+        let second = views[0].0;
+        (first, second, view)
+    }
+}
+
+use ludus_protocol::Role;
+
+/// The first legal move of a game in notation.
+fn first_legal(view: &GameView, ply: usize) -> String {
+    let record = GameRecord {
+        variant: view.variant,
+        start: view.start.clone(),
+        moves: view.moves.clone(),
+        ending: None,
+    };
+    let game = AnyGame::from_record(&record).expect("valid game");
+    assert_eq!(game.ply(), ply);
+    let position = game.position();
+    let mv = position.legal_moves().into_iter().next().expect("a legal move");
+    position.move_to_string(&mv).expect("notation")
+}
+
+fn refusal_code(messages: &[ServerMessage]) -> Option<ErrorCode> {
+    messages.iter().find_map(|m| match m {
+        ServerMessage::Error { code, .. } => Some(*code),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_legal_move_is_accepted_stored_and_broadcast() {
+    let mut h = Harness::new(Limits::default());
+    let (first, second, view) = h.quick_game(None);
+    let mv = first_legal(&view, 0);
+    h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv: mv.clone() });
+    let ops = h.core.take_ops();
+    assert!(
+        ops.iter().any(|op| matches!(op, Op::Move { ply: 0, mv: m, .. } if *m == mv)),
+        "the move is stored"
+    );
+    let all = h.all();
+    for conn in [first, second] {
+        assert!(
+            all.iter().any(|(c, m)| *c == conn && matches!(m, ServerMessage::MovePlayed { ply: 0, .. })),
+            "conn {conn} sees the move"
+        );
+    }
+    assert_eq!(h.core.stats.moves, 1);
+    assert_eq!(h.core.take_played(), vec![(view.game, 0)]);
+}
+
+#[test]
+fn moves_out_of_turn_stale_or_illegal_are_refused_and_change_nothing() {
+    let mut h = Harness::new(Limits::default());
+    let (first, second, view) = h.quick_game(None);
+    h.core.take_ops();
+    let mv = first_legal(&view, 0);
+    h.send(second, &ClientMessage::Move { game: view.game, ply: 0, mv: mv.clone() });
+    assert_eq!(refusal_code(&h.inbox(second)), Some(ErrorCode::NotYourTurn));
+    h.send(first, &ClientMessage::Move { game: view.game, ply: 3, mv: mv.clone() });
+    assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::WrongPly));
+    h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv: "z9-z10".into() });
+    assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::IllegalMove));
+    h.send(first, &ClientMessage::Move { game: GameId(999), ply: 0, mv });
+    assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::UnknownGame));
+    assert!(h.core.take_ops().is_empty(), "nothing stored");
+    assert_eq!(h.core.stats.moves, 0);
+    assert_eq!(h.core.stats.refusals.get("not_your_turn"), Some(&1));
+    assert_eq!(h.core.stats.refusals.get("illegal_move"), Some(&1));
+}
+
+#[test]
+fn the_clock_runs_out_on_the_side_to_move() {
+    let mut h = Harness::new(Limits { min_clock_ms: 1000, ..Limits::default() });
+    let clock = ClockSpec { initial_ms: 5000, increment_ms: 1000 };
+    let (first, second, view) = h.quick_game(Some(clock));
+    // First moves after 2 s: 3 s left plus the 1 s increment.
+    h.advance(Duration::from_secs(2));
+    let mv = first_legal(&view, 0);
+    h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv });
+    let played = h.inbox(second);
+    let clocks = played.iter().find_map(|m| match m {
+        ServerMessage::MovePlayed { clocks, .. } => *clocks,
+        _ => None,
+    });
+    let clocks = clocks.expect("the move carries the clocks");
+    assert_eq!(clocks.remaining_ms, [4000, 5000]);
+    assert_eq!(clocks.running, Some(Side::Second));
+    // Second's 5 s run out: not at 4.999 s, at 5 s.
+    h.advance(Duration::from_millis(4999));
+    assert!(h.inbox(first).iter().all(|m| !matches!(m, ServerMessage::GameOver { .. })));
+    h.advance(Duration::from_millis(1));
+    let over = h.inbox(first);
+    let outcome = over.iter().find_map(|m| match m {
+        ServerMessage::GameOver { outcome, .. } => Some(*outcome),
+        _ => None,
+    });
+    assert_eq!(outcome, Some(Outcome::win(Side::First, Reason::Timeout)));
+    assert_eq!(h.core.live_games(), 0);
+}
+
+#[test]
+fn a_move_after_the_flag_fell_does_not_count() {
+    let mut h = Harness::new(Limits { min_clock_ms: 1000, ..Limits::default() });
+    let clock = ClockSpec { initial_ms: 2000, increment_ms: 0 };
+    let (first, _, view) = h.quick_game(Some(clock));
+    // Time passes without a timer tick; the move arrives late.
+    h.now += Duration::from_millis(2500);
+    h.core.set_now(h.now, h.unix_ms + 2500);
+    let mv = first_legal(&view, 0);
+    h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv });
+    let inbox = h.inbox(first);
+    assert_eq!(refusal_code(&inbox), Some(ErrorCode::GameOver));
+    assert!(inbox.iter().any(|m| matches!(m, ServerMessage::GameOver { .. })));
+    assert!(!h.core.take_ops().iter().any(|op| matches!(op, Op::Move { .. })), "the late move is not stored");
+}
+
+#[test]
+fn a_room_code_is_joined_and_starts_the_game() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    let code = match h.inbox(1).as_slice() {
+        [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+        other => panic!("expected a room, got {other:?}"),
+    };
+    assert_eq!(code.len(), ROOM_CODE_LEN);
+    // Codes are typed by people: lower case and spaces are accepted.
+    h.send(2, &ClientMessage::JoinRoom { code: format!(" {} ", code.to_lowercase()) });
+    let all = h.all();
+    for conn in [1, 2] {
+        assert!(all.iter().any(|(c, m)| *c == conn && matches!(m, ServerMessage::Game(v) if v.room == code)));
+    }
+    // A third player finds the room full; an unknown code is refused.
+    h.sign_in(3, "Cid");
+    h.send(3, &ClientMessage::JoinRoom { code: code.clone() });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::RoomFull));
+    h.send(3, &ClientMessage::JoinRoom { code: "ZZZZZZ".into() });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownRoom));
+}
+
+#[test]
+fn room_codes_come_from_the_injected_random_source() {
+    let codes = |seed| {
+        let mut core = Core::new(Limits::default(), Loaded::default(), Instant::now(), 0, seed);
+        (0..3).map(|_| core.new_code()).collect::<Vec<_>>()
+    };
+    assert_eq!(codes([1; 32]), codes([1; 32]));
+    assert_ne!(codes([1; 32]), codes([2; 32]));
+}
+
+#[test]
+fn a_seat_is_held_then_lost() {
+    let hold = Duration::from_secs(30);
+    let mut h = Harness::new(Limits { seat_hold: hold, ..Limits::default() });
+    let (first, second, view) = h.quick_game(None);
+    h.core.disconnected(second);
+    let held = h.inbox(first);
+    assert!(held.iter().any(|m| matches!(
+        m,
+        ServerMessage::PlayerConnection { connected: false, hold_ms: Some(30_000), side: Side::Second, .. }
+    )));
+    h.advance(hold - Duration::from_millis(1));
+    assert_eq!(h.core.live_games(), 1, "still held");
+    h.advance(Duration::from_millis(1));
+    let over = h.inbox(first);
+    let outcome = over.iter().find_map(|m| match m {
+        ServerMessage::GameOver { game, outcome, .. } if *game == view.game => Some(*outcome),
+        _ => None,
+    });
+    assert_eq!(outcome, Some(Outcome::win(Side::First, Reason::Abandoned)));
+}
+
+#[test]
+fn a_held_seat_is_taken_back_with_the_token() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    let token = h.sign_in(2, "Bob");
+    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.all();
+    h.core.disconnected(2);
+    h.all();
+    h.core.connected(5);
+    let hello = Hello { version: PROTOCOL_VERSION, token: Some(token), nickname: None };
+    h.send(5, &ClientMessage::Hello(hello));
+    assert!(h.core.take_lookups().is_empty(), "a player in memory needs no lookup");
+    let inbox = h.inbox(5);
+    assert!(matches!(inbox.first(), Some(ServerMessage::Welcome { resumed: true, .. })));
+    assert!(inbox.iter().any(|m| matches!(m, ServerMessage::Game(_))), "the game comes back");
+}
+
+#[test]
+fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
+    let mut h = Harness::new(Limits::default());
+    h.core.connected(1);
+    let token = "0123456789abcdef0123456789abcdef".to_string();
+    let hello = Hello { version: PROTOCOL_VERSION, token: Some(SessionToken(token.clone())), nickname: None };
+    h.send(1, &ClientMessage::Hello(hello));
+    h.send(1, &ClientMessage::Ping { nonce: 9 });
+    assert_eq!(h.core.take_lookups(), vec![(1, token.clone())]);
+    assert!(h.inbox(1).is_empty(), "nothing until the answer");
+    let stored = StoredPlayer { id: 42, token: token.clone(), nickname: "Old".into() };
+    h.core.looked_up(1, &token, Some(stored));
+    let inbox = h.inbox(1);
+    assert!(matches!(
+        inbox.as_slice(),
+        [
+            ServerMessage::Welcome { player: PlayerId(42), resumed: true, .. },
+            ServerMessage::Pong { nonce: 9 }
+        ]
+    ));
+    // An unknown token makes a new player.
+    h.core.connected(2);
+    let other = "ffffffffffffffffffffffffffffffff".to_string();
+    let hello = Hello { version: PROTOCOL_VERSION, token: Some(SessionToken(other.clone())), nickname: None };
+    h.send(2, &ClientMessage::Hello(hello));
+    h.core.looked_up(2, &other, None);
+    assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Welcome { resumed: false, .. }]));
+}
+
+#[test]
+fn proposals_are_counted_and_sent_to_spectators() {
+    let mut h = Harness::new(Limits::default());
+    let (first, _, view) = h.quick_game(None);
+    let legal = {
+        let record =
+            GameRecord { variant: view.variant, start: view.start.clone(), moves: vec![], ending: None };
+        let game = AnyGame::from_record(&record).expect("game");
+        let position = game.position();
+        position.legal_moves().iter().filter_map(|m| position.move_to_string(m)).collect::<Vec<_>>()
+    };
+    assert!(legal.len() >= 2);
+    for (conn, name, mv) in [(10, "Sp1", &legal[0]), (11, "Sp2", &legal[0]), (12, "Sp3", &legal[1])] {
+        h.sign_in(conn, name);
+        h.send(conn, &ClientMessage::Watch { game: view.game });
+        h.send(conn, &ClientMessage::Propose { game: view.game, ply: 0, mv: mv.clone() });
+    }
+    // A player cannot propose in their own game.
+    h.send(first, &ClientMessage::Propose { game: view.game, ply: 0, mv: legal[0].clone() });
+    assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::PlayerCannotPropose));
+    h.advance(Duration::from_millis(300));
+    let proposals = h.inbox(10).into_iter().find_map(|m| match m {
+        ServerMessage::Proposals { proposals, .. } => Some(proposals),
+        _ => None,
+    });
+    let proposals = proposals.expect("the spectators get the tally");
+    assert_eq!(proposals[0].mv, legal[0]);
+    assert_eq!(proposals[0].count, 2);
+    assert_eq!(proposals[1].mv, legal[1]);
+    assert_eq!(proposals[1].count, 1);
+    // The move played closes the ply: spectators get the crowd's verdict.
+    h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv: legal[0].clone() });
+    let verdict = h.inbox(11).into_iter().find_map(|m| match m {
+        ServerMessage::MovePlayed { crowd, .. } => crowd,
+        _ => None,
+    });
+    let verdict = verdict.expect("a verdict");
+    assert_eq!(verdict.backers, 2);
+    assert!(verdict.guessed);
+}
+
+#[test]
+fn a_flood_of_messages_is_rate_limited_then_closed() {
+    let mut h = Harness::new(Limits { max_strikes: 5, ..Limits::default() });
+    h.sign_in(1, "Ann");
+    for nonce in 0..60 {
+        h.send(1, &ClientMessage::Ping { nonce });
+    }
+    let out = h.core.take_out();
+    let pongs = out.iter().filter(|o| matches!(o, Outgoing::Message(1, _))).count();
+    assert!(pongs < 60, "some pings were dropped");
+    assert!(out.iter().any(|o| matches!(o, Outgoing::Close(1))), "the flooder is closed");
+}
+
+#[test]
+fn shutting_down_tells_every_connection_then_closes_it() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    h.core.connected(2);
+    h.core.shutting_down();
+    let out = h.core.take_out();
+    for conn in [1, 2] {
+        let told = out.iter().position(|o| match o {
+            Outgoing::Message(c, bytes) => {
+                *c == conn && decode_server(bytes).ok() == Some(ServerMessage::Restarting)
+            }
+            _ => false,
+        });
+        let closed = out.iter().position(|o| matches!(o, Outgoing::Close(c) if *c == conn));
+        assert!(told.is_some() && closed.is_some() && told < closed, "conn {conn}: told, then closed");
+    }
+}

@@ -1,0 +1,88 @@
+//! The server's metrics in the Prometheus text format (`GET /metrics`), one registry per
+//! server (several servers can run in one process: tests, the game's LAN host).
+
+use prometheus::{
+    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
+};
+
+/// The metrics of one server.
+#[derive(Clone)]
+pub struct Metrics {
+    registry: Registry,
+    /// Connected clients by transport (`udp`, `websocket`).
+    pub clients: IntGaugeVec,
+    /// Live games.
+    pub games_live: IntGauge,
+    /// Moves accepted (a counter: its rate is the moves per second).
+    pub moves: IntCounter,
+    /// From a move's receipt to its broadcast, after its durable write, in seconds.
+    pub move_round_trip: Histogram,
+    /// Refused requests by kind.
+    pub refusals: IntCounterVec,
+    /// Games started and finished.
+    pub games_started: IntCounter,
+    /// See `games_started`.
+    pub games_finished: IntCounter,
+}
+
+impl Metrics {
+    /// Registers every metric in a new registry.
+    pub fn new() -> Metrics {
+        let registry = Registry::new();
+        // These names and labels are constants: registration cannot fail.
+        let clients =
+            IntGaugeVec::new(Opts::new("ludus_clients", "Connected clients by transport"), &["transport"])
+                .expect("valid metric");
+        let games_live = IntGauge::new("ludus_games_live", "Live games").expect("valid metric");
+        let moves = IntCounter::new("ludus_moves_total", "Moves accepted").expect("valid metric");
+        let move_round_trip = Histogram::with_opts(
+            HistogramOpts::new(
+                "ludus_move_round_trip_seconds",
+                "From a move's receipt to its broadcast after the durable write",
+            )
+            .buckets(vec![0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0]),
+        )
+        .expect("valid metric");
+        let refusals =
+            IntCounterVec::new(Opts::new("ludus_refusals_total", "Refused requests by kind"), &["kind"])
+                .expect("valid metric");
+        let games_started =
+            IntCounter::new("ludus_games_started_total", "Games started").expect("valid metric");
+        let games_finished =
+            IntCounter::new("ludus_games_finished_total", "Games finished").expect("valid metric");
+        for c in [
+            Box::new(clients.clone()) as Box<dyn prometheus::core::Collector>,
+            Box::new(games_live.clone()),
+            Box::new(moves.clone()),
+            Box::new(move_round_trip.clone()),
+            Box::new(refusals.clone()),
+            Box::new(games_started.clone()),
+            Box::new(games_finished.clone()),
+        ] {
+            registry.register(c).expect("metric registered once");
+        }
+        Metrics {
+            registry,
+            clients,
+            games_live,
+            moves,
+            move_round_trip,
+            refusals,
+            games_started,
+            games_finished,
+        }
+    }
+
+    /// Everything in the Prometheus text format.
+    pub fn render(&self) -> String {
+        let mut out = Vec::new();
+        let _ = prometheus::TextEncoder::new().encode(&self.registry.gather(), &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics::new()
+    }
+}
