@@ -33,7 +33,7 @@ use limits::Bucket;
 use ludus_protocol::{
     ClientMessage, ErrorCode, GameId, GameSummary, Hello, LobbyView, MAX_CLIENT_MESSAGE_BYTES,
     PROTOCOL_VERSION, PlayerId, RoomSummary, ServerMessage, SessionToken, decode_client, encode,
-    hello_version, incompatible_message, validate_nickname,
+    hello_version, incompatible_message,
 };
 use ludus_rules::{AnyGame, GameRecord, Side};
 use matchmaking::QueueKey;
@@ -489,7 +489,7 @@ impl Core {
         }
         let nickname = match &hello.nickname {
             Some(n) => {
-                Some(validate_nickname(n).map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?)
+                Some(crate::names::check(n).map_err(|e| Refusal::new(ErrorCode::BadNickname, e))?.name)
             }
             None => None,
         };
@@ -613,8 +613,8 @@ impl Core {
         match message {
             ClientMessage::Hello(_) => refuse(ErrorCode::AlreadySignedIn, "already signed in"),
             ClientMessage::SetNickname { nickname } => {
-                let nickname = validate_nickname(&nickname)
-                    .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?;
+                let nickname =
+                    crate::names::check(&nickname).map_err(|e| Refusal::new(ErrorCode::BadNickname, e))?.name;
                 if let Some(p) = self.players.get_mut(&pid) {
                     p.nickname = nickname.clone();
                 }

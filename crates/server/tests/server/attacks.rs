@@ -474,3 +474,32 @@ fn websocket_port_accepts_again_after_descriptor_exhaustion() {
     player.expect("Welcome", |m| matches!(m, ServerMessage::Welcome { .. }).then_some(()));
     drop(child);
 }
+
+/// Invisible, mixed-script look-alike and reserved nicknames are refused, at sign-in and when
+/// renaming (issue 12, item 9); NFKC makes full-width letters plain.
+#[test]
+fn invisible_lookalike_and_reserved_nicknames_are_refused() {
+    use ludus_protocol::ErrorCode;
+    use ludus_protocol::client::ClientConfig;
+    let dir = data_dir("nicknames");
+    let server = server(&dir);
+    let udp = server.udp_addr().unwrap();
+    for bad in ["\u{3164}\u{3164}", "\u{410}nn", "admin", "Server", "Mod_1", "An\u{200b}n"] {
+        let mut c = TestClient::connect_with(ClientConfig::new(udp, Transport::Udp).nickname(bad), "Bad");
+        c.expect_error(ErrorCode::BadNickname);
+    }
+    let mut ann = TestClient::connect(udp, Transport::Udp, "Ｂｅａ");
+    let name = ann.expect("Welcome", |m| match m {
+        ServerMessage::Welcome { nickname, .. } => Some(nickname.clone()),
+        _ => None,
+    });
+    assert_eq!(name, "Bea", "NFKC");
+    for bad in ["\u{3164}\u{3164}", "\u{391}nn", "ludus", "moderator"] {
+        ann.send(ClientMessage::SetNickname { nickname: bad.into() });
+        ann.expect_error(ErrorCode::BadNickname);
+    }
+    ann.send(ClientMessage::SetNickname { nickname: "Nguyễn".into() });
+    ann.expect("NicknameSet", |m| {
+        matches!(m, ServerMessage::NicknameSet { nickname } if nickname == "Nguyễn").then_some(())
+    });
+}
