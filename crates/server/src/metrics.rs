@@ -86,3 +86,29 @@ impl Default for Metrics {
         Metrics::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_metric_is_rendered() {
+        let m = Metrics::new();
+        m.clients.with_label_values(&["udp"]).set(3);
+        m.moves.inc_by(5);
+        m.move_round_trip.observe(0.003);
+        m.refusals.with_label_values(&["illegal_move"]).inc();
+        let text = m.render();
+        for line in [
+            "ludus_clients{transport=\"udp\"} 3",
+            "ludus_moves_total 5",
+            "ludus_move_round_trip_seconds_count 1",
+            "ludus_move_round_trip_seconds_bucket{le=\"0.005\"} 1",
+            "ludus_move_round_trip_seconds_bucket{le=\"0.002\"} 0",
+            "ludus_refusals_total{kind=\"illegal_move\"} 1",
+            "ludus_games_live 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+        }
+    }
+}
