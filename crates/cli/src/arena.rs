@@ -1,7 +1,7 @@
 //! `ludus-cli arena`: two levels play a match from varied openings, colours alternating; the
 //! result with an Elo difference and its 95% margin.
 
-use crate::args::Args;
+use crate::commands::{parse_level, parse_variant};
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
 use ludus_rules::{Outcome, Side, Variant};
@@ -25,32 +25,52 @@ struct GameResult {
     last: String,
 }
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let usage = "ludus-cli arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K] [--opening-plies P]";
-    let args = Args::parse(
-        argv,
-        &["a", "b", "games", "time-ms", "seed", "threads", "opening-plies"],
-        &["quiet", "moves"],
-    )?;
-    args.expect_positional(1, usage)?;
-    let variant = Variant::parse(&args.positional[0]).map_err(|e| e.to_string())?;
-    let a = Level::parse(args.value("a").ok_or_else(|| format!("--a is required; usage: {usage}"))?)?;
-    let b = Level::parse(args.value("b").ok_or_else(|| format!("--b is required; usage: {usage}"))?)?;
-    let games: usize = args.number("games")?.ok_or_else(|| format!("--games is required; usage: {usage}"))?;
-    if games == 0 {
-        return Err("--games must be at least 1".to_string());
-    }
-    let time_ms: Option<u64> = args.number("time-ms")?;
-    if time_ms == Some(0) {
-        return Err("--time-ms must be at least 1".to_string());
-    }
-    let seed: u64 = args.number("seed")?.unwrap_or(1);
-    let threads: usize = args.number("threads")?.unwrap_or(2).clamp(1, 64);
+#[derive(clap::Args, Debug)]
+pub struct ArenaArgs {
+    /// latrunculi, latrunculi-quick or alquerque
+    #[arg(value_name = "GAME", value_parser = parse_variant)]
+    variant: Variant,
+    /// Player A: random, easy, medium or hard
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    a: Level,
+    /// Player B: random, easy, medium or hard
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    b: Level,
+    /// How many games (colours alternate; each opening is played with both colours)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Time a move for the searching levels (default: each level's own)
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..))]
+    time_ms: Option<u64>,
+    /// The match's seed (openings and the players' seeds)
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Games played at once
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    threads: usize,
+    /// Random opening plies before the players take over (default 6 in Latrunculi, 10 in Alquerque)
+    #[arg(long, value_name = "P")]
+    opening_plies: Option<usize>,
+    /// Print only the result
+    #[arg(long)]
+    quiet: bool,
+    /// Print every game's moves and final position
+    #[arg(long)]
+    moves: bool,
+}
+
+pub fn run(args: ArenaArgs) -> Result<(), String> {
+    let variant = args.variant;
+    let (a, b) = (args.a, args.b);
+    let games = args.games as usize;
+    let time_ms = args.time_ms;
+    let seed = args.seed;
+    let threads = args.threads.clamp(1, 64);
     // Alquerque has few balanced openings of 6 plies (one) but many of 10 (over a thousand).
     let default_plies = if variant.is_latrunculi() { 6 } else { 10 };
-    let opening_plies: usize = args.number("opening-plies")?.unwrap_or(default_plies);
-    let quiet = args.flag("quiet");
-    let show_moves = args.flag("moves");
+    let opening_plies = args.opening_plies.unwrap_or(default_plies);
+    let quiet = args.quiet;
+    let show_moves = args.moves;
     let limits = Limits { time_ms, ..Limits::NONE };
 
     println!(
