@@ -132,6 +132,11 @@ pub struct SearchParams {
     /// Bonus for the capturing moves of the root (a greedy level prefers taking now to a quiet
     /// move of about the same value).
     pub root_capture_bonus: i32,
+    /// Variety: the most, in centi-soldiers, by which the move played may score below the
+    /// best one by the search's own scores. Each root move gets a bonus from 0 to this margin,
+    /// fixed by the seed, so that games with different seeds differ (0: always the best move).
+    #[serde(default)]
+    pub variety: i32,
     /// Pseudo-random noise added to each evaluation, from -noise to +noise, fixed per position
     /// and seed (so the transposition table stays consistent).
     pub noise: i32,
@@ -150,6 +155,7 @@ impl Default for SearchParams {
             contempt: 0,
             complexity: 0,
             root_capture_bonus: 0,
+            variety: 0,
             noise: 0,
         }
     }

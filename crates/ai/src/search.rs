@@ -536,9 +536,22 @@ impl<P: SearchGame> Search<P> {
         }
     }
 
-    /// The root's bonus for `mv` (see [`crate::params::SearchParams::root_capture_bonus`]).
+    /// The root's bonus for `mv`: the level's taste for captures (see
+    /// [`crate::params::SearchParams::root_capture_bonus`]) and its variety, a bonus from 0 to
+    /// [`crate::params::SearchParams::variety`] fixed per move and seed. The search finds the
+    /// move with the best score plus bonus, so the move played is never worse than the best by
+    /// more than the margin by the search's own scores, and different seeds choose differently
+    /// among the moves within it. Decisive scores get no bonus.
     fn root_adj(&self, mv: &P::Move) -> i32 {
-        if P::capture_count(mv) > 0 { self.params.search.root_capture_bonus } else { 0 }
+        let capture = if P::capture_count(mv) > 0 { self.params.search.root_capture_bonus } else { 0 };
+        let margin = self.params.search.variety;
+        let variety = if margin > 0 {
+            (mix(self.seed ^ u64::from(P::move_tag(mv)).wrapping_mul(0xA076_1D64_78BD_642F))
+                % (margin as u64 + 1)) as i32
+        } else {
+            0
+        };
+        capture + variety
     }
 
     fn root_pv_move(&self) -> Option<P::Move> {
@@ -954,7 +967,7 @@ impl<P: SearchGame> Search<P> {
         self.stack.push(child);
         let threefold = is_threefold(&self.stack);
         let quiet = P::capture_count(&mv) == 0;
-        let adj = if ply == 0 && !quiet { self.params.search.root_capture_bonus } else { 0 };
+        let adj = if ply == 0 { self.root_adj(&mv) } else { 0 };
         {
             let fr = &mut self.frames[ply];
             fr.cur = Some(mv);

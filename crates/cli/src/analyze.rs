@@ -10,6 +10,10 @@ use std::sync::Arc;
 pub struct AnalyzeArgs {
     #[command(flatten)]
     game: GameArg,
+    /// Moves to play from the position first, in notation ("m1 m2 ..."): the search then
+    /// knows the game's repetitions and no-capture counter, as in a game
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    moves: Option<String>,
     /// Think this long (default 2000 ms when no limit is given)
     #[arg(long, value_name = "T")]
     time_ms: Option<u64>,
@@ -34,7 +38,17 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
-    let game = AnyGame::from_position(args.game.position()?);
+    let mut game = AnyGame::from_position(args.game.position()?);
+    for (i, m) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
+        if game.is_over() {
+            return Err(format!(
+                "move {} '{m}': the game is already over ({})",
+                i + 1,
+                game.outcome().expect("over")
+            ));
+        }
+        game.play_str(m).map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
+    }
     let mut limits = Limits { depth: args.depth, nodes: args.nodes, time_ms: args.time_ms };
     if limits.is_unlimited() {
         limits.time_ms = Some(2000);

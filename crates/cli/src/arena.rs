@@ -1,7 +1,7 @@
 //! `ludus-cli arena`: two levels play a match from varied openings, colours alternating; the
 //! result with an Elo difference and its 95% margin.
 
-use crate::commands::{parse_level, parse_variant};
+use crate::commands::parse_variant;
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
 use ludus_rules::{Outcome, Side, Variant};
@@ -12,6 +12,47 @@ use std::time::Instant;
 /// Games longer than this are stopped and scored as draws (the rules end every game, but a
 /// capture every 99 plies could make one very long).
 const MAX_PLIES: usize = 1000;
+
+/// The games' first plies compared for variety.
+const VARIETY_PLIES: usize = 20;
+
+/// One side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A level; `variety` false plays it without its variety margin.
+    Level { level: Level, variety: bool },
+    /// Plain UCT with this many iterations a move.
+    Uct(u32),
+}
+
+impl Player {
+    /// Reads `random`, `easy`, `medium`, `hard`, `LEVEL-fixed` or `uct:N`.
+    pub fn parse(s: &str) -> Result<Player, String> {
+        if let Some(n) = s.strip_prefix("uct:") {
+            return match n.replace([',', '_'], "").parse::<u32>() {
+                Ok(n) if n >= 1 => Ok(Player::Uct(n)),
+                _ => Err(format!("uct:N needs a number of iterations from 1, not '{n}'")),
+            };
+        }
+        let (name, variety) = match s.strip_suffix("-fixed") {
+            Some(n) => (n, false),
+            None => (s, true),
+        };
+        Level::parse(name)
+            .map(|level| Player::Level { level, variety })
+            .map_err(|e| format!("{e}, with -fixed for no variety, or uct:ITERATIONS"))
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Player::Level { level, variety: true } => write!(f, "{level}"),
+            Player::Level { level, variety: false } => write!(f, "{level}-fixed"),
+            Player::Uct(n) => write!(f, "uct:{n}"),
+        }
+    }
+}
 
 struct GameResult {
     index: usize,
@@ -30,12 +71,13 @@ pub struct ArenaArgs {
     /// latrunculi, latrunculi-quick or alquerque
     #[arg(value_name = "GAME", value_parser = parse_variant)]
     variant: Variant,
-    /// Player A: random, easy, medium or hard
-    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
-    a: Level,
-    /// Player B: random, easy, medium or hard
-    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
-    b: Level,
+    /// Player A: random, easy, medium or hard (with variety; add -fixed for none, e.g.
+    /// hard-fixed), or uct:ITERATIONS (the Monte-Carlo baseline)
+    #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
+    a: Player,
+    /// Player B, as A
+    #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
+    b: Player,
     /// How many games (colours alternate; each opening is played with both colours)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
@@ -147,6 +189,11 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         }
     }
     let avg_plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / n;
+    // Variety: how many different lines the games took over their first plies.
+    let mut lines: Vec<&[String]> =
+        results.iter().map(|r| &r.moves[..r.moves.len().min(VARIETY_PLIES)]).collect();
+    lines.sort();
+    lines.dedup();
     // The normal approximation has no spread when every game went one way: then give the
     // exact (Clopper-Pearson) 95% bound on the score instead.
     let (lo_s, hi_s) = if wins == results.len() {
@@ -170,10 +217,11 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         "(one-sided)".to_string()
     };
     println!(
-        "Elo difference {} {margin}; endings: {}; average {:.0} plies; {:.1} s",
+        "Elo difference {} {margin}; endings: {}; average {:.0} plies; {} different lines over the first {VARIETY_PLIES} plies; {:.1} s",
         fmt_elo(elo(score), score),
         reasons.iter().map(|(k, c)| format!("{k} {c}")).collect::<Vec<_>>().join(", "),
         avg_plies,
+        lines.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -192,8 +240,8 @@ fn fmt_elo(e: f64, s: f64) -> String {
 fn play_game(
     variant: Variant,
     index: usize,
-    a: Level,
-    b: Level,
+    a: Player,
+    b: Player,
     limits: Limits,
     seed: u64,
     opening_plies: usize,
@@ -209,22 +257,36 @@ fn play_game(
     let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     while !game.is_over() && game.ply() < MAX_PLIES {
         let side = game.side_to_move();
-        let level = if side == a_side { a } else { b };
+        let player = if side == a_side { a } else { b };
         let s = rng.next_u64();
         let slot = side.index();
-        let mut search = match (level.searches(), tables[slot].take()) {
-            (true, Some(tt)) => AnySearch::with_table(&game, level, limits, s, tt),
-            (true, None) => AnySearch::with_table(
-                &game,
-                level,
-                limits,
-                s,
-                TranspositionTable::new(level.params().tt_mb.min(32)),
-            ),
-            (false, _) => AnySearch::new(&game, level, limits, s),
+        let mv = match player {
+            Player::Uct(n) => ludus_ai::uct_move(&game, n, s),
+            Player::Level { level, variety } => {
+                let params = if variety { level.params() } else { level.params_fixed() };
+                let tt = match tables[slot].take() {
+                    Some(tt) => tt,
+                    None => TranspositionTable::new(params.tt_mb.min(32)),
+                };
+                let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
+                let mv = search.run_to_end();
+                if tracing::enabled!(tracing::Level::DEBUG) {
+                    let info = search.info();
+                    tracing::debug!(
+                        game = index + 1,
+                        ply = game.ply(),
+                        player = %player,
+                        depth = info.depth,
+                        nodes = info.nodes,
+                        ms = info.time_ms,
+                        score = %info.score,
+                        pv = %info.pv.join(" "),
+                    );
+                }
+                tables[slot] = search.into_table();
+                mv
+            }
         };
-        let mv = search.run_to_end();
-        tables[slot] = search.into_table();
         let Some(mv) = mv else { break };
         game.play(&mv).expect("the engine plays legal moves");
     }
