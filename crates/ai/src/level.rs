@@ -88,6 +88,7 @@ impl Level {
                     tempo: 0,
                     trade_down: 0,
                     immune_scale: 100,
+                    progress: 0,
                 };
             }
             Level::Hard => {
@@ -189,17 +190,17 @@ pub fn easy_move<P: SearchGame>(pos: &P, history: &[P], seed: u64) -> Option<P::
         stack.push(child);
         let outcome = child.rule_outcome(is_threefold(&stack));
         stack.pop();
-        let mut score = rng.below(160) as i64 + 100 * i64::from(P::capture_count(mv));
+        let mut score = rng.below(120) as i64 + 100 * i64::from(P::capture_count(mv));
         match outcome {
             Some(o) if o.winner == Some(me) => score += 1_000_000,
             Some(o) if o.winner.is_some() => score -= 1_000,
             Some(_) => {}
             None => {
-                // A glance at the reply, half the time: the biggest capture it allows.
-                if rng.below(2) == 0 {
+                // A glance at the reply, three times in four: the biggest capture it allows.
+                if rng.below(4) != 0 {
                     child.generate_moves(&mut replies);
                     let worst = replies.iter().map(|r| P::capture_count(r)).max().unwrap_or(0);
-                    score -= 60 * i64::from(worst);
+                    score -= 90 * i64::from(worst);
                 }
             }
         }

@@ -84,6 +84,10 @@ pub struct ArenaArgs {
     /// Time a move for the searching levels (default: each level's own)
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
+    /// Nodes a move for the searching levels instead of (or with) a time: results then do not
+    /// depend on the machine's load
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
     /// The match's seed (openings and the players' seeds)
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -93,6 +97,9 @@ pub struct ArenaArgs {
     /// Random opening plies before the players take over (default 6 in Latrunculi, 10 in Alquerque)
     #[arg(long, value_name = "P")]
     opening_plies: Option<usize>,
+    /// Alquerque endgame tables for Hard, as in the game (`ludus-cli tablebase build`)
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<std::path::PathBuf>,
     /// Print only the result
     #[arg(long)]
     quiet: bool,
@@ -113,15 +120,23 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     let opening_plies = args.opening_plies.unwrap_or(default_plies);
     let quiet = args.quiet;
     let show_moves = args.moves;
-    let limits = Limits { time_ms, ..Limits::NONE };
+    let tb = match &args.tablebase {
+        Some(_) if variant.is_latrunculi() => return Err("--tablebase is for Alquerque".to_string()),
+        Some(dir) => Some(std::sync::Arc::new(ludus_ai::Tablebase::open(dir).map_err(|e| e.to_string())?)),
+        None => None,
+    };
+    let limits = Limits { time_ms, nodes: args.nodes, depth: None };
 
     println!(
-        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads",
+        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}",
         variant.name(),
-        match time_ms {
-            Some(t) => format!("{t} ms a move"),
-            None => "default time".to_string(),
-        }
+        match (time_ms, args.nodes) {
+            (Some(t), None) => format!("{t} ms a move"),
+            (None, Some(n)) => format!("{n} nodes a move"),
+            (Some(t), Some(n)) => format!("{t} ms or {n} nodes a move"),
+            (None, None) => "default time".to_string(),
+        },
+        if tb.is_some() { ", Hard with the endgame tables" } else { "" }
     );
     let started = Instant::now();
     let next = AtomicUsize::new(0);
@@ -131,13 +146,14 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         for _ in 0..threads.min(games) {
             let tx = tx.clone();
             let next = &next;
+            let tb = tb.clone();
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= games {
                         break;
                     }
-                    let r = play_game(variant, i, a, b, limits, seed, opening_plies);
+                    let r = play_game(variant, i, a, b, limits, seed, opening_plies, tb.clone());
                     if tx.send(r).is_err() {
                         break;
                     }
@@ -245,6 +261,7 @@ fn play_game(
     limits: Limits,
     seed: u64,
     opening_plies: usize,
+    tb: Option<std::sync::Arc<ludus_ai::Tablebase>>,
 ) -> GameResult {
     let mut game = ludus_ai::balanced_opening(
         variant,
@@ -269,6 +286,11 @@ fn play_game(
                     None => TranspositionTable::new(params.tt_mb.min(32)),
                 };
                 let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
+                if level == Level::Hard
+                    && let Some(tb) = &tb
+                {
+                    search = search.with_tablebase(tb.clone());
+                }
                 let mv = search.run_to_end();
                 if tracing::enabled!(tracing::Level::DEBUG) {
                     let info = search.info();

@@ -26,6 +26,9 @@ pub enum Command {
     Arena(crate::arena::ArenaArgs),
     /// Perft speed and the search's speed on fixed positions, with a node-count signature.
     Bench(crate::bench::BenchArgs),
+    /// Technique: Hard plays out won endings (a Latrunculi suite, Alquerque positions the
+    /// endgame tables call won) and the command counts how they end.
+    Endgames(crate::endgames::EndgamesArgs),
     /// The Alquerque endgame tablebase: build the tables, or probe a position.
     Tablebase(crate::tablebase::TablebaseArgs),
     /// A load test of a ludus-server: pairs of bots playing random moves.
@@ -42,6 +45,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Arena(a) => crate::arena::run(a),
         Command::Bench(a) => crate::bench::run(a),
         Command::Tablebase(a) => crate::tablebase::run(a),
+        Command::Endgames(a) => crate::endgames::run(a),
         Command::Bots(a) => crate::bots::run(a),
         Command::Bot(a) => crate::bot::run(a),
     }

@@ -10,6 +10,7 @@ mod bench;
 mod bot;
 mod bots;
 mod commands;
+mod endgames;
 mod tablebase;
 
 use clap::Parser;
