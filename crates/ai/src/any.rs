@@ -82,6 +82,18 @@ impl AnySearch {
         AnySearch::build(game, level, limits, level.params(), seed, Some(tt))
     }
 
+    /// Like [`AnySearch::with_params`], reusing a transposition table.
+    pub fn with_params_table(
+        game: &AnyGame,
+        level: Level,
+        limits: Limits,
+        params: Params,
+        seed: u64,
+        tt: TranspositionTable,
+    ) -> AnySearch {
+        AnySearch::build(game, level, limits, params, seed, Some(tt))
+    }
+
     fn build(
         game: &AnyGame,
         level: Level,

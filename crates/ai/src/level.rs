@@ -24,6 +24,10 @@ pub enum Level {
 
 /// The time Hard takes for a move when no limit is given.
 pub const HARD_DEFAULT_TIME_MS: u64 = 2000;
+/// Hard's variety margin in centi-soldiers (see [`crate::params::SearchParams::variety`]).
+pub const HARD_VARIETY: i32 = 10;
+/// Medium's variety margin in centi-soldiers (it also has evaluation noise).
+pub const MEDIUM_VARIETY: i32 = 25;
 /// Medium's search depth (Latrunculi; see [`MEDIUM_DEPTH_ALQUERQUE`]).
 pub const MEDIUM_DEPTH: u32 = 2;
 /// Medium's search depth in Alquerque: one ply, then quiescence follows every forced capture
@@ -58,7 +62,8 @@ impl Level {
         matches!(self, Level::Medium | Level::Hard)
     }
 
-    /// The search parameters of the level (for the levels that search).
+    /// The search parameters of the level (for the levels that search), with its variety
+    /// margin (see [`Level::params_fixed`] for the same without variety).
     pub fn params(self) -> Params {
         let mut p = Params::default();
         match self {
@@ -66,6 +71,7 @@ impl Level {
                 p.search.noise = 12;
                 p.search.lmr = false;
                 p.search.root_capture_bonus = 50;
+                p.search.variety = MEDIUM_VARIETY;
                 p.tt_mb = p.tt_mb.min(4);
                 // A plain evaluation: material and a little mobility, none of the finer points
                 // (structure, advancement, pieces that can never be taken).
@@ -82,15 +88,24 @@ impl Level {
                     tempo: 0,
                     trade_down: 0,
                     immune_scale: 100,
+                    progress: 0,
                 };
             }
             Level::Hard => {
                 p.search.contempt = 15;
+                p.search.variety = HARD_VARIETY;
             }
             Level::Random | Level::Easy => {
                 p.tt_mb = 1;
             }
         }
+        p
+    }
+
+    /// [`Level::params`] without variety: the level always plays the move it scores best.
+    pub fn params_fixed(self) -> Params {
+        let mut p = self.params();
+        p.search.variety = 0;
         p
     }
 
@@ -175,17 +190,17 @@ pub fn easy_move<P: SearchGame>(pos: &P, history: &[P], seed: u64) -> Option<P::
         stack.push(child);
         let outcome = child.rule_outcome(is_threefold(&stack));
         stack.pop();
-        let mut score = rng.below(160) as i64 + 100 * i64::from(P::capture_count(mv));
+        let mut score = rng.below(120) as i64 + 100 * i64::from(P::capture_count(mv));
         match outcome {
             Some(o) if o.winner == Some(me) => score += 1_000_000,
             Some(o) if o.winner.is_some() => score -= 1_000,
             Some(_) => {}
             None => {
-                // A glance at the reply, half the time: the biggest capture it allows.
-                if rng.below(2) == 0 {
+                // A glance at the reply, three times in four: the biggest capture it allows.
+                if rng.below(4) != 0 {
                     child.generate_moves(&mut replies);
                     let worst = replies.iter().map(|r| P::capture_count(r)).max().unwrap_or(0);
-                    score -= 60 * i64::from(worst);
+                    score -= 90 * i64::from(worst);
                 }
             }
         }

@@ -64,6 +64,7 @@ pub mod score;
 pub mod search;
 pub mod tablebase;
 pub mod tt;
+pub mod uct;
 
 pub use any::{AnyInfo, AnySearch, balanced_opening, best_move};
 pub use eval::SearchGame;
@@ -74,3 +75,4 @@ pub use score::Score;
 pub use search::{Info, Search, Status};
 pub use tablebase::{Probe, Tablebase, Wdl};
 pub use tt::TranspositionTable;
+pub use uct::{Uct, uct_move};

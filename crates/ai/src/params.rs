@@ -31,6 +31,23 @@ pub struct LatrunculiParams {
     pub king_pressure: i32,
     /// Bonus for having the move.
     pub tempo: i32,
+    /// Technique, for the side ahead by at least [`LatrunculiParams::technique_edge`] soldiers:
+    /// penalty for each square the enemy king can slide to (a king confined to a few squares
+    /// can be immobilised).
+    #[serde(default)]
+    pub confine: i32,
+    /// Technique: bonus for each own piece by its closeness to the enemy king (6 minus the
+    /// distance in king steps, when positive).
+    #[serde(default)]
+    pub hunt: i32,
+    /// Technique: penalty for each ply of the no-capture counter, in hundredths of a
+    /// centi-soldier per ply, so that the side ahead makes progress (captures reset it) rather
+    /// than waits.
+    #[serde(default)]
+    pub progress: i32,
+    /// The material edge, in soldiers, from which the technique terms apply (0 turns them off).
+    #[serde(default)]
+    pub technique_edge: i32,
 }
 
 impl Default for LatrunculiParams {
@@ -48,6 +65,10 @@ impl Default for LatrunculiParams {
             connected: 3,
             king_pressure: 6,
             tempo: 8,
+            confine: 4,
+            hunt: 3,
+            progress: 200,
+            technique_edge: 2,
         }
     }
 }
@@ -82,6 +103,10 @@ pub struct AlquerqueParams {
     /// that no enemy piece shares (the enemy can never come back to take it: the game is
     /// most likely a draw). 100 turns the rule off.
     pub immune_scale: i32,
+    /// Penalty for the side ahead in material for each ply of the no-capture counter, in
+    /// hundredths of a centi-soldier (the game is drawn when it reaches 50).
+    #[serde(default)]
+    pub progress: i32,
 }
 
 impl Default for AlquerqueParams {
@@ -99,6 +124,7 @@ impl Default for AlquerqueParams {
             tempo: 6,
             trade_down: 0,
             immune_scale: 25,
+            progress: 150,
         }
     }
 }
@@ -132,6 +158,11 @@ pub struct SearchParams {
     /// Bonus for the capturing moves of the root (a greedy level prefers taking now to a quiet
     /// move of about the same value).
     pub root_capture_bonus: i32,
+    /// Variety: the most, in centi-soldiers, by which the move played may score below the
+    /// best one by the search's own scores. Each root move gets a bonus from 0 to this margin,
+    /// fixed by the seed, so that games with different seeds differ (0: always the best move).
+    #[serde(default)]
+    pub variety: i32,
     /// Pseudo-random noise added to each evaluation, from -noise to +noise, fixed per position
     /// and seed (so the transposition table stays consistent).
     pub noise: i32,
@@ -150,6 +181,7 @@ impl Default for SearchParams {
             contempt: 0,
             complexity: 0,
             root_capture_bonus: 0,
+            variety: 0,
             noise: 0,
         }
     }

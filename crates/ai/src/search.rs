@@ -536,9 +536,22 @@ impl<P: SearchGame> Search<P> {
         }
     }
 
-    /// The root's bonus for `mv` (see [`crate::params::SearchParams::root_capture_bonus`]).
+    /// The root's bonus for `mv`: the level's taste for captures (see
+    /// [`crate::params::SearchParams::root_capture_bonus`]) and its variety, a bonus from 0 to
+    /// [`crate::params::SearchParams::variety`] fixed per move and seed. The search finds the
+    /// move with the best score plus bonus, so the move played is never worse than the best by
+    /// more than the margin by the search's own scores, and different seeds choose differently
+    /// among the moves within it. Decisive scores get no bonus.
     fn root_adj(&self, mv: &P::Move) -> i32 {
-        if P::capture_count(mv) > 0 { self.params.search.root_capture_bonus } else { 0 }
+        let capture = if P::capture_count(mv) > 0 { self.params.search.root_capture_bonus } else { 0 };
+        let margin = self.params.search.variety;
+        let variety = if margin > 0 {
+            (mix(self.seed ^ u64::from(P::move_tag(mv)).wrapping_mul(0xA076_1D64_78BD_642F))
+                % (margin as u64 + 1)) as i32
+        } else {
+            0
+        };
+        capture + variety
     }
 
     fn root_pv_move(&self) -> Option<P::Move> {
@@ -952,9 +965,10 @@ impl<P: SearchGame> Search<P> {
         let f = self.frames[ply];
         let child = f.pos.play_unchecked(&mv);
         self.stack.push(child);
-        let threefold = is_threefold(&self.stack);
+        let repetition = repetition(&self.stack, self.root_stack_len - 1);
+        let threefold = repetition == Repetition::Threefold;
         let quiet = P::capture_count(&mv) == 0;
-        let adj = if ply == 0 && !quiet { self.params.search.root_capture_bonus } else { 0 };
+        let adj = if ply == 0 { self.root_adj(&mv) } else { 0 };
         {
             let fr = &mut self.frames[ply];
             fr.cur = Some(mv);
@@ -971,6 +985,16 @@ impl<P: SearchGame> Search<P> {
             let tainted = outcome.reason == ludus_rules::Reason::Repetition;
             self.frames[ply].phase = Phase::Full;
             self.after_child(ply, v, tainted);
+            return;
+        }
+        if repetition == Repetition::InLine && P::REPETITION_LOSES {
+            // The line came back to a position it has been through: a draw by the search's
+            // reckoning (the side ahead must make progress; see [`repetition`]).
+            self.nodes += 1;
+            self.pv[ply + 1].clear();
+            let v = self.draw_score(child.side_to_move());
+            self.frames[ply].phase = Phase::Full;
+            self.after_child(ply, v, true);
             return;
         }
         if f.kind == Kind::Quiesce {
@@ -1119,6 +1143,53 @@ impl<P: SearchGame> Search<P> {
             None => self.draw_score(side),
         }
     }
+}
+
+/// Repetition, in one place: what the last position of a search's stack repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Repetition {
+    /// Nothing the search cares about.
+    None,
+    /// A third occurrence in the game and the line: the rules' threefold repetition, which
+    /// ends the game (Latrunculi, `RULES.md` end rule 4: the player who made the move LOSES;
+    /// Alquerque: a draw). The rules decide the result through `rule_outcome`.
+    Threefold,
+    /// A second occurrence, the first one inside the searched line (the root or after it):
+    /// in the games where a threefold repetition loses (Latrunculi,
+    /// [`crate::SearchGame::REPETITION_LOSES`]) the search scores it as a draw. Whoever is ahead then avoids going round in circles
+    /// (a shuffle never makes progress, and a third time would lose in Latrunculi), and the
+    /// side behind takes a repetition as the draw it can hope for.
+    InLine,
+}
+
+/// What the last position of `stack` repeats; `line_start` is the index of the root in it
+/// (the positions before are the game's). See [`Repetition`].
+pub(crate) fn repetition<P: GamePosition>(stack: &[P], line_start: usize) -> Repetition {
+    let Some(current) = stack.last() else {
+        return Repetition::None;
+    };
+    let n = stack.len();
+    let window = usize::from(current.clock()).min(n - 1);
+    if window < 4 {
+        return Repetition::None;
+    }
+    let h = current.hash();
+    let lo = n - 1 - window;
+    let mut count = 0;
+    let mut in_line = false;
+    let mut i = n - 1;
+    while i >= lo + 2 {
+        i -= 2;
+        let p = &stack[i];
+        if p.hash() == h && p.same_position(current) {
+            count += 1;
+            in_line |= i >= line_start;
+            if count >= 2 {
+                return Repetition::Threefold;
+            }
+        }
+    }
+    if in_line { Repetition::InLine } else { Repetition::None }
 }
 
 /// Whether the last position of `stack` occurs in it for the third time (only positions since

@@ -1,48 +1,69 @@
 //! `ludus-cli analyze`: the engine's best move, score, depth, nodes, speed and principal
 //! variation for a position.
 
-use crate::args::Args;
-use crate::commands::position;
+use crate::commands::{GameArg, parse_level};
 use ludus_ai::{AnySearch, Level, Limits, Tablebase};
 use ludus_rules::AnyGame;
 use std::sync::Arc;
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let usage = "ludus-cli analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB] [--tablebase DIR]";
-    let args = Args::parse(
-        argv,
-        &["position", "time-ms", "depth", "nodes", "level", "seed", "hash", "tablebase"],
-        &[],
-    )?;
-    args.expect_positional(1, usage)?;
-    let game = AnyGame::from_position(position(&args)?);
-    let depth: Option<u32> = args.number("depth")?;
-    if let Some(d) = depth
-        && !(1..=ludus_ai::limits::MAX_DEPTH).contains(&d)
-    {
-        return Err(format!("--depth must be from 1 to {}, not {d}", ludus_ai::limits::MAX_DEPTH));
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// Moves to play from the position first, in notation ("m1 m2 ..."): the search then
+    /// knows the game's repetitions and no-capture counter, as in a game
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    moves: Option<String>,
+    /// Think this long (default 2000 ms when no limit is given)
+    #[arg(long, value_name = "T")]
+    time_ms: Option<u64>,
+    /// Search this deep, in plies
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(ludus_ai::limits::MAX_DEPTH)))]
+    depth: Option<u32>,
+    /// Search this many nodes
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// random, easy, medium or hard (default hard)
+    #[arg(long, value_name = "L", value_parser = parse_level, default_value = "hard")]
+    level: Level,
+    /// The search's seed
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// The transposition table's size in MB, 1 to 4096
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    hash: Option<u64>,
+    /// Use the Alquerque endgame tables in DIR
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<String>,
+}
+
+pub fn run(args: AnalyzeArgs) -> Result<(), String> {
+    let mut game = AnyGame::from_position(args.game.position()?);
+    for (i, m) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
+        if game.is_over() {
+            return Err(format!(
+                "move {} '{m}': the game is already over ({})",
+                i + 1,
+                game.outcome().expect("over")
+            ));
+        }
+        game.play_str(m).map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
     }
-    let mut limits = Limits { depth, nodes: args.number("nodes")?, time_ms: args.number("time-ms")? };
+    let mut limits = Limits { depth: args.depth, nodes: args.nodes, time_ms: args.time_ms };
     if limits.is_unlimited() {
         limits.time_ms = Some(2000);
     }
-    let level = match args.value("level") {
-        Some(l) => Level::parse(l)?,
-        None => Level::Hard,
-    };
-    let seed: u64 = args.number("seed")?.unwrap_or(0);
+    let level = args.level;
+    let seed = args.seed;
     let mut params = level.params();
-    if let Some(mb) = args.number::<usize>("hash")? {
-        if mb == 0 || mb > 4096 {
-            return Err(format!("--hash must be from 1 to 4096 MB, not {mb}"));
-        }
-        params.tt_mb = mb;
+    if let Some(mb) = args.hash {
+        params.tt_mb = mb as usize;
     }
     if game.is_over() {
         return Err(format!("the game is already over in this position ({})", game.outcome().expect("over")));
     }
     let mut search = AnySearch::with_params(&game, level, limits, params, seed);
-    if let Some(dir) = args.value("tablebase") {
+    if let Some(dir) = &args.tablebase {
         if !matches!(game, AnyGame::Alquerque(_)) {
             return Err("--tablebase is for Alquerque".to_string());
         }

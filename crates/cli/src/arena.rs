@@ -1,7 +1,7 @@
 //! `ludus-cli arena`: two levels play a match from varied openings, colours alternating; the
 //! result with an Elo difference and its 95% margin.
 
-use crate::args::Args;
+use crate::commands::parse_variant;
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
 use ludus_rules::{Outcome, Side, Variant};
@@ -12,6 +12,47 @@ use std::time::Instant;
 /// Games longer than this are stopped and scored as draws (the rules end every game, but a
 /// capture every 99 plies could make one very long).
 const MAX_PLIES: usize = 1000;
+
+/// The games' first plies compared for variety.
+const VARIETY_PLIES: usize = 20;
+
+/// One side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A level; `variety` false plays it without its variety margin.
+    Level { level: Level, variety: bool },
+    /// Plain UCT with this many iterations a move.
+    Uct(u32),
+}
+
+impl Player {
+    /// Reads `random`, `easy`, `medium`, `hard`, `LEVEL-fixed` or `uct:N`.
+    pub fn parse(s: &str) -> Result<Player, String> {
+        if let Some(n) = s.strip_prefix("uct:") {
+            return match n.replace([',', '_'], "").parse::<u32>() {
+                Ok(n) if n >= 1 => Ok(Player::Uct(n)),
+                _ => Err(format!("uct:N needs a number of iterations from 1, not '{n}'")),
+            };
+        }
+        let (name, variety) = match s.strip_suffix("-fixed") {
+            Some(n) => (n, false),
+            None => (s, true),
+        };
+        Level::parse(name)
+            .map(|level| Player::Level { level, variety })
+            .map_err(|e| format!("{e}, with -fixed for no variety, or uct:ITERATIONS"))
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Player::Level { level, variety: true } => write!(f, "{level}"),
+            Player::Level { level, variety: false } => write!(f, "{level}-fixed"),
+            Player::Uct(n) => write!(f, "uct:{n}"),
+        }
+    }
+}
 
 struct GameResult {
     index: usize,
@@ -25,41 +66,77 @@ struct GameResult {
     last: String,
 }
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let usage = "ludus-cli arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K] [--opening-plies P]";
-    let args = Args::parse(
-        argv,
-        &["a", "b", "games", "time-ms", "seed", "threads", "opening-plies"],
-        &["quiet", "moves"],
-    )?;
-    args.expect_positional(1, usage)?;
-    let variant = Variant::parse(&args.positional[0]).map_err(|e| e.to_string())?;
-    let a = Level::parse(args.value("a").ok_or_else(|| format!("--a is required; usage: {usage}"))?)?;
-    let b = Level::parse(args.value("b").ok_or_else(|| format!("--b is required; usage: {usage}"))?)?;
-    let games: usize = args.number("games")?.ok_or_else(|| format!("--games is required; usage: {usage}"))?;
-    if games == 0 {
-        return Err("--games must be at least 1".to_string());
-    }
-    let time_ms: Option<u64> = args.number("time-ms")?;
-    if time_ms == Some(0) {
-        return Err("--time-ms must be at least 1".to_string());
-    }
-    let seed: u64 = args.number("seed")?.unwrap_or(1);
-    let threads: usize = args.number("threads")?.unwrap_or(2).clamp(1, 64);
+#[derive(clap::Args, Debug)]
+pub struct ArenaArgs {
+    /// latrunculi, latrunculi-quick or alquerque
+    #[arg(value_name = "GAME", value_parser = parse_variant)]
+    variant: Variant,
+    /// Player A: random, easy, medium or hard (with variety; add -fixed for none, e.g.
+    /// hard-fixed), or uct:ITERATIONS (the Monte-Carlo baseline)
+    #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
+    a: Player,
+    /// Player B, as A
+    #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
+    b: Player,
+    /// How many games (colours alternate; each opening is played with both colours)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Time a move for the searching levels (default: each level's own)
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..))]
+    time_ms: Option<u64>,
+    /// Nodes a move for the searching levels instead of (or with) a time: results then do not
+    /// depend on the machine's load
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// The match's seed (openings and the players' seeds)
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Games played at once
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    threads: usize,
+    /// Random opening plies before the players take over (default 6 in Latrunculi, 10 in Alquerque)
+    #[arg(long, value_name = "P")]
+    opening_plies: Option<usize>,
+    /// Alquerque endgame tables for Hard, as in the game (`ludus-cli tablebase build`)
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<std::path::PathBuf>,
+    /// Print only the result
+    #[arg(long)]
+    quiet: bool,
+    /// Print every game's moves and final position
+    #[arg(long)]
+    moves: bool,
+}
+
+pub fn run(args: ArenaArgs) -> Result<(), String> {
+    let variant = args.variant;
+    let (a, b) = (args.a, args.b);
+    let games = args.games as usize;
+    let time_ms = args.time_ms;
+    let seed = args.seed;
+    let threads = args.threads.clamp(1, 64);
     // Alquerque has few balanced openings of 6 plies (one) but many of 10 (over a thousand).
     let default_plies = if variant.is_latrunculi() { 6 } else { 10 };
-    let opening_plies: usize = args.number("opening-plies")?.unwrap_or(default_plies);
-    let quiet = args.flag("quiet");
-    let show_moves = args.flag("moves");
-    let limits = Limits { time_ms, ..Limits::NONE };
+    let opening_plies = args.opening_plies.unwrap_or(default_plies);
+    let quiet = args.quiet;
+    let show_moves = args.moves;
+    let tb = match &args.tablebase {
+        Some(_) if variant.is_latrunculi() => return Err("--tablebase is for Alquerque".to_string()),
+        Some(dir) => Some(std::sync::Arc::new(ludus_ai::Tablebase::open(dir).map_err(|e| e.to_string())?)),
+        None => None,
+    };
+    let limits = Limits { time_ms, nodes: args.nodes, depth: None };
 
     println!(
-        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads",
+        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}",
         variant.name(),
-        match time_ms {
-            Some(t) => format!("{t} ms a move"),
-            None => "default time".to_string(),
-        }
+        match (time_ms, args.nodes) {
+            (Some(t), None) => format!("{t} ms a move"),
+            (None, Some(n)) => format!("{n} nodes a move"),
+            (Some(t), Some(n)) => format!("{t} ms or {n} nodes a move"),
+            (None, None) => "default time".to_string(),
+        },
+        if tb.is_some() { ", Hard with the endgame tables" } else { "" }
     );
     let started = Instant::now();
     let next = AtomicUsize::new(0);
@@ -69,13 +146,14 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         for _ in 0..threads.min(games) {
             let tx = tx.clone();
             let next = &next;
+            let tb = tb.clone();
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= games {
                         break;
                     }
-                    let r = play_game(variant, i, a, b, limits, seed, opening_plies);
+                    let r = play_game(variant, i, a, b, limits, seed, opening_plies, tb.clone());
                     if tx.send(r).is_err() {
                         break;
                     }
@@ -127,6 +205,11 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         }
     }
     let avg_plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / n;
+    // Variety: how many different lines the games took over their first plies.
+    let mut lines: Vec<&[String]> =
+        results.iter().map(|r| &r.moves[..r.moves.len().min(VARIETY_PLIES)]).collect();
+    lines.sort();
+    lines.dedup();
     // The normal approximation has no spread when every game went one way: then give the
     // exact (Clopper-Pearson) 95% bound on the score instead.
     let (lo_s, hi_s) = if wins == results.len() {
@@ -150,10 +233,11 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         "(one-sided)".to_string()
     };
     println!(
-        "Elo difference {} {margin}; endings: {}; average {:.0} plies; {:.1} s",
+        "Elo difference {} {margin}; endings: {}; average {:.0} plies; {} different lines over the first {VARIETY_PLIES} plies; {:.1} s",
         fmt_elo(elo(score), score),
         reasons.iter().map(|(k, c)| format!("{k} {c}")).collect::<Vec<_>>().join(", "),
         avg_plies,
+        lines.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -172,11 +256,12 @@ fn fmt_elo(e: f64, s: f64) -> String {
 fn play_game(
     variant: Variant,
     index: usize,
-    a: Level,
-    b: Level,
+    a: Player,
+    b: Player,
     limits: Limits,
     seed: u64,
     opening_plies: usize,
+    tb: Option<std::sync::Arc<ludus_ai::Tablebase>>,
 ) -> GameResult {
     let mut game = ludus_ai::balanced_opening(
         variant,
@@ -189,22 +274,41 @@ fn play_game(
     let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     while !game.is_over() && game.ply() < MAX_PLIES {
         let side = game.side_to_move();
-        let level = if side == a_side { a } else { b };
+        let player = if side == a_side { a } else { b };
         let s = rng.next_u64();
         let slot = side.index();
-        let mut search = match (level.searches(), tables[slot].take()) {
-            (true, Some(tt)) => AnySearch::with_table(&game, level, limits, s, tt),
-            (true, None) => AnySearch::with_table(
-                &game,
-                level,
-                limits,
-                s,
-                TranspositionTable::new(level.params().tt_mb.min(32)),
-            ),
-            (false, _) => AnySearch::new(&game, level, limits, s),
+        let mv = match player {
+            Player::Uct(n) => ludus_ai::uct_move(&game, n, s),
+            Player::Level { level, variety } => {
+                let params = if variety { level.params() } else { level.params_fixed() };
+                let tt = match tables[slot].take() {
+                    Some(tt) => tt,
+                    None => TranspositionTable::new(params.tt_mb.min(32)),
+                };
+                let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
+                if level == Level::Hard
+                    && let Some(tb) = &tb
+                {
+                    search = search.with_tablebase(tb.clone());
+                }
+                let mv = search.run_to_end();
+                if tracing::enabled!(tracing::Level::DEBUG) {
+                    let info = search.info();
+                    tracing::debug!(
+                        game = index + 1,
+                        ply = game.ply(),
+                        player = %player,
+                        depth = info.depth,
+                        nodes = info.nodes,
+                        ms = info.time_ms,
+                        score = %info.score,
+                        pv = %info.pv.join(" "),
+                    );
+                }
+                tables[slot] = search.into_table();
+                mv
+            }
         };
-        let mv = search.run_to_end();
-        tables[slot] = search.into_table();
         let Some(mv) = mv else { break };
         game.play(&mv).expect("the engine plays legal moves");
     }

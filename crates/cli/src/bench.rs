@@ -2,7 +2,6 @@
 //! of positions at a fixed depth, with a node-count signature that changes only when the
 //! search does.
 
-use crate::args::Args;
 use ludus_ai::{Limits, Params, Search, SearchGame};
 use ludus_rules::{AnyGame, AnyPosition, Variant};
 use std::time::Instant;
@@ -19,10 +18,19 @@ const SEARCH_POSITIONS: [(Variant, &str, u32); 8] = [
     (Variant::Alquerque, "d2-c3 d4xd2 d1xd3 b4xd2xd4 b2xb4 b5xb3 a2-b2", 15),
 ];
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv, &[], &["quick", "search-only"])?;
-    let quick = args.flag("quick");
-    if !args.flag("search-only") {
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Shallower runs (two plies less in the search bench, smaller perfts)
+    #[arg(long)]
+    quick: bool,
+    /// Only the search bench, no perft
+    #[arg(long)]
+    search_only: bool,
+}
+
+pub fn run(args: BenchArgs) -> Result<(), String> {
+    let quick = args.quick;
+    if !args.search_only {
         perft_bench(quick);
     }
     search_bench(quick)

@@ -5,7 +5,7 @@
 //! It stops with success once the game is over or both sides have made `--moves` moves, and
 //! fails (exit code 1) when `--timeout` passes first or the server refuses something.
 
-use crate::args::Args;
+use crate::commands::{parse_level, parse_variant};
 use ludus_ai::{Level, Limits};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, Role, ServerMessage};
@@ -14,8 +14,43 @@ use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "ludus-cli bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) \
-[--level LEVEL] [--moves N] [--linger SECS] [--think-ms MS] [--timeout SECS]";
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["quick", "room", "join"])))]
+pub struct BotArgs {
+    /// The server's address, host:port
+    #[arg(long, value_name = "ADDR")]
+    server: String,
+    /// Connect over WebSocket instead of UDP
+    #[arg(long)]
+    ws: bool,
+    /// The bot's nickname
+    #[arg(long, value_name = "NAME", default_value = "Bot")]
+    nick: String,
+    /// Quick-match a game of GAME
+    #[arg(long, value_name = "GAME", value_parser = parse_variant)]
+    quick: Option<Variant>,
+    /// Open a public room of GAME
+    #[arg(long, value_name = "GAME", value_parser = parse_variant)]
+    room: Option<Variant>,
+    /// Join the room with this code
+    #[arg(long, value_name = "CODE")]
+    join: Option<String>,
+    /// random, easy, medium or hard
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level, default_value = "random")]
+    level: Level,
+    /// Stop after N moves each
+    #[arg(long, value_name = "N")]
+    moves: Option<usize>,
+    /// Stay seated this many seconds after the moves
+    #[arg(long, value_name = "SECS", default_value_t = 0)]
+    linger: u64,
+    /// Wait this long before each move
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    think_ms: u64,
+    /// Fail when not done after this many seconds
+    #[arg(long, value_name = "SECS", default_value_t = 120)]
+    timeout: u64,
+}
 
 fn say(line: impl AsRef<str>) {
     let mut out = std::io::stdout().lock();
@@ -23,43 +58,28 @@ fn say(line: impl AsRef<str>) {
     let _ = out.flush();
 }
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(
-        argv,
-        &["server", "nick", "quick", "room", "join", "level", "moves", "linger", "think-ms", "timeout"],
-        &["ws"],
-    )?;
-    args.expect_positional(0, USAGE)?;
-    let server_text = args.value("server").ok_or_else(|| format!("--server is required; usage: {USAGE}"))?;
+pub fn run(args: BotArgs) -> Result<(), String> {
+    let server_text = &args.server;
     let server: SocketAddr = server_text
         .to_socket_addrs()
         .map_err(|e| format!("bad --server '{server_text}': {e}"))?
         .next()
         .ok_or_else(|| format!("bad --server '{server_text}'"))?;
-    let transport = if args.flag("ws") { Transport::WebSocket } else { Transport::Udp };
-    let level = match args.value("level") {
-        Some(l) => Level::parse(l)?,
-        None => Level::Random,
-    };
-    let moves_wanted: usize = args.number("moves")?.unwrap_or(usize::MAX);
-    let think = Duration::from_millis(args.number("think-ms")?.unwrap_or(300));
-    let timeout = Duration::from_secs(args.number("timeout")?.unwrap_or(120));
+    let transport = if args.ws { Transport::WebSocket } else { Transport::Udp };
+    let level = args.level;
+    let moves_wanted: usize = args.moves.unwrap_or(usize::MAX);
+    let think = Duration::from_millis(args.think_ms);
+    let timeout = Duration::from_secs(args.timeout);
     // After the moves, stay seated this long before leaving (the opponent may look at the board).
-    let linger = Duration::from_secs(args.number("linger")?.unwrap_or(0));
+    let linger = Duration::from_secs(args.linger);
     let mut done_at: Option<Instant> = None;
-    let first = match (args.value("quick"), args.value("room"), args.value("join")) {
-        (Some(g), None, None) => {
-            ClientMessage::QuickMatch { variant: Variant::parse(g).map_err(|e| e.to_string())?, clock: None }
-        }
-        (None, Some(g), None) => ClientMessage::CreateRoom {
-            variant: Variant::parse(g).map_err(|e| e.to_string())?,
-            clock: None,
-            public: true,
-        },
-        (None, None, Some(code)) => ClientMessage::JoinRoom { code: code.to_string() },
-        _ => return Err(format!("give one of --quick, --room, --join; usage: {USAGE}")),
+    let first = match (args.quick, args.room, &args.join) {
+        (Some(variant), None, None) => ClientMessage::QuickMatch { variant, clock: None },
+        (None, Some(variant), None) => ClientMessage::CreateRoom { variant, clock: None, public: true },
+        (None, None, Some(code)) => ClientMessage::JoinRoom { code: code.clone() },
+        _ => return Err("give one of --quick, --room, --join".to_string()),
     };
-    let nick = args.value("nick").unwrap_or("Bot");
+    let nick = args.nick.as_str();
     let mut client = Client::connect(ClientConfig::new(server, transport).nickname(nick))
         .map_err(|e| format!("cannot connect: {e}"))?;
     let started = Instant::now();

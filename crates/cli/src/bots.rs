@@ -4,7 +4,7 @@
 //! to receiving the server's broadcast of it, which the server sends only once the move is on
 //! disk) as percentiles.
 
-use crate::args::Args;
+use crate::commands::parse_variant;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
 use ludus_rules::{AnyGame, GameRecord, Side, Variant};
@@ -16,8 +16,47 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "ludus-cli bots --server ADDR [--games N] [--ws] [--variant GAME|all] [--think-ms MIN-MAX] \
-[--max-plies P] [--duration SECS] [--ramp PER_SEC] [--threads T] [--seed S]";
+#[derive(clap::Args, Debug)]
+pub struct BotsArgs {
+    /// The server's address, e.g. 127.0.0.1:5000
+    #[arg(long, value_name = "ADDR")]
+    server: SocketAddr,
+    /// Pairs of bots (games at once), 1 to 100000
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    games: usize,
+    /// Connect over WebSocket instead of UDP
+    #[arg(long)]
+    ws: bool,
+    /// latrunculi, latrunculi-quick, alquerque or all
+    #[arg(long, value_name = "GAME|all", default_value = "all")]
+    variant: String,
+    /// Think time before each move, MIN-MAX milliseconds (or one number)
+    #[arg(long, value_name = "MIN-MAX", default_value = "500-1500", value_parser = parse_think)]
+    think_ms: (u64, u64),
+    /// Plies after which a game is left
+    #[arg(long, value_name = "P", default_value_t = 80)]
+    max_plies: usize,
+    /// Rematch until this many seconds have passed (0: one game each)
+    #[arg(long, value_name = "SECS", default_value_t = 0)]
+    duration: u64,
+    /// Clients connecting per second
+    #[arg(long, value_name = "PER_SEC", default_value_t = 400.0)]
+    ramp: f64,
+    /// Threads running the bots
+    #[arg(long, value_name = "T", default_value_t = 1)]
+    threads: usize,
+    /// The seed of the bots' moves
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+}
+
+fn parse_think(s: &str) -> Result<(u64, u64), String> {
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    match (a.parse::<u64>(), b.parse::<u64>()) {
+        (Ok(a), Ok(b)) if a <= b && b <= 600_000 => Ok((a, b)),
+        _ => Err(format!("expected MIN-MAX milliseconds, not '{s}'")),
+    }
+}
 
 struct Settings {
     server: SocketAddr,
@@ -75,45 +114,22 @@ struct Bot {
     signed_in: bool,
 }
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(
-        argv,
-        &["server", "games", "variant", "think-ms", "max-plies", "duration", "ramp", "threads", "seed"],
-        &["ws"],
-    )?;
-    if !args.positional.is_empty() {
-        return Err(format!("usage: {USAGE}"));
-    }
-    let server: SocketAddr = args
-        .value("server")
-        .ok_or_else(|| format!("--server is required\nusage: {USAGE}"))?
-        .parse()
-        .map_err(|_| "--server expects an address like 127.0.0.1:5000".to_string())?;
-    let think = match args.value("think-ms") {
-        None => (500, 1500),
-        Some(s) => {
-            let (a, b) = s.split_once('-').unwrap_or((s, s));
-            match (a.parse::<u64>(), b.parse::<u64>()) {
-                (Ok(a), Ok(b)) if a <= b && b <= 600_000 => (a, b),
-                _ => return Err(format!("--think-ms expects MIN-MAX milliseconds, not '{s}'")),
-            }
-        }
-    };
-    let variants = match args.value("variant") {
-        None | Some("all") => Variant::ALL.to_vec(),
-        Some(v) => vec![Variant::parse(v).map_err(|e| e.to_string())?],
+pub fn run(args: BotsArgs) -> Result<(), String> {
+    let variants = match args.variant.as_str() {
+        "all" => Variant::ALL.to_vec(),
+        v => vec![parse_variant(v)?],
     };
     let settings = Settings {
-        server,
-        transport: if args.flag("ws") { Transport::WebSocket } else { Transport::Udp },
-        games: args.number("games")?.unwrap_or(10usize).clamp(1, 100_000),
+        server: args.server,
+        transport: if args.ws { Transport::WebSocket } else { Transport::Udp },
+        games: args.games.clamp(1, 100_000),
         variants,
-        think,
-        max_plies: args.number("max-plies")?.unwrap_or(80usize).max(1),
-        duration: Duration::from_secs(args.number("duration")?.unwrap_or(0u64)),
-        ramp: args.number("ramp")?.unwrap_or(400.0f64).max(1.0),
-        threads: args.number("threads")?.unwrap_or(1usize).clamp(1, 64),
-        seed: args.number("seed")?.unwrap_or(1u64),
+        think: args.think_ms,
+        max_plies: args.max_plies.max(1),
+        duration: Duration::from_secs(args.duration),
+        ramp: args.ramp.max(1.0),
+        threads: args.threads.clamp(1, 64),
+        seed: args.seed,
     };
     let settings = Arc::new(settings);
     let shared = Arc::new(Shared::default());

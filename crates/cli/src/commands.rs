@@ -1,75 +1,122 @@
-//! The subcommands.
+//! The command line (clap derive): one subcommand per tool, the shared argument types, and
+//! `perft` and `moves`.
 
-use crate::args::Args;
+use clap::{Parser, Subcommand};
+use ludus_ai::Level;
 use ludus_rules::{AnyGame, AnyPosition, Variant};
 
-const USAGE: &str = "usage: ludus-cli <command> ...
-  perft <GAME> <DEPTH> [--position POS] [--divide]
-  moves <GAME> [--position POS]
-  analyze <GAME> [--position POS] [--time-ms T | --depth D | --nodes N] [--level L] [--seed S] [--hash MB] [--tablebase DIR]
-  arena <GAME> --a LEVEL --b LEVEL --games N [--time-ms T] [--seed S] [--threads K]
-  bench [--quick] [--search-only]
-  tablebase build --max-pieces N [--out DIR] | tablebase probe --position POS [--dir DIR]
-  bots --server ADDR [--games N] [--ws] [--variant GAME|all] [--think-ms MIN-MAX] [--max-plies P] [--duration SECS] [--ramp PER_SEC] [--threads T]
-  bot --server ADDR [--ws] [--nick NAME] (--quick GAME | --room GAME | --join CODE) [--level LEVEL] [--moves N] [--linger SECS] [--think-ms MS] [--timeout SECS]
-GAME is latrunculi, latrunculi-quick or alquerque; LEVEL is random, easy, medium or hard.";
+/// Ludus from the command line: perft, legal moves, analysis, AI arena, benchmarks, the
+/// Alquerque endgame tables and online bots.
+#[derive(Parser, Debug)]
+#[command(name = "ludus-cli", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let Some((cmd, rest)) = argv.split_first() else {
-        return Err(USAGE.to_string());
-    };
-    match cmd.as_str() {
-        "perft" => perft(rest),
-        "moves" => moves(rest),
-        "analyze" => crate::analyze::run(rest),
-        "arena" => crate::arena::run(rest),
-        "bench" => crate::bench::run(rest),
-        "bots" => crate::bots::run(rest),
-        "bot" => crate::bot::run(rest),
-        "tablebase" => crate::tablebase::run(rest),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Counts the move sequences of DEPTH plies (the last line is the count).
+    Perft(PerftArgs),
+    /// Lists the legal moves of a position (and the outcome when the game is over).
+    Moves(MovesArgs),
+    /// The engine's best move, score, depth, nodes, speed and principal variation.
+    Analyze(crate::analyze::AnalyzeArgs),
+    /// Two players play a match, colours alternating; prints the score with an Elo difference.
+    Arena(crate::arena::ArenaArgs),
+    /// Perft speed and the search's speed on fixed positions, with a node-count signature.
+    Bench(crate::bench::BenchArgs),
+    /// Technique: Hard plays out won endings (a Latrunculi suite, Alquerque positions the
+    /// endgame tables call won) and the command counts how they end.
+    Endgames(crate::endgames::EndgamesArgs),
+    /// The Alquerque endgame tablebase: build the tables, or probe a position.
+    Tablebase(crate::tablebase::TablebaseArgs),
+    /// A load test of a ludus-server: pairs of bots playing random moves.
+    Bots(crate::bots::BotsArgs),
+    /// One bot client on a ludus-server, to play a person (or a test) online.
+    Bot(crate::bot::BotArgs),
+}
+
+pub fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Perft(a) => perft(a),
+        Command::Moves(a) => moves(a),
+        Command::Analyze(a) => crate::analyze::run(a),
+        Command::Arena(a) => crate::arena::run(a),
+        Command::Bench(a) => crate::bench::run(a),
+        Command::Tablebase(a) => crate::tablebase::run(a),
+        Command::Endgames(a) => crate::endgames::run(a),
+        Command::Bots(a) => crate::bots::run(a),
+        Command::Bot(a) => crate::bot::run(a),
+    }
+}
+
+/// Reads a game name for clap: `latrunculi`, `latrunculi-quick` or `alquerque`.
+pub fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::parse(s).map_err(|e| e.to_string())
+}
+
+/// Reads a level name for clap: `random`, `easy`, `medium` or `hard`.
+pub fn parse_level(s: &str) -> Result<Level, String> {
+    Level::parse(s)
+}
+
+/// `<GAME> [--position POS]`: a game and the position to start from.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameArg {
+    /// latrunculi, latrunculi-quick or alquerque
+    #[arg(value_name = "GAME", value_parser = parse_variant)]
+    pub variant: Variant,
+    /// The start position in the rules' notation (default: the game's start)
+    #[arg(long, value_name = "POS")]
+    pub position: Option<String>,
+}
+
+impl GameArg {
+    /// The position named.
+    pub fn position(&self) -> Result<AnyPosition, String> {
+        match &self.position {
+            None => Ok(self.variant.start()),
+            Some(s) => AnyPosition::parse(self.variant, s).map_err(|e| format!("bad position '{s}': {e}")),
         }
-        other => Err(format!("unknown command '{other}'\n{USAGE}")),
     }
 }
 
-/// The game and position named by `<GAME> [--position POS]`.
-pub fn position(args: &Args) -> Result<AnyPosition, String> {
-    let variant = Variant::parse(&args.positional[0]).map_err(|e| e.to_string())?;
-    match args.value("position") {
-        None => Ok(variant.start()),
-        Some(s) => AnyPosition::parse(variant, s).map_err(|e| format!("bad position '{s}': {e}")),
-    }
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// Plies to count, 0 to 64
+    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=64))]
+    depth: u32,
+    /// The count under each root move, then the total
+    #[arg(long)]
+    divide: bool,
 }
 
-fn perft(argv: &[String]) -> Result<(), String> {
-    let usage = "ludus-cli perft <GAME> <DEPTH> [--position POS] [--divide]";
-    let args = Args::parse(argv, &["position"], &["divide"])?;
-    args.expect_positional(2, usage)?;
-    let pos = position(&args)?;
-    let depth: u32 =
-        args.positional[1].parse().ok().filter(|&d| d <= 64).ok_or_else(|| {
-            format!("DEPTH must be a whole number from 0 to 64, not '{}'", args.positional[1])
-        })?;
-    if args.flag("divide") {
+#[derive(clap::Args, Debug)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    game: GameArg,
+}
+
+fn perft(args: PerftArgs) -> Result<(), String> {
+    let pos = args.game.position()?;
+    if args.divide {
         let mut total = 0;
-        for (mv, n) in pos.perft_divide(depth) {
+        for (mv, n) in pos.perft_divide(args.depth) {
             println!("{mv} {n}");
             total += n;
         }
         println!("{total}");
     } else {
-        println!("{}", pos.perft(depth));
+        println!("{}", pos.perft(args.depth));
     }
     Ok(())
 }
 
-fn moves(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv, &["position"], &[])?;
-    args.expect_positional(1, "ludus-cli moves <GAME> [--position POS]")?;
-    let game = AnyGame::from_position(position(&args)?);
+fn moves(args: MovesArgs) -> Result<(), String> {
+    let game = AnyGame::from_position(args.game.position()?);
     let pos = game.position();
     for mv in game.legal_moves() {
         println!("{}", pos.move_to_string(&mv).unwrap_or_default());

@@ -1,15 +1,10 @@
 //! `ludus-cli tablebase`: build the Alquerque endgame tables, and probe a position.
 
-use crate::args::Args;
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
 use ludus_rules::GamePosition;
 use ludus_rules::alquerque::Position;
 use std::path::PathBuf;
 use std::time::Instant;
-
-const USAGE: &str = "usage: ludus-cli tablebase build --max-pieces N [--out DIR]
-       ludus-cli tablebase probe --position POS [--dir DIR]
-DIR defaults to ./tablebases; POS is an Alquerque position such as '5/5/2B2/1W3/W4 w'.";
 
 /// The largest piece count `build` accepts. 8 pieces take about 4 minutes and 435 MB of files;
 /// 9 (not tried) would take about 1.3 GB of files and several GB of memory.
@@ -19,14 +14,38 @@ fn default_dir() -> PathBuf {
     PathBuf::from("tablebases")
 }
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let Some((sub, rest)) = argv.split_first() else {
-        return Err(USAGE.to_string());
-    };
-    match sub.as_str() {
-        "build" => build(rest),
-        "probe" => probe(rest),
-        other => Err(format!("unknown tablebase command '{other}'\n{USAGE}")),
+#[derive(clap::Args, Debug)]
+pub struct TablebaseArgs {
+    #[command(subcommand)]
+    command: TablebaseCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum TablebaseCommand {
+    /// Builds the tables of every material of up to N pieces.
+    Build {
+        /// The most pieces on the board, 2 to 9
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_BUILD_PIECES)))]
+        max_pieces: u32,
+        /// Where to write the files (default ./tablebases)
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// The value of an Alquerque position such as '5/5/2B2/1W3/W4 w', and its best move.
+    Probe {
+        /// The position
+        #[arg(long, value_name = "POS")]
+        position: String,
+        /// Where the tables are (default ./tablebases)
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+pub fn run(args: TablebaseArgs) -> Result<(), String> {
+    match args.command {
+        TablebaseCommand::Build { max_pieces, out } => build(max_pieces, out.unwrap_or_else(default_dir)),
+        TablebaseCommand::Probe { position, dir } => probe(&position, dir.unwrap_or_else(default_dir)),
     }
 }
 
@@ -42,14 +61,7 @@ fn thousands(n: u64) -> String {
     out
 }
 
-fn build(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv, &["max-pieces", "out"], &[])?;
-    args.expect_positional(0, "ludus-cli tablebase build --max-pieces N [--out DIR]")?;
-    let n: u32 = args.number("max-pieces")?.ok_or("tablebase build needs --max-pieces N")?;
-    if !(2..=MAX_BUILD_PIECES).contains(&n) {
-        return Err(format!("--max-pieces must be from 2 to {MAX_BUILD_PIECES}, not {n}"));
-    }
-    let dir = args.value("out").map_or_else(default_dir, PathBuf::from);
+fn build(n: u32, dir: PathBuf) -> Result<(), String> {
     println!(
         "{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>9} {:>13}",
         "file", "positions", "wins", "draws", "losses", "longest", "time", "bytes"
@@ -88,12 +100,8 @@ fn build(argv: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn probe(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv, &["position", "dir"], &[])?;
-    args.expect_positional(0, "ludus-cli tablebase probe --position POS [--dir DIR]")?;
-    let s = args.value("position").ok_or("tablebase probe needs --position POS")?;
+fn probe(s: &str, dir: PathBuf) -> Result<(), String> {
     let pos = Position::parse(s).map_err(|e| format!("bad position '{s}': {e}"))?;
-    let dir = args.value("dir").map_or_else(default_dir, PathBuf::from);
     let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
     let side = pos.side_to_move();
     let Some(value) = tb.try_probe(&pos).map_err(|e| e.to_string())? else {

@@ -167,6 +167,9 @@ impl SearchGame for Position {
         let (mine, theirs) = (self.pieces(us).count_ones() as i32, self.pieces(them).count_ones() as i32);
         let off = 24 - mine - theirs;
         score += p.trade_down * off * (mine - theirs).signum();
+        // Progress: the side ahead loses a little with every ply of the no-capture counter (at
+        // 50 the game is drawn), so that it forces exchanges rather than waits.
+        score -= p.progress * i32::from(self.clock()) * (mine - theirs).signum() / 100;
         // A piece on its far rank that no enemy piece shares can never be taken: the side that
         // has one cannot lose its last piece, and the game is most likely drawn.
         let immune = |side: Side| {

@@ -140,6 +140,84 @@ impl Context {
     }
 }
 
+/// The squares the king of `side` can slide to.
+fn king_reach(pos: &Position, ctx: &Context, side: Side) -> u32 {
+    let occ = pos.occupied();
+    let mut n = 0;
+    for d in 0..4 {
+        let mut s = pos.king(side);
+        while let Some(t) = ctx.geo.step(s, d) {
+            if occ & t.bit() != 0 {
+                break;
+            }
+            n += 1;
+            s = t;
+        }
+    }
+    n
+}
+
+/// The technique terms for the side ahead by [`LatrunculiParams::technique_edge`] soldiers or
+/// more, from `us`'s point of view: confine the enemy king, bring pieces to it, and make
+/// progress (the no-capture counter costs the side ahead), so that a won ending is won by
+/// immobilising the king or taking the last soldiers rather than by waiting for the counter.
+fn technique(pos: &Position, ctx: &Context, p: &crate::params::LatrunculiParams, us: Side) -> i32 {
+    if p.technique_edge <= 0 {
+        return 0;
+    }
+    let m = pos.material();
+    let diff = m[us.index()] as i32 - m[(!us).index()] as i32;
+    let leader = if diff >= p.technique_edge {
+        us
+    } else if -diff >= p.technique_edge {
+        !us
+    } else {
+        return 0;
+    };
+    let loser = !leader;
+    let king = pos.king(loser);
+    let (kx, ky) = (king.index() as i32 % ctx.width as i32, king.index() as i32 / ctx.width as i32);
+    let mut close = 0;
+    let mut own = pos.pieces(leader);
+    while own != 0 {
+        let i = own.trailing_zeros() as i32;
+        own &= own - 1;
+        let d = (i % ctx.width as i32 - kx).abs() + (i / ctx.width as i32 - ky).abs();
+        close += (6 - d).max(0);
+    }
+    // When only a few enemy soldiers are left, taking them wins: bring pieces to them too.
+    let mut prey = pos.soldiers(loser);
+    if prey.count_ones() <= 3 {
+        while prey != 0 {
+            let j = prey.trailing_zeros() as i32;
+            prey &= prey - 1;
+            let (sx, sy) = (j % ctx.width as i32, j / ctx.width as i32);
+            let mut own = pos.pieces(leader);
+            let mut near = [i32::MAX; 2];
+            while own != 0 {
+                let i = own.trailing_zeros() as i32;
+                own &= own - 1;
+                let d = (i % ctx.width as i32 - sx).abs() + (i / ctx.width as i32 - sy).abs();
+                if d < near[0] {
+                    near = [d, near[0]];
+                } else if d < near[1] {
+                    near[1] = d;
+                }
+            }
+            // A sandwich needs two pieces: the nearest two count.
+            for d in near {
+                if d != i32::MAX {
+                    close += (6 - d).max(0);
+                }
+            }
+        }
+    }
+    let t = p.hunt * close
+        - p.confine * king_reach(pos, ctx, loser) as i32
+        - p.progress * i32::from(pos.clock()) / 100;
+    if leader == us { t } else { -t }
+}
+
 struct SideTerms {
     mobility: u32,
     reach: u128,
@@ -153,6 +231,7 @@ fn side_terms(pos: &Position, side: Side) -> SideTerms {
 impl SearchGame for Position {
     type Context = Context;
     const STAGED: bool = true;
+    const REPETITION_LOSES: bool = true;
 
     #[inline]
     fn is_legal(&self, mv: &Move) -> bool {
@@ -220,7 +299,7 @@ impl SearchGame for Position {
         let adj_opp = ctx.north(opp) | ctx.south(opp) | ctx.east(opp) | ctx.west(opp);
         score += p.connected
             * ((own_soldiers & adj_own).count_ones() as i32 - (opp_soldiers & adj_opp).count_ones() as i32);
-        score
+        score + technique(self, ctx, p, us)
     }
 
     fn piece_count(&self) -> (u32, u32) {

@@ -1,0 +1,61 @@
+//! The command line: `--help` everywhere exits 0; bad arguments print an error on standard
+//! error and exit with code 2.
+
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludus-cli")).args(args).output().expect("ludus-cli runs")
+}
+
+#[test]
+fn help_everywhere() {
+    for args in [
+        &["--help"][..],
+        &["perft", "--help"],
+        &["moves", "--help"],
+        &["analyze", "--help"],
+        &["arena", "--help"],
+        &["bench", "--help"],
+        &["tablebase", "--help"],
+        &["tablebase", "build", "--help"],
+        &["tablebase", "probe", "--help"],
+        &["endgames", "--help"],
+        &["endgames", "latrunculi", "--help"],
+        &["endgames", "alquerque", "--help"],
+        &["bots", "--help"],
+        &["bot", "--help"],
+    ] {
+        let out = cli(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage:"), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    for args in [
+        &[][..],
+        &["frobnicate"],
+        &["perft", "latrunculi"],
+        &["perft", "latrunculi", "65"],
+        &["perft", "chess", "2"],
+        &["perft", "alquerque", "2", "--bogus"],
+        &["moves", "alquerque", "--position", "BBBBB/BBBBB w"],
+        &["analyze", "alquerque", "--depth", "0"],
+        &["analyze", "alquerque", "--level", "grandmaster"],
+        &["analyze", "alquerque", "--moves", "a1-a2"],
+        &["arena", "alquerque", "--a", "hard", "--b", "easy"],
+        &["arena", "alquerque", "--a", "hard", "--b", "uct:x", "--games", "2"],
+        &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "0"],
+        &["endgames", "latrunculi", "--suite", "/nonexistent/suite.txt"],
+        &["endgames", "alquerque", "--tablebase", "/nonexistent/tables"],
+        &["arena", "latrunculi", "--a", "hard", "--b", "easy", "--games", "2", "--tablebase", "x"],
+        &["bots", "--server", "nowhere"],
+        &["bot", "--server", "127.0.0.1:5000"],
+        &["bot", "--server", "127.0.0.1:5000", "--quick", "alquerque", "--join", "ABCDEF"],
+    ] {
+        let out = cli(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
