@@ -3,25 +3,29 @@
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy::winit::{UpdateMode, WinitSettings};
-use ludus::launch::Launch;
-use ludus::screens::Screen;
-use ludus::session::{Seats, Session};
-use ludus::settings::Settings;
+use ludus::app::Screen;
+use ludus::app::launch::{Launch, Opponent};
+#[cfg(not(target_arch = "wasm32"))]
+use ludus::app::launch::Options;
+use ludus::game::Notices;
+use ludus::game::session::{Seats, Session};
+use ludus::game::settings::Settings;
 use std::time::Duration;
 
-/// The options: the command line on the desktop, the page's address in the browser
+/// The options: the command line on the desktop (clap: `--help` and `--version` exit 0, a usage
+/// error prints the usage and exits 2), the page's address in the browser
 /// (`?game=alquerque&level=easy`).
+#[cfg(not(target_arch = "wasm32"))]
 fn options() -> Result<Launch, String> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let args: Vec<String> = std::env::args().skip(1).collect();
-        Launch::parse(&args)
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        Launch::from_query(&search)
-    }
+    use clap::{CommandFactory, Parser};
+    let options = Options::try_parse().unwrap_or_else(|e| e.exit());
+    Ok(options.launch().unwrap_or_else(|e| Options::command().error(clap::error::ErrorKind::ArgumentConflict, e).exit()))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn options() -> Result<Launch, String> {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    Launch::from_query(&search)
 }
 
 fn main() -> AppExit {
@@ -43,7 +47,7 @@ fn main() -> AppExit {
             return AppExit::error();
         }
     };
-    let mut settings = Settings::load();
+    let (mut settings, notice) = Settings::load(launch.lang.unwrap_or_default());
     if let Some(lang) = launch.lang {
         settings.lang = lang;
     }
@@ -81,6 +85,7 @@ fn main() -> AppExit {
     let (settings_vs_computer, settings_side, settings_level) =
         (settings.vs_computer, settings.human_side, settings.level);
     app.insert_resource(settings);
+    app.insert_resource(Notices(notice.into_iter().collect()));
     app.add_plugins(ludus::game_plugin);
     if launch.online.is_some() {
         app.insert_state(Screen::Online);
@@ -89,8 +94,11 @@ fn main() -> AppExit {
         // browser's `?level=`), else the player's usual choice.
         let seats = if launch.screenshot.is_some() {
             Seats::two_players()
-        } else if let Some(seats) = launch.seats {
-            seats
+        } else if let Some(opponent) = launch.opponent {
+            match opponent {
+                Opponent::Computer { level, person } => Seats::versus_computer(person, level),
+                Opponent::Friend => Seats::two_players(),
+            }
         } else if !settings_vs_computer {
             Seats::two_players()
         } else {

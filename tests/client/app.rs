@@ -2,7 +2,7 @@
 
 use crate::{data_dir_lock, fresh_data_dir, headless};
 use bevy::prelude::*;
-use ludus::session::{GameCommand, Seats, Session};
+use ludus::game::session::{GameCommand, Seats, Session};
 use ludus_rules::Variant;
 
 #[test]

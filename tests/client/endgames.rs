@@ -1,8 +1,8 @@
 //! The endgame tables shipped in the web bundle (assets/tablebases) are exactly what the
 //! generator builds, and the game's Hard level finds the fastest win with them.
 
-use ludus::ai::Job;
-use ludus::session::Level;
+use ludus::players::computer::MoveSearch;
+use ludus::game::session::Level;
 use ludus_ai::tablebase::{Tablebase, Wdl};
 use ludus_rules::{AnyGame, AnyPosition, Variant};
 use std::sync::Arc;
@@ -37,7 +37,7 @@ fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
     let AnyPosition::Alquerque(p) = &pos else { unreachable!() };
     let probe = tb.probe(p).expect("covered");
     assert_eq!(probe.wdl, Wdl::Win);
-    let mut job = Job::new(&AnyGame::from_position(pos), Level::Hard, 7, None, Some(tb.clone()));
+    let mut job = MoveSearch::new(&AnyGame::from_position(pos), Level::Hard, 7, None, Some(tb.clone()));
     while !job.step(50_000) {}
     let mv = job.best_move().expect("a move");
     let AnyPosition::Alquerque(after) = pos.try_play(&mv).expect("legal") else { unreachable!() };
@@ -53,7 +53,8 @@ fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
 
 #[test]
 fn analysis_gives_the_tables_exact_verdict() {
-    use ludus::analysis::{Analyser, Eval, eval_text};
+    use ludus::ui::widgets::eval_text;
+use ludus_ai::review::{Analyser, Eval};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
     let tb = Arc::new(Tablebase::open(&dir).expect("shipped tables"));
     // Three white pieces against one black, White to move: covered by the four-piece tables.

@@ -5,6 +5,7 @@
 mod analysis;
 mod app;
 mod endgames;
+mod layout;
 mod online;
 mod saves;
 mod selection;
@@ -24,7 +25,7 @@ pub fn fresh_data_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ludus-client-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    ludus::storage::set_data_dir(Some(dir.clone()));
+    ludus::platform::storage::set_data_dir(Some(dir.clone()));
     dir
 }
 
@@ -33,7 +34,7 @@ pub fn headless() -> bevy::prelude::App {
     use bevy::prelude::*;
     let mut app = App::new();
     app.add_plugins(MinimalPlugins);
-    app.insert_resource(ludus::settings::Settings::default());
+    app.insert_resource(ludus::game::settings::Settings::default());
     app.add_plugins(ludus::core_plugin);
     app
 }

@@ -4,10 +4,12 @@
 
 use crate::{data_dir_lock, fresh_data_dir};
 use bevy::prelude::*;
-use ludus::online::{Net, OnlineConfig, OnlineGame, Phase, Waiting};
-use ludus::session::{GameCommand, Session};
+use ludus::net::connection::{LinkFailure, LinkState, Net, OnlineConfig, Waiting};
+use ludus::net::sync::OnlineGame;
+use ludus::game::session::{GameCommand, Session};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
-use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
+use ludus::net::connection::FromServer;
+use ludus_protocol::{ClientMessage, GameId, GameView, PlayerId, PlayerInfo, Role, ServerMessage};
 use ludus_rules::{AnyGame, Reason, Side, Variant};
 use ludus_server::{ServerConfig, ServerHandle};
 use std::net::SocketAddr;
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 /// The headless game with its network code.
 fn headless() -> App {
     let mut app = crate::headless();
-    app.add_plugins(ludus::online::net_plugin);
+    app.add_plugins(ludus::net::plugin);
     app
 }
 
@@ -28,7 +30,7 @@ fn server_and_app(dir: &std::path::Path) -> (ServerHandle, SocketAddr, App) {
     let mut app = headless();
     connect(&mut app, &addr.to_string());
     run_until(&mut app, &mut [], 10, "sign in", |app, _| {
-        app.world().resource::<Net>().phase == Phase::SignedIn
+        app.world().resource::<Net>().phase == LinkState::SignedIn
     });
     (server, addr, app)
 }
@@ -73,7 +75,7 @@ impl Bot {
             match &m {
                 ServerMessage::Game(view) => {
                     let view = view.clone();
-                    let g = ludus::online::game_from_view(&view).expect("the server's game replays");
+                    let g = view.replay().expect("the server's game replays");
                     self.game = Some((view.game, view.role, g));
                 }
                 ServerMessage::MovePlayed { ply, mv, .. } => {
@@ -219,7 +221,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
             }
         };
     both(&mut app, &mut eve, &mut bot, "Eve signed in", &|_, eve| {
-        eve.world().resource::<Net>().phase == Phase::SignedIn
+        eve.world().resource::<Net>().phase == LinkState::SignedIn
     });
     eve.world_mut().resource_mut::<Net>().send(ClientMessage::Watch { game: online.id });
     both(&mut app, &mut eve, &mut bot, "Eve watching", &|_, eve| {
@@ -254,7 +256,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     drop(watcher);
     server.stop();
     run_until(&mut app, &mut [&mut bot], 20, "the drop noticed", |app, _| {
-        matches!(app.world().resource::<Net>().phase, Phase::Reconnecting(_))
+        matches!(app.world().resource::<Net>().phase, LinkState::Reconnecting(_))
     });
     let server =
         ServerHandle::spawn(ServerConfig { udp: Some(addr), ws: None, ..ServerConfig::local(&server_dir) })
@@ -266,7 +268,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
         heard: Vec::new(),
     };
     run_until(&mut app, &mut [&mut bot], 30, "both back in the game", |app, bots| {
-        app.world().resource::<Net>().phase == Phase::SignedIn && bots[0].game.is_some()
+        app.world().resource::<Net>().phase == LinkState::SignedIn && bots[0].game.is_some()
     });
     assert_eq!(session_moves(&app), before, "no move lost");
     assert_eq!(bot.game.as_ref().map(|(_, _, g)| g.move_strings()), Some(before.clone()));
@@ -285,7 +287,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     assert_eq!(outcome.winner, app.world().resource::<OnlineGame>().local_side());
     app.world_mut().resource_mut::<Net>().disconnect();
     server.stop();
-    ludus::storage::set_data_dir(None);
+    ludus::platform::storage::set_data_dir(None);
 }
 
 #[test]
@@ -300,75 +302,105 @@ fn an_unreachable_server_is_reported() {
     connect(&mut app, &addr.to_string());
     // netcode gives up after its timeout (10 s by default).
     run_until(&mut app, &mut [], 30, "the failure", |app, _| {
-        matches!(app.world().resource::<Net>().phase, Phase::Failed(ludus::online::Failure::Unreachable(_)))
+        matches!(app.world().resource::<Net>().phase, LinkState::Failed(LinkFailure::Unreachable(_)))
     });
     assert!(!app.world().resource::<Net>().is_active());
     connect(&mut app, "not an address at all");
     assert!(matches!(
         app.world().resource::<Net>().phase,
-        Phase::Failed(ludus::online::Failure::BadAddress(_))
+        LinkState::Failed(LinkFailure::BadAddress(_))
     ));
-    ludus::storage::set_data_dir(None);
+    ludus::platform::storage::set_data_dir(None);
 }
 
-#[test]
-fn a_game_and_its_first_move_in_one_poll_are_both_applied() {
-    let _guard = data_dir_lock();
-    let dir = fresh_data_dir("one-poll");
-    let (server, addr, mut app) = server_and_app(&dir.join("server"));
-    let mut bot = Bot::new(addr, "Bot");
-    // Colours are drawn: try rooms until the bot plays first (1 in 2 each time).
-    for _ in 0..16 {
-        app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
-            variant: Variant::Alquerque,
-            clock: None,
-            public: false,
-        });
-        run_until(&mut app, &mut [], 10, "the room", |app, _| {
-            app.world().resource::<Net>().waiting.is_some()
-        });
-        let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
-            panic!("not a room")
-        };
-        bot.game = None;
-        bot.client.send(&ClientMessage::JoinRoom { code });
-        // Only the bot runs: the app's next poll will hold the game and, if the bot is first,
-        // its first move too.
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while bot.game.is_none() {
-            bot.poll();
-            assert!(Instant::now() < deadline, "the bot's game");
-            std::thread::sleep(Duration::from_millis(3));
-        }
-        if bot.side() == Some(Side::First) {
-            bot.play_first_legal();
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while bot.game.as_ref().is_some_and(|(_, _, g)| g.ply() == 0) {
-                bot.poll();
-                assert!(Instant::now() < deadline, "the bot's move echoed");
-                std::thread::sleep(Duration::from_millis(3));
-            }
-            std::thread::sleep(Duration::from_millis(50));
-            run_until(&mut app, &mut [&mut bot], 10, "the game with its first move", |app, _| {
-                app.world().get_resource::<OnlineGame>().is_some() && session_moves(app).len() == 1
-            });
-            assert_eq!(app.world().resource::<OnlineGame>().confirmed, 1);
-            server.stop();
-            ludus::storage::set_data_dir(None);
-            return;
-        }
-        // The app plays first: leave (resigning) and try again.
-        run_until(&mut app, &mut [&mut bot], 10, "the app's game", |app, _| {
-            app.world().get_resource::<OnlineGame>().is_some()
-        });
-        app.world_mut().resource_mut::<Net>().send(ClientMessage::Leave);
-        app.world_mut().remove_resource::<OnlineGame>();
-        app.world_mut().remove_resource::<Session>();
-        run_until(&mut app, &mut [&mut bot], 10, "the resignation", |_, bots| {
-            bots[0].heard.iter().any(|m| matches!(m, ServerMessage::GameOver { .. }))
-        });
-        bot.heard.clear();
-        bot.client.send(&ClientMessage::Leave);
+/// The view of a new Alquerque game, the app playing `side`.
+fn new_game_view(id: u64, side: Side) -> GameView {
+    let player = |n: u64, name: &str| PlayerInfo { id: PlayerId(n), nickname: name.to_string(), connected: true };
+    let mut players = [player(1, "Ann"), player(2, "Bot")];
+    if side == Side::Second {
+        players.swap(0, 1);
     }
-    panic!("the bot never played first in 16 rooms");
+    GameView {
+        game: GameId(id),
+        room: "ABCDEF".to_string(),
+        variant: Variant::Alquerque,
+        start: Variant::Alquerque.start().to_string(),
+        moves: Vec::new(),
+        players,
+        role: Role::Player(side),
+        clock: None,
+        clocks: None,
+        outcome: None,
+        spectators: 0,
+        public: false,
+        proposals: Vec::new(),
+        your_proposal: None,
+    }
+}
+
+/// A game that starts and its first move arrive in the same frame (the bot moved before the app
+/// read its messages): both are applied, although the game's resources do not exist yet when
+/// the move is read. The two messages are handed to the game's systems together, every run.
+#[test]
+fn a_game_and_its_first_move_in_one_frame_are_both_applied() {
+    let mut app = headless();
+    let view = new_game_view(7, Side::Second);
+    let first = AnyGame::new(Variant::Alquerque);
+    let mv = first.position().move_to_string(&first.legal_moves()[0]).expect("notation");
+    app.world_mut().write_message(FromServer(ServerMessage::Game(view)));
+    app.world_mut().write_message(FromServer(ServerMessage::MovePlayed {
+        game: GameId(7),
+        ply: 0,
+        mv: mv.clone(),
+        clocks: None,
+        outcome: None,
+        crowd: None,
+    }));
+    app.update();
+    assert_eq!(session_moves(&app), vec![mv], "the first move is on the board");
+    let online = app.world().resource::<OnlineGame>();
+    assert_eq!((online.id, online.confirmed), (GameId(7), 1));
+    assert!(app.world().resource::<Session>().human_to_move(), "the app's turn");
+}
+
+/// The server's news go to the session as commands: a move, a refusal of the person's move, the
+/// end; a move that does not fit leaves the session behind the server, which is noticed.
+#[test]
+fn server_news_change_the_session_through_its_commands() {
+    let mut app = headless();
+    app.world_mut().write_message(FromServer(ServerMessage::Game(new_game_view(9, Side::First))));
+    app.update();
+    let session = app.world().resource::<Session>().clone();
+    assert!(session.human_to_move());
+    // The person's move is shown at once, then refused by the server: taken back.
+    let mine = session.game.legal_moves()[0];
+    app.world_mut().write_message(GameCommand::Play(mine));
+    app.update();
+    assert_eq!(session_moves(&app).len(), 1);
+    app.world_mut().write_message(FromServer(ServerMessage::Error {
+        code: ludus_protocol::ErrorCode::NotYourTurn,
+        message: "no".to_string(),
+    }));
+    app.update();
+    assert_eq!(session_moves(&app).len(), 0, "the refused move is taken back");
+    // The server's verdict ends the game.
+    let revision = app.world().resource::<Session>().revision;
+    app.world_mut().write_message(FromServer(ServerMessage::GameOver {
+        game: GameId(9),
+        outcome: ludus_rules::Outcome::win(Side::First, Reason::Resignation),
+        archive: ludus_protocol::ArchivedGame {
+            game: GameId(9),
+            record: AnyGame::new(Variant::Alquerque).record(),
+            outcome: ludus_rules::Outcome::win(Side::First, Reason::Resignation),
+            players: ["Ann".to_string(), "Bot".to_string()],
+            clock: None,
+            proposals: Vec::new(),
+            started_ms: 0,
+            ended_ms: 0,
+        },
+    }));
+    app.update();
+    let session = app.world().resource::<Session>();
+    assert_eq!(session.game.outcome().map(|o| o.reason), Some(Reason::Resignation));
+    assert!(session.revision > revision);
 }

@@ -1,5 +1,5 @@
 use crate::sq;
-use ludus::selection::{Selection, Tap, destinations, tap};
+use ludus::game::selection::{Selection, Tap, destinations, tap};
 use ludus_rules::{AnyPosition, Variant};
 
 #[test]

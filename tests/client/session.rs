@@ -1,4 +1,4 @@
-use ludus::session::{Level, Seats, Session};
+use ludus::game::session::{Level, Seats, Session};
 use ludus_rules::{AnyGame, AnyPosition, Reason, Side, Variant};
 
 fn play(session: &mut Session, notation: &str) {
@@ -52,9 +52,9 @@ fn game_over_has_winner_and_reason() {
     assert_eq!(outcome.reason, Reason::KingImmobilised);
     assert!(s.game.legal_moves().is_empty());
     let lang = ludus::i18n::Lang::En;
-    let text = ludus::hud::reason_text(lang, s.game.variant(), &outcome, Some(Side::First));
+    let text = ludus::ui::widgets::reason_text(lang, s.game.variant(), &outcome, Some(Side::First));
     assert!(text.contains("immobilised"), "{text}");
-    assert_eq!(ludus::hud::result_text(lang, s.game.variant(), &outcome), "Red wins");
+    assert_eq!(ludus::ui::widgets::result_text(lang, s.game.variant(), &outcome), "Red wins");
     // Undo takes the end back.
     assert!(s.undo());
     assert!(!s.game.is_over());

@@ -60,6 +60,7 @@ pub mod level;
 pub mod limits;
 pub mod ordering;
 pub mod params;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod tablebase;

@@ -114,11 +114,7 @@ pub fn run(args: BotArgs) -> Result<(), String> {
                     let Role::Player(side) = view.role else {
                         return Err("joined as a spectator".to_string());
                     };
-                    let start = AnyPosition::parse(view.variant, &view.start).map_err(|e| e.to_string())?;
-                    let mut g = AnyGame::from_position(start);
-                    for mv in &view.moves {
-                        g.play_str(mv).map_err(|e| format!("server move {mv}: {e}"))?;
-                    }
+                    let g = view.replay().map_err(|e| format!("the server's game: {e}"))?;
                     say(format!(
                         "game {} as {side:?} against {}",
                         view.game.0,

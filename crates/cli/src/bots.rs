@@ -414,13 +414,7 @@ fn handle(
             codes.insert(bot.pair, code);
         }
         ServerMessage::Game(view) => {
-            let record = GameRecord {
-                variant: view.variant,
-                start: view.start.clone(),
-                moves: view.moves.clone(),
-                ending: None,
-            };
-            let local = match AnyGame::from_record(&record) {
+            let local = match view.replay() {
                 Ok(g) => g,
                 Err(e) => {
                     shared.error(format!("unreadable game view: {e}"));

@@ -55,6 +55,11 @@ mod ws;
 
 pub use messages::*;
 
+/// The server's usual UDP port (native clients).
+pub const DEFAULT_UDP_PORT: u16 = 5000;
+/// The server's usual WebSocket port (browsers).
+pub const DEFAULT_WS_PORT: u16 = 5001;
+
 use renet2::{ChannelConfig, ConnectionConfig, SendType};
 use serde::{Serialize, de::DeserializeOwned};
 use std::time::Duration;

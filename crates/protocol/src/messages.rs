@@ -295,6 +295,27 @@ pub struct GameView {
     pub your_proposal: Option<String>,
 }
 
+impl GameView {
+    /// The game this view describes, every move checked (the one place a view becomes a game):
+    /// the start, the moves, and the server's verdict when the rules have not already ended it.
+    pub fn replay(&self) -> Result<ludus_rules::AnyGame, ludus_rules::RecordError> {
+        let record = GameRecord {
+            variant: self.variant,
+            start: self.start.clone(),
+            moves: self.moves.clone(),
+            ending: None,
+        };
+        let mut game = ludus_rules::AnyGame::from_record(&record)?;
+        if let Some(outcome) = self.outcome
+            && !game.is_over()
+        {
+            // Cannot fail: the game is not over.
+            let _ = game.end(outcome);
+        }
+        Ok(game)
+    }
+}
+
 /// A room waiting for an opponent, as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomSummary {

@@ -66,15 +66,7 @@ impl<P: GamePosition> Game<P> {
     /// How many times the current position has occurred (1 the first time). Only positions
     /// since the last capture can be equal, and only with the same side to move.
     pub fn repetitions(&self) -> usize {
-        let current = self.position();
-        let n = self.positions.len();
-        let window = usize::from(current.clock()).min(n - 1);
-        self.positions[n - 1 - window..]
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|p| p.hash() == current.hash() && p.same_position(current))
-            .count()
+        crate::repetition::occurrences(&self.positions)
     }
 
     /// Plays a legal move; an illegal move, or any move after the end, changes nothing.
@@ -88,7 +80,7 @@ impl<P: GamePosition> Game<P> {
         let next = self.position().try_play(mv)?;
         self.positions.push(next);
         self.moves.push(*mv);
-        self.outcome = next.outcome(self.repetitions() >= 3);
+        self.outcome = next.outcome(crate::repetition::is_threefold(&self.positions));
         Ok(self.outcome)
     }
 
@@ -125,7 +117,7 @@ impl<P: GamePosition> Game<P> {
         if self.moves.is_empty() {
             self.position().outcome(false)
         } else {
-            self.position().outcome(self.repetitions() >= 3)
+            self.position().outcome(crate::repetition::is_threefold(&self.positions))
         }
     }
 

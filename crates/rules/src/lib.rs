@@ -24,6 +24,7 @@ pub mod latrunculi;
 mod notation;
 mod perft;
 mod position;
+pub mod repetition;
 mod square;
 mod zobrist;
 

@@ -1,28 +1,7 @@
 //! Perft: the number of distinct move sequences of a given length, the rules' own test.
 
 use crate::position::GamePosition;
-
-/// Whether the last position of `history` occurs there for the third time (exact comparison,
-/// only positions since the last capture and with the same side to move).
-pub(crate) fn threefold<P: GamePosition>(history: &[P]) -> bool {
-    let Some(current) = history.last() else {
-        return false;
-    };
-    let n = history.len();
-    let window = usize::from(current.clock()).min(n - 1);
-    // Two earlier occurrences are needed, at least four plies apart each.
-    if window < 8 {
-        return false;
-    }
-    history[n - 1 - window..n - 1]
-        .iter()
-        .rev()
-        .skip(1)
-        .step_by(2)
-        .filter(|p| p.hash() == current.hash() && p.same_position(current))
-        .count()
-        >= 2
-}
+use crate::repetition::is_threefold;
 
 fn inner<P: GamePosition>(history: &mut Vec<P>, depth: u32, buffers: &mut [Vec<P::Move>]) -> u64 {
     let pos = *history.last().expect("history holds the root");
@@ -36,7 +15,7 @@ fn inner<P: GamePosition>(history: &mut Vec<P>, depth: u32, buffers: &mut [Vec<P
         let child = pos.play_unchecked(mv);
         history.push(child);
         // A move that ends the game ends its sequence; "no legal move" gives 0 below anyway.
-        if child.rule_outcome(threefold(history)).is_none() {
+        if child.rule_outcome(is_threefold(history)).is_none() {
             total += inner(history, depth - 1, rest);
         }
         history.pop();

@@ -1,0 +1,298 @@
+//! Launch options: `ludus --game GAME [--position POS] [--lang en|vi] [--size WxH]
+//! [--screenshot PATH] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
+//! (clap on the desktop: `--help`, exit code 2 for a usage error), and the same in the browser's
+//! address: `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second` and
+//! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann`.
+
+use crate::i18n::Lang;
+use bevy::prelude::*;
+use ludus_ai::Level;
+use ludus_rules::{AnyGame, AnyPosition, Side, Variant};
+use std::path::PathBuf;
+
+/// What the game was started with.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Launch {
+    /// Start straight into this game (with `position`, if given).
+    pub game: Option<AnyGame>,
+    /// The interface language for this run.
+    pub lang: Option<Lang>,
+    /// The window size in logical pixels.
+    pub size: Option<(u32, u32)>,
+    /// Render the first settled frame to this PNG and exit.
+    pub screenshot: Option<PathBuf>,
+    /// Who the person plays against in the game started with `game` (the browser's `level`);
+    /// `None` keeps the player's usual choice.
+    pub opponent: Option<Opponent>,
+    /// Go online at once (then `game` only names the game to ask for).
+    pub online: Option<OnlineLaunch>,
+}
+
+/// Who the person plays against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The computer at `level`, the person playing `person`.
+    Computer {
+        /// The computer's level.
+        level: Level,
+        /// The person's side.
+        person: Side,
+    },
+    /// Someone at the same device.
+    Friend,
+}
+
+/// Going online from the command line or the address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnlineLaunch {
+    /// The server (else the remembered or default one).
+    pub server: Option<String>,
+    /// The nickname (else the remembered one).
+    pub nickname: Option<String>,
+    /// What to do once connected.
+    pub action: OnlineAction,
+}
+
+/// What to do once connected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OnlineAction {
+    /// Show the lobby.
+    Lobby,
+    /// Quick match for the game given with `--game` (Alquerque by default).
+    Quick,
+    /// Open a private room and show its code.
+    Room,
+    /// Join a room by its code.
+    Join(String),
+    /// Watch the newest live game in the lobby.
+    Watch,
+}
+
+impl OnlineAction {
+    fn parse(s: &str) -> Result<OnlineAction, String> {
+        match s {
+            "lobby" | "" => Ok(OnlineAction::Lobby),
+            "quick" => Ok(OnlineAction::Quick),
+            "room" => Ok(OnlineAction::Room),
+            "watch" => Ok(OnlineAction::Watch),
+            _ => match s.strip_prefix("join:") {
+                Some(code) if !code.is_empty() => Ok(OnlineAction::Join(code.to_string())),
+                _ => Err(format!("unknown online action '{s}': lobby, quick, room, watch or join:CODE")),
+            },
+        }
+    }
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    Lang::parse(s).ok_or_else(|| format!("unknown language '{s}': en or vi"))
+}
+
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once('x').ok_or_else(|| format!("expects WxH, not '{s}'"))?;
+    let parse = |s: &str| s.parse::<u32>().ok().filter(|n| (200..=8192).contains(n));
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("expects WxH with each from 200 to 8192, not '{s}'")),
+    }
+}
+
+/// The options as given, each checked on its own (the command line through clap, or the page's
+/// address); [`Options::launch`] checks them together.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::Parser))]
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    command(name = "ludus", version, about = "Latrunculi and Alquerque, two ancient capture games")
+)]
+pub struct Options {
+    /// Start straight into a game: latrunculi, latrunculi-quick or alquerque.
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "GAME", value_parser = parse_variant))]
+    pub game: Option<Variant>,
+    /// The game's start position (with --game).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "POS"))]
+    pub position: Option<String>,
+    /// The interface language: en or vi.
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "LANG", value_parser = parse_lang))]
+    pub lang: Option<Lang>,
+    /// The window size in logical pixels, WxH (each from 200 to 8192).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "WxH", value_parser = parse_size))]
+    pub size: Option<(u32, u32)>,
+    /// Render the first settled frame of the game to this PNG and exit.
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "PATH"))]
+    pub screenshot: Option<PathBuf>,
+    /// Go online at once: lobby, quick, room, watch or join:CODE.
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ACTION", value_parser = OnlineAction::parse))]
+    pub online: Option<OnlineAction>,
+    /// The server to go online with (with --online).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ADDR"))]
+    pub server: Option<String>,
+    /// The nickname to go online with (with --online).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "NAME"))]
+    pub nick: Option<String>,
+}
+
+impl Options {
+    /// The options checked together; an error says what is wrong.
+    pub fn launch(self) -> Result<Launch, String> {
+        let mut launch =
+            Launch { lang: self.lang, size: self.size, screenshot: self.screenshot, ..Launch::default() };
+        match self.online {
+            Some(action) => {
+                if self.position.is_some() || launch.screenshot.is_some() {
+                    return Err("--online does not go with --position or --screenshot".to_string());
+                }
+                launch.online = Some(OnlineLaunch { server: self.server, nickname: self.nick, action });
+            }
+            None if self.server.is_some() || self.nick.is_some() => {
+                return Err("--server and --nick need --online".to_string());
+            }
+            None => {}
+        }
+        if let Some(p) = &self.position {
+            let v = self.game.ok_or("--position needs --game")?;
+            let pos = AnyPosition::parse(v, p).map_err(|e| format!("bad position: {e}"))?;
+            launch.game = Some(AnyGame::from_position(pos));
+        } else if let Some(v) = self.game {
+            launch.game = Some(AnyGame::new(v));
+        }
+        if launch.screenshot.is_some() && launch.game.is_none() {
+            launch.game = Some(AnyGame::new(Variant::Latrunculi));
+        }
+        Ok(launch)
+    }
+}
+
+impl Launch {
+    /// Reads command-line options (without the program's name); an error says what is wrong
+    /// (clap's message, with the usage, for an option it refuses).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn parse(args: &[String]) -> Result<Launch, String> {
+        use clap::Parser;
+        let options = Options::try_parse_from(std::iter::once("ludus".to_string()).chain(args.iter().cloned()))
+            .map_err(|e| e.to_string())?;
+        options.launch()
+    }
+
+    /// Reads the options of a browser address's query string (`?game=alquerque&level=easy`):
+    /// `game`, `position`, `lang`, `online`, `server` and `nick` as on the command line; `level`
+    /// plays the computer at that level (`none`: two players), the person playing `side` (`first`
+    /// unless given).
+    pub fn from_query(query: &str) -> Result<Launch, String> {
+        let mut options = Options::default();
+        let mut level = None;
+        let mut side = None;
+        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            // A `+` is a space in a query.
+            let value = percent_encoding::percent_decode_str(&value.replace('+', " "))
+                .decode_utf8()
+                .map_err(|_| format!("'{value}' is not UTF-8"))?
+                .into_owned();
+            match key {
+                "game" => options.game = Some(parse_variant(&value)?),
+                "position" => options.position = Some(value),
+                "lang" => options.lang = Some(parse_lang(&value)?),
+                "online" => options.online = Some(OnlineAction::parse(&value)?),
+                "server" => options.server = Some(value),
+                "nick" => options.nick = Some(value),
+                "level" => {
+                    level = Some(match value.as_str() {
+                        "easy" => Some(Level::Easy),
+                        "medium" => Some(Level::Medium),
+                        "hard" => Some(Level::Hard),
+                        "none" => None,
+                        _ => return Err(format!("unknown level '{value}': easy, medium, hard or none")),
+                    })
+                }
+                "side" => {
+                    side = Some(match value.as_str() {
+                        "first" => Side::First,
+                        "second" => Side::Second,
+                        _ => return Err(format!("unknown side '{value}': first or second")),
+                    })
+                }
+                _ => {} // other parameters belong to the page
+            }
+        }
+        let mut launch = options.launch()?;
+        launch.opponent = match (level, side) {
+            (Some(Some(level)), side) => Some(Opponent::Computer { level, person: side.unwrap_or(Side::First) }),
+            (Some(None), _) => Some(Opponent::Friend),
+            (None, Some(_)) => return Err("side needs a level".to_string()),
+            (None, None) => None,
+        };
+        Ok(launch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ludus_ai::Level;
+
+    #[test]
+    fn query_starts_a_game_against_the_computer() {
+        let l = Launch::from_query("?game=alquerque&level=easy").unwrap();
+        assert_eq!(l.game.as_ref().map(AnyGame::variant), Some(Variant::Alquerque));
+        assert_eq!(l.opponent, Some(Opponent::Computer { level: Level::Easy, person: Side::First }));
+        let l = Launch::from_query("game=latrunculi-quick&level=hard&side=second&lang=vi").unwrap();
+        assert_eq!(l.game.as_ref().map(AnyGame::variant), Some(Variant::LatrunculiQuick));
+        assert_eq!(l.opponent, Some(Opponent::Computer { level: Level::Hard, person: Side::Second }));
+        assert_eq!(l.lang, Some(Lang::Vi));
+        let l = Launch::from_query("?game=alquerque&level=none").unwrap();
+        assert_eq!(l.opponent, Some(Opponent::Friend));
+    }
+
+    #[test]
+    fn online_options() {
+        let l =
+            Launch::from_query("?online=quick&game=alquerque&server=ws%3A%2F%2F127.0.0.1%3A5001&nick=Tab")
+                .unwrap();
+        let o = l.online.unwrap();
+        assert_eq!(o.action, OnlineAction::Quick);
+        assert_eq!(o.server.as_deref(), Some("ws://127.0.0.1:5001"));
+        assert_eq!(o.nickname.as_deref(), Some("Tab"));
+        assert_eq!(l.game.map(|g| g.variant()), Some(Variant::Alquerque));
+        let args: Vec<String> = ["--online", "join:ABC123"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(Launch::parse(&args).unwrap().online.unwrap().action, OnlineAction::Join("ABC123".into()));
+        for bad in [&["--online", "dance"][..], &["--server", "x"], &["--online", "join:"]] {
+            let args: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
+            assert!(Launch::parse(&args).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn query_without_options_is_the_title_screen() {
+        for q in ["", "?", "?utm=x"] {
+            let l = Launch::from_query(q).unwrap();
+            assert!(l.game.is_none() && l.opponent.is_none() && l.lang.is_none(), "{q}");
+        }
+    }
+
+    #[test]
+    fn query_position_is_decoded() {
+        let l =
+            Launch::from_query("?game=alquerque&position=BBBBB%2FBBBBB%2FBB1WW%2FWWWWW%2FWWWWW+w").unwrap();
+        let game = l.game.unwrap();
+        assert_eq!(game.position().to_string(), "BBBBB/BBBBB/BB1WW/WWWWW/WWWWW w");
+    }
+
+    #[test]
+    fn bad_queries_say_what_is_wrong() {
+        for q in [
+            "?game=chess",
+            "?game=alquerque&level=expert",
+            "?level=easy&side=red",
+            "?side=first",
+            "?position=x",
+        ] {
+            assert!(Launch::from_query(q).is_err(), "{q}");
+        }
+        assert!(Launch::from_query("?game=alquerque&position=%zz").is_err());
+    }
+}

@@ -1,0 +1,44 @@
+//! The app's frame: the screens (states), the order of work within a frame (sets), and what the
+//! game was started with (launch options).
+
+pub mod launch;
+
+use bevy::prelude::*;
+
+/// The order of the game's work within a frame.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSet {
+    /// Pointer, keyboard and the server's messages.
+    Input,
+    /// Changes to the game.
+    Apply,
+    /// The computer player.
+    Think,
+    /// The board view.
+    View,
+}
+
+/// Which screen is showing.
+#[derive(States, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Screen {
+    /// The title and main menu.
+    #[default]
+    Title,
+    /// Rules and tips for both games.
+    Rules,
+    /// Settings.
+    Settings,
+    /// A game on the board.
+    Playing,
+    /// Play online: the server, the lobby, rooms and live games.
+    Online,
+    /// A finished game analysed by the engine: the graph, the marked moves, any position.
+    Analysis,
+    /// "Analyse a game": the recent finished games and a box to paste a record.
+    Records,
+}
+
+/// Orders the sets (every app and headless test app does this once).
+pub fn plugin(app: &mut App) {
+    app.configure_sets(Update, (AppSet::Input, AppSet::Apply, AppSet::Think, AppSet::View).chain());
+}

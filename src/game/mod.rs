@@ -1,0 +1,20 @@
+//! The game itself, without drawing: the session and its commands, the selection on the board,
+//! the player's settings, the unfinished game's save and the finished games' records.
+
+pub mod records;
+pub mod save;
+pub mod selection;
+pub mod session;
+pub mod settings;
+
+use bevy::prelude::*;
+
+/// The game's state and the documents it keeps (tests run it on `MinimalPlugins`).
+pub fn plugin(app: &mut App) {
+    app.add_plugins((settings::plugin, session::plugin, save::plugin, records::plugin));
+}
+
+/// Messages for the player about their documents (a file set aside, a finished game not kept),
+/// shown on the title screen one at a time.
+#[derive(Resource, Default, Debug)]
+pub struct Notices(pub Vec<String>);

@@ -1,0 +1,290 @@
+//! Finished games, kept for the analysis: when a game ends, its record joins a small "recent
+//! games" document (`records.json`, the newest [`KEEP`] games). A document that cannot be read
+//! is set aside and reported, never trusted. Also reads a record the player pastes.
+
+use crate::i18n::{self, Lang};
+use crate::game::Notices;
+use crate::game::session::{Seats, Session};
+use crate::platform::storage::Document;
+use bevy::prelude::*;
+use ludus_rules::{AnyGame, AnyPosition, GameRecord, Outcome, Variant};
+use serde::{Deserialize, Serialize};
+
+/// The document's name in the data directory (or `localStorage`).
+pub const FILE: &str = "records.json";
+/// How many finished games are kept (the oldest go first).
+pub const KEEP: usize = 30;
+const VERSION: u32 = 1;
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordEntry {
+    /// When it ended: seconds since 1970 (UTC).
+    pub date: u64,
+    /// The game in notation.
+    pub record: GameRecord,
+    /// Who played each side (people, the computer's level, online players).
+    pub seats: Seats,
+    /// How it ended.
+    pub result: Option<Outcome>,
+}
+
+impl RecordEntry {
+    /// The entry for a session's game, ended now.
+    pub fn of(session: &Session) -> RecordEntry {
+        RecordEntry {
+            date: now_secs(),
+            record: session.game.record(),
+            seats: session.seats,
+            result: session.game.outcome(),
+        }
+    }
+
+    /// The game, every move checked.
+    pub fn game(&self) -> Result<AnyGame, String> {
+        AnyGame::from_record(&self.record).map_err(|e| e.to_string())
+    }
+}
+
+/// The recent games, newest first.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RecentGames {
+    /// The document format's version.
+    pub version: u32,
+    /// Newest first, at most [`KEEP`].
+    pub games: Vec<RecordEntry>,
+}
+
+impl RecentGames {
+    /// Adds a finished game at the front and forgets the oldest beyond [`KEEP`]. The same game
+    /// as the newest one (shown again after its analysis, say) is not added twice.
+    pub fn push(&mut self, entry: RecordEntry) {
+        if self.games.first().is_some_and(|g| g.record == entry.record) {
+            return;
+        }
+        self.games.insert(0, entry);
+        self.games.truncate(KEEP);
+    }
+
+    /// Encodes as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&RecentGames { version: VERSION, games: self.games.clone() })
+            .unwrap_or_default()
+    }
+
+    /// Decodes; a clear message for anything wrong. Entries are checked when opened.
+    pub fn from_json(text: &str) -> Result<RecentGames, String> {
+        let doc: RecentGames = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if doc.version != VERSION {
+            return Err(format!("unknown records version {}", doc.version));
+        }
+        Ok(doc)
+    }
+}
+
+/// The recent games' document.
+pub const DOCUMENT: Document = Document { name: FILE, corrupt_key: "records.corrupt" };
+
+/// Reads the recent games; a document that cannot be read is set aside and reported.
+pub fn load(lang: Lang) -> (RecentGames, Option<String>) {
+    let (doc, notice) = DOCUMENT.load(lang, RecentGames::from_json);
+    (doc.unwrap_or_default(), notice)
+}
+
+/// Adds a finished game to the recent games; a message for the player if something went wrong.
+pub fn append(entry: RecordEntry, lang: Lang) -> Option<String> {
+    let (mut doc, notice) = load(lang);
+    doc.push(entry);
+    doc.version = VERSION;
+    if let Err(e) = DOCUMENT.save_json(&doc) {
+        warn!("{FILE} could not be written: {e}");
+        return Some(i18n::fill(lang.t("records.unwritable"), &[&e]));
+    }
+    notice
+}
+
+/// Reads a record the player pasted: the record's JSON (`{"variant": …, "start": …, "moves":
+/// […]}`, as in saves), an entry of `records.json`, or text: the game's name
+/// (`latrunculi`, `latrunculi-quick`, `alquerque`), optionally the start position, then the
+/// moves, separated by spaces or new lines (move numbers such as `12.` are skipped).
+pub fn parse_pasted(text: &str) -> Result<AnyGame, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("nothing to read".into());
+    }
+    if text.starts_with('{') {
+        if let Ok(record) = serde_json::from_str::<GameRecord>(text) {
+            return AnyGame::from_record(&record).map_err(|e| e.to_string());
+        }
+        if let Ok(entry) = serde_json::from_str::<RecordEntry>(text) {
+            return entry.game();
+        }
+        #[derive(Deserialize)]
+        struct Wrapped {
+            record: GameRecord,
+        }
+        return match serde_json::from_str::<Wrapped>(text) {
+            Ok(w) => AnyGame::from_record(&w.record).map_err(|e| e.to_string()),
+            Err(e) => Err(format!("not a game record: {e}")),
+        };
+    }
+    let mut tokens = text.split_whitespace().peekable();
+    let first = tokens.next().unwrap_or_default();
+    let variant = Variant::parse(&first.to_lowercase()).map_err(|e| e.to_string())?;
+    // A start position: the board (with '/'), the side to move, an optional counter.
+    let start = match tokens.peek() {
+        Some(board) if board.contains('/') => {
+            let mut fields = vec![tokens.next().unwrap_or_default()];
+            fields.extend(tokens.next());
+            if let Some(clock) = tokens.next_if(|t| t.bytes().all(|b| b.is_ascii_digit())) {
+                fields.push(clock);
+            }
+            AnyPosition::parse(variant, &fields.join(" ")).map_err(|e| format!("start position: {e}"))?
+        }
+        _ => variant.start(),
+    };
+    let moves: Vec<String> = tokens
+        .filter(|t| !(t.ends_with('.') && t[..t.len() - 1].bytes().all(|b| b.is_ascii_digit())))
+        .filter(|t| *t != "…" && *t != "...")
+        .map(str::to_string)
+        .collect();
+    let record = GameRecord { variant, start: start.to_string(), moves, ending: None };
+    AnyGame::from_record(&record).map_err(|e| e.to_string())
+}
+
+/// Seconds since 1970.
+pub fn now_secs() -> u64 {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        (js_sys::Date::now() / 1000.0) as u64
+    }
+}
+
+/// A date as `YYYY-MM-DD HH:MM` (UTC).
+pub fn date_text(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+}
+
+/// Records the game when it ends (not a position under review, not a game that was already
+/// over when it appeared: a game shown again after its analysis).
+fn record_finished(
+    session: Option<Res<Session>>,
+    settings: Res<crate::game::settings::Settings>,
+    mut notices: ResMut<Notices>,
+    mut was_over: Local<bool>,
+) {
+    let Some(session) = session else { return };
+    if session.review || !session.is_changed() {
+        return;
+    }
+    let over = session.game.is_over();
+    let ended = over && !*was_over && !session.is_added();
+    *was_over = over;
+    if ended
+        && session.game.ply() > 0
+        && let Some(text) = append(RecordEntry::of(&session), settings.lang)
+    {
+        notices.0.push(text);
+    }
+}
+
+/// Keeps finished games.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Notices>().add_systems(Last, record_finished);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::session::Level;
+    use ludus_rules::Side;
+
+    fn entry(n: usize) -> RecordEntry {
+        let mut game = AnyGame::new(Variant::Alquerque);
+        for _ in 0..n {
+            let mv = game.legal_moves()[0];
+            game.play(&mv).unwrap();
+        }
+        RecordEntry {
+            date: 1_700_000_000 + n as u64,
+            record: game.record(),
+            seats: Seats::versus_computer(Side::First, Level::Hard),
+            result: game.outcome(),
+        }
+    }
+
+    #[test]
+    fn round_trip_and_limit() {
+        let mut doc = RecentGames::default();
+        for n in 0..(KEEP + 5) {
+            doc.push(entry(n % 12));
+        }
+        assert_eq!(doc.games.len(), KEEP);
+        let back = RecentGames::from_json(&doc.to_json()).unwrap();
+        assert_eq!(back.games, doc.games);
+        // Newest first; the same game twice in a row is kept once.
+        let newest = doc.games[0].clone();
+        doc.push(newest.clone());
+        assert_eq!(doc.games.len(), KEEP);
+        assert_eq!(doc.games[0], newest);
+        assert_eq!(back.games[0].game().unwrap().ply(), newest.record.moves.len());
+    }
+
+    #[test]
+    fn corrupt_documents_are_errors() {
+        for bad in ["", "{", "[]", "{\"version\": 7, \"games\": []}", "{\"version\": 1, \"games\": [1]}"] {
+            assert!(RecentGames::from_json(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn pasted_records() {
+        let e = entry(6);
+        let json = serde_json::to_string(&e.record).unwrap();
+        assert_eq!(parse_pasted(&json).unwrap().move_strings(), e.record.moves);
+        let whole = serde_json::to_string_pretty(&e).unwrap();
+        assert_eq!(parse_pasted(&whole).unwrap().move_strings(), e.record.moves);
+        let text =
+            format!("alquerque\n1. {} {}\n2. {}", e.record.moves[0], e.record.moves[1], e.record.moves[2]);
+        assert_eq!(parse_pasted(&text).unwrap().move_strings(), e.record.moves[..3]);
+        let with_start = format!("Alquerque\n{}\n{}", e.record.start, e.record.moves[0]);
+        assert_eq!(parse_pasted(&with_start).unwrap().ply(), 1);
+        let one_line = format!("alquerque {} 1. {}", e.record.start, e.record.moves[0]);
+        assert_eq!(parse_pasted(&one_line).unwrap().ply(), 1);
+        let quick = "latrunculi-quick 8/8/8/8/8/8/8/K6k w 0";
+        assert!(
+            parse_pasted(quick).is_err_and(|e| e.contains("start position")),
+            "{:?}",
+            parse_pasted(quick)
+        );
+        let err = parse_pasted("alquerque c2-c3 c4xc2 zz").unwrap_err();
+        assert!(err.contains('3'), "the bad move's ply: {err}");
+        assert!(parse_pasted("").is_err());
+        assert!(parse_pasted("chess\ne4").unwrap_err().contains("unknown game"));
+        assert!(parse_pasted("alquerque\na1-a5").is_err());
+        assert!(parse_pasted("{\"variant\": \"Alquerque\"}").is_err());
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(date_text(0), "1970-01-01 00:00");
+        assert_eq!(date_text(1_700_000_000), "2023-11-14 22:13");
+        assert_eq!(date_text(951_782_400), "2000-02-29 00:00");
+    }
+}

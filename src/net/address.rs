@@ -1,0 +1,147 @@
+//! Server addresses: what the player types (`host[:port]`, `ws://host:port`, `wss://...`) as a
+//! connection configuration, and the server offered when nothing was typed.
+
+use ludus_protocol::client::ClientConfig;
+use ludus_protocol::{DEFAULT_UDP_PORT, DEFAULT_WS_PORT};
+
+/// The server to use when none was typed: in the browser, the one that served the page (the
+/// page sets `window.ludusDefaultServer`), else this computer.
+pub fn default_server() -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        if let Some(window) = web_sys::window() {
+            let global = js_sys::Reflect::get(&window, &"ludusDefaultServer".into()).ok();
+            if let Some(s) = global.and_then(|v| v.as_string()).filter(|s| !s.is_empty()) {
+                return s;
+            }
+            if let Ok(host) = window.location().hostname()
+                && !host.is_empty()
+            {
+                return format!("ws://{host}:{}", DEFAULT_WS_PORT);
+            }
+        }
+        format!("ws://127.0.0.1:{DEFAULT_WS_PORT}")
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        format!("127.0.0.1:{DEFAULT_UDP_PORT}")
+    }
+}
+
+/// Turns what the player typed into a connection configuration. Natively: `host[:port]` over
+/// UDP (port 5000 by default) or `ws://host[:port]` over WebSocket (5001); in the browser:
+/// `ws://` or `wss://` URLs, or `host[:port]` (WebSocket, 5001 by default).
+pub fn client_config(text: &str) -> Result<ClientConfig, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("empty address".to_string());
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let url = web_url(text)?;
+        Ok(ClientConfig::web(url))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use ludus_protocol::client::Transport;
+        use std::net::ToSocketAddrs;
+        let (rest, transport, port) = if let Some(rest) = text.strip_prefix("ws://") {
+            (rest, Transport::WebSocket, DEFAULT_WS_PORT)
+        } else if text.starts_with("wss://") {
+            return Err("wss:// is for browsers: use the server's UDP address (host:5000)".to_string());
+        } else if let Some(rest) = text.strip_prefix("udp://") {
+            (rest, Transport::Udp, DEFAULT_UDP_PORT)
+        } else {
+            (text, Transport::Udp, DEFAULT_UDP_PORT)
+        };
+        let host = rest.split('/').next().unwrap_or_default();
+        if host.is_empty() || host.chars().any(char::is_whitespace) {
+            return Err(format!("not an address: {text}"));
+        }
+        let with_port = if has_port(host) { host.to_string() } else { format!("{host}:{port}") };
+        let addr = with_port
+            .to_socket_addrs()
+            .map_err(|e| format!("{host}: {e}"))?
+            .min_by_key(|a| a.is_ipv6())
+            .ok_or_else(|| format!("{host}: no address"))?;
+        Ok(ClientConfig::new(addr, transport))
+    }
+}
+
+/// Whether `host` already ends in a port (`h:1`, `1.2.3.4:1`, `[::1]:1`, not `::1`).
+fn has_port(host: &str) -> bool {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.contains("]:");
+    }
+    host.matches(':').count() == 1 && host.rsplit(':').next().is_some_and(|p| p.parse::<u16>().is_ok())
+}
+
+/// A WebSocket URL from what the player typed (browser builds).
+pub fn web_url(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    let (scheme, rest) = if let Some(r) = text.strip_prefix("ws://") {
+        ("ws", r)
+    } else if let Some(r) = text.strip_prefix("wss://") {
+        ("wss", r)
+    } else if let Some(r) = text.strip_prefix("http://") {
+        ("ws", r)
+    } else if let Some(r) = text.strip_prefix("https://") {
+        ("wss", r)
+    } else {
+        ("ws", text)
+    };
+    let (host, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    if host.is_empty() || host.chars().any(char::is_whitespace) {
+        return Err(format!("not an address: {text}"));
+    }
+    // Without a port, plain ws goes to the server's own WebSocket port; wss is a TLS proxy's
+    // address, whose port the URL gives or 443 is meant.
+    let host = if has_port(host) || scheme == "wss" {
+        host.to_string()
+    } else {
+        format!("{host}:{DEFAULT_WS_PORT}")
+    };
+    Ok(format!("{scheme}://{host}{path}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn web_addresses() {
+        assert_eq!(web_url("example.org").unwrap(), "ws://example.org:5001");
+        assert_eq!(web_url("ws://10.0.0.2:7000").unwrap(), "ws://10.0.0.2:7000");
+        assert_eq!(web_url("https://example.org/ludus").unwrap(), "wss://example.org/ludus");
+        assert_eq!(web_url("wss://example.org").unwrap(), "wss://example.org");
+        assert_eq!(web_url("[::1]:9").unwrap(), "ws://[::1]:9");
+        assert!(web_url("").is_err());
+        assert!(web_url("a b").is_err());
+    }
+
+    #[test]
+    fn ports() {
+        assert!(has_port("a:1"));
+        assert!(!has_port("a"));
+        assert!(!has_port("::1"));
+        assert!(has_port("[::1]:5000"));
+        assert!(!has_port("a:x"));
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn native_addresses() {
+        use ludus_protocol::client::Transport;
+        let c = client_config("127.0.0.1").unwrap();
+        assert_eq!(c.server.port(), DEFAULT_UDP_PORT);
+        assert_eq!(c.transport, Transport::Udp);
+        let c = client_config("ws://127.0.0.1:6000").unwrap();
+        assert_eq!((c.server.port(), c.transport), (6000, Transport::WebSocket));
+        assert!(client_config("wss://example.org").is_err());
+        assert!(client_config("").is_err());
+        assert!(client_config("no such host.invalid").is_err());
+    }
+}

@@ -1,0 +1,74 @@
+//! `--online` / `?online=`: connect at once, then do what was asked (the lobby, a quick match, a
+//! room, joining one by code, watching the newest live game).
+
+use crate::app::AppSet;
+use crate::app::launch::{Launch, OnlineAction};
+use crate::net::address::default_server;
+use crate::net::connection::{LinkState, Net, OnlineConfig};
+use bevy::prelude::*;
+use ludus_protocol::{ClientMessage, ClockSpec};
+use ludus_rules::Variant;
+
+/// How far the launch's online request has come.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Progress {
+    /// Not started.
+    #[default]
+    Start,
+    /// Connecting; the request goes once signed in.
+    SigningIn,
+    /// Watching: waiting for the lobby to list a live game.
+    LookingForGame,
+    /// Done.
+    Done,
+}
+
+fn autostart(
+    launch: Option<Res<Launch>>,
+    mut net: ResMut<Net>,
+    mut config: ResMut<OnlineConfig>,
+    mut progress: Local<Progress>,
+) {
+    let Some(auto) = launch.as_ref().and_then(|l| l.online.clone()) else { return };
+    match *progress {
+        Progress::Start => {
+            *progress = Progress::SigningIn;
+            if let Some(server) = &auto.server {
+                config.server = server.clone();
+            }
+            if let Some(nick) = &auto.nickname {
+                config.nickname = nick.clone();
+            }
+            let server = if config.server.is_empty() { default_server() } else { config.server.clone() };
+            net.connect(&server, &config);
+        }
+        Progress::SigningIn if net.phase == LinkState::SignedIn => {
+            *progress = Progress::Done;
+            let variant =
+                launch.as_ref().and_then(|l| l.game.as_ref()).map_or(Variant::Alquerque, |g| g.variant());
+            let clock = config.clock.then_some(ClockSpec::BLITZ);
+            match auto.action {
+                OnlineAction::Lobby => {}
+                OnlineAction::Quick => net.send(ClientMessage::QuickMatch { variant, clock }),
+                OnlineAction::Room => net.send(ClientMessage::CreateRoom { variant, clock, public: false }),
+                OnlineAction::Join(code) => net.send(ClientMessage::JoinRoom { code }),
+                OnlineAction::Watch => {
+                    *progress = Progress::LookingForGame;
+                    net.send(ClientMessage::Lobby);
+                }
+            }
+        }
+        Progress::LookingForGame => {
+            if let Some(game) = net.lobby.as_ref().and_then(|l| l.games.first()).map(|g| g.game) {
+                *progress = Progress::Done;
+                net.send(ClientMessage::Watch { game });
+            }
+        }
+        Progress::SigningIn | Progress::Done => {}
+    }
+}
+
+/// Goes online at start when the launch asks for it.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, autostart.in_set(AppSet::Input).before(crate::net::connection::receive));
+}

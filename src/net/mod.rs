@@ -1,0 +1,18 @@
+//! Online and LAN play without any screen: server addresses, the connection, the server's
+//! messages turned into the game's commands, going online at start, hosting on this network.
+
+pub mod address;
+pub mod autostart;
+pub mod connection;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod lan;
+pub mod sync;
+
+use bevy::prelude::*;
+
+/// The connection and the online game on the board (tests run this headless).
+pub fn plugin(app: &mut App) {
+    app.add_plugins((connection::plugin, sync::plugin, autostart::plugin));
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_plugins(lan::plugin);
+}

@@ -1,0 +1,338 @@
+//! The game on the board when it is an online one: the server's messages turned into the
+//! game's commands (its moves, its verdicts, its refusals), the person's moves and proposals sent
+//! to it, the clocks, the players' connections and the spectators' proposals ([`OnlineGame`]).
+
+use crate::app::{AppSet, Screen};
+use crate::board::view::BoardView;
+use crate::game::session::{GameCommand, Seats, ServerUpdate, Session, apply_commands};
+use crate::net::connection::{FromServer, Net};
+use bevy::prelude::*;
+use ludus_protocol::{
+    ArchivedGame, ClientMessage, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerInfo,
+    Proposal, Role, ServerMessage,
+};
+use ludus_rules::{AnyMove, Side};
+
+/// An online game on the board: who plays, the clocks, what the server confirmed, and for
+/// spectators the crowd's proposals.
+#[derive(Resource, Clone, Debug)]
+pub struct OnlineGame {
+    /// The game on the server.
+    pub id: GameId,
+    /// The room's code.
+    pub room: String,
+    /// The person's part.
+    pub role: Role,
+    /// `[First, Second]`.
+    pub players: [PlayerInfo; 2],
+    /// The time control.
+    pub clock: Option<ClockSpec>,
+    /// The clocks when last told, and when (seconds of app time).
+    pub clocks: Option<(ClockView, f64)>,
+    /// Moves the server has confirmed (the board may show one more: the person's, on its way).
+    pub confirmed: usize,
+    /// How many watch.
+    pub spectators: u32,
+    /// Spectators: the proposals for the next move, most proposed first.
+    pub proposals: Vec<Proposal>,
+    /// Spectators: the person's own proposal for the next move.
+    pub your_proposal: Option<String>,
+    /// Spectators: the last move and how the crowd's proposals compared.
+    pub verdict: Option<(String, CrowdVerdict)>,
+    /// When a disconnected player's seat is given up (seconds of app time).
+    pub hold_until: [Option<f64>; 2],
+    /// The opponent offers a rematch.
+    pub rematch_offered: bool,
+    /// The person asked for a rematch.
+    pub rematch_sent: bool,
+    /// The archive at the end (with the spectators' proposals).
+    pub archive: Option<ArchivedGame>,
+}
+
+impl OnlineGame {
+    /// The online game a server's view describes; `now` is the app's time (seconds).
+    pub fn from_view(view: &GameView, now: f64) -> OnlineGame {
+        OnlineGame {
+            id: view.game,
+            room: view.room.clone(),
+            role: view.role,
+            players: view.players.clone(),
+            clock: view.clock,
+            clocks: view.clocks.map(|c| (c, now)),
+            confirmed: view.moves.len(),
+            spectators: view.spectators,
+            proposals: view.proposals.clone(),
+            your_proposal: view.your_proposal.clone(),
+            verdict: None,
+            hold_until: [None, None],
+            rematch_offered: false,
+            rematch_sent: false,
+            archive: None,
+        }
+    }
+
+    /// The person's side, if they play.
+    pub fn local_side(&self) -> Option<Side> {
+        match self.role {
+            Role::Player(side) => Some(side),
+            Role::Spectator => None,
+        }
+    }
+
+    /// Remaining time of `side` now, in milliseconds.
+    pub fn remaining_ms(&self, side: Side, now: f64) -> Option<u64> {
+        let (view, at) = self.clocks?;
+        let base = u64::from(view.remaining_ms[side.index()]);
+        let spent = if view.running == Some(side) { ((now - at).max(0.0) * 1000.0) as u64 } else { 0 };
+        Some(base.saturating_sub(spent))
+    }
+}
+
+/// Follows the server's messages about the game on the board: a new game goes on the board, a
+/// known one catches up; moves, the end, refusals go to the session as
+/// [`GameCommand::Server`]; clocks, players' connections, spectators and proposals go to the
+/// [`OnlineGame`].
+fn follow_server(
+    mut news: MessageReader<FromServer>,
+    mut net: ResMut<Net>,
+    time: Res<Time<Real>>,
+    online: Option<ResMut<OnlineGame>>,
+    session: Option<Res<Session>>,
+    screen: Option<Res<State<Screen>>>,
+    mut next: Option<ResMut<NextState<Screen>>>,
+    mut commands: Commands,
+    mut game_commands: MessageWriter<GameCommand>,
+) {
+    if news.is_empty() {
+        return;
+    }
+    let now = time.elapsed_secs_f64();
+    // A local game replaced the online one: the server's news about that one concern nothing here.
+    let online_on_board = session.as_ref().is_some_and(|s| s.seats.is_online());
+    // The messages of one frame work on a copy of the online game, written back at the end: a
+    // game that starts and its first move can arrive together, before a new resource could be
+    // inserted.
+    let mut current: Option<OnlineGame> = online.as_deref().filter(|_| online_on_board).cloned();
+    let mut to_session = |update: ServerUpdate| {
+        game_commands.write(GameCommand::Server(update));
+    };
+    for FromServer(message) in news.read() {
+        match message {
+            ServerMessage::Error { code, .. } => {
+                if let Some(o) = current.as_mut() {
+                    to_session(ServerUpdate::Refused { confirmed: o.confirmed });
+                    if o.your_proposal.is_some() && *code == ErrorCode::IllegalMove {
+                        o.your_proposal = None;
+                    }
+                }
+            }
+            ServerMessage::Game(view) => match view.replay() {
+                Err(e) => {
+                    warn!("the server sent a game that does not replay: {e}");
+                    net.notice = Some((ErrorCode::Internal, e.to_string()));
+                }
+                Ok(game) => {
+                    let fresh = OnlineGame::from_view(view, now);
+                    match current.as_mut() {
+                        Some(o) if o.id == view.game => {
+                            let keep = (o.verdict.clone(), o.rematch_sent);
+                            *o = fresh;
+                            (o.verdict, o.rematch_sent) = keep;
+                            to_session(ServerUpdate::Game(Box::new(game)));
+                        }
+                        _ => {
+                            current = Some(fresh);
+                            let side = match view.role {
+                                Role::Player(side) => Some(side),
+                                Role::Spectator => None,
+                            };
+                            let mut s = Session::from_game(game, Seats::online(side));
+                            s.spectating = view.role == Role::Spectator;
+                            commands.insert_resource(s);
+                        }
+                    }
+                    if screen.as_ref().is_none_or(|s| *s.get() != Screen::Playing)
+                        && let Some(next) = next.as_deref_mut()
+                    {
+                        next.set(Screen::Playing);
+                    }
+                }
+            },
+            ServerMessage::MovePlayed { game, ply, mv, clocks, crowd, .. } => {
+                let Some(o) = current.as_mut().filter(|o| o.id == *game) else { continue };
+                to_session(ServerUpdate::Move { ply: *ply as usize, mv: mv.clone() });
+                o.confirmed = *ply as usize + 1;
+                o.clocks = clocks.map(|c| (c, now));
+                o.proposals.clear();
+                o.your_proposal = None;
+                if let Some(crowd) = crowd {
+                    o.verdict = Some((mv.clone(), *crowd));
+                }
+            }
+            ServerMessage::Proposals { game, ply, proposals } => {
+                if let Some(o) = current.as_mut()
+                    && o.id == *game
+                    && o.confirmed == *ply as usize
+                {
+                    o.proposals = proposals.clone();
+                }
+            }
+            ServerMessage::PlayerConnection { game, side, connected, hold_ms } => {
+                if let Some(o) = current.as_mut()
+                    && o.id == *game
+                {
+                    o.players[side.index()].connected = *connected;
+                    o.hold_until[side.index()] = hold_ms.map(|ms| now + f64::from(ms) / 1000.0);
+                }
+            }
+            ServerMessage::Spectators { game, count } => {
+                if let Some(o) = current.as_mut()
+                    && o.id == *game
+                {
+                    o.spectators = *count;
+                }
+            }
+            ServerMessage::GameOver { game, outcome, archive } => {
+                if let Some(o) = current.as_mut()
+                    && o.id == *game
+                {
+                    to_session(ServerUpdate::End(*outcome));
+                    if let Some((view, _)) = &mut o.clocks {
+                        view.running = None;
+                    }
+                    o.archive = Some(archive.clone());
+                }
+            }
+            ServerMessage::RematchOffered { game, by } => {
+                if let Some(o) = current.as_mut()
+                    && o.id == *game
+                    && o.local_side() != Some(*by)
+                {
+                    o.rematch_offered = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    match (online, current) {
+        (Some(mut resource), Some(copy)) => *resource = copy,
+        (None, Some(copy)) => commands.insert_resource(copy),
+        (_, None) => {}
+    }
+}
+
+/// A server's move that did not fit the game shown leaves the session behind the moves the
+/// server confirmed: a fresh connection brings the whole game back (once per such state).
+fn check_in_step(
+    online: Option<Res<OnlineGame>>,
+    session: Option<Res<Session>>,
+    mut net: ResMut<Net>,
+    mut last: Local<Option<(GameId, usize)>>,
+) {
+    let (Some(online), Some(session)) = (online, session) else { return };
+    if !session.seats.is_online() || session.game.ply() >= online.confirmed {
+        return;
+    }
+    if *last != Some((online.id, online.confirmed)) {
+        *last = Some((online.id, online.confirmed));
+        warn!("out of step with the server at ply {}; reconnecting", session.game.ply());
+        net.reconnect();
+    }
+}
+
+/// Sends the person's moves, proposals, resignation and rematch requests to the server.
+fn send_commands(
+    mut reader: MessageReader<GameCommand>,
+    mut net: ResMut<Net>,
+    online: Option<ResMut<OnlineGame>>,
+    session: Option<Res<Session>>,
+) {
+    let (Some(mut online), Some(session)) = (online, session) else {
+        reader.clear();
+        return;
+    };
+    if !session.seats.is_online() {
+        reader.clear();
+        return;
+    }
+    for command in reader.read() {
+        let game = online.id;
+        let ply = session.game.ply() as u32;
+        match command {
+            GameCommand::Play(mv) => {
+                let Some(text) = session.game.position().move_to_string(mv) else { continue };
+                if session.spectating {
+                    if !session.game.is_over() {
+                        online.your_proposal = Some(text.clone());
+                        net.send(ClientMessage::Propose { game, ply, mv: text });
+                    }
+                } else if session.human_to_move() {
+                    net.send(ClientMessage::Move { game, ply, mv: text });
+                }
+            }
+            GameCommand::Resign => {
+                if online.local_side().is_some() && !session.game.is_over() {
+                    net.send(ClientMessage::Resign { game });
+                }
+            }
+            GameCommand::NewGame => {
+                if online.local_side().is_some() && session.game.is_over() && !online.rematch_sent {
+                    online.rematch_sent = true;
+                    net.send(ClientMessage::Rematch { game });
+                }
+            }
+            GameCommand::Undo | GameCommand::Redo | GameCommand::Server(_) => {}
+        }
+    }
+}
+
+/// Leaves the online game on the board (resigning it if it is still going) and shows the lobby.
+pub fn leave_game(commands: &mut Commands, net: &mut Net, next: &mut NextState<Screen>) {
+    net.send(ClientMessage::Leave);
+    net.waiting = None;
+    net.lobby_asked = None;
+    commands.remove_resource::<OnlineGame>();
+    commands.remove_resource::<Session>();
+    next.set(Screen::Online);
+}
+
+/// Spectators' proposals as ghost moves for the board: each legal proposal with its count.
+pub fn ghosts(online: &OnlineGame, session: &Session) -> Vec<(AnyMove, u32)> {
+    if !session.spectating || session.game.is_over() {
+        return Vec::new();
+    }
+    let pos = session.game.position();
+    online.proposals.iter().filter_map(|p| pos.parse_move(&p.mv).ok().map(|m| (m, p.count))).take(6).collect()
+}
+
+fn update_ghosts(
+    online: Option<Res<OnlineGame>>,
+    session: Option<Res<Session>>,
+    view: Option<ResMut<BoardView>>,
+) {
+    let ghosts = match (&online, &session) {
+        (Some(o), Some(s)) => ghosts(o, s),
+        _ => Vec::new(),
+    };
+    if let Some(mut view) = view
+        && view.ghosts != ghosts
+    {
+        view.ghosts = ghosts;
+    }
+}
+
+fn clear_online_game(mut commands: Commands, session: Option<Res<Session>>) {
+    if session.is_none_or(|s| !s.seats.is_online()) {
+        commands.remove_resource::<OnlineGame>();
+    }
+}
+
+/// The game on the board when it is an online one: the server's news followed, the person's
+/// moves sent, the spectators' proposals drawn.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, follow_server.in_set(AppSet::Input).after(crate::net::connection::receive))
+        .add_systems(Update, send_commands.in_set(AppSet::Apply).before(apply_commands))
+        .add_systems(Update, check_in_step.in_set(AppSet::Think))
+        .add_systems(Update, update_ghosts.in_set(AppSet::View))
+        .add_systems(OnEnter(Screen::Title), clear_online_game);
+}

@@ -1,0 +1,9 @@
+//! What the device gives the game: documents that survive between runs (files or the browser's
+//! storage) and work off the frame (a worker pool or the page's idle time).
+
+pub mod background;
+pub mod storage;
+
+/// Whether this build can play sound (Bevy's audio needs ALSA's headers on Linux: there only
+/// with the `sound` feature).
+pub const SOUND_AVAILABLE: bool = cfg!(any(not(target_os = "linux"), feature = "sound"));

@@ -1,0 +1,97 @@
+//! The Alquerque endgame tablebase in the game: on the desktop it is found in the data directory
+//! or built there in the background on first run (up to [`DESKTOP_PIECES`] pieces; bigger
+//! tables built with `ludus-cli tablebase build` are used too); the web build carries the small
+//! tables in the bundle. Hard, the hint and the status line use it.
+
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::launch::Launch;
+use crate::platform::background::Background;
+use bevy::prelude::*;
+use ludus_ai::tablebase::{Probe, Tablebase};
+use ludus_rules::AnyPosition;
+use std::sync::Arc;
+
+/// Pieces up to which the desktop game builds tables itself (16 MB, a few seconds).
+pub const DESKTOP_PIECES: u32 = 6;
+
+/// The tablebase, once ready.
+#[derive(Resource, Default, Clone)]
+pub struct Endgames {
+    /// The tables (none until they are loaded or built).
+    pub tb: Option<Arc<Tablebase>>,
+}
+
+impl Endgames {
+    /// The tablebase's verdict on a position, if it covers it.
+    pub fn probe(&self, pos: &AnyPosition) -> Option<Probe> {
+        match (pos, &self.tb) {
+            (AnyPosition::Alquerque(p), Some(tb)) => tb.probe(p),
+            _ => None,
+        }
+    }
+}
+
+/// The background load or build of the tables (desktop), until it is over.
+#[derive(Resource, Default)]
+struct Loading(Option<Background<Result<Tablebase, String>>>);
+
+/// The tables shipped in the web bundle (every material of up to four pieces).
+#[cfg(target_arch = "wasm32")]
+const SHIPPED: &[&[u8]] = &[
+    include_bytes!("../../assets/tablebases/alq-1v1.ltb"),
+    include_bytes!("../../assets/tablebases/alq-1v2.ltb"),
+    include_bytes!("../../assets/tablebases/alq-2v1.ltb"),
+    include_bytes!("../../assets/tablebases/alq-1v3.ltb"),
+    include_bytes!("../../assets/tablebases/alq-2v2.ltb"),
+    include_bytes!("../../assets/tablebases/alq-3v1.ltb"),
+];
+
+#[cfg(target_arch = "wasm32")]
+fn start(mut endgames: ResMut<Endgames>) {
+    match Tablebase::from_bytes(SHIPPED.iter().copied()) {
+        Ok(tb) => endgames.tb = Some(Arc::new(tb)),
+        Err(e) => warn!("the shipped endgame tables do not load: {e}"),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn start(mut loading: ResMut<Loading>, launch: Option<Res<Launch>>) {
+    // A screenshot run ends after one frame: no background work for it.
+    if launch.is_some_and(|l| l.screenshot.is_some()) {
+        return;
+    }
+    let Some(dir) = crate::platform::storage::data_dir().map(|d| d.join("tablebases")) else { return };
+    loading.0 = Some(Background::spawn("tablebase", move |out| {
+        out.push(match Tablebase::open(&dir) {
+            Ok(tb) if tb.max_pieces() >= DESKTOP_PIECES => Ok(tb),
+            _ => {
+                info!("building the endgame tables (up to {DESKTOP_PIECES} pieces) in {}", dir.display());
+                ludus_ai::tablebase::generate(DESKTOP_PIECES, Some(&dir), |_| {})
+                    .and_then(|_| Tablebase::open(&dir))
+                    .map_err(|e| e.to_string())
+            }
+        });
+        true
+    }));
+}
+
+fn collect(mut loading: ResMut<Loading>, mut endgames: ResMut<Endgames>) {
+    let Some(work) = &loading.0 else { return };
+    let Some(result) = work.take().pop() else { return };
+    loading.0 = None;
+    match result {
+        Ok(tb) => {
+            info!("endgame tables ready: up to {} pieces", tb.max_pieces());
+            endgames.tb = Some(Arc::new(tb));
+        }
+        Err(e) => warn!("no endgame tables: {e}"),
+    }
+}
+
+/// Loads or builds the tables.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Endgames>()
+        .init_resource::<Loading>()
+        .add_systems(Startup, start)
+        .add_systems(Update, collect);
+}

@@ -1,0 +1,295 @@
+//! The "Play online" screen: the server and the nickname, the connection's state, the lobby
+//! (quick match, rooms, joining by code, open rooms and live games to watch) and, on the desktop,
+//! hosting on this network.
+
+use crate::app::Screen;
+use crate::game::session::Session;
+use crate::game::settings::Settings;
+use crate::i18n::{Lang, fill};
+use crate::net::address::default_server;
+use crate::net::connection::{LinkState, Net, OnlineConfig, Waiting};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::net::lan::LanHost;
+use crate::net::sync::OnlineGame;
+use crate::ui::root_ui;
+use crate::ui::widgets::{big_button, error_key, link_text, variant_key};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use ludus_protocol::{ClientMessage, ClockSpec};
+use ludus_rules::Variant;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::Duration;
+
+/// The "Play online" screen's input fields.
+#[derive(Resource, Default)]
+pub(super) struct LobbyForm {
+    server: String,
+    nickname: String,
+    code: String,
+    ready: bool,
+}
+
+pub(super) fn online_screen(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    mut config: ResMut<OnlineConfig>,
+    mut net: ResMut<Net>,
+    mut fields: ResMut<LobbyForm>,
+    online: Option<Res<OnlineGame>>,
+    session: Option<Res<Session>>,
+    mut next: ResMut<NextState<Screen>>,
+    #[cfg(not(target_arch = "wasm32"))] mut host: ResMut<LanHost>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = settings.lang;
+    if !fields.ready {
+        fields.server = if config.server.is_empty() { default_server() } else { config.server.clone() };
+        fields.nickname = config.nickname.clone();
+        fields.ready = true;
+    }
+    egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
+        // One centred column, like the other menu screens.
+        let column = ui.available_width().min(720.0);
+        let pad = ((ui.available_width() - column) / 2.0).max(0.0);
+        ui.horizontal_top(|ui| {
+            ui.add_space(pad);
+            ui.vertical(|ui| {
+                ui.set_width(column);
+                ui.horizontal(|ui| {
+                    if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
+                        if net.waiting.is_some() {
+                            net.send(ClientMessage::Leave);
+                        }
+                        if online.is_none() {
+                            net.disconnect();
+                        }
+                        next.set(Screen::Title);
+                    }
+                    ui.heading(egui::RichText::new(lang.t("net.title")).size(28.0));
+                });
+                let (color, text) = link_text(lang, &net);
+                ui.horizontal(|ui| {
+                    let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                    ui.painter().circle_filled(rect.center(), 6.0, color);
+                    ui.label(egui::RichText::new(text).color(color));
+                });
+                if let Some((code, message)) = net.notice.clone() {
+                    let mut close = false;
+                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+                        ui.label(egui::RichText::new(lang.t(error_key(code))).color(egui::Color32::WHITE));
+                        ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
+                        close = ui.button("OK").clicked();
+                    });
+                    if close {
+                        net.notice = None;
+                    }
+                }
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.set_max_width(720.0);
+                    if online.is_some()
+                        && session.as_ref().is_some_and(|s| !s.game.is_over())
+                        && big_button(ui, lang.t("net.back_to_game"), 320.0).clicked()
+                    {
+                        next.set(Screen::Playing);
+                    }
+                    let connected = net.is_active();
+                    ui.add_space(6.0);
+                    ui.label(lang.t("net.server"));
+                    ui.add_enabled_ui(!connected, |ui| {
+                        ui.add(egui::TextEdit::singleline(&mut fields.server).desired_width(360.0));
+                        ui.label(lang.t("net.nickname"));
+                        ui.add(
+                            egui::TextEdit::singleline(&mut fields.nickname)
+                                .desired_width(240.0)
+                                .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
+                        );
+                    });
+                    ui.horizontal_wrapped(|ui| {
+                        if !connected {
+                            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net.connect"))).clicked()
+                            {
+                                config.server = fields.server.trim().to_string();
+                                config.nickname = fields.nickname.trim().to_string();
+                                let server = config.server.clone();
+                                net.connect(&server, &config);
+                            }
+                        } else if ui
+                            .add_sized([180.0, 44.0], egui::Button::new(lang.t("net.disconnect")))
+                            .clicked()
+                        {
+                            net.disconnect();
+                        }
+                    });
+                    #[cfg(not(target_arch = "wasm32"))]
+                    host_section(ui, lang, &mut host, &mut net, &mut config, &mut fields.server);
+                    if net.phase != LinkState::SignedIn {
+                        return;
+                    }
+                    ui.separator();
+                    lobby_section(ui, lang, &mut net, &mut config, &mut fields.code);
+                });
+            });
+        });
+    });
+    Ok(())
+}
+
+fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
+    match clock {
+        Some(c) => format!("{}+{}", c.initial_ms / 60_000, c.increment_ms / 1000),
+        None => lang.t("net.no_clock").to_string(),
+    }
+}
+
+fn lobby_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, config: &mut OnlineConfig, code: &mut String) {
+    if let Some(waiting) = net.waiting.clone() {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            match &waiting {
+                Waiting::Room { code, variant, public } => {
+                    ui.label(fill(lang.t("net.room_waiting"), &[lang.t(variant_key(*variant))]));
+                    ui.label(egui::RichText::new(code).size(40.0).monospace().strong());
+                    ui.label(lang.t(if *public { "net.room_public" } else { "net.room_private" }));
+                }
+                Waiting::Queue { variant } => {
+                    ui.label(fill(lang.t("net.queue_waiting"), &[lang.t(variant_key(*variant))]));
+                }
+            }
+            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net.cancel"))).clicked() {
+                net.send(ClientMessage::Leave);
+            }
+        });
+        return;
+    }
+    let variant = config.variant.unwrap_or(Variant::Alquerque);
+    ui.label(egui::RichText::new(lang.t("menu.game")).strong());
+    ui.horizontal_wrapped(|ui| {
+        for v in Variant::ALL {
+            if ui.add(egui::Button::selectable(variant == v, lang.t(variant_key(v)))).clicked() {
+                config.variant = Some(v);
+            }
+        }
+    });
+    ui.checkbox(&mut config.clock, lang.t("net.with_clock"));
+    let clock = config.clock.then_some(ClockSpec::BLITZ);
+    ui.horizontal_wrapped(|ui| {
+        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.quick_match"))).clicked() {
+            net.send(ClientMessage::QuickMatch { variant, clock });
+        }
+        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.create_public"))).clicked() {
+            net.send(ClientMessage::CreateRoom { variant, clock, public: true });
+        }
+        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.create_private"))).clicked() {
+            net.send(ClientMessage::CreateRoom { variant, clock, public: false });
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label(lang.t("net.code"));
+        ui.add(egui::TextEdit::singleline(code).desired_width(120.0).char_limit(12));
+        if ui.add_enabled(!code.trim().is_empty(), egui::Button::new(lang.t("net.join"))).clicked() {
+            net.send(ClientMessage::JoinRoom { code: code.trim().to_string() });
+        }
+    });
+    ui.separator();
+    let Some(lobby) = net.lobby.clone() else {
+        ui.spinner();
+        return;
+    };
+    ui.label(fill(lang.t("net.online_count"), &[&lobby.online.to_string()]));
+    ui.label(egui::RichText::new(fill(lang.t("net.open_rooms"), &[&lobby.total_rooms.to_string()])).strong());
+    if lobby.rooms.is_empty() {
+        ui.label(egui::RichText::new(lang.t("net.none")).italics());
+    }
+    for room in &lobby.rooms {
+        ui.horizontal(|ui| {
+            if ui.button(lang.t("net.join")).clicked() {
+                net.send(ClientMessage::JoinRoom { code: room.code.clone() });
+            }
+            ui.label(format!(
+                "{} · {} · {}",
+                room.host,
+                lang.t(variant_key(room.variant)),
+                clock_label(lang, room.clock)
+            ));
+        });
+    }
+    ui.add_space(6.0);
+    ui.label(egui::RichText::new(fill(lang.t("net.live_games"), &[&lobby.total_games.to_string()])).strong());
+    if lobby.games.is_empty() {
+        ui.label(egui::RichText::new(lang.t("net.none")).italics());
+    }
+    for g in &lobby.games {
+        ui.horizontal(|ui| {
+            if ui.button(lang.t("net.watch")).clicked() {
+                net.send(ClientMessage::Watch { game: g.game });
+            }
+            ui.label(format!(
+                "{} – {} · {} · {} · {}",
+                g.players[0],
+                g.players[1],
+                lang.t(variant_key(g.variant)),
+                fill(lang.t("net.plies"), &[&g.ply.to_string()]),
+                fill(lang.t("net.spectators"), &[&g.spectators.to_string()]),
+            ));
+        });
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// The hosting part of the online screen.
+fn host_section(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    host: &mut LanHost,
+    net: &mut Net,
+    config: &mut OnlineConfig,
+    server_field: &mut String,
+) {
+    let now = ui.ctx().input(|i| i.time);
+    host.listen(now);
+    ui.add_space(6.0);
+    ui.separator();
+    ui.label(egui::RichText::new(lang.t("host.title")).strong());
+    if let Some((desktop, browser)) = host.addresses() {
+        ui.label(lang.t("host.running"));
+        ui.label(egui::RichText::new(fill(lang.t("host.desktop"), &[&desktop])).monospace());
+        ui.label(egui::RichText::new(fill(lang.t("host.browser"), &[&browser])).monospace());
+        if ui.add_sized([220.0, 44.0], egui::Button::new(lang.t("host.stop"))).clicked() {
+            net.disconnect();
+            host.stop();
+        }
+    } else {
+        ui.label(lang.t("host.explain"));
+        if ui.add_sized([260.0, 44.0], egui::Button::new(lang.t("host.start"))).clicked() {
+            let name = if config.nickname.trim().is_empty() { "Ludus" } else { config.nickname.trim() };
+            match host.start(name) {
+                Ok(local) => {
+                    host.error = None;
+                    *server_field = local.clone();
+                    net.connect(&local, config);
+                }
+                Err(e) => host.error = Some(e),
+            }
+        }
+        if let Some(e) = &host.error {
+            ui.label(egui::RichText::new(fill(lang.t("host.failed"), &[e])).color(egui::Color32::LIGHT_RED));
+        }
+    }
+    if !host.found.is_empty() && !net.is_active() {
+        ui.label(lang.t("host.found"));
+        for (addr, (name, _)) in host.found.clone() {
+            ui.horizontal(|ui| {
+                if ui.button(lang.t("net.connect")).clicked() {
+                    *server_field = addr.clone();
+                    config.server = addr.clone();
+                    net.connect(&addr, config);
+                }
+                ui.label(format!("{name} — {addr}"));
+            });
+        }
+    }
+    if net.phase == LinkState::Offline {
+        ui.ctx().request_repaint_after(Duration::from_millis(500));
+    }
+}
+
+/// Hosting state for the online screen.

@@ -1,0 +1,359 @@
+//! The game screen around the board: the panel (status, players and clocks online, captured
+//! pieces, buttons, the moves), the spectators' counts on the ghost moves, and the coordinates.
+
+use crate::app::Screen;
+use crate::board::view::{BoardArea, BoardLayout, BoardView};
+use crate::game::selection::Selected;
+use crate::game::session::{GameCommand, HintRequest, Player, Session};
+use crate::game::settings::Settings;
+use crate::i18n::{Lang, fill};
+use crate::net::connection::{LinkState, Net};
+use crate::net::sync::{OnlineGame, leave_game};
+use crate::players::computer::Thinking;
+use crate::ui::root_ui;
+use crate::ui::widgets::{
+    clock_text, draw_coordinates, level_key, link_text, side_name, side_swatch, status_text, variant_key,
+};
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use ludus_rules::{AnyPosition, Side};
+
+/// Whether the game-over card is hidden to look at the final board.
+#[derive(Resource, Default)]
+pub struct OverCardHidden(pub bool);
+
+/// What the game screen shows: the game, the person's settings, the computer's and the server's
+/// part.
+#[derive(SystemParam)]
+pub(super) struct GameShown<'w> {
+    pub settings: Res<'w, Settings>,
+    pub session: Option<Res<'w, Session>>,
+    pub online: Option<Res<'w, OnlineGame>>,
+    pub thinking: Res<'w, Thinking>,
+    pub selected: Res<'w, Selected>,
+    pub time: Res<'w, Time<Real>>,
+}
+
+impl GameShown<'_> {
+    /// The online game, when the game on the board is that one.
+    pub fn online(&self) -> Option<&OnlineGame> {
+        let online = self.session.as_ref().is_some_and(|s| s.seats.is_online());
+        self.online.as_deref().filter(|_| online)
+    }
+}
+
+/// The board as the screen lays it out: where it is, what it shows, the space it gets.
+#[derive(SystemParam)]
+pub(super) struct BoardOnScreen<'w> {
+    pub layout: Res<'w, BoardLayout>,
+    pub view: ResMut<'w, BoardView>,
+    pub area: ResMut<'w, BoardArea>,
+}
+
+/// What the game screen's buttons do: the game's commands, a hint, another screen, the server.
+#[derive(SystemParam)]
+pub(super) struct GameActions<'w, 's> {
+    pub game: MessageWriter<'w, GameCommand>,
+    pub hint: MessageWriter<'w, HintRequest>,
+    pub next: ResMut<'w, NextState<Screen>>,
+    pub net: ResMut<'w, Net>,
+    pub commands: Commands<'w, 's>,
+}
+
+/// The panel beside (or under) the board, which leaves the board the rest of the window.
+pub(super) fn panel(
+    mut contexts: EguiContexts,
+    shown: GameShown,
+    mut board: BoardOnScreen,
+    mut hidden: ResMut<OverCardHidden>,
+    mut actions: GameActions,
+) -> Result {
+    let Some(session) = shown.session.as_deref() else {
+        return Ok(());
+    };
+    let online = shown.online();
+    let now = shown.time.elapsed_secs_f64();
+    let ctx = contexts.ctx_mut()?;
+    let lang = shown.settings.lang;
+    let selected = &*shown.selected;
+    let game = &session.game;
+    let variant = game.variant();
+    let viewport = ctx.viewport_rect();
+    let portrait = viewport.width() < viewport.height() * 0.95;
+    let mut root = root_ui(ctx);
+    let thinking_now = shown.thinking.active;
+    let panel = |ui: &mut egui::Ui| {
+        // Status.
+        ui.horizontal(|ui| {
+            side_swatch(ui, variant, game.side_to_move());
+            ui.heading(lang.t(variant_key(variant)));
+        });
+        for (i, line) in status_text(lang, session, thinking_now, selected).iter().enumerate() {
+            let text = egui::RichText::new(line);
+            ui.label(if i == 0 { text.size(20.0).strong() } else { text });
+        }
+        if let Some(online) = online {
+            online_panel(ui, lang, &actions.net, online, session, now);
+        }
+        if let Some(level) = session.seats.players.iter().find_map(|p| match p {
+            Player::Computer(l) => Some(*l),
+            Player::Human | Player::Remote => None,
+        }) {
+            ui.label(fill(lang.t("hud.level"), &[lang.t(level_key(level))]));
+        }
+        // Captured pieces.
+        let start = game.start();
+        let now = game.position();
+        let count =
+            |pos: &AnyPosition, side: Side| pos.pieces().iter().filter(|(_, p)| p.side == side).count();
+        ui.horizontal(|ui| {
+            ui.label(lang.t("hud.captured"));
+            for side in [Side::First, Side::Second] {
+                side_swatch(ui, variant, side);
+                ui.label(format!("×{}", count(&start, side).saturating_sub(count(&now, side))));
+            }
+        });
+        // Buttons.
+        let human_turn_or_over = session.human_to_move() || game.is_over() || session.seats.is_two_players();
+        if let Some(online) = online {
+            ui.horizontal_wrapped(|ui| {
+                let playing = online.local_side().is_some() && !game.is_over();
+                // Resigning online cannot be taken back: a second tap within 4 s confirms.
+                let id = egui::Id::new("online-resign-confirm");
+                let t = ui.ctx().input(|i| i.time);
+                let armed = ui.ctx().data(|d| d.get_temp::<f64>(id)).is_some_and(|until| t < until);
+                let label = if armed { lang.t("net.resign_confirm") } else { lang.t("hud.resign") };
+                if playing && ui.button(label).clicked() {
+                    if armed {
+                        ui.ctx().data_mut(|d| d.remove::<f64>(id));
+                        actions.game.write(GameCommand::Resign);
+                    } else {
+                        ui.ctx().data_mut(|d| d.insert_temp(id, t + 4.0));
+                        ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(4.1));
+                    }
+                }
+                if session.spectating && ui.button(lang.t("hud.flip")).clicked() {
+                    board.view.turned = !board.view.turned;
+                }
+                if ui.button(lang.t("net.lobby")).clicked() {
+                    if playing {
+                        // The seat stays: the lobby offers the way back to the game.
+                        actions.next.set(Screen::Online);
+                    } else {
+                        leave_game(&mut actions.commands, &mut actions.net, &mut actions.next);
+                    }
+                }
+            });
+        } else {
+            ui.horizontal_wrapped(|ui| {
+                if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud.undo"))).clicked() {
+                    actions.game.write(GameCommand::Undo);
+                }
+                if ui.add_enabled(!session.redo.is_empty(), egui::Button::new(lang.t("hud.redo"))).clicked() {
+                    actions.game.write(GameCommand::Redo);
+                }
+                if ui
+                    .add_enabled(
+                        session.human_to_move() && !thinking_now,
+                        egui::Button::new(lang.t("hud.hint")),
+                    )
+                    .clicked()
+                {
+                    actions.hint.write(HintRequest);
+                }
+                if ui
+                    .add_enabled(
+                        !game.is_over() && human_turn_or_over,
+                        egui::Button::new(lang.t("hud.resign")),
+                    )
+                    .clicked()
+                {
+                    actions.game.write(GameCommand::Resign);
+                }
+                if ui.button(lang.t("hud.new_game")).clicked() {
+                    actions.game.write(GameCommand::NewGame);
+                }
+                if session.seats.is_two_players() && ui.button(lang.t("hud.flip")).clicked() {
+                    board.view.turned = !board.view.turned;
+                }
+                if ui.button(lang.t("hud.menu")).clicked() {
+                    actions.next.set(Screen::Title);
+                }
+            });
+        }
+        if game.is_over() && hidden.0 && ui.button(lang.t("over.title")).clicked() {
+            hidden.0 = false;
+        }
+        // Move list.
+        ui.separator();
+        ui.label(egui::RichText::new(lang.t("hud.moves")).strong());
+        let moves = game.move_strings();
+        let first_is_second = game.start().side_to_move() == Side::Second;
+        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+            let mut lines: Vec<String> = Vec::new();
+            let mut iter = moves.iter().peekable();
+            let mut n = 1;
+            if first_is_second && let Some(m) = iter.next() {
+                lines.push(format!("{n:>3}. …      {m}"));
+                n += 1;
+            }
+            while let Some(a) = iter.next() {
+                let b = iter.next().map(String::as_str).unwrap_or("");
+                lines.push(format!("{n:>3}. {a:<10} {b}"));
+                n += 1;
+            }
+            for l in lines {
+                ui.label(egui::RichText::new(l).monospace());
+            }
+        });
+    };
+    if portrait {
+        let height = (viewport.height() * 0.36).clamp(220.0, 420.0);
+        egui::Panel::bottom("hud").exact_size(height).show(&mut root, panel);
+    } else {
+        let width = (viewport.width() * 0.28).clamp(260.0, 380.0);
+        egui::Panel::right("hud").exact_size(width).show(&mut root, panel);
+    }
+    let rest = root.available_rect_before_wrap();
+    let new_area = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
+    if board.area.0 != new_area {
+        board.area.0 = new_area;
+    }
+    if shown.settings.coordinates {
+        draw_coordinates(ctx, &board.layout);
+    }
+    if !game.is_over() && hidden.0 {
+        hidden.0 = false;
+    }
+    Ok(())
+}
+
+/// How many spectators proposed each ghost move, and the frames a running clock needs.
+pub(super) fn ghost_counts(mut contexts: EguiContexts, shown: GameShown, board: BoardOnScreen) -> Result {
+    let Some(session) = shown.session.as_deref() else {
+        return Ok(());
+    };
+    let online = shown.online();
+    let ctx = contexts.ctx_mut()?;
+    let (layout, view) = (&*board.layout, &*board.view);
+    if !view.ghosts.is_empty() {
+        let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("ghosts")));
+        let font = egui::FontId::proportional((layout.cell * 0.3).clamp(11.0, 20.0));
+        for (mv, n) in &view.ghosts {
+            let p = layout.to_screen(mv.to()) + Vec2::new(0.32, -0.32) * layout.cell;
+            painter.circle_filled(
+                egui::pos2(p.x, p.y),
+                layout.cell * 0.17,
+                egui::Color32::from_rgb(40, 70, 120),
+            );
+            painter.text(
+                egui::pos2(p.x, p.y),
+                egui::Align2::CENTER_CENTER,
+                n.to_string(),
+                font.clone(),
+                egui::Color32::WHITE,
+            );
+        }
+        if online.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+        }
+    }
+    if online.as_ref().is_some_and(|o| o.clocks.is_some()) && !game.is_over() {
+        // The running clock ticks.
+        ctx.request_repaint_after(std::time::Duration::from_millis(200));
+    }
+    if online.is_some_and(|o| o.clocks.is_some()) && !session.game.is_over() {
+        // The running clock ticks.
+        ctx.request_repaint_after(std::time::Duration::from_millis(200));
+    }
+    Ok(())
+}
+
+/// The online part of the game screen's panel: players, clocks, connection, and for spectators
+/// the proposals and the crowd's verdict.
+fn online_panel(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    net: &Net,
+    online: &OnlineGame,
+    session: &Session,
+    now: f64,
+) {
+    let variant = session.game.variant();
+    let to_move = (!session.game.is_over()).then(|| session.game.side_to_move());
+    for side in [Side::First, Side::Second] {
+        let info = &online.players[side.index()];
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+            let dot =
+                if info.connected { egui::Color32::from_rgb(110, 200, 110) } else { egui::Color32::GRAY };
+            ui.painter().circle_filled(rect.center(), 5.0, dot);
+            let mut name = format!("{} ({})", info.nickname, side_name(lang, variant, side));
+            if online.local_side() == Some(side) {
+                name = fill(lang.t("net.you"), &[&name]);
+            }
+            let text = egui::RichText::new(name);
+            ui.label(if to_move == Some(side) { text.strong() } else { text });
+            if let Some(ms) = online.remaining_ms(side, now) {
+                let t = egui::RichText::new(clock_text(ms)).monospace().size(18.0);
+                let t = if ms < 20_000 { t.color(egui::Color32::from_rgb(230, 110, 100)) } else { t };
+                ui.label(if to_move == Some(side) { t.strong() } else { t });
+            }
+        });
+        if !info.connected
+            && let Some(until) = online.hold_until[side.index()]
+        {
+            let left = ((until - now).max(0.0) * 1000.0) as u64;
+            ui.label(
+                egui::RichText::new(fill(lang.t("net.opponent_away"), &[&info.nickname, &clock_text(left)]))
+                    .color(egui::Color32::from_rgb(230, 190, 90)),
+            );
+        }
+    }
+    ui.label(fill(lang.t("net.spectators"), &[&online.spectators.to_string()]));
+    if net.phase != LinkState::SignedIn {
+        let (color, text) = link_text(lang, net);
+        ui.label(egui::RichText::new(text).color(color));
+    }
+    if session.spectating {
+        ui.separator();
+        ui.label(egui::RichText::new(lang.t("net.watching")).strong());
+        if !session.game.is_over() {
+            ui.label(lang.t("net.propose_hint"));
+        }
+        if let Some(mine) = &online.your_proposal {
+            ui.label(fill(lang.t("net.your_proposal"), &[mine]));
+        }
+        for p in online.proposals.iter().take(5) {
+            ui.label(fill(lang.t("net.proposal"), &[&p.mv, &p.count.to_string()]));
+        }
+        if let Some((played, verdict)) = &online.verdict {
+            let key = if verdict.guessed { "net.crowd_guessed" } else { "net.crowd_missed" };
+            ui.label(
+                egui::RichText::new(fill(lang.t(key), &[played, &verdict.backers.to_string()]))
+                    .color(egui::Color32::from_rgb(230, 200, 120)),
+            );
+        }
+    }
+    if session.game.is_over()
+        && let Some(archive) = &online.archive
+        && !archive.proposals.is_empty()
+    {
+        ui.separator();
+        ui.label(egui::RichText::new(lang.t("net.crowd_record")).strong());
+        for ply in archive.proposals.iter().take(40) {
+            let best = ply.proposals.first();
+            ui.label(
+                egui::RichText::new(format!(
+                    "{:>3}. {:<10} {}",
+                    ply.ply + 1,
+                    ply.played,
+                    best.map(|b| format!("({} ×{})", b.mv, b.count)).unwrap_or_default()
+                ))
+                .monospace(),
+            );
+        }
+    }
+}
+

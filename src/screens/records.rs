@@ -1,0 +1,133 @@
+//! "Analyse a game": the recent finished games and a box to paste a record; a choice opens the
+//! analysis.
+
+use crate::app::Screen;
+use crate::game::records::{self, RecentGames, RecordEntry};
+use crate::game::session::{Seats, Session};
+use crate::game::settings::Settings;
+use crate::i18n::{Lang, fill};
+use crate::players::analysis;
+use crate::ui::root_ui;
+use crate::ui::widgets::{big_button, players_line, result_text, variant_key};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use ludus_rules::AnyGame;
+
+/// The recent games and the paste box, loaded when the screen opens.
+#[derive(Resource, Default)]
+pub(super) struct Picker {
+    doc: RecentGames,
+    notice: Option<String>,
+    pasted: String,
+    error: Option<String>,
+}
+
+pub(super) fn open_picker(mut commands: Commands, settings: Res<Settings>) {
+    let (doc, notice) = records::load(settings.lang);
+    commands.insert_resource(Picker { doc, notice, ..default() });
+}
+
+pub(super) fn close_picker(mut commands: Commands) {
+    commands.remove_resource::<Picker>();
+}
+
+/// One line about a recent game.
+fn entry_text(lang: Lang, e: &RecordEntry) -> String {
+    let variant = e.record.variant;
+    let result = match e.result {
+        Some(o) => result_text(lang, variant, &o),
+        None => lang.t("records.unfinished").to_string(),
+    };
+    format!(
+        "{} · {} · {}\n{} · {}",
+        records::date_text(e.date),
+        lang.t(variant_key(variant)),
+        fill(lang.t("records.moves"), &[&e.record.moves.len().to_string()]),
+        result,
+        players_line(lang, variant, &e.seats)
+    )
+}
+
+pub(super) fn records_screen(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    picker: Option<ResMut<Picker>>,
+    session: Option<Res<Session>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+) -> Result {
+    let Some(mut picker) = picker else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let lang = settings.lang;
+    let mut chosen: Option<(AnyGame, Seats)> = None;
+    egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
+        ui.horizontal(|ui| {
+            if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
+                next.set(Screen::Title);
+            }
+            ui.heading(egui::RichText::new(lang.t("records.title")).size(28.0));
+        });
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.set_max_width(760.0);
+            let width = ui.available_width();
+            if let Some(text) = picker.notice.clone() {
+                egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+                    ui.set_max_width(width);
+                    ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
+                    if ui.button("OK").clicked() {
+                        picker.notice = None;
+                    }
+                });
+            }
+            ui.heading(lang.t("records.recent"));
+            if picker.doc.games.is_empty() {
+                ui.label(lang.t("records.none"));
+            }
+            let mut failed = None;
+            for e in &picker.doc.games {
+                let button = egui::Button::new(egui::RichText::new(entry_text(lang, e)))
+                    .min_size(egui::vec2(width, 52.0));
+                if ui.add(button).clicked() {
+                    match e.game() {
+                        Ok(game) => chosen = Some((game, e.seats)),
+                        Err(err) => failed = Some(err),
+                    }
+                }
+            }
+            if let Some(err) = failed {
+                picker.error = Some(err);
+            }
+            ui.add_space(12.0);
+            ui.heading(lang.t("records.paste"));
+            ui.label(egui::RichText::new(lang.t("records.paste.help")).small());
+            ui.add(
+                egui::TextEdit::multiline(&mut picker.pasted)
+                    .code_editor()
+                    .desired_rows(5)
+                    .desired_width(width)
+                    .hint_text("alquerque\n1. c2-c3 c4xc2 …"),
+            );
+            if big_button(ui, lang.t("records.open"), width.min(320.0)).clicked() {
+                match records::parse_pasted(&picker.pasted) {
+                    Ok(game) if game.ply() == 0 => {
+                        picker.error = Some(lang.t("records.no_moves").to_string())
+                    }
+                    Ok(game) => chosen = Some((game, Seats::two_players())),
+                    Err(e) => picker.error = Some(e),
+                }
+            }
+            if let Some(e) = &picker.error {
+                ui.label(
+                    egui::RichText::new(fill(lang.t("records.bad"), &[e]))
+                        .color(egui::Color32::from_rgb(255, 120, 100)),
+                );
+            }
+        });
+    });
+    if let Some((game, seats)) = chosen {
+        picker.error = None;
+        analysis::open(&mut commands, &mut next, game, seats, Screen::Records, session.map(|s| s.clone()));
+    }
+    Ok(())
+}
+

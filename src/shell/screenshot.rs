@@ -1,0 +1,50 @@
+//! `--screenshot PATH`: start straight into the game, wait until the board has settled, save
+//! the frame as a PNG, and exit.
+
+use crate::board::view::BoardView;
+use crate::app::launch::Launch;
+use crate::app::Screen;
+use crate::game::session::Session;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+
+#[derive(Default)]
+struct Progress {
+    settled_frames: u32,
+    requested: bool,
+}
+
+fn take(
+    mut commands: Commands,
+    launch: Res<Launch>,
+    session: Option<Res<Session>>,
+    view: Res<BoardView>,
+    mut progress: Local<Progress>,
+) {
+    let Some(path) = &launch.screenshot else {
+        return;
+    };
+    let Some(session) = session else { return };
+    if progress.requested {
+        return;
+    }
+    if view.settled(&session) {
+        progress.settled_frames += 1;
+    } else {
+        progress.settled_frames = 0;
+    }
+    // A few frames for the panels' layout and the fonts to settle.
+    if progress.settled_frames >= 12 {
+        progress.requested = true;
+        info!("saving a screenshot to {}", path.display());
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
+            |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                exit.write(AppExit::Success);
+            },
+        );
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Launch>().add_systems(Update, take.run_if(in_state(Screen::Playing)));
+}

@@ -1,0 +1,251 @@
+//! The browser page's view of the game (wasm only): after every frame that changed something,
+//! the game's state as JSON in a hidden `<pre id="ludus-state">`, for tests and tools. It holds
+//! the screen, the game, whose turn it is, the board's place on the page (CSS pixels from the
+//! canvas's top left) and, when a person is to move, every legal move with the points to tap.
+
+use crate::players::computer::Thinking;
+use crate::board::view::{BoardLayout, BoardView};
+use crate::app::Screen;
+use crate::game::selection::Selected;
+use crate::game::session::Session;
+use crate::net::connection::{LinkState, Net, Waiting};
+use crate::net::sync::OnlineGame;
+use bevy::prelude::*;
+use ludus_rules::{Side, Square};
+use serde::Serialize;
+
+/// The id of the element that holds the state.
+pub const STATE_ELEMENT: &str = "ludus-state";
+
+#[derive(Serialize, PartialEq)]
+struct PageState {
+    /// `title`, `rules`, `settings`, `playing`, `online`, `analysis` or `records`.
+    screen: &'static str,
+    /// Milliseconds from the page's start to the first frame ready for the person: the first,
+    /// slow frames over (see `warmup`), the board (if any) drawn and still. The cover goes then.
+    ready_ms: Option<f64>,
+    game: Option<GameState>,
+    /// The connection to a server, when there is one.
+    online: Option<OnlineState>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct OnlineState {
+    /// `connecting`, `signed-in`, `reconnecting`, `failed` or `offline`.
+    phase: &'static str,
+    server: String,
+    nickname: Option<String>,
+    /// A room code or `queue` while waiting for an opponent.
+    waiting: Option<String>,
+    /// The online game on the board: its id and `first`, `second` or `spectator`.
+    game: Option<(u64, &'static str)>,
+    /// The last refusal from the server.
+    notice: Option<String>,
+}
+
+fn online_state(net: &Net, game: Option<&OnlineGame>) -> Option<OnlineState> {
+    if net.phase == LinkState::Offline {
+        return None;
+    }
+    Some(OnlineState {
+        phase: match net.phase {
+            LinkState::Offline => "offline",
+            LinkState::Connecting => "connecting",
+            LinkState::SignedIn => "signed-in",
+            LinkState::Reconnecting(_) => "reconnecting",
+            LinkState::Failed(_) => "failed",
+        },
+        server: net.server.clone(),
+        nickname: net.nickname.clone(),
+        waiting: net.waiting.as_ref().map(|w| match w {
+            Waiting::Room { code, .. } => code.clone(),
+            Waiting::Queue { .. } => "queue".to_string(),
+        }),
+        game: game.map(|g| (g.id.0, g.local_side().map_or("spectator", side_name))),
+        notice: net.notice.as_ref().map(|(code, text)| format!("{code:?}: {text}")),
+    })
+}
+
+#[derive(Serialize, PartialEq)]
+struct GameState {
+    variant: &'static str,
+    moves: Vec<String>,
+    /// `first` or `second`; `null` once the game is over.
+    to_move: Option<&'static str>,
+    /// `first`, `second` or `draw`, and why.
+    outcome: Option<(&'static str, String)>,
+    /// Who plays each side: `human`, `easy`, `medium` or `hard`.
+    players: [&'static str; 2],
+    /// The computer is searching for its move.
+    thinking: bool,
+    /// The board shows the game's position and nothing moves.
+    settled: bool,
+    /// A person can play now.
+    interactive: bool,
+    board: BoardState,
+    /// The selected piece and the landing points tapped so far.
+    selected: Vec<[f32; 2]>,
+    /// The legal moves while a person is to move: notation, start and landing points.
+    legal: Vec<LegalMove>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct BoardState {
+    center: [f32; 2],
+    cell: f32,
+    width: u8,
+    height: u8,
+    flipped: bool,
+}
+
+#[derive(Serialize, PartialEq)]
+struct LegalMove {
+    notation: String,
+    /// Where to tap: the piece, then every landing point.
+    taps: Vec<[f32; 2]>,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+fn point(layout: &BoardLayout, sq: Square) -> [f32; 2] {
+    let p = layout.to_screen(sq);
+    [(p.x * 10.0).round() / 10.0, (p.y * 10.0).round() / 10.0]
+}
+
+fn game_state(
+    session: &Session,
+    layout: &BoardLayout,
+    view: &BoardView,
+    selected: &Selected,
+    thinking: bool,
+) -> GameState {
+    use crate::game::session::{Level, Player};
+    let game = &session.game;
+    let settled = view.settled(session);
+    let interactive = settled && session.can_touch();
+    let pos = game.position();
+    let legal = if interactive {
+        game.legal_moves()
+            .iter()
+            .map(|mv| LegalMove {
+                notation: pos.move_to_string(mv).unwrap_or_default(),
+                taps: std::iter::once(mv.from()).chain(mv.path()).map(|sq| point(layout, sq)).collect(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let player = |side: Side| match session.seats.player(side) {
+        Player::Human => "human",
+        Player::Remote => "remote",
+        Player::Computer(Level::Easy) => "easy",
+        Player::Computer(Level::Medium) => "medium",
+        Player::Computer(Level::Hard) => "hard",
+        Player::Computer(Level::Random) => "random",
+    };
+    GameState {
+        variant: game.variant().name(),
+        moves: game.move_strings(),
+        to_move: (!game.is_over()).then(|| side_name(game.side_to_move())),
+        outcome: game.outcome().map(|o| (o.winner.map_or("draw", side_name), format!("{:?}", o.reason))),
+        players: [player(Side::First), player(Side::Second)],
+        thinking,
+        settled,
+        interactive,
+        board: BoardState {
+            center: [layout.center.x, layout.center.y],
+            cell: layout.cell,
+            width: layout.width,
+            height: layout.height,
+            flipped: layout.flipped,
+        },
+        selected: selected
+            .0
+            .iter()
+            .flat_map(|s| std::iter::once(s.from).chain(s.partial.iter().copied()))
+            .map(|sq| point(layout, sq))
+            .collect(),
+        legal,
+    }
+}
+
+fn element() -> Option<web_sys::Element> {
+    let document = web_sys::window()?.document()?;
+    if let Some(e) = document.get_element_by_id(STATE_ELEMENT) {
+        return Some(e);
+    }
+    let e = document.create_element("pre").ok()?;
+    e.set_id(STATE_ELEMENT);
+    e.set_attribute("hidden", "").ok()?;
+    document.body()?.append_child(&e).ok()?;
+    Some(e)
+}
+
+fn now_ms() -> Option<f64> {
+    Some(web_sys::window()?.performance()?.now())
+}
+
+fn publish(
+    screen: Res<State<Screen>>,
+    session: Option<Res<Session>>,
+    layout: Res<BoardLayout>,
+    view: Res<BoardView>,
+    selected: Res<Selected>,
+    thinking: Res<Thinking>,
+    net: Res<Net>,
+    online: Option<Res<OnlineGame>>,
+    warmup: Res<crate::players::warmup::Warmup>,
+    mut ready_ms: Local<Option<f64>>,
+    mut last: Local<Option<PageState>>,
+) {
+    let screen = *screen.get();
+    let game = match (&session, screen) {
+        (Some(session), Screen::Playing) => {
+            Some(game_state(session, &layout, &view, &selected, thinking.active))
+        }
+        _ => None,
+    };
+    // Ready once the first, slow frames are over (the page's cover hides them) and the board,
+    // if any, is drawn and still.
+    let ready = warmup.done()
+        && match (screen, &game) {
+            (Screen::Playing, Some(g)) => g.settled,
+            (Screen::Playing, None) => false,
+            _ => true,
+        };
+    if ready && ready_ms.is_none() {
+        *ready_ms = now_ms();
+    }
+    let state = PageState {
+        screen: match screen {
+            Screen::Title => "title",
+            Screen::Rules => "rules",
+            Screen::Settings => "settings",
+            Screen::Playing => "playing",
+            Screen::Online => "online",
+            Screen::Analysis => "analysis",
+            Screen::Records => "records",
+        },
+        ready_ms: *ready_ms,
+        game,
+        online: online_state(&net, online.as_deref()),
+    };
+    if last.as_ref() == Some(&state) {
+        return;
+    }
+    match (serde_json::to_string(&state), element()) {
+        (Ok(json), Some(e)) => e.set_text_content(Some(&json)),
+        (Err(e), _) => warn!("the page state could not be encoded: {e}"),
+        (_, None) => {}
+    }
+    *last = Some(state);
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Last, publish);
+}

@@ -1,0 +1,91 @@
+//! The interface's toolkit: egui set up (fonts, sizes, a bevy_egui fix) and the widgets and
+//! words every screen shares.
+
+pub mod widgets;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// A UI covering the whole window, on the background layer, for panels to be shown in.
+pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    )
+}
+
+fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut fonts = egui::FontDefinitions::default();
+    // DejaVu Sans covers Vietnamese and the chess symbols of the diagrams.
+    fonts.font_data.insert(
+        "dejavu".to_owned(),
+        std::sync::Arc::new(egui::FontData::from_static(include_bytes!("../../assets/fonts/DejaVuSans.ttf"))),
+    );
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts.families.entry(family).or_default().insert(0, "dejavu".to_owned());
+    }
+    ctx.set_fonts(fonts);
+    ctx.global_style_mut(|style| {
+        style.spacing.interact_size.y = 44.0;
+        style.spacing.button_padding = egui::vec2(12.0, 8.0);
+        style.spacing.item_spacing = egui::vec2(8.0, 8.0);
+        for (text_style, size) in [
+            (egui::TextStyle::Body, 17.0),
+            (egui::TextStyle::Button, 17.0),
+            (egui::TextStyle::Heading, 22.0),
+            (egui::TextStyle::Small, 13.0),
+            (egui::TextStyle::Monospace, 15.0),
+        ] {
+            if let Some(f) = style.text_styles.get_mut(&text_style) {
+                f.size = size;
+            }
+        }
+    });
+    *done = true;
+    Ok(())
+}
+
+/// bevy_egui 0.42 writes a `ModifiersChanged` event every frame, even when nothing changed;
+/// egui then asks for another frame at once, and the game never rests (one core busy on an
+/// idle title screen). Keep the event only when the modifiers really change.
+fn drop_unchanged_modifiers(
+    mut inputs: Query<&mut bevy_egui::EguiInput>,
+    mut last: Local<Option<egui::Modifiers>>,
+) {
+    for mut input in &mut inputs {
+        input.0.events.retain(|e| match e {
+            egui::Event::ModifiersChanged(m) => {
+                let changed = *last != Some(*m);
+                *last = Some(*m);
+                changed
+            }
+            _ => true,
+        });
+    }
+}
+
+/// egui's set-up and its input fix (the screens draw in [`EguiPrimaryContextPass`] after it).
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        PreUpdate,
+        drop_unchanged_modifiers
+            .after(bevy_egui::EguiInputSet::WriteEguiEvents)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
+    app.add_systems(EguiPrimaryContextPass, setup_egui.in_set(UiSet::Setup));
+    app.configure_sets(EguiPrimaryContextPass, UiSet::Setup.before(UiSet::Screens));
+}
+
+/// The order of the egui pass: set-up, then the screens.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UiSet {
+    /// Fonts and sizes (once).
+    Setup,
+    /// The screen showing.
+    Screens,
+}
