@@ -31,3 +31,62 @@ fn vietnamese_is_really_translated() {
         .collect();
     assert!(same.is_empty(), "untranslated: {same:?}");
 }
+
+/// One concept of the glossary (`src/i18n/glossary.tsv`).
+struct Term {
+    english: Vec<String>,
+    vietnamese: Vec<String>,
+    forbidden: Vec<String>,
+}
+
+fn glossary() -> Vec<Term> {
+    let split = |s: &str| -> Vec<String> {
+        if s == "-" { Vec::new() } else { s.split('|').map(|w| w.to_lowercase()).collect() }
+    };
+    include_str!("../../src/i18n/glossary.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<_> = l.split('\t').collect();
+            assert_eq!(cols.len(), 3, "glossary line needs three tab-separated columns: {l}");
+            Term { english: split(cols[0]), vietnamese: split(cols[1]), forbidden: split(cols[2]) }
+        })
+        .collect()
+}
+
+/// Whether `text` contains `word` as a whole word (ASCII letters around it end a word).
+fn has_word(text: &str, word: &str) -> bool {
+    let text = text.to_lowercase();
+    let is_letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '\'');
+    text.match_indices(word).any(|(i, _)| {
+        !is_letter(text[..i].chars().next_back()) && !is_letter(text[i + word.len()..].chars().next())
+    })
+}
+
+#[test]
+fn the_vietnamese_words_follow_the_glossary() {
+    let terms = glossary();
+    assert!(terms.len() >= 10, "the glossary has {} terms", terms.len());
+    let mut drift = Vec::new();
+    for key in keys(Lang::En) {
+        let (en, vi) = (Lang::En.t(key), Lang::Vi.t(key).to_lowercase());
+        for term in &terms {
+            if term.english.iter().any(|w| has_word(en, w)) && !term.vietnamese.iter().any(|w| vi.contains(w.as_str())) {
+                drift.push(format!("{key}: '{}' should say '{}'", term.english[0], term.vietnamese.join("' or '")));
+            }
+            for bad in &term.forbidden {
+                if vi.contains(bad.as_str()) {
+                    drift.push(format!("{key}: '{bad}' is not the word for '{}'", term.english[0]));
+                }
+            }
+        }
+    }
+    assert!(drift.is_empty(), "the texts drift from the glossary:\n{}", drift.join("\n"));
+}
+
+#[test]
+fn the_glossary_check_catches_drift() {
+    assert!(has_word("The king is lost", "king"));
+    assert!(!has_word("Kingdom", "king"));
+    assert!(has_word("the king's side", "king's"));
+}
