@@ -125,7 +125,12 @@ pub fn status_text(lang: Lang, session: &Session, thinking: bool, selected: &Sel
         lines.push(fill(lang.t("status.clock"), &[&clock.to_string(), &limit.to_string()]));
     }
     if game.repetitions() >= 2 {
-        lines.push(lang.t("status.repetition").to_string());
+        // In Latrunculi the player who repeats a position a third time loses; in Alquerque it is a draw.
+        let key = match pos {
+            AnyPosition::Latrunculi(_) => "status.repetition.latrunculi",
+            AnyPosition::Alquerque(_) => "status.repetition",
+        };
+        lines.push(lang.t(key).to_string());
     }
     lines
 }

@@ -4,10 +4,10 @@
 
 use crate::{data_dir_lock, fresh_data_dir, headless};
 use bevy::prelude::*;
-use ludus::players::analysis::Analysis;
-use ludus_ai::review::{Eval, Mark};
 use ludus::game::records;
 use ludus::game::session::{GameCommand, Level, Seats, Session};
+use ludus::players::analysis::Analysis;
+use ludus_ai::review::{Eval, Mark};
 use ludus_rules::{AnyGame, AnyMove, Side, Variant};
 use std::time::{Duration, Instant};
 

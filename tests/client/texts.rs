@@ -71,8 +71,14 @@ fn the_vietnamese_words_follow_the_glossary() {
     for key in keys(Lang::En) {
         let (en, vi) = (Lang::En.t(key), Lang::Vi.t(key).to_lowercase());
         for term in &terms {
-            if term.english.iter().any(|w| has_word(en, w)) && !term.vietnamese.iter().any(|w| vi.contains(w.as_str())) {
-                drift.push(format!("{key}: '{}' should say '{}'", term.english[0], term.vietnamese.join("' or '")));
+            if term.english.iter().any(|w| has_word(en, w))
+                && !term.vietnamese.iter().any(|w| vi.contains(w.as_str()))
+            {
+                drift.push(format!(
+                    "{key}: '{}' should say '{}'",
+                    term.english[0],
+                    term.vietnamese.join("' or '")
+                ));
             }
             for bad in &term.forbidden {
                 if vi.contains(bad.as_str()) {
