@@ -4,9 +4,9 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy::winit::{UpdateMode, WinitSettings};
 use ludus::app::Screen;
-use ludus::app::launch::{Launch, Opponent};
 #[cfg(not(target_arch = "wasm32"))]
 use ludus::app::launch::Options;
+use ludus::app::launch::{Launch, Opponent};
 use ludus::game::Notices;
 use ludus::game::session::{Seats, Session};
 use ludus::game::settings::Settings;
@@ -19,7 +19,9 @@ use std::time::Duration;
 fn options() -> Result<Launch, String> {
     use clap::{CommandFactory, Parser};
     let options = Options::try_parse().unwrap_or_else(|e| e.exit());
-    Ok(options.launch().unwrap_or_else(|e| Options::command().error(clap::error::ErrorKind::ArgumentConflict, e).exit()))
+    Ok(options
+        .launch()
+        .unwrap_or_else(|e| Options::command().error(clap::error::ErrorKind::ArgumentConflict, e).exit()))
 }
 
 #[cfg(target_arch = "wasm32")]

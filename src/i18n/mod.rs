@@ -259,7 +259,10 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("settings.sound.unavailable", "(not available in this build)"),
     ("settings.coordinates", "Show coordinates"),
     ("save.corrupt", "The saved game could not be read ({}). It was kept aside as {}."),
-    ("settings.corrupt", "Your settings could not be read ({}); the usual ones are used and the file was kept aside as {}."),
+    (
+        "settings.corrupt",
+        "Your settings could not be read ({}); the usual ones are used and the file was kept aside as {}.",
+    ),
     ("net.config_corrupt", "The online settings could not be read ({}); the file was kept aside as {}."),
     ("save.resumed", "The unfinished game was restored."),
     ("rules.title", "Rules and tips"),
@@ -514,7 +517,10 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("settings.sound.unavailable", "(không có trong bản này)"),
     ("settings.coordinates", "Hiện tọa độ"),
     ("save.corrupt", "Không đọc được ván đã lưu ({}). Tệp được cất riêng thành {}."),
-    ("settings.corrupt", "Không đọc được cài đặt của bạn ({}); trò chơi dùng cài đặt mặc định và tệp được cất riêng thành {}."),
+    (
+        "settings.corrupt",
+        "Không đọc được cài đặt của bạn ({}); trò chơi dùng cài đặt mặc định và tệp được cất riêng thành {}.",
+    ),
     ("net.config_corrupt", "Không đọc được cài đặt chơi trực tuyến ({}); tệp được cất riêng thành {}."),
     ("save.resumed", "Đã khôi phục ván dang dở."),
     ("rules.title", "Luật chơi và mẹo"),

@@ -60,7 +60,7 @@ impl LanHost {
             ws: any(DEFAULT_WS_PORT),
             ..base.clone()
         })
-            .or_else(|_| ServerHandle::spawn(ServerConfig { udp: any(0), ws: any(0), ..base }))?;
+        .or_else(|_| ServerHandle::spawn(ServerConfig { udp: any(0), ws: any(0), ..base }))?;
         let udp = handle.udp_addr().map(|a| a.port()).unwrap_or_default();
         let ws = handle.ws_addr().map(|a| a.port()).unwrap_or_default();
         self.server = Some(handle);

@@ -1,8 +1,8 @@
 //! The endgame tables shipped in the web bundle (assets/tablebases) are exactly what the
 //! generator builds, and the game's Hard level finds the fastest win with them.
 
-use ludus::players::computer::MoveSearch;
 use ludus::game::session::Level;
+use ludus::players::computer::MoveSearch;
 use ludus_ai::tablebase::{Tablebase, Wdl};
 use ludus_rules::{AnyGame, AnyPosition, Variant};
 use std::sync::Arc;
@@ -54,7 +54,7 @@ fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
 #[test]
 fn analysis_gives_the_tables_exact_verdict() {
     use ludus::ui::widgets::eval_text;
-use ludus_ai::review::{Analyser, Eval};
+    use ludus_ai::review::{Analyser, Eval};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
     let tb = Arc::new(Tablebase::open(&dir).expect("shipped tables"));
     // Three white pieces against one black, White to move: covered by the four-piece tables.

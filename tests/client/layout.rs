@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The wings, bottom first: a wing may use only the wings before it.
-const WINGS: [&str; 10] = ["i18n", "platform", "app", "game", "board", "net", "players", "ui", "screens", "shell"];
+const WINGS: [&str; 10] =
+    ["i18n", "platform", "app", "game", "board", "net", "players", "ui", "screens", "shell"];
 
 /// Every `crate::` path in `text` (comments left out), as its first two segments: `game::session`
 /// from `use crate::game::session::{...}`, both `app::Screen` and `game::session` from
@@ -27,7 +28,8 @@ fn crate_paths(text: &str) -> Vec<(String, Option<String>)> {
                     }
                 }
             } else {
-                let ident = |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+                let ident =
+                    |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
                 let first = ident(after);
                 let second = after[first.len()..].strip_prefix("::").map(ident).filter(|s| !s.is_empty());
                 if !first.is_empty() {
@@ -69,7 +71,8 @@ fn wings_import_only_wings_below_them_and_modules_form_no_circle() {
     for (module, text) in &files {
         let wing = module.split("::").next().unwrap_or_default();
         let Some(own) = rank(wing) else {
-            problems.push(format!("src/{} is in no wing (a folder listed in WINGS)", module.replace("::", "/")));
+            problems
+                .push(format!("src/{} is in no wing (a folder listed in WINGS)", module.replace("::", "/")));
             continue;
         };
         for (first, second) in crate_paths(text) {
@@ -78,12 +81,12 @@ fn wings_import_only_wings_below_them_and_modules_form_no_circle() {
                 continue;
             };
             if theirs > own {
-                problems.push(format!("upward import: {module} ({wing}) uses crate::{first} ({first} is above {wing})"));
+                problems.push(format!(
+                    "upward import: {module} ({wing}) uses crate::{first} ({first} is above {wing})"
+                ));
             }
-            let target = second
-                .map(|s| format!("{first}::{s}"))
-                .filter(|t| files.contains_key(t))
-                .unwrap_or(first);
+            let target =
+                second.map(|s| format!("{first}::{s}")).filter(|t| files.contains_key(t)).unwrap_or(first);
             if target != *module && !module.starts_with(&format!("{target}::")) {
                 graph.entry(module.clone()).or_default().insert(target);
             }
@@ -125,6 +128,7 @@ fn wings_import_only_wings_below_them_and_modules_form_no_circle() {
 fn paths_are_read_from_every_form_of_use() {
     let text = "use crate::game::session::{A, B};\nuse crate::{app::Screen, board};\n// crate::shell::x\nlet x = crate::net::sync::f();";
     let paths = crate_paths(text);
-    let names: Vec<String> = paths.iter().map(|(a, b)| format!("{a}:{}", b.as_deref().unwrap_or(""))).collect();
+    let names: Vec<String> =
+        paths.iter().map(|(a, b)| format!("{a}:{}", b.as_deref().unwrap_or(""))).collect();
     assert_eq!(names, ["game:session", "app:Screen", "board:", "net:sync"]);
 }

@@ -4,11 +4,11 @@
 
 use crate::{data_dir_lock, fresh_data_dir};
 use bevy::prelude::*;
+use ludus::game::session::{GameCommand, Session};
+use ludus::net::connection::FromServer;
 use ludus::net::connection::{LinkFailure, LinkState, Net, OnlineConfig, Waiting};
 use ludus::net::sync::OnlineGame;
-use ludus::game::session::{GameCommand, Session};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
-use ludus::net::connection::FromServer;
 use ludus_protocol::{ClientMessage, GameId, GameView, PlayerId, PlayerInfo, Role, ServerMessage};
 use ludus_rules::{AnyGame, Reason, Side, Variant};
 use ludus_server::{ServerConfig, ServerHandle};
@@ -306,16 +306,14 @@ fn an_unreachable_server_is_reported() {
     });
     assert!(!app.world().resource::<Net>().is_active());
     connect(&mut app, "not an address at all");
-    assert!(matches!(
-        app.world().resource::<Net>().phase,
-        LinkState::Failed(LinkFailure::BadAddress(_))
-    ));
+    assert!(matches!(app.world().resource::<Net>().phase, LinkState::Failed(LinkFailure::BadAddress(_))));
     ludus::platform::storage::set_data_dir(None);
 }
 
 /// The view of a new Alquerque game, the app playing `side`.
 fn new_game_view(id: u64, side: Side) -> GameView {
-    let player = |n: u64, name: &str| PlayerInfo { id: PlayerId(n), nickname: name.to_string(), connected: true };
+    let player =
+        |n: u64, name: &str| PlayerInfo { id: PlayerId(n), nickname: name.to_string(), connected: true };
     let mut players = [player(1, "Ann"), player(2, "Bot")];
     if side == Side::Second {
         players.swap(0, 1);

@@ -1,7 +1,7 @@
 use crate::{data_dir_lock, fresh_data_dir};
-use ludus::i18n::Lang;
 use ludus::game::save::{Resumable, SavedGame, load, store};
 use ludus::game::session::{Level, Seats, Session};
+use ludus::i18n::Lang;
 use ludus_rules::{Side, Variant};
 
 fn some_game() -> Session {

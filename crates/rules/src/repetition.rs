@@ -41,8 +41,10 @@ mod tests {
             // The other side passes through a quiet move of its own first, then this one returns.
             let Some(other) = after.legal_moves().into_iter().find(|m| !m.is_capture()) else { continue };
             after.play(&other).expect("legal");
-            if let Some(back) =
-                after.legal_moves().into_iter().find(|m| m.from() == mv.to() && m.to() == mv.from() && !m.is_capture())
+            if let Some(back) = after
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.from() == mv.to() && m.to() == mv.from() && !m.is_capture())
             {
                 return (mv, back);
             }
