@@ -6,16 +6,16 @@
 //! the board on screen; the network; the engine at work; the interface's toolkit; the screens;
 //! the outer edge. The rules live in `ludus-rules`, the computer player in `ludus-ai`.
 
-pub mod i18n;
-pub mod platform;
 pub mod app;
-pub mod game;
 pub mod board;
+pub mod game;
+pub mod i18n;
 pub mod net;
+pub mod platform;
 pub mod players;
-pub mod ui;
 pub mod screens;
 pub mod shell;
+pub mod ui;
 
 use bevy::prelude::*;
 

@@ -173,8 +173,9 @@ impl Launch {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn parse(args: &[String]) -> Result<Launch, String> {
         use clap::Parser;
-        let options = Options::try_parse_from(std::iter::once("ludus".to_string()).chain(args.iter().cloned()))
-            .map_err(|e| e.to_string())?;
+        let options =
+            Options::try_parse_from(std::iter::once("ludus".to_string()).chain(args.iter().cloned()))
+                .map_err(|e| e.to_string())?;
         options.launch()
     }
 
@@ -221,7 +222,9 @@ impl Launch {
         }
         let mut launch = options.launch()?;
         launch.opponent = match (level, side) {
-            (Some(Some(level)), side) => Some(Opponent::Computer { level, person: side.unwrap_or(Side::First) }),
+            (Some(Some(level)), side) => {
+                Some(Opponent::Computer { level, person: side.unwrap_or(Side::First) })
+            }
             (Some(None), _) => Some(Opponent::Friend),
             (None, Some(_)) => return Err("side needs a level".to_string()),
             (None, None) => None,

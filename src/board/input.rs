@@ -1,24 +1,15 @@
 //! Mouse, touch and keyboard on the game screen: tap a piece then a destination, drag and drop,
 //! tap each landing point of an Alquerque chain; keyboard shortcuts.
 
-use crate::board::view::{BoardLayout, BoardView};
 use crate::app::Screen;
+use crate::board::view::{BoardLayout, BoardView, Drag};
 use crate::game::selection::{self, Selected, Tap};
 use crate::game::session::{GameCommand, Session};
 use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
-use ludus_rules::{AnyMove, Square};
-
-/// A press on the board that may become a drag.
-#[derive(Resource, Default, Debug)]
-pub struct Drag {
-    /// Where the press started (logical pixels) and the square pressed.
-    pub start: Option<(Vec2, Square)>,
-    /// The piece being dragged and where it is (board units), once the pointer has moved.
-    pub dragging: Option<(Square, Vec2)>,
-}
+use ludus_rules::AnyMove;
 
 /// The pointer this frame: position, and whether it was pressed or released.
 #[derive(Clone, Copy, Debug, Default)]

@@ -3,10 +3,10 @@
 //! captured pieces that shrink away).
 
 use crate::app::Screen;
+use crate::board::palette::Colors;
 use crate::game::selection::{self, Selected};
 use crate::game::session::Session;
 use crate::game::settings::Settings;
-use crate::board::palette::Colors;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
@@ -144,6 +144,15 @@ impl BoardView {
     pub fn refresh(&mut self) {
         self.needs_rebuild = true;
     }
+}
+
+/// A press on the board that may become a drag.
+#[derive(Resource, Default, Debug)]
+pub struct Drag {
+    /// Where the press started (logical pixels) and the square pressed.
+    pub start: Option<(Vec2, Square)>,
+    /// The piece being dragged and where it is (board units), once the pointer has moved.
+    pub dragging: Option<(Square, Vec2)>,
 }
 
 /// An animated move.
@@ -785,7 +794,7 @@ fn pulse_glow(
 }
 
 /// A dragged piece follows the pointer.
-fn drag_piece(drag: Res<crate::board::input::Drag>, mut pieces: Query<(&PieceEntity, &mut Transform)>) {
+fn drag_piece(drag: Res<Drag>, mut pieces: Query<(&PieceEntity, &mut Transform)>) {
     let Some((sq, p)) = drag.dragging else { return };
     for (piece, mut t) in &mut pieces {
         if piece.0 == sq {
@@ -809,7 +818,7 @@ fn background(settings: Res<Settings>, mut clear: ResMut<ClearColor>) {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<BoardArea>()
-        .init_resource::<crate::board::input::Drag>()
+        .init_resource::<Drag>()
         .init_resource::<BoardLayout>()
         .init_resource::<BoardView>()
         .init_resource::<Selected>()

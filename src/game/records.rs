@@ -2,9 +2,9 @@
 //! games" document (`records.json`, the newest [`KEEP`] games). A document that cannot be read
 //! is set aside and reported, never trusted. Also reads a record the player pastes.
 
-use crate::i18n::{self, Lang};
 use crate::game::Notices;
 use crate::game::session::{Seats, Session};
+use crate::i18n::{self, Lang};
 use crate::platform::storage::Document;
 use bevy::prelude::*;
 use ludus_rules::{AnyGame, AnyPosition, GameRecord, Outcome, Variant};

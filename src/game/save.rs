@@ -1,10 +1,10 @@
 //! The unfinished game: saved after every change and when the game closes, offered on the next
 //! start. A save that cannot be read is kept aside and reported, never trusted.
 
-use crate::i18n;
+use crate::game::Notices;
 use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
-use crate::game::Notices;
+use crate::i18n;
 use crate::platform::storage::Document;
 use bevy::prelude::*;
 use ludus_rules::{AnyGame, GameRecord};
@@ -108,5 +108,7 @@ fn save_on_exit(mut exit: MessageReader<AppExit>, session: Option<Res<Session>>)
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Notices>().add_systems(Startup, startup).add_systems(Last, (save_on_change, save_on_exit));
+    app.init_resource::<Notices>()
+        .add_systems(Startup, startup)
+        .add_systems(Last, (save_on_change, save_on_exit));
 }

@@ -278,7 +278,8 @@ impl Session {
     fn catch_up(&mut self, game: &AnyGame) -> bool {
         let mine = self.game.move_strings();
         let theirs = game.move_strings();
-        if mine.len() > theirs.len() || theirs[..mine.len()] != mine[..] || self.game.start() != game.start() {
+        if mine.len() > theirs.len() || theirs[..mine.len()] != mine[..] || self.game.start() != game.start()
+        {
             return false;
         }
         for mv in &game.moves()[mine.len()..] {

@@ -1,9 +1,9 @@
 //! The player's settings: language, animation speed, board theme, sound. Loaded at start and
 //! saved whenever they change.
 
-use crate::i18n::Lang;
-use crate::game::session::Level;
 use crate::game::Notices;
+use crate::game::session::Level;
+use crate::i18n::Lang;
 use crate::platform::storage::Document;
 use bevy::prelude::*;
 use ludus_rules::{Side, Variant};

@@ -118,7 +118,7 @@ pub struct Net {
     pub waiting: Option<Waiting>,
     /// The last refusal from the server, to show once.
     pub notice: Option<(ErrorCode, String)>,
-    lobby_asked: Option<f64>,
+    pub(crate) lobby_asked: Option<f64>,
     retry_at: Option<f64>,
     signed_in_once: bool,
 }

@@ -60,8 +60,8 @@ impl LanHost {
             ws: any(DEFAULT_WS_PORT),
             ..base.clone()
         })
-            .or_else(|_| ServerHandle::spawn(ServerConfig { udp: any(0), ws: any(0), ..base }))
-            .map_err(|e| e.to_string())?;
+        .or_else(|_| ServerHandle::spawn(ServerConfig { udp: any(0), ws: any(0), ..base }))
+        .map_err(|e| e.to_string())?;
         let udp = handle.udp_addr().map(|a| a.port()).unwrap_or_default();
         let ws = handle.ws_addr().map(|a| a.port()).unwrap_or_default();
         self.server = Some(handle);

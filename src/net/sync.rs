@@ -166,7 +166,7 @@ fn follow_server(
                 o.proposals.clear();
                 o.your_proposal = None;
                 if let Some(crowd) = crowd {
-                    o.verdict = Some((mv.clone(), *crowd));
+                    o.verdict = Some((mv.clone(), crowd.clone()));
                 }
             }
             ServerMessage::Proposals { game, ply, proposals } => {

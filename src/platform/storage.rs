@@ -147,7 +147,10 @@ impl Document {
     }
 
     /// Reads a JSON document of `T` (see [`Document::load`]).
-    pub fn load_json<T: serde::de::DeserializeOwned>(&self, lang: crate::i18n::Lang) -> (Option<T>, Option<String>) {
+    pub fn load_json<T: serde::de::DeserializeOwned>(
+        &self,
+        lang: crate::i18n::Lang,
+    ) -> (Option<T>, Option<String>) {
         self.load(lang, |text| serde_json::from_str(text).map_err(|e| e.to_string()))
     }
 

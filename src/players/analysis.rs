@@ -178,4 +178,3 @@ pub fn close(commands: &mut Commands, next: &mut NextState<Screen>, analysis: &m
     }
     next.set(back.screen);
 }
-

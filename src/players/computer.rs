@@ -265,10 +265,7 @@ fn cancel(mut player: ResMut<ComputerPlayer>, mut thinking: ResMut<Thinking>) {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Thinking>()
         .init_resource::<ComputerPlayer>()
-        .add_systems(
-            Update,
-            (think, status).chain().in_set(AppSet::Think).run_if(in_state(Screen::Playing)),
-        )
+        .add_systems(Update, (think, status).chain().in_set(AppSet::Think).run_if(in_state(Screen::Playing)))
         .add_systems(
             Update,
             finish

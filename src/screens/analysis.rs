@@ -9,7 +9,9 @@ use crate::game::settings::{Settings, Theme};
 use crate::i18n::{Lang, fill};
 use crate::players::analysis::{self, Analysis};
 use crate::ui::root_ui;
-use crate::ui::widgets::{draw_coordinates, eval_text, players_line, reason_text, result_text, side_name, variant_key};
+use crate::ui::widgets::{
+    draw_coordinates, eval_text, players_line, reason_text, result_text, side_name, variant_key,
+};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_ai::review::{Mark, prefix};
@@ -420,4 +422,3 @@ pub(super) fn analysis_screen(
     }
     Ok(())
 }
-

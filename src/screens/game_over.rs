@@ -1,11 +1,11 @@
 //! The game-over card: the result and why, rematch, analysis, the final board, back.
 
 use crate::app::Screen;
-use crate::players::analysis;
-use crate::screens::play::{GameActions, GameShown, OverCardHidden};
 use crate::board::view::BoardView;
 use crate::game::session::GameCommand;
 use crate::net::sync::leave_game;
+use crate::players::analysis;
+use crate::screens::play::{GameActions, GameShown, OverCardHidden};
 use crate::ui::widgets::{big_button, reason_text, result_text};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};

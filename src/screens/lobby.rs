@@ -291,5 +291,3 @@ fn host_section(
         ui.ctx().request_repaint_after(Duration::from_millis(500));
     }
 }
-
-/// Hosting state for the online screen.

@@ -259,10 +259,6 @@ pub(super) fn ghost_counts(mut contexts: EguiContexts, shown: GameShown, board: 
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
     }
-    if online.as_ref().is_some_and(|o| o.clocks.is_some()) && !game.is_over() {
-        // The running clock ticks.
-        ctx.request_repaint_after(std::time::Duration::from_millis(200));
-    }
     if online.is_some_and(|o| o.clocks.is_some()) && !session.game.is_over() {
         // The running clock ticks.
         ctx.request_repaint_after(std::time::Duration::from_millis(200));
@@ -272,14 +268,7 @@ pub(super) fn ghost_counts(mut contexts: EguiContexts, shown: GameShown, board: 
 
 /// The online part of the game screen's panel: players, clocks, connection, and for spectators
 /// the proposals and the crowd's verdict.
-fn online_panel(
-    ui: &mut egui::Ui,
-    lang: Lang,
-    net: &Net,
-    online: &OnlineGame,
-    session: &Session,
-    now: f64,
-) {
+fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, session: &Session, now: f64) {
     let variant = session.game.variant();
     let to_move = (!session.game.is_over()).then(|| session.game.side_to_move());
     for side in [Side::First, Side::Second] {
@@ -356,4 +345,3 @@ fn online_panel(
         }
     }
 }
-

@@ -130,4 +130,3 @@ pub(super) fn records_screen(
     }
     Ok(())
 }
-

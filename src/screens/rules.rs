@@ -50,4 +50,3 @@ pub(super) fn rules_screen(
     });
     Ok(())
 }
-

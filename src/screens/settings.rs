@@ -67,10 +67,7 @@ pub(super) fn settings_screen(
             ui.checkbox(&mut s.coordinates, lang.t("settings.coordinates"));
             ui.horizontal(|ui| {
                 ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                ui.add_enabled(
-                    SOUND_AVAILABLE,
-                    egui::Checkbox::new(&mut s.sound, lang.t("settings.sound")),
-                );
+                ui.add_enabled(SOUND_AVAILABLE, egui::Checkbox::new(&mut s.sound, lang.t("settings.sound")));
                 if !SOUND_AVAILABLE {
                     ui.label(lang.t("settings.sound.unavailable"));
                 }
@@ -86,4 +83,3 @@ pub(super) fn settings_screen(
     }
     Ok(())
 }
-

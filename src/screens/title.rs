@@ -168,4 +168,3 @@ pub(super) fn title_screen(
     });
     Ok(())
 }
-

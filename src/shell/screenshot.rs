@@ -1,9 +1,9 @@
 //! `--screenshot PATH`: start straight into the game, wait until the board has settled, save
 //! the frame as a PNG, and exit.
 
-use crate::board::view::BoardView;
-use crate::app::launch::Launch;
 use crate::app::Screen;
+use crate::app::launch::Launch;
+use crate::board::view::BoardView;
 use crate::game::session::Session;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};

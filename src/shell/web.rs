@@ -3,13 +3,13 @@
 //! the screen, the game, whose turn it is, the board's place on the page (CSS pixels from the
 //! canvas's top left) and, when a person is to move, every legal move with the points to tap.
 
-use crate::players::computer::Thinking;
-use crate::board::view::{BoardLayout, BoardView};
 use crate::app::Screen;
+use crate::board::view::{BoardLayout, BoardView};
 use crate::game::selection::Selected;
 use crate::game::session::Session;
 use crate::net::connection::{LinkState, Net, Waiting};
 use crate::net::sync::OnlineGame;
+use crate::players::computer::Thinking;
 use bevy::prelude::*;
 use ludus_rules::{Side, Square};
 use serde::Serialize;

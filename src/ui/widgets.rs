@@ -1,18 +1,16 @@
 //! Widgets and words shared by the screens: buttons, names of sides, games and levels, results,
 //! the status line, coordinates around the board.
 
-use crate::board::palette::Colors;
 use crate::board::view::BoardLayout;
 use crate::game::selection::Selected;
 use crate::game::session::{Level, Session};
-use crate::game::settings::Theme;
+use crate::game::session::{Player, Seats};
 use crate::i18n::{Lang, fill};
 use crate::net::connection::{LinkFailure, LinkState, Net};
-use ludus_protocol::ErrorCode;
 use bevy::prelude::*;
 use bevy_egui::egui;
-use crate::game::session::{Player, Seats};
 use ludus_ai::review::Eval;
+use ludus_protocol::ErrorCode;
 use ludus_rules::{AnyPosition, Outcome, Reason, Side, Variant};
 
 /// The name of a side in a game: Red or Black in Latrunculi, White or Black in Alquerque.
@@ -178,7 +176,6 @@ pub fn draw_coordinates(ctx: &egui::Context, layout: &BoardLayout) {
     }
 }
 
-
 /// An evaluation as text: "+1.3", "White wins in 5" (moves of the winner), "Draw".
 pub fn eval_text(lang: Lang, variant: Variant, eval: Eval) -> String {
     match eval {
@@ -208,7 +205,6 @@ pub fn players_line(lang: Lang, variant: Variant, seats: &Seats) -> String {
     let one = |side| format!("{}: {}", side_name(lang, variant, side), player_text(lang, seats, side));
     format!("{} — {}", one(Side::First), one(Side::Second))
 }
-
 
 /// Minutes and seconds.
 pub fn clock_text(ms: u64) -> String {
@@ -252,13 +248,16 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
         LinkState::SignedIn => {
             (ok, fill(lang.t("net.signed_in"), &[&net.server, net.nickname.as_deref().unwrap_or("?")]))
         }
-        LinkState::Reconnecting(n) => (busy, fill(lang.t("net.reconnecting"), &[&net.server, &n.to_string()])),
+        LinkState::Reconnecting(n) => {
+            (busy, fill(lang.t("net.reconnecting"), &[&net.server, &n.to_string()]))
+        }
         LinkState::Failed(LinkFailure::BadAddress(e)) => (bad, fill(lang.t("net.bad_address"), &[e])),
-        LinkState::Failed(LinkFailure::Unreachable(e)) => (bad, fill(lang.t("net.unreachable"), &[&net.server, e])),
+        LinkState::Failed(LinkFailure::Unreachable(e)) => {
+            (bad, fill(lang.t("net.unreachable"), &[&net.server, e]))
+        }
         LinkState::Failed(LinkFailure::Incompatible(e)) => (bad, fill(lang.t("net.incompatible"), &[e])),
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -16,8 +16,7 @@ fn worst_move(game: &AnyGame) -> (AnyMove, i32) {
     let opponent_score = |mv: &AnyMove| {
         let mut g = game.clone();
         g.play(mv).unwrap();
-        let mut search =
-            ludus_ai::AnySearch::new(&g, ludus_ai::Level::Hard, ludus_ai::Limits::nodes(50_000), 1);
+        let mut search = ludus_ai::AnySearch::new(&g, Level::Hard, ludus_ai::Limits::nodes(50_000), 1);
         search.run_to_end();
         Eval::from_score(search.info().score, g.side_to_move()).value_for(g.side_to_move())
     };
@@ -38,7 +37,7 @@ fn a_finished_game_is_kept_and_analysed_with_its_blunder() {
     let mut bad_ply = None;
     for ply in 0..30 {
         let game = app.world().resource::<Session>().game.clone();
-        let engine = ludus_ai::best_move(&game, ludus_ai::Level::Hard, ludus_ai::Limits::nodes(20_000), 1);
+        let engine = ludus_ai::best_move(&game, Level::Hard, ludus_ai::Limits::nodes(20_000), 1);
         let mut mv = engine.unwrap();
         if bad_ply.is_none() && ply >= 4 && game.side_to_move() == Side::First {
             let (worst, opponent) = worst_move(&game);

@@ -9,7 +9,7 @@ use crate::commands::{parse_level, parse_variant};
 use ludus_ai::{Level, Limits};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, Role, ServerMessage};
-use ludus_rules::{AnyGame, AnyPosition, Side, Variant};
+use ludus_rules::{AnyGame, Side, Variant};
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};

@@ -7,7 +7,7 @@
 use crate::commands::parse_variant;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
-use ludus_rules::{AnyGame, GameRecord, Side, Variant};
+use ludus_rules::{AnyGame, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
