@@ -50,11 +50,11 @@ impl Level {
     }
 
     /// Reads a name (as [`Level::name`] writes it, any case).
-    pub fn parse(s: &str) -> Result<Level, String> {
+    pub fn parse(s: &str) -> Result<Level, UnknownLevel> {
         Level::ALL
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown level '{s}': expected random, easy, medium or hard"))
+            .ok_or_else(|| UnknownLevel(s.to_string()))
     }
 
     /// Whether this level searches (Medium and Hard) rather than picking at once.
@@ -211,3 +211,8 @@ pub fn easy_move<P: SearchGame>(pos: &P, history: &[P], seed: u64) -> Option<P::
     }
     best
 }
+
+/// A level name [`Level::parse`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level '{0}': expected random, easy, medium or hard")]
+pub struct UnknownLevel(pub String);

@@ -69,7 +69,7 @@ pub mod uct;
 
 pub use any::{AnyInfo, AnySearch, balanced_opening, best_move};
 pub use eval::SearchGame;
-pub use level::Level;
+pub use level::{Level, UnknownLevel};
 pub use limits::Limits;
 pub use params::{AlquerqueParams, LatrunculiParams, Params, SearchParams};
 pub use score::Score;

@@ -58,7 +58,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
 
 /// Reads a level name for clap: `random`, `easy`, `medium` or `hard`.
 pub fn parse_level(s: &str) -> Result<Level, String> {
-    Level::parse(s)
+    Level::parse(s).map_err(|e| e.to_string())
 }
 
 /// `<GAME> [--position POS]`: a game and the position to start from.

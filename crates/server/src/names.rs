@@ -12,8 +12,10 @@
 //!   that looks the same, with or without separators and trailing digits.
 //!
 //! Two names clash when their confusable skeletons (UTS #39, of the lower-cased name) are
-//! equal: `Ann`, `ann`, `Аnn` (Cyrillic) and `Αnn` (Greek) all clash. The server refuses a name
-//! that clashes with another signed-in player's.
+//! equal: `Ann`, `ann`, `Аnn` (Cyrillic) and `Αnn` (Greek) all clash. The skeleton is computed
+//! for every accepted name; refusing a name that clashes with another signed-in player's is not
+//! enforced yet (it must run once the player is resolved, so that a reconnecting player does not
+//! clash with their own old connection).
 //!
 //! The Unicode tables are those of the `unicode-normalization` and `unicode-security` crates.
 
@@ -53,21 +55,36 @@ pub fn skeleton(name: &str) -> String {
     unicode_security::skeleton(&folded).flat_map(char::to_lowercase).collect()
 }
 
+/// Why a nickname was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// The shape the protocol allows (length, characters).
+    #[error(transparent)]
+    Shape(#[from] ludus_protocol::NicknameError),
+    /// A character Unicode's security profile does not allow in names (invisible, obsolete...).
+    #[error("a nickname cannot contain {0:?} (U+{code:04X})", code = u32::from(*.0))]
+    Character(char),
+    /// Letters of alphabets that look alike, mixed.
+    #[error("a nickname cannot mix alphabets that look alike (Latin with Cyrillic or Greek)")]
+    MixedScripts,
+    /// A reserved word, in any spelling that looks the same.
+    #[error("'{0}' is reserved")]
+    Reserved(String),
+}
+
 /// Checks a requested nickname. See the module documentation.
-pub fn check(requested: &str) -> Result<Nickname, String> {
+pub fn check(requested: &str) -> Result<Nickname, NameError> {
     let normalised: String = requested.trim().nfkc().collect();
-    let name = validate_nickname(&normalised).map_err(|e| e.to_string())?;
+    let name = validate_nickname(&normalised)?;
     if let Some(c) = name.chars().find(|&c| !" _-.".contains(c) && !c.identifier_allowed()) {
-        return Err(format!("a nickname cannot contain {c:?} (U+{:04X})", u32::from(c)));
+        return Err(NameError::Character(c));
     }
     let identifier: String = name.chars().filter(|c| !" _-.".contains(*c)).collect();
     if !identifier.as_str().check_restriction_level(RestrictionLevel::ModeratelyRestrictive) {
-        return Err(
-            "a nickname cannot mix alphabets that look alike (Latin with Cyrillic or Greek)".to_string()
-        );
+        return Err(NameError::MixedScripts);
     }
     if is_reserved(&name) {
-        return Err(format!("'{name}' is reserved"));
+        return Err(NameError::Reserved(name));
     }
     let skeleton = skeleton(&name);
     Ok(Nickname { name, skeleton })

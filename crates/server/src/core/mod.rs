@@ -488,9 +488,9 @@ impl Core {
             return Ok(());
         }
         let nickname = match &hello.nickname {
-            Some(n) => {
-                Some(crate::names::check(n).map_err(|e| Refusal::new(ErrorCode::BadNickname, e))?.name)
-            }
+            Some(n) => Some(
+                crate::names::check(n).map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?.name,
+            ),
             None => None,
         };
         let token = hello.token.as_ref().map(|SessionToken(t)| t.clone()).filter(|t| t.len() == 32);
@@ -613,8 +613,9 @@ impl Core {
         match message {
             ClientMessage::Hello(_) => refuse(ErrorCode::AlreadySignedIn, "already signed in"),
             ClientMessage::SetNickname { nickname } => {
-                let nickname =
-                    crate::names::check(&nickname).map_err(|e| Refusal::new(ErrorCode::BadNickname, e))?.name;
+                let nickname = crate::names::check(&nickname)
+                    .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?
+                    .name;
                 if let Some(p) = self.players.get_mut(&pid) {
                     p.nickname = nickname.clone();
                 }
