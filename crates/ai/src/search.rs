@@ -1195,29 +1195,8 @@ pub(crate) fn repetition<P: GamePosition>(stack: &[P], line_start: usize) -> Rep
 /// Whether the last position of `stack` occurs in it for the third time (only positions since
 /// the last capture, with the same side to move, can be equal).
 pub(crate) fn is_threefold<P: GamePosition>(stack: &[P]) -> bool {
-    let Some(current) = stack.last() else {
-        return false;
-    };
-    let n = stack.len();
-    let window = usize::from(current.clock()).min(n - 1);
-    if window < 8 {
-        return false;
-    }
-    let h = current.hash();
-    let lo = n - 1 - window;
-    let mut count = 0;
-    let mut i = n - 1;
-    while i >= lo + 2 {
-        i -= 2;
-        let p = &stack[i];
-        if p.hash() == h && p.same_position(current) {
-            count += 1;
-            if count >= 2 {
-                return true;
-            }
-        }
-    }
-    false
+    // A third occurrence does not depend on where the searched line starts.
+    matches!(repetition(stack, stack.len()), Repetition::Threefold)
 }
 
 /// A 64-bit mixer (SplitMix64's finaliser).
