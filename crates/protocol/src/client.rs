@@ -265,6 +265,7 @@ fn open_transport(
 /// (renet2 turns it off there; the server always expects it: renetcode2 0.16.3's unencrypted
 /// mode sends 8 bytes of a buffer shared by every client in each packet).
 #[cfg(target_family = "wasm")]
+#[derive(Debug)]
 struct NetcodeInsideTls(renet2_netcode::WebSocketClient);
 
 #[cfg(target_family = "wasm")]
