@@ -1,8 +1,10 @@
 //! Server addresses: what the player types (`host[:port]`, `ws://host:port`, `wss://...`) as a
 //! connection configuration, and the server offered when nothing was typed.
 
+#[cfg(not(target_arch = "wasm32"))]
+use ludus_protocol::DEFAULT_UDP_PORT;
+use ludus_protocol::DEFAULT_WS_PORT;
 use ludus_protocol::client::ClientConfig;
-use ludus_protocol::{DEFAULT_UDP_PORT, DEFAULT_WS_PORT};
 
 /// The server to use when none was typed: in the browser, the one that served the page (the
 /// page sets `window.ludusDefaultServer`), else this computer.
