@@ -188,13 +188,13 @@ fn finish(
     // The person's commands of this frame go first: the result may not fit the game after them.
     let busy = seen.read(&commands).count() > 0;
     let Some(session) = session else { return };
-    if let Some(running) = player.running.as_ref() {
-        if let Some(SearchResult { mv, table }) = running.work.take().pop() {
-            player.ready = Some((running.revision, running.purpose, mv));
-            player.running = None;
-            if let Some(tt) = table {
-                player.table = Some((session.game.variant(), tt));
-            }
+    if let Some(running) = player.running.as_ref()
+        && let Some(SearchResult { mv, table }) = running.work.take().pop()
+    {
+        player.ready = Some((running.revision, running.purpose, mv));
+        player.running = None;
+        if let Some(tt) = table {
+            player.table = Some((session.game.variant(), tt));
         }
     }
     // Play the move once the previous one has finished moving on the board; frames until then
