@@ -99,6 +99,10 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("net.reconnecting", "Connection to {} lost: reconnecting (attempt {})…"),
     ("net.bad_address", "That address does not work: {}"),
     ("net.unreachable", "Cannot reach the server at {} ({}). Check the address and that the server runs."),
+    (
+        "net.no_internet",
+        "This device has no network connection: online play needs one. The game tries again once the network is back; games against the computer and two-player games still work.",
+    ),
     ("net.incompatible", "This game and the server speak different versions: {}"),
     ("net.back_to_game", "Back to your game"),
     ("net.lobby", "Lobby"),
@@ -372,6 +376,10 @@ pub(crate) const VI: &[(&str, &str)] = &[
     (
         "net.unreachable",
         "Không liên lạc được với máy chủ {} ({}). Hãy kiểm tra địa chỉ và máy chủ có đang chạy không.",
+    ),
+    (
+        "net.no_internet",
+        "Thiết bị đang không có kết nối mạng: chơi trực tuyến cần mạng. Trò chơi sẽ tự thử lại khi có mạng; chơi với máy và hai người trên một máy vẫn chơi được.",
     ),
     ("net.incompatible", "Trò chơi này và máy chủ dùng hai phiên bản khác nhau: {}"),
     ("net.back_to_game", "Quay lại ván của bạn"),

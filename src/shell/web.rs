@@ -33,6 +33,8 @@ struct PageState {
 struct OnlineState {
     /// `connecting`, `signed-in`, `reconnecting`, `failed` or `offline`.
     phase: &'static str,
+    /// The device says it has no network (the online screen then says so).
+    no_network: bool,
     server: String,
     nickname: Option<String>,
     /// A room code or `queue` while waiting for an opponent.
@@ -63,6 +65,7 @@ fn online_state(net: &Net, game: Option<&OnlineGame>) -> Option<OnlineState> {
         }),
         game: game.map(|g| (g.id.0, g.local_side().map_or("spectator", side_name))),
         notice: net.notice.as_ref().map(|(code, text)| format!("{code:?}: {text}")),
+        no_network: !crate::platform::network_available(),
     })
 }
 

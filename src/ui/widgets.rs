@@ -242,6 +242,10 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
     let ok = egui::Color32::from_rgb(110, 200, 110);
     let busy = egui::Color32::from_rgb(230, 190, 90);
     let bad = egui::Color32::from_rgb(230, 110, 100);
+    let trying = matches!(net.phase, LinkState::Connecting | LinkState::Reconnecting(_) | LinkState::Failed(_));
+    if trying && !crate::platform::network_available() {
+        return (bad, lang.t("net.no_internet").to_string());
+    }
     match &net.phase {
         LinkState::Offline => (egui::Color32::GRAY, lang.t("net.offline").to_string()),
         LinkState::Connecting => (busy, fill(lang.t("net.connecting"), &[&net.server])),
