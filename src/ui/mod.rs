@@ -15,15 +15,17 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
     )
 }
 
-/// The game's one typeface for every text: DejaVu Sans, which has every Vietnamese letter and
-/// the symbols of the texts and diagrams (`tests/client/fonts.rs` checks each character).
+/// The game's one typeface for every text: DejaVu Sans, cut to the scripts and symbols the game
+/// and its players use (`assets/fonts/subset.sh`): every Vietnamese letter, Greek and Cyrillic
+/// for nicknames, the symbols of the texts and diagrams (`tests/client/fonts.rs` checks each
+/// character the game shows).
 /// egui's own default fonts are not built in (`default_fonts` is off): they would add 1.4 MB to
 /// the browser bundle for glyphs the game never shows.
 pub fn font_definitions() -> egui::FontDefinitions {
     let mut fonts = egui::FontDefinitions::empty();
     fonts.font_data.insert(
         "dejavu".to_owned(),
-        std::sync::Arc::new(egui::FontData::from_static(include_bytes!("../../assets/fonts/DejaVuSans.ttf"))),
+        std::sync::Arc::new(egui::FontData::from_static(include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf"))),
     );
     for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
         fonts.families.insert(family, vec!["dejavu".to_owned()]);
