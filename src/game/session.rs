@@ -90,6 +90,9 @@ pub struct Session {
     pub spectating: bool,
     /// A position of a finished game shown by the analysis: nobody plays, nothing is saved.
     pub review: bool,
+    /// A lesson: the person plays one move from the lesson's position; nothing is saved or
+    /// recorded, and a new game goes back to the lesson's position.
+    pub lesson: bool,
 }
 
 impl Session {
@@ -102,12 +105,26 @@ impl Session {
             revision: 0,
             spectating: false,
             review: false,
+            lesson: false,
         }
     }
 
     /// A game from a record or position.
     pub fn from_game(game: AnyGame, seats: Seats) -> Session {
-        Session { game, seats, redo: Vec::new(), revision: 0, spectating: false, review: false }
+        Session {
+            game,
+            seats,
+            redo: Vec::new(),
+            revision: 0,
+            spectating: false,
+            review: false,
+            lesson: false,
+        }
+    }
+
+    /// A lesson from `position`: the person plays the side to move, one move.
+    pub fn lesson(position: ludus_rules::AnyPosition) -> Session {
+        Session { lesson: true, ..Session::from_game(AnyGame::from_position(position), Seats::two_players()) }
     }
 
     /// A position of a finished game to look at (the analysis): not playable, never saved.
@@ -117,7 +134,10 @@ impl Session {
 
     /// Whether a person at this device is to move now.
     pub fn human_to_move(&self) -> bool {
-        !self.review && !self.game.is_over() && self.seats.player(self.game.side_to_move()) == Player::Human
+        !self.review
+            && !(self.lesson && self.game.ply() > 0)
+            && !self.game.is_over()
+            && self.seats.player(self.game.side_to_move()) == Player::Human
     }
 
     /// Whether the person here may pick a move on the board now: their own turn, or a proposal
@@ -203,6 +223,11 @@ impl Session {
     /// A new game of the same variant with the same seats.
     pub fn restart(&mut self) {
         let revision = self.revision + 1;
+        if self.lesson {
+            let start = self.game.start();
+            *self = Session { revision, ..Session::lesson(start) };
+            return;
+        }
         *self = Session { revision, ..Session::new(self.game.variant(), self.seats) };
     }
 
@@ -368,7 +393,8 @@ pub(crate) fn apply_commands(mut commands: MessageReader<GameCommand>, session: 
         match cmd {
             GameCommand::Play(mv) => {
                 let online = session.seats.is_online();
-                if online && !session.human_to_move() {
+                // Online, only the person's own moves; in a lesson, only the one move.
+                if (online || session.lesson) && !session.human_to_move() {
                     continue;
                 }
                 if let Err(e) = session.play(mv) {

@@ -33,6 +33,15 @@ impl Lang {
         }
     }
 
+    /// The language for a list of preferred locales, most preferred first (`vi`, `vi-VN`,
+    /// `vi_VN.UTF-8`, `en-US`...): Vietnamese when the first one's language is Vietnamese (any
+    /// region, any case), else English (also for no locale, an empty one, `C` or `POSIX`).
+    pub fn from_locales<S: AsRef<str>>(locales: impl IntoIterator<Item = S>) -> Lang {
+        let first = locales.into_iter().map(|l| l.as_ref().trim().to_string()).find(|l| !l.is_empty());
+        let language = first.as_deref().and_then(|l| l.split(['-', '_', '.', '@']).next()).unwrap_or("");
+        if language.eq_ignore_ascii_case("vi") { Lang::Vi } else { Lang::En }
+    }
+
     fn table(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Lang::En => EN,
@@ -265,6 +274,24 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("settings.sound", "Sound effects"),
     ("settings.sound.unavailable", "(not available in this build)"),
     ("settings.coordinates", "Show coordinates"),
+    ("menu.lessons", "Learn to play: lessons"),
+    ("lessons.title", "Learn to play"),
+    ("lessons.progress", "{} of {} lessons done"),
+    ("lessons.count", "Lesson {} of {}"),
+    ("lessons.task", "Your task"),
+    ("lessons.retry", "Try again"),
+    ("lessons.next", "Next lesson"),
+    ("lessons.list", "All lessons"),
+    ("lessons.well_done", "Well done!"),
+    ("lessons.wrong", "Not quite: that move does not do what the task asks."),
+    ("lessons.your_move", "Your move: tap a piece, then where it goes."),
+    ("lessons.all_done", "You have finished every lesson of this game."),
+    ("lessons.unavailable", "The lessons could not be read: {}"),
+    (
+        "lessons.corrupt",
+        "Your progress in the lessons could not be read ({}). The file was kept, renamed {}; nothing was deleted.",
+    ),
+    ("settings.text_size", "Text size"),
     (
         "save.corrupt",
         "The saved game could not be read ({}). The file was kept, renamed {}; nothing was deleted.",
@@ -536,6 +563,24 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("settings.sound", "Hiệu ứng âm thanh"),
     ("settings.sound.unavailable", "(không có trong bản này)"),
     ("settings.coordinates", "Hiện tọa độ"),
+    ("menu.lessons", "Học chơi: các bài học"),
+    ("lessons.title", "Học chơi"),
+    ("lessons.progress", "Đã xong {} trên {} bài"),
+    ("lessons.count", "Bài {} trên {}"),
+    ("lessons.task", "Nhiệm vụ"),
+    ("lessons.retry", "Thử lại"),
+    ("lessons.next", "Bài tiếp theo"),
+    ("lessons.list", "Danh sách bài học"),
+    ("lessons.well_done", "Làm tốt lắm!"),
+    ("lessons.wrong", "Chưa đúng: nước đi đó chưa làm được điều nhiệm vụ yêu cầu."),
+    ("lessons.your_move", "Đến lượt bạn: chạm vào một quân rồi chạm vào nơi nó đi tới."),
+    ("lessons.all_done", "Bạn đã học xong mọi bài của trò chơi này."),
+    ("lessons.unavailable", "Không đọc được các bài học: {}"),
+    (
+        "lessons.corrupt",
+        "Không đọc được tiến độ học của bạn ({}). Tệp vẫn được giữ lại với tên mới {}; không có gì bị xóa.",
+    ),
+    ("settings.text_size", "Cỡ chữ"),
     (
         "save.corrupt",
         "Không đọc được ván đã lưu ({}). Tệp vẫn được giữ lại với tên mới {}; không có gì bị xóa.",

@@ -69,8 +69,8 @@ pub(super) fn panel(
     mut hidden: ResMut<OverCardHidden>,
     mut actions: GameActions,
 ) -> Result {
-    let Some(session) = shown.session.as_deref() else {
-        return Ok(());
+    let Some(session) = shown.session.as_deref().filter(|s| !s.lesson) else {
+        return Ok(()); // a lesson has its own panel
     };
     let online = shown.online();
     let now = shown.time.elapsed_secs_f64();

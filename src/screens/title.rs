@@ -148,6 +148,9 @@ pub(super) fn title_screen(
                     start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
                 }
                 ui.add_space(8.0);
+                if big_button(ui, lang.t("menu.lessons"), width).clicked() {
+                    next.set(Screen::Lessons);
+                }
                 if big_button(ui, lang.t("menu.rules"), width).clicked() {
                     next.set(Screen::Rules);
                 }
