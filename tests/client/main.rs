@@ -5,7 +5,9 @@
 mod analysis;
 mod app;
 mod endgames;
+mod language;
 mod layout;
+mod lessons;
 mod online;
 mod saves;
 mod selection;
