@@ -169,7 +169,7 @@ pub(super) fn lesson_panel(
         egui::Panel::right("lesson").exact_size(width).show(&mut root, panel);
     }
     let rest = root.available_rect_before_wrap();
-    let new_area = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
+    let new_area = crate::ui::logical_rect(ctx, rest);
     if board.area.0 != new_area {
         board.area.0 = new_area;
     }

@@ -63,3 +63,32 @@ fn the_text_size_is_saved() {
     assert!(factors.windows(2).all(|w| w[0] < w[1]), "{factors:?}");
     assert_eq!((factors[0], factors[factors.len() - 1]), (1.0, 2.0));
 }
+
+/// Lays out a line of text in a context zoomed to `size`: its height in pixels.
+fn rendered_height(size: TextSize) -> f32 {
+    use bevy_egui::egui;
+    let ctx = egui::Context::default();
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0))),
+        ..Default::default()
+    };
+    // The zoom applies from the next frame on.
+    ctx.run_ui(input(), |ui| ludus::ui::set_text_size(ui.ctx(), size)).drop_without_applying_deltas();
+    let mut height = 0.0;
+    ctx.run_ui(input(), |ui| {
+        height = ui.label("Tiếng Việt").rect.height() * ui.ctx().pixels_per_point();
+    })
+    .drop_without_applying_deltas();
+    height
+}
+
+#[test]
+fn the_text_size_scales_the_text() {
+    let normal = rendered_height(TextSize::Normal);
+    assert!(normal > 5.0, "{normal}");
+    for size in TextSize::ALL {
+        let h = rendered_height(size);
+        let ratio = h / normal;
+        assert!((ratio - size.factor()).abs() < 0.1, "{size:?}: {h} px against {normal} px ({ratio})");
+    }
+}
