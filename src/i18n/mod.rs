@@ -292,6 +292,7 @@ pub(crate) const EN: &[(&str, &str)] = &[
         "Your progress in the lessons could not be read ({}). The file was kept, renamed {}; nothing was deleted.",
     ),
     ("settings.text_size", "Text size"),
+    ("ui.ok", "OK"),
     (
         "save.corrupt",
         "The saved game could not be read ({}). The file was kept, renamed {}; nothing was deleted.",
@@ -581,6 +582,7 @@ pub(crate) const VI: &[(&str, &str)] = &[
         "Không đọc được tiến độ học của bạn ({}). Tệp vẫn được giữ lại với tên mới {}; không có gì bị xóa.",
     ),
     ("settings.text_size", "Cỡ chữ"),
+    ("ui.ok", "Đã hiểu"),
     (
         "save.corrupt",
         "Không đọc được ván đã lưu ({}). Tệp vẫn được giữ lại với tên mới {}; không có gì bị xóa.",

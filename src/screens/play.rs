@@ -87,7 +87,8 @@ pub(super) fn panel(
         // Status.
         ui.horizontal(|ui| {
             side_swatch(ui, variant, game.side_to_move());
-            ui.heading(lang.t(variant_key(variant)));
+            // Wraps: a long name ("Latrunculi (cờ La Mã), bàn nhanh 8x8") must not widen the panel.
+            ui.add(egui::Label::new(egui::RichText::new(lang.t(variant_key(variant))).heading()).wrap());
         });
         for (i, line) in status_text(lang, session, thinking_now, selected).iter().enumerate() {
             let text = egui::RichText::new(line);

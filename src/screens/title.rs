@@ -41,7 +41,7 @@ pub(super) fn title_screen(
                     egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
                         ui.set_max_width(width);
                         ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-                        close = ui.button("OK").clicked();
+                        close = ui.button(lang.t("ui.ok")).clicked();
                     });
                     if close {
                         notices.0.remove(0);

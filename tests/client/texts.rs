@@ -96,3 +96,23 @@ fn the_glossary_check_catches_drift() {
     assert!(!has_word("Kingdom", "king"));
     assert!(has_word("the king's side", "king's"));
 }
+
+#[test]
+fn the_colour_names_match_what_every_theme_draws() {
+    use ludus::board::palette::Colors;
+    use ludus::game::settings::Theme;
+    use ludus_rules::Side;
+    for theme in Theme::ALL {
+        let colors = Colors::of(theme);
+        let body = |alquerque, side| colors.piece(alquerque, side, false)[1].to_srgba();
+        // Latrunculi: "Red" is red, "Black" is dark; Alquerque: "White" is light.
+        let red = body(false, Side::First);
+        assert!(red.red > red.green + 0.4 && red.red > red.blue + 0.4, "{theme:?}: Red is drawn {red:?}");
+        for (alquerque, side) in [(false, Side::Second), (true, Side::Second)] {
+            let black = body(alquerque, side);
+            assert!(black.red.max(black.green).max(black.blue) < 0.25, "{theme:?}: Black is drawn {black:?}");
+        }
+        let white = body(true, Side::First);
+        assert!(white.red.min(white.green).min(white.blue) > 0.85, "{theme:?}: White is drawn {white:?}");
+    }
+}
