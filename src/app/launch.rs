@@ -303,6 +303,27 @@ mod tests {
     }
 
     #[test]
+    fn screen_and_lesson_options() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let l = Launch::parse(&args(&["--screen", "lessons", "--screenshot", "x.png"])).unwrap();
+        assert_eq!(l.screen, Some(Screen::Lessons));
+        assert!(l.game.is_none(), "a screenshot of a screen starts no game");
+        assert_eq!(
+            Launch::parse(&args(&["--lesson", "alquerque-2"])).unwrap().lesson.as_deref(),
+            Some("alquerque-2")
+        );
+        assert_eq!(Launch::from_query("?screen=language").unwrap().screen, Some(Screen::Language));
+        for bad in [
+            &["--screen", "dance"][..],
+            &["--screen", "title", "--game", "alquerque"],
+            &["--lesson", "x", "--screen", "title"],
+            &["--lesson", "x", "--online", "quick"],
+        ] {
+            assert!(Launch::parse(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn query_without_options_is_the_title_screen() {
         for q in ["", "?", "?utm=x"] {
             let l = Launch::from_query(q).unwrap();

@@ -193,7 +193,7 @@ impl Lesson {
     /// Whether `mv`, played from the lesson's position, does what the lesson asks. An illegal
     /// move never does.
     pub fn solves(&self, mv: &AnyMove) -> bool {
-        let mut game = AnyGame::from_position(self.position.clone());
+        let mut game = AnyGame::from_position(self.position);
         let mover = game.side_to_move();
         let Ok(outcome) = game.play(mv) else {
             return false;
@@ -250,7 +250,7 @@ impl LessonRun {
 pub fn begin(course: usize, index: usize) -> Option<(Session, LessonRun)> {
     let lesson = courses().ok()?.get(course)?.lessons.get(index)?;
     Some((
-        Session::lesson(lesson.position.clone()),
+        Session::lesson(lesson.position),
         LessonRun { course, index, state: LessonState::Trying, hint: false },
     ))
 }

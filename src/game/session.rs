@@ -134,9 +134,9 @@ impl Session {
 
     /// Whether a person at this device is to move now.
     pub fn human_to_move(&self) -> bool {
-        !self.review
-            && !(self.lesson && self.game.ply() > 0)
-            && !self.game.is_over()
+        // A lesson is one move: then the board waits for "try again" or the next lesson.
+        let lesson_played = self.lesson && self.game.ply() > 0;
+        !(self.review || lesson_played || self.game.is_over())
             && self.seats.player(self.game.side_to_move()) == Player::Human
     }
 
