@@ -293,6 +293,10 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ),
     ("settings.text_size", "Text size"),
     ("ui.ok", "OK"),
+    ("level.easy.about", "Easy plays mostly at random: it takes pieces it can take and a win in one move, but looks no further."),
+    ("level.medium.about", "Medium looks a few moves ahead and follows the captures after them; it never misses a win in one move or a safe capture."),
+    ("level.hard.about", "Hard searches as deep as it can in about two seconds a move; in Alquerque it also knows the endings with few pieces by heart."),
+    ("menu.new_player", "New to these games? Start with the lessons: a few minutes on the board."),
     (
         "save.corrupt",
         "The saved game could not be read ({}). The file was kept, renamed {}; nothing was deleted.",
@@ -583,6 +587,10 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ),
     ("settings.text_size", "Cỡ chữ"),
     ("ui.ok", "Đã hiểu"),
+    ("level.easy.about", "Dễ chủ yếu đi ngẫu nhiên: ăn quân khi ăn được và không bỏ lỡ nước thắng ngay, nhưng không tính xa hơn."),
+    ("level.medium.about", "Trung bình tính trước vài nước và theo hết các nước ăn quân sau đó; không bao giờ bỏ lỡ nước thắng ngay hay một nước ăn quân an toàn."),
+    ("level.hard.about", "Khó tính sâu hết mức có thể trong khoảng hai giây mỗi nước; trong Alquerque nó còn thuộc lòng các thế tàn cuộc ít quân."),
+    ("menu.new_player", "Mới chơi lần đầu? Hãy bắt đầu với các bài học: chỉ vài phút trên bàn cờ."),
     (
         "save.corrupt",
         "Không đọc được ván đã lưu ({}). Tệp vẫn được giữ lại với tên mới {}; không có gì bị xóa.",
