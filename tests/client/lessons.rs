@@ -21,6 +21,7 @@ fn every_lesson_file_parses_with_enough_lessons() {
 
 #[test]
 fn every_lesson_is_solvable_and_wrong_moves_fail() {
+    let mut drift = Vec::new();
     for course in lessons::courses().expect("the lessons load") {
         for lesson in &course.lessons {
             let id = &lesson.id;
@@ -39,10 +40,12 @@ fn every_lesson_is_solvable_and_wrong_moves_fail() {
             for words in [&lesson.title, &lesson.text, &lesson.task, &lesson.hint] {
                 assert!(!words.en.trim().is_empty() && !words.vi.trim().is_empty(), "{id}: empty text");
                 assert_ne!(words.en, words.vi, "{id}: '{}' is not translated", words.en);
+                drift.extend(crate::texts::drift(id, &words.en, &words.vi));
             }
         }
         assert!(!course.title.en.is_empty() && !course.title.vi.is_empty());
     }
+    assert!(drift.is_empty(), "the lessons drift from the glossary:\n{}", drift.join("\n"));
 }
 
 #[test]
