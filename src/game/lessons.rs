@@ -52,6 +52,8 @@ enum GoalData {
     CaptureCount(usize),
     /// The move wins the game.
     Win,
+    /// Win the game, played to the end against the computer at Easy.
+    BeatEasy,
 }
 
 /// What the person's move must do.
@@ -65,7 +67,13 @@ pub enum Goal {
     CaptureCount(usize),
     /// The move wins the game.
     Win,
+    /// Win the game, played to the end against the computer at Easy (the tests check that
+    /// the solution wins by force within [`BEAT_EASY_PLIES`] plies).
+    BeatEasy,
 }
+
+/// How many plies after its solution a lesson played against the computer must be won by force.
+pub const BEAT_EASY_PLIES: u32 = 4;
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -150,6 +158,7 @@ fn parse_lesson(l: LessonData) -> Result<Lesson, String> {
         GoalData::CaptureCount(0) => return Err("capture_count of 0".into()),
         GoalData::CaptureCount(n) => Goal::CaptureCount(n),
         GoalData::Win => Goal::Win,
+        GoalData::BeatEasy => Goal::BeatEasy,
     };
     for words in [&l.title, &l.text, &l.task, &l.hint] {
         if words.en.trim().is_empty() || words.vi.trim().is_empty() {
@@ -206,13 +215,35 @@ impl Lesson {
             }
             Goal::CaptureCount(n) => mv.captured().len() >= *n,
             Goal::Win => outcome.is_some_and(|o| o.winner == Some(mover)),
+            Goal::BeatEasy => wins_by_force(&game, mover, BEAT_EASY_PLIES),
         }
+    }
+
+    /// Whether the person plays on against the computer (else the lesson is one move).
+    pub fn against_computer(&self) -> bool {
+        self.goal == Goal::BeatEasy
     }
 
     /// Whether the move written `text` is legal here and solves the lesson.
     pub fn solves_str(&self, text: &str) -> bool {
         self.position.parse_move(text).is_ok_and(|mv| self.solves(&mv))
     }
+}
+
+/// Whether `side` wins `game` by force within `plies` plies, whatever the other side plays
+/// (the rules alone decide: a small exhaustive search).
+pub fn wins_by_force(game: &AnyGame, side: ludus_rules::Side, plies: u32) -> bool {
+    if let Some(outcome) = game.outcome() {
+        return outcome.winner == Some(side);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut wins = game.legal_moves().into_iter().map(|mv| {
+        let mut next = game.clone();
+        next.play(&mv).is_ok() && wins_by_force(&next, side, plies - 1)
+    });
+    if game.side_to_move() == side { wins.any(|w| w) } else { wins.all(|w| w) }
 }
 
 /// How the lesson on the board is going.
@@ -249,10 +280,12 @@ impl LessonRun {
 /// Lesson `index` of course `course`, ready to play: the session on its position and the run.
 pub fn begin(course: usize, index: usize) -> Option<(Session, LessonRun)> {
     let lesson = courses().ok()?.get(course)?.lessons.get(index)?;
-    Some((
-        Session::lesson(lesson.position),
-        LessonRun { course, index, state: LessonState::Trying, hint: false },
-    ))
+    let session = if lesson.against_computer() {
+        Session::lesson_against(lesson.position, crate::game::session::Level::Easy)
+    } else {
+        Session::lesson(lesson.position)
+    };
+    Some((session, LessonRun { course, index, state: LessonState::Trying, hint: false }))
 }
 
 /// Starts lesson `index` of course `course`; false if there is no such lesson.
@@ -301,8 +334,15 @@ fn judge(
         return;
     }
     let Some(lesson) = run.lesson() else { return };
+    let person = lesson.position.side_to_move();
     let state = match session.game.moves().first() {
         None => LessonState::Trying,
+        // Played to the end: judged by the result.
+        Some(_) if lesson.against_computer() => match session.game.outcome() {
+            None => LessonState::Trying,
+            Some(o) if o.winner == Some(person) => LessonState::Solved,
+            Some(_) => LessonState::Wrong,
+        },
         Some(mv) if lesson.solves(mv) => LessonState::Solved,
         Some(_) => LessonState::Wrong,
     };

@@ -286,6 +286,7 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("lessons.wrong", "Not quite: that move does not do what the task asks."),
     ("lessons.your_move", "Your move: tap a piece, then where it goes."),
     ("lessons.all_done", "You have finished every lesson of this game."),
+    ("lessons.lost", "Not this time: the game is lost. Try again."),
     ("lessons.unavailable", "The lessons could not be read: {}"),
     (
         "lessons.corrupt",
@@ -614,6 +615,7 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("lessons.wrong", "Chưa đúng: nước đi đó chưa làm được điều nhiệm vụ yêu cầu."),
     ("lessons.your_move", "Đến lượt bạn: chạm vào một quân rồi chạm vào nơi nó đi tới."),
     ("lessons.all_done", "Bạn đã học xong mọi bài của trò chơi này."),
+    ("lessons.lost", "Lần này chưa được: bạn đã thua ván. Hãy thử lại."),
     ("lessons.unavailable", "Không đọc được các bài học: {}"),
     (
         "lessons.corrupt",

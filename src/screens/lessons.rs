@@ -104,6 +104,9 @@ pub(super) fn lesson_panel(
             );
             ui.add_space(6.0);
             match run.state {
+                LessonState::Trying if session.computer_to_move().is_some() => {
+                    ui.label(lang.t("status.thinking"));
+                }
                 LessonState::Trying => {
                     ui.label(lang.t("lessons.your_move"));
                 }
@@ -117,9 +120,13 @@ pub(super) fn lesson_panel(
                 }
                 LessonState::Wrong => {
                     ui.label(
-                        egui::RichText::new(lang.t("lessons.wrong"))
-                            .size(19.0)
-                            .color(egui::Color32::from_rgb(235, 130, 110)),
+                        egui::RichText::new(lang.t(if lesson.against_computer() {
+                            "lessons.lost"
+                        } else {
+                            "lessons.wrong"
+                        }))
+                        .size(19.0)
+                        .color(egui::Color32::from_rgb(235, 130, 110)),
                     );
                 }
             }

@@ -30,7 +30,16 @@ fn every_lesson_is_solvable_and_wrong_moves_fail() {
             assert!(lesson.solves_str(&lesson.solution), "{id}: the solution {} fails", lesson.solution);
             assert!(!lesson.wrong.is_empty(), "{id}: give at least one wrong move");
             for wrong in &lesson.wrong {
-                assert!(!lesson.solves_str(wrong), "{id}: the wrong move {wrong} solves it");
+                if lesson.solves_str(wrong) {
+                    let all: Vec<String> = lesson
+                        .position
+                        .legal_moves()
+                        .iter()
+                        .filter(|m| !lesson.solves(m))
+                        .filter_map(|m| lesson.position.move_to_string(m))
+                        .collect();
+                    panic!("{id}: the wrong move {wrong} solves it (these do not: {all:?})");
+                }
             }
             // The task is not met by chance: some legal move fails it (unless only one exists).
             let legal = lesson.position.legal_moves();
@@ -128,4 +137,43 @@ fn unreadable_progress_is_set_aside_and_reported() {
     assert!(progress.done.is_empty());
     assert!(notice.is_some_and(|n| n.contains("tiến độ")));
     assert!(!dir.join("lessons.json").exists(), "set aside");
+}
+
+#[test]
+fn a_lesson_against_the_computer_is_played_to_the_end() {
+    let _guard = data_dir_lock();
+    fresh_data_dir("lessons-easy");
+    let mut app = headless();
+    let (course, index) = lessons::find("alquerque-7").expect("the sacrifice lesson");
+    let (session, run) = lessons::begin(course, index).expect("lesson");
+    let lesson = run.lesson().expect("lesson").clone();
+    assert!(lesson.against_computer());
+    app.insert_resource(session);
+    app.insert_resource(run);
+    app.update();
+    let play = |app: &mut bevy::prelude::App, text: &str| {
+        let mv = app.world().resource::<Session>().game.position().parse_move(text).expect("legal");
+        app.world_mut().write_message(GameCommand::Play(mv));
+        app.update();
+    };
+    play(&mut app, &lesson.solution);
+    // Not judged yet: the game goes on, the computer (Easy) to move; its only move is the capture.
+    let session = app.world().resource::<Session>();
+    assert_eq!(app.world().resource::<LessonRun>().state, LessonState::Trying);
+    assert_eq!(session.computer_to_move(), Some(ludus::game::session::Level::Easy));
+    let replies = session.game.legal_moves();
+    assert_eq!(replies.len(), 1, "the capture is compulsory");
+    app.world_mut().write_message(GameCommand::Play(replies[0]));
+    app.update();
+    assert!(app.world().resource::<Session>().human_to_move());
+    play(&mut app, "c1xc3xe5");
+    assert!(app.world().resource::<Session>().game.is_over());
+    assert_eq!(app.world().resource::<LessonRun>().state, LessonState::Solved);
+    assert!(app.world().resource::<LessonProgress>().done.contains("alquerque-7"));
+    // Try again: the lesson's position, still against the computer.
+    app.world_mut().write_message(GameCommand::NewGame);
+    app.update();
+    let session = app.world().resource::<Session>();
+    assert_eq!(session.game.position().to_string(), lesson.position.to_string());
+    assert!(session.lesson && !session.seats.is_two_players());
 }
