@@ -2,6 +2,7 @@
 //! storage), work off the frame (a worker pool or the page's idle time), the system's language.
 
 pub mod background;
+pub mod entropy;
 pub mod storage;
 
 /// Whether this build can play sound (Bevy's audio needs ALSA's headers on Linux: there only

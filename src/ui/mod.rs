@@ -50,21 +50,28 @@ fn apply_text_size(
     Ok(())
 }
 
-fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
-    if *done {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    let mut fonts = egui::FontDefinitions::default();
-    // DejaVu Sans covers Vietnamese and the chess symbols of the diagrams.
+/// The game's one typeface for every text: DejaVu Sans, which has every Vietnamese letter and
+/// the symbols of the texts and diagrams (`tests/client/fonts.rs` checks each character).
+/// egui's own default fonts are not built in (`default_fonts` is off): they would add 1.4 MB to
+/// the browser bundle for glyphs the game never shows.
+pub fn font_definitions() -> egui::FontDefinitions {
+    let mut fonts = egui::FontDefinitions::empty();
     fonts.font_data.insert(
         "dejavu".to_owned(),
         std::sync::Arc::new(egui::FontData::from_static(include_bytes!("../../assets/fonts/DejaVuSans.ttf"))),
     );
     for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
-        fonts.families.entry(family).or_default().insert(0, "dejavu".to_owned());
+        fonts.families.insert(family, vec!["dejavu".to_owned()]);
     }
-    ctx.set_fonts(fonts);
+    fonts
+}
+
+fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    ctx.set_fonts(font_definitions());
     ctx.global_style_mut(|style| {
         style.spacing.interact_size.y = 44.0;
         style.spacing.button_padding = egui::vec2(12.0, 8.0);

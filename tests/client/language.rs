@@ -72,8 +72,12 @@ fn rendered_height(size: TextSize) -> f32 {
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0))),
         ..Default::default()
     };
-    // The zoom applies from the next frame on.
-    ctx.run_ui(input(), |ui| ludus::ui::set_text_size(ui.ctx(), size)).drop_without_applying_deltas();
+    // The game's typeface and the zoom apply from the next frame on.
+    ctx.run_ui(input(), |ui| {
+        ui.ctx().set_fonts(ludus::ui::font_definitions());
+        ludus::ui::set_text_size(ui.ctx(), size);
+    })
+    .drop_without_applying_deltas();
     let mut height = 0.0;
     ctx.run_ui(input(), |ui| {
         height = ui.label("Tiếng Việt").rect.height() * ui.ctx().pixels_per_point();

@@ -5,6 +5,7 @@
 mod analysis;
 mod app;
 mod endgames;
+mod fonts;
 mod language;
 mod layout;
 mod lessons;
