@@ -86,6 +86,13 @@ fn bad_lessons_are_refused_with_a_reason() {
 fn a_lesson_played_through_is_kept_as_done() {
     let _guard = data_dir_lock();
     let dir = fresh_data_dir("lessons");
+    // An unfinished game is kept while a lesson is played.
+    let mut unfinished =
+        Session::new(ludus_rules::Variant::Alquerque, ludus::game::session::Seats::two_players());
+    let first = unfinished.game.legal_moves()[0];
+    unfinished.play(&first).expect("legal");
+    ludus::game::save::store(&unfinished);
+    let saved = std::fs::read_to_string(dir.join("unfinished-game.json")).expect("saved");
     let mut app = headless();
     let (course, index) = lessons::find("latrunculi-2").expect("the sandwich lesson");
     let (session, run) = lessons::begin(course, index).expect("lesson");
@@ -122,7 +129,11 @@ fn a_lesson_played_through_is_kept_as_done() {
     play(&mut app, &lesson.solution);
     assert_eq!(app.world().resource::<LessonRun>().state, LessonState::Solved);
     assert!(app.world().resource::<LessonProgress>().done.contains("latrunculi-2"));
-    assert!(!dir.join("unfinished-game.json").exists(), "a lesson is not a game to resume");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("unfinished-game.json")).ok().as_deref(),
+        Some(saved.as_str()),
+        "a lesson neither saves itself nor replaces the unfinished game"
+    );
     let (progress, notice) = LessonProgress::load(ludus::i18n::Lang::En);
     assert!(notice.is_none());
     assert!(progress.done.contains("latrunculi-2"), "the progress survives a restart");
