@@ -233,6 +233,8 @@ fn publish(
             Screen::Online => "online",
             Screen::Analysis => "analysis",
             Screen::Records => "records",
+            Screen::Language => "language",
+            Screen::Lessons => "lessons",
         },
         ready_ms: *ready_ms,
         game,
