@@ -9,7 +9,6 @@ pub mod storage;
 /// with the `sound` feature).
 pub const SOUND_AVAILABLE: bool = cfg!(any(not(target_os = "linux"), feature = "sound"));
 
-<<<<<<< HEAD
 /// Whether the device says it has a network connection (the browser's `navigator.onLine`; the
 /// desktop always answers yes and lets the connection attempt tell).
 pub fn network_available() -> bool {
@@ -22,7 +21,7 @@ pub fn network_available() -> bool {
         true
     }
 }
-=======
+
 /// The languages the system prefers, most preferred first: the operating system's locales
 /// (`sys-locale`: `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG` on Linux) on the desktop, the
 /// browser's `navigator.languages` in the browser.
@@ -48,4 +47,3 @@ pub fn system_locales() -> Vec<String> {
 pub fn system_lang() -> crate::i18n::Lang {
     crate::i18n::Lang::from_locales(system_locales())
 }
->>>>>>> vi-lessons

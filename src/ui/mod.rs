@@ -60,7 +60,9 @@ pub fn font_definitions() -> egui::FontDefinitions {
     let mut fonts = egui::FontDefinitions::empty();
     fonts.font_data.insert(
         "dejavu".to_owned(),
-        std::sync::Arc::new(egui::FontData::from_static(include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf"))),
+        std::sync::Arc::new(egui::FontData::from_static(include_bytes!(
+            "../../assets/fonts/DejaVuSans-subset.ttf"
+        ))),
     );
     for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
         fonts.families.insert(family, vec!["dejavu".to_owned()]);

@@ -243,7 +243,8 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
     let ok = egui::Color32::from_rgb(110, 200, 110);
     let busy = egui::Color32::from_rgb(230, 190, 90);
     let bad = egui::Color32::from_rgb(230, 110, 100);
-    let trying = matches!(net.phase, LinkState::Connecting | LinkState::Reconnecting(_) | LinkState::Failed(_));
+    let trying =
+        matches!(net.phase, LinkState::Connecting | LinkState::Reconnecting(_) | LinkState::Failed(_));
     if trying && !crate::platform::network_available() {
         return (bad, lang.t("net.no_internet").to_string());
     }
