@@ -200,7 +200,12 @@ async function twoVersions(site, v1, v2) {
       server.on('exit', () => fail(new Error('web/test/serve.mjs ended')));
     });
     const page = await context.newPage();
-    watch(page, 'versions');
+    // A static server has no ludus-server.json (the page then offers no default server): only
+    // that 404 is expected.
+    const versionProblems = [];
+    page.on('pageerror', (e) => versionProblems.push(`uncaught: ${e.message}`));
+    page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/ludus-server.json')
+      && versionProblems.push(`HTTP ${r.status()} for ${r.url()}`));
     await page.goto(`${url}?game=alquerque&level=easy`, { waitUntil: 'commit' });
     await runsVersion(page, attribute(v1, 'version'));
     await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 30000 });
@@ -232,6 +237,7 @@ async function twoVersions(site, v1, v2) {
         && kept.length === 1 && kept[0] === `ludus-${attribute(v2, 'version')}`,
       `${JSON.stringify(now)} kept ${kept}`,
     );
+    check('versions: no uncaught errors or failed requests', versionProblems.length === 0, versionProblems.join(' | '));
     await page.close();
   } finally {
     server.kill();
@@ -480,6 +486,8 @@ try {
       worker.active === 'activated' && worker.controlled && worker.cached.some((p) => p.endsWith(wasmName)),
       `${worker.active}, controlled ${worker.controlled}, ${worker.cached.length} files kept`,
     );
+    // The online game's page would only try to reconnect once the network goes.
+    await page.close();
     const second = await context.newPage();
     watch(second, 'second visit');
     await second.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
