@@ -214,8 +214,8 @@ fn publish(
         _ => None,
     };
     // Ready once the first, slow frames are over (the page's cover hides them) and the board,
-    // if any, is drawn and still.
-    let ready = warmup.done()
+    // if any, is drawn and still. The search may still be warming up (the computer waits).
+    let ready = warmup.drawn()
         && match (screen, &game) {
             (Screen::Playing, Some(g)) => g.settled,
             (Screen::Playing, None) => false,
