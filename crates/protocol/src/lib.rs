@@ -65,12 +65,40 @@ use serde::{Serialize, de::DeserializeOwned};
 use std::time::Duration;
 
 /// The version of the messages. Raise it whenever a message changes (except the frozen ones).
-pub const PROTOCOL_VERSION: u16 = 1;
+pub const PROTOCOL_VERSION: u16 = 2;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent
 /// timeout.
 pub const NETCODE_PROTOCOL_ID: u64 = u64::from_be_bytes(*b"LUDUS\0\0\x01");
+
+/// The server's HTTP(S) endpoint that mints netcode connect tokens: `POST` a postcard-encoded
+/// [`ConnectRequest`] (`application/octet-stream`); the answer is `200` with the connect token
+/// (renetcode2's `ConnectToken::write`, 2,048 bytes), or an error status with a line of English:
+/// `409` another protocol version, `429` too many new players from this address (a
+/// `Retry-After` header says when to try again), `400` a malformed request.
+///
+/// The server signs tokens with its private key: no client can make one. A token is valid for
+/// [`CONNECT_TOKEN_SECONDS`], names a client id the server chose, and carries (encrypted, for
+/// the server alone) the session credential of the request, so that the netcode connection signs
+/// in as that player whatever its [`Hello`] says.
+pub const CONNECT_PATH: &str = "/api/connect";
+
+/// How long a connect token may be used to start a connection.
+pub const CONNECT_TOKEN_SECONDS: u64 = 30;
+
+/// A request for a connect token (the body of `POST` [`CONNECT_PATH`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ConnectRequest {
+    /// The client's [`PROTOCOL_VERSION`].
+    pub version: u16,
+    /// 0: UDP, 1: WebSocket (the netcode socket the token is for).
+    pub socket: u8,
+    /// The session credential of an earlier session (`None`: a new player).
+    pub credential: Option<SessionToken>,
+    /// The netcode timeout asked for, in seconds (the server keeps it within 1 to 60).
+    pub timeout_secs: u16,
+}
 
 /// The one renet2 channel used in each direction (reliable and ordered).
 pub const CHANNEL: u8 = 0;

@@ -209,6 +209,9 @@ pub enum ErrorCode {
     ServerFull,
     /// The server could not do it (storage failure); try again.
     Internal,
+    /// The session credential is unknown or expired: connect again as a new player (the
+    /// plain client does it by itself).
+    SessionExpired,
 }
 
 /// One move proposed by spectators, with how many proposed it.

@@ -88,6 +88,10 @@ pub struct HttpConfig {
     pub tls: Option<Arc<TlsConfig>>,
     /// Bounds.
     pub limits: HttpLimits,
+    /// The connect-token endpoint (`POST /api/connect`).
+    pub minter: Option<Arc<crate::tokens::Minter>>,
+    /// A listener already bound to `addr` (`None`: bind it).
+    pub listener: Option<std::net::TcpListener>,
 }
 
 /// A running HTTP listener; dropping it stops accepting (open connections end by their
@@ -114,12 +118,15 @@ impl HttpServer {
             ),
             None => None,
         };
-        let std_listener = std::net::TcpListener::bind(config.addr)
-            .and_then(|l| l.set_nonblocking(true).map(|()| l))
-            .map_err(|source| WebError::Bind { addr: config.addr, source })?;
+        let std_listener = match config.listener {
+            Some(listener) => Ok(listener),
+            None => std::net::TcpListener::bind(config.addr),
+        }
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
+        .map_err(|source| WebError::Bind { addr: config.addr, source })?;
         let addr =
             std_listener.local_addr().map_err(|source| WebError::Bind { addr: config.addr, source })?;
-        let app = router(root, config.info, metrics);
+        let app = router(root, config.info, metrics, config.minter);
         let (stop, stopped) = watch::channel(false);
         let tls = config.tls.map(TlsAcceptor::from);
         let limits = config.limits;
@@ -142,9 +149,56 @@ impl Drop for HttpServer {
     }
 }
 
-fn router(root: Option<PathBuf>, info: String, metrics: Metrics) -> Router {
+/// The address of the connection a request came on (an extension of every request).
+#[derive(Clone, Copy, Debug)]
+struct Peer(SocketAddr);
+
+/// `POST /api/connect`: a connect token for the request's credential (see [`crate::tokens`]).
+async fn connect(minter: Arc<crate::tokens::Minter>, req: Request) -> Response {
+    let Some(Peer(peer)) = req.extensions().get::<Peer>().copied() else {
+        return plain(StatusCode::INTERNAL_SERVER_ERROR, "no peer address\n");
+    };
+    let body = match axum::body::to_bytes(req.into_body(), crate::tokens::MAX_REQUEST_BYTES).await {
+        Ok(body) => body,
+        Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request too long\n"),
+    };
+    let headers = [(header::CACHE_CONTROL, "no-store")];
+    match minter.answer(peer.ip(), &body) {
+        Ok(token) => (headers, [(header::CONTENT_TYPE, "application/octet-stream")], token).into_response(),
+        Err(refused) => {
+            let status = StatusCode::from_u16(refused.status).unwrap_or(StatusCode::BAD_REQUEST);
+            let mut response = (
+                status,
+                headers,
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                format!("{}\n", refused.message),
+            )
+                .into_response();
+            if let Some(secs) = refused.retry_after
+                && let Ok(value) = HeaderValue::from_str(&secs.to_string())
+            {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            response
+        }
+    }
+}
+
+fn router(
+    root: Option<PathBuf>,
+    info: String,
+    metrics: Metrics,
+    minter: Option<Arc<crate::tokens::Minter>>,
+) -> Router {
     let info: Arc<str> = info.into();
-    let mut app = Router::new()
+    let mut app = Router::new();
+    if let Some(minter) = minter {
+        app = app.route(
+            ludus_protocol::CONNECT_PATH,
+            axum::routing::post(move |req: Request| connect(minter.clone(), req)),
+        );
+    }
+    let mut app = app
         .route(
             INFO_PATH,
             get(move || {
@@ -270,6 +324,28 @@ fn kind(path: &Path) -> (&'static str, &'static str) {
 
 /// Our rules around `ServeDir` (see the module documentation).
 async fn guard(root: Option<&Path>, req: Request, next: Next) -> Response {
+    if req.uri().path() == ludus_protocol::CONNECT_PATH {
+        // The one route with a method other than GET and a body (a short one).
+        if req.method() != Method::POST {
+            let mut r = plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n");
+            r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+            return r;
+        }
+        let length =
+            req.headers().get(header::CONTENT_LENGTH).and_then(|l| l.to_str().ok()?.parse::<usize>().ok());
+        if req.headers().contains_key(header::TRANSFER_ENCODING)
+            || length.is_none_or(|l| l > crate::tokens::MAX_REQUEST_BYTES)
+        {
+            return plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "a short body with its Content-Length is expected\n",
+            );
+        }
+        if req.version() == axum::http::Version::HTTP_11 && !req.headers().contains_key(header::HOST) {
+            return plain(StatusCode::BAD_REQUEST, "bad request: no Host\n");
+        }
+        return next.run(req).await;
+    }
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let mut r = plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n");
         r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
@@ -432,10 +508,10 @@ async fn accept_loop(
                     if let Ok(Ok(stream)) =
                         tokio::time::timeout(limits.header_timeout, acceptor.accept(stream)).await
                     {
-                        serve(stream, app, &limits).await;
+                        serve(stream, app, &limits, peer).await;
                     }
                 }
-                None => serve(stream, app, &limits).await,
+                None => serve(stream, app, &limits, peer).await,
             }
         });
     }
@@ -449,12 +525,15 @@ async fn refuse(mut stream: TcpStream) {
     .await;
 }
 
-async fn serve<I>(io: I, app: Router, limits: &HttpLimits)
+async fn serve<I>(io: I, app: Router, limits: &HttpLimits, peer: SocketAddr)
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let service =
-        TowerToHyperService::new(app.map_request(|req: Request<hyper::body::Incoming>| req.map(Body::new)));
+    let service = TowerToHyperService::new(app.map_request(move |req: Request<hyper::body::Incoming>| {
+        let mut req = req.map(Body::new);
+        req.extensions_mut().insert(Peer(peer));
+        req
+    }));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())

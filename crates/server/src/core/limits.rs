@@ -22,6 +22,8 @@ pub struct Limits {
     pub proposal_interval: Duration,
     /// Shortest initial time of a clock, in milliseconds (tests lower it).
     pub min_clock_ms: u32,
+    /// A session credential unused this long expires (`--credential-days`).
+    pub credential_lifetime: Duration,
 }
 
 impl Default for Limits {
@@ -34,6 +36,7 @@ impl Default for Limits {
             max_strikes: 100,
             proposal_interval: Duration::from_millis(250),
             min_clock_ms: ClockSpec::MIN_INITIAL_MS,
+            credential_lifetime: Duration::from_secs(180 * 24 * 3600),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::store::StoredPlayer;
+use crate::tokens::Grant;
 use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, decode_server};
 use ludus_rules::{Outcome, Reason, Variant};
 use std::time::Duration;
@@ -273,27 +274,54 @@ fn a_held_seat_is_taken_back_with_the_token() {
     h.all();
     h.core.disconnected(2);
     h.all();
-    h.core.connected(5);
-    let hello = Hello { version: PROTOCOL_VERSION, token: Some(token), nickname: None };
+    h.core.connected_with(5, Grant { credential: Some(token.0.clone()), may_create: false });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(5, &ClientMessage::Hello(hello));
     assert!(h.core.take_lookups().is_empty(), "a player in memory needs no lookup");
     let inbox = h.inbox(5);
     assert!(matches!(inbox.first(), Some(ServerMessage::Welcome { resumed: true, .. })));
     assert!(inbox.iter().any(|m| matches!(m, ServerMessage::Game(_))), "the game comes back");
+    let Some(ServerMessage::Welcome { token: rotated, .. }) = inbox.first() else { unreachable!() };
+    assert_ne!(rotated, &token, "the credential rotates at each sign-in");
+    // The old credential still works once (the Welcome might have been lost), the new one too.
+    h.core.disconnected(5);
+    h.core.connected_with(6, Grant { credential: Some(rotated.0.clone()), may_create: false });
+    h.send(6, &ClientMessage::Hello(Hello { version: PROTOCOL_VERSION, token: None, nickname: None }));
+    assert!(matches!(h.inbox(6).first(), Some(ServerMessage::Welcome { resumed: true, .. })));
+    // A token claimed in the Hello alone signs nobody in: only the connect token counts.
+    h.core.connected_with(7, Grant { credential: None, may_create: false });
+    h.send(
+        7,
+        &ClientMessage::Hello(Hello {
+            version: PROTOCOL_VERSION,
+            token: Some(rotated.clone()),
+            nickname: None,
+        }),
+    );
+    assert!(matches!(h.inbox(7).first(), Some(ServerMessage::Error { code: ErrorCode::SessionExpired, .. })));
 }
 
 #[test]
 fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
     let mut h = Harness::new(Limits::default());
-    h.core.connected(1);
     let token = "0123456789abcdef0123456789abcdef".to_string();
-    let hello = Hello { version: PROTOCOL_VERSION, token: Some(SessionToken(token.clone())), nickname: None };
+    h.core.connected_with(1, Grant { credential: Some(token.clone()), may_create: false });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(1, &ClientMessage::Hello(hello));
     h.send(1, &ClientMessage::Ping { nonce: 9 });
-    assert_eq!(h.core.take_lookups(), vec![(1, token.clone())]);
+    let hash = credential_hash(&token);
+    let lookups = h.core.take_lookups();
+    assert_eq!(lookups.len(), 1);
+    assert_eq!((lookups[0].0, &lookups[0].1), (1, &hash), "looked up by the hash, never the credential");
     assert!(h.inbox(1).is_empty(), "nothing until the answer");
-    let stored = StoredPlayer { id: 42, token: token.clone(), nickname: "Old".into() };
-    h.core.looked_up(1, &token, Some(stored));
+    let stored = StoredPlayer {
+        id: 42,
+        hash: hash.clone(),
+        prev: None,
+        last_seen_ms: u64::MAX / 2,
+        nickname: "Old".into(),
+    };
+    h.core.looked_up(1, &hash, Some(stored));
     let inbox = h.inbox(1);
     assert!(matches!(
         inbox.as_slice(),
@@ -302,13 +330,19 @@ fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
             ServerMessage::Pong { nonce: 9 }
         ]
     ));
-    // An unknown token makes a new player.
-    h.core.connected(2);
+    // An unknown credential makes a new player when its token passed the new-player limit...
     let other = "ffffffffffffffffffffffffffffffff".to_string();
-    let hello = Hello { version: PROTOCOL_VERSION, token: Some(SessionToken(other.clone())), nickname: None };
-    h.send(2, &ClientMessage::Hello(hello));
-    h.core.looked_up(2, &other, None);
+    let other_hash = credential_hash(&other);
+    h.core.connected_with(2, Grant { credential: Some(other.clone()), may_create: true });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
+    h.send(2, &ClientMessage::Hello(hello.clone()));
+    h.core.looked_up(2, &other_hash, None);
     assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Welcome { resumed: false, .. }]));
+    // ... and is refused otherwise (the client asks again as a new player).
+    h.core.connected_with(3, Grant { credential: Some(other), may_create: false });
+    h.send(3, &ClientMessage::Hello(hello));
+    h.core.looked_up(3, &other_hash, None);
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::SessionExpired, .. }]));
 }
 
 #[test]

@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 fn rejoin(addr: SocketAddr, transport: Transport, token: SessionToken, name: &str) -> TestClient {
-    let config = ClientConfig::new(addr, transport).token(Some(token)).timeout(Duration::from_secs(2));
+    let config = config(addr, transport).token(Some(token)).timeout(Duration::from_secs(2));
     let mut c = TestClient::connect_with(config, name);
     let resumed = c.expect("welcome", |m| match m {
         ServerMessage::Welcome { resumed, .. } => Some(*resumed),
@@ -145,7 +145,16 @@ fn spawn_binary(dir: &Path) -> Spawned {
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| panic!("no {name} in {line:?}"))
     };
+    register_ws(field("ws"), field("http"));
     Spawned { udp: field("udp"), ws: field("ws"), child }
+}
+
+impl Drop for Spawned {
+    /// A failed test leaves no server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 #[test]
