@@ -252,31 +252,43 @@ fn answer(status: u16, body: Vec<u8>, url: &str) -> FetchResult {
     }
 }
 
-/// A connect-token request in flight.
-#[cfg(not(target_family = "wasm"))]
-struct TokenFetch(std::sync::mpsc::Receiver<FetchResult>);
+/// A connect-token request in flight: its answer lands in the slot (a `Mutex`, so that the
+/// client stays `Send + Sync`, as the game's resources must be).
+struct TokenFetch(std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>);
 
-#[cfg(not(target_family = "wasm"))]
 impl TokenFetch {
-    fn start(url: String, body: Vec<u8>, timeout: Duration) -> TokenFetch {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let spawned = std::thread::Builder::new().name("ludus-token".into()).spawn(move || {
-            let _ = tx.send(fetch_blocking(&url, &body, timeout));
-        });
-        if let Err(e) = spawned {
-            let (tx, rx2) = std::sync::mpsc::channel();
-            let _ = tx.send(Err(format!("cannot start a thread: {e}")));
-            return TokenFetch(rx2);
-        }
-        TokenFetch(rx)
+    fn take(&mut self) -> Option<FetchResult> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
-    fn take(&mut self) -> Option<FetchResult> {
-        match self.0.try_recv() {
-            Ok(r) => Some(r),
-            Err(std::sync::mpsc::TryRecvError::Empty) => None,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => Some(Err("token request failed".into())),
+    fn slot() -> (TokenFetch, std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>) {
+        let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
+        (TokenFetch(slot.clone()), slot)
+    }
+
+    #[cfg(not(target_family = "wasm"))]
+    fn start(url: String, body: Vec<u8>, timeout: Duration) -> TokenFetch {
+        let (fetch, slot) = TokenFetch::slot();
+        let out = slot.clone();
+        let spawned = std::thread::Builder::new().name("ludus-token".into()).spawn(move || {
+            let result = fetch_blocking(&url, &body, timeout);
+            *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        });
+        if let Err(e) = spawned {
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(Err(format!("cannot start a thread: {e}")));
         }
+        fetch
+    }
+
+    #[cfg(target_family = "wasm")]
+    fn start(url: String, body: Vec<u8>, _timeout: Duration) -> TokenFetch {
+        let (fetch, slot) = TokenFetch::slot();
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = fetch_web(&url, &body).await;
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        });
+        fetch
     }
 }
 
@@ -327,27 +339,6 @@ fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16
         .read_to_vec()
         .map_err(|e| (0, format!("{url}: {e}")))?;
     answer(status, bytes, url).map_err(|reason| (status, reason))
-}
-
-/// A connect-token request in flight (the page's `fetch`).
-#[cfg(target_family = "wasm")]
-struct TokenFetch(std::rc::Rc<std::cell::RefCell<Option<FetchResult>>>);
-
-#[cfg(target_family = "wasm")]
-impl TokenFetch {
-    fn start(url: String, body: Vec<u8>, _timeout: Duration) -> TokenFetch {
-        let slot = std::rc::Rc::new(std::cell::RefCell::new(None));
-        let out = slot.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            let result = fetch_web(&url, &body).await;
-            *out.borrow_mut() = Some(result);
-        });
-        TokenFetch(slot)
-    }
-
-    fn take(&mut self) -> Option<FetchResult> {
-        self.0.borrow_mut().take()
-    }
 }
 
 #[cfg(target_family = "wasm")]
