@@ -223,7 +223,7 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         | ErrorCode::SessionExpired => "net.err.internal",
         ErrorCode::SignedInElsewhere => "net.err.elsewhere",
         ErrorCode::BadNickname => "net.err.nickname",
-        ErrorCode::RateLimited => "net.err.rate",
+        ErrorCode::RateLimited | ErrorCode::TooManyAttempts => "net.err.rate",
         ErrorCode::BadClock => "net.err.clock",
         ErrorCode::UnknownRoom => "net.err.unknown_room",
         ErrorCode::RoomFull => "net.err.room_full",

@@ -215,12 +215,26 @@ fn default_api(config: &ClientConfig) -> String {
     format!("http://{}", config.server)
 }
 
+/// In a browser: the page's origin when the WebSocket goes to the page's host (the page came
+/// from the game server), else that host's HTTP port by convention (`DEFAULT_UDP_PORT`'s
+/// number; `https` for `wss://`); the endpoint allows any origin.
 #[cfg(target_family = "wasm")]
 fn default_api(config: &ClientConfig) -> String {
-    web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .filter(|o| o.starts_with("http"))
-        .unwrap_or_else(|| format!("http://{}", config.server))
+    let location = web_sys::window().map(|w| w.location());
+    let origin = location.as_ref().and_then(|l| l.origin().ok()).filter(|o| o.starts_with("http"));
+    let page_host = location.as_ref().and_then(|l| l.hostname().ok());
+    let ws = config.url.as_deref().and_then(|u| url::Url::parse(u).ok());
+    let ws_host = ws.as_ref().and_then(|u| u.host_str().map(str::to_string));
+    match (origin, ws_host) {
+        (Some(origin), Some(host)) if Some(&host) == page_host.as_ref() => origin,
+        (Some(origin), None) => origin,
+        (_, Some(host)) => {
+            let scheme = if ws.as_ref().is_some_and(|u| u.scheme() == "wss") { "https" } else { "http" };
+            let host = if host.contains(':') { format!("[{host}]") } else { host };
+            format!("{scheme}://{host}:{}", crate::DEFAULT_UDP_PORT)
+        }
+        (None, None) => format!("http://{}", config.server),
+    }
 }
 
 /// The request body for a connect token.

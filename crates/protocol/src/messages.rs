@@ -212,6 +212,8 @@ pub enum ErrorCode {
     /// The session credential is unknown or expired: connect again as a new player (the
     /// plain client does it by itself).
     SessionExpired,
+    /// Too many wrong room codes from this address: wait before trying again.
+    TooManyAttempts,
 }
 
 /// One move proposed by spectators, with how many proposed it.

@@ -518,6 +518,9 @@ impl Server {
                     let grant =
                         self.transport.take_user_data(client_id).and_then(|d| tokens::Grant::decode(&d));
                     self.core.connected_with(client_id, grant.unwrap_or_default());
+                    if let Some(addr) = self.transport.client_addr(client_id) {
+                        self.core.set_origin(client_id, transport::address_key(&addr));
+                    }
                 }
                 ServerEvent::ClientDisconnected { client_id, .. } => self.core.disconnected(client_id),
             }

@@ -299,6 +299,12 @@ impl Transport {
         self.io.user_data.remove(&client_id)
     }
 
+    /// The address of a connected client.
+    pub fn client_addr(&self, client_id: u64) -> Option<SocketAddr> {
+        let entry = self.io.clients.get(&client_id)?;
+        self.shards.get(entry.shard)?.client_addr(client_id).map(|(_, addr)| addr)
+    }
+
     /// Handshakes in progress.
     pub fn pending(&self) -> usize {
         self.io.pending.len()

@@ -162,7 +162,9 @@ async fn connect(minter: Arc<crate::tokens::Minter>, req: Request) -> Response {
         Ok(body) => body,
         Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request too long\n"),
     };
-    let headers = [(header::CACHE_CONTROL, "no-store")];
+    // Any origin may ask (a page served elsewhere, a tablet's page for the in-game host): a
+    // token is what any client can get, and a credential is only what the page already holds.
+    let headers = [(header::CACHE_CONTROL, "no-store"), (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")];
     match minter.answer(peer.ip(), &body) {
         Ok(token) => (headers, [(header::CONTENT_TYPE, "application/octet-stream")], token).into_response(),
         Err(refused) => {

@@ -92,6 +92,15 @@ struct Conn {
     pending: Option<(Hello, Option<String>, Vec<Vec<u8>>)>,
     /// What the connect token says: the credential, and whether it may become a new player.
     grant: Grant,
+    /// The address it comes from (IPv4 address, IPv6 /64), for per-address limits.
+    origin: Option<std::net::IpAddr>,
+}
+
+/// Wrong room codes from one address.
+struct CodeStrikes {
+    count: u32,
+    since: Instant,
+    until: Option<Instant>,
 }
 
 /// SHA-256 of a session credential, in hex: what is stored and looked up.
@@ -112,6 +121,8 @@ struct Player {
     /// When the player last signed in (Unix milliseconds): credentials expire unused.
     last_seen_ms: u64,
     nickname: String,
+    /// The nickname's confusable skeleton ([`crate::names::skeleton`]).
+    skeleton: String,
     conn: Option<ConnId>,
     /// The room the player sits in (waiting, playing or just finished).
     room: Option<String>,
@@ -121,7 +132,23 @@ struct Player {
 
 impl Player {
     fn new(hash: String, prev: Option<String>, last_seen_ms: u64, nickname: String) -> Player {
-        Player { hash, prev, last_seen_ms, nickname, conn: None, room: None, queued: None, watching: None }
+        let skeleton = crate::names::skeleton(&nickname);
+        Player {
+            hash,
+            prev,
+            last_seen_ms,
+            nickname,
+            skeleton,
+            conn: None,
+            room: None,
+            queued: None,
+            watching: None,
+        }
+    }
+
+    fn rename(&mut self, nickname: String) {
+        self.skeleton = crate::names::skeleton(&nickname);
+        self.nickname = nickname;
     }
 }
 
@@ -143,6 +170,7 @@ pub struct Core {
     ops: Vec<Op>,
     out: Vec<Outgoing>,
     lookups: Vec<(ConnId, String, u64)>,
+    code_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
     /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
     played: Vec<(GameId, u32)>,
     /// Counters for the operator.
@@ -187,6 +215,7 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::ServerFull => "server_full",
         ErrorCode::Internal => "internal",
         ErrorCode::SessionExpired => "session_expired",
+        ErrorCode::TooManyAttempts => "too_many_attempts",
     }
 }
 
@@ -213,6 +242,7 @@ impl Core {
             ops: Vec::new(),
             out: Vec::new(),
             lookups: Vec::new(),
+            code_strikes: HashMap::new(),
             played: Vec::new(),
             stats: Stats::default(),
         };
@@ -285,6 +315,13 @@ impl Core {
             self.tokens.insert(prev.clone(), id);
         }
         self.players.insert(id, Player::new(p.hash, p.prev, p.last_seen_ms, p.nickname));
+    }
+
+    /// Whether `name` looks like (same confusable skeleton as) the name of another player who is
+    /// signed in now.
+    fn name_taken(&self, name: &str, me: Option<PlayerId>) -> bool {
+        let skeleton = crate::names::skeleton(name);
+        self.players.iter().any(|(id, p)| Some(*id) != me && p.conn.is_some() && p.skeleton == skeleton)
     }
 
     /// The oldest last sign-in whose credential is still valid (Unix milliseconds).
@@ -385,8 +422,50 @@ impl Core {
                 closing: false,
                 pending: None,
                 grant,
+                origin: None,
             },
         );
+    }
+
+    /// Where a connection comes from (its address's key, [`crate::transport::address_key`]).
+    pub fn set_origin(&mut self, conn: ConnId, origin: std::net::IpAddr) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.origin = Some(origin);
+        }
+    }
+
+    /// Joins a room by code, counting wrong codes per address: beyond
+    /// [`Limits::code_guesses`] in [`Limits::code_window`], every code is refused for
+    /// [`Limits::code_cooldown`] (guessing private codes is cut off).
+    fn join_by_code(&mut self, conn: ConnId, pid: PlayerId, code: &str) -> Result<(), Refusal> {
+        let origin = self.conns.get(&conn).and_then(|c| c.origin);
+        let now = self.now;
+        if let Some(s) = origin.and_then(|o| self.code_strikes.get(&o))
+            && s.until.is_some_and(|until| now < until)
+        {
+            return refuse(
+                ErrorCode::TooManyAttempts,
+                "too many wrong room codes: try again in a few minutes",
+            );
+        }
+        let result = self.join_room(pid, code);
+        if let (Err(refusal), Some(origin)) = (&result, origin)
+            && refusal.code == ErrorCode::UnknownRoom
+        {
+            let limits = (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
+            let strikes =
+                self.code_strikes.entry(origin).or_insert(CodeStrikes { count: 0, since: now, until: None });
+            if now.saturating_duration_since(strikes.since) > limits.1
+                || strikes.until.is_some_and(|u| now >= u)
+            {
+                *strikes = CodeStrikes { count: 0, since: now, until: None };
+            }
+            strikes.count += 1;
+            if strikes.count >= limits.0 {
+                strikes.until = Some(now + limits.2);
+            }
+        }
+        result
     }
 
     /// A connection closed (by either side, or timed out).
@@ -606,6 +685,12 @@ impl Core {
         known: Option<(PlayerId, String)>,
         nickname: Option<String>,
     ) -> Result<(), Refusal> {
+        if known.is_none()
+            && let Some(n) = &nickname
+            && self.name_taken(n, None)
+        {
+            return refuse(ErrorCode::BadNickname, "a player online has that name or one that looks like it");
+        }
         // A new credential at every sign-in; only its hash is kept.
         let credential = self.new_token();
         let hash = credential_hash(&credential);
@@ -636,7 +721,16 @@ impl Core {
                 self.next_player += 1;
                 let nickname = match nickname.clone() {
                     Some(n) => n,
-                    None => format!("Guest-{:04}", self.random_u64() % 10_000),
+                    None => {
+                        let mut guest = format!("Guest-{:04}", self.random_u64() % 10_000);
+                        for _ in 0..20 {
+                            if !self.name_taken(&guest, None) {
+                                break;
+                            }
+                            guest = format!("Guest-{:06}", self.random_u64() % 1_000_000);
+                        }
+                        guest
+                    }
                 };
                 self.ops.push(Op::NewPlayer {
                     id: id.0,
@@ -672,11 +766,14 @@ impl Core {
             return refuse(ErrorCode::Internal, "player vanished");
         };
         player.conn = Some(conn);
-        if resumed
-            && let Some(n) = nickname
-            && n != player.nickname
+        // A returning player asking for another name gets it unless it looks like the name of
+        // someone online (then keeps the stored one).
+        let rename = nickname.filter(|n| resumed && *n != player.nickname);
+        if let Some(n) = rename
+            && !self.name_taken(&n, Some(pid))
+            && let Some(player) = self.players.get_mut(&pid)
         {
-            player.nickname = n.clone();
+            player.rename(n.clone());
             self.ops.push(Op::Nickname { id: pid.0, nickname: n });
         }
         let Some(player) = self.players.get(&pid) else {
@@ -702,8 +799,14 @@ impl Core {
                 let nickname = crate::names::check(&nickname)
                     .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?
                     .name;
+                if self.name_taken(&nickname, Some(pid)) {
+                    return refuse(
+                        ErrorCode::BadNickname,
+                        "a player online has that name or one that looks like it",
+                    );
+                }
                 if let Some(p) = self.players.get_mut(&pid) {
-                    p.nickname = nickname.clone();
+                    p.rename(nickname.clone());
                 }
                 self.ops.push(Op::Nickname { id: pid.0, nickname: nickname.clone() });
                 self.send_conn(conn, &ServerMessage::NicknameSet { nickname });
@@ -717,7 +820,7 @@ impl Core {
             ClientMessage::CreateRoom { variant, clock, public } => {
                 self.create_room(pid, variant, clock, public)
             }
-            ClientMessage::JoinRoom { code } => self.join_room(pid, &code),
+            ClientMessage::JoinRoom { code } => self.join_by_code(conn, pid, &code),
             ClientMessage::QuickMatch { variant, clock } => self.quick_match(pid, variant, clock),
             ClientMessage::Watch { game } => self.watch(pid, game),
             ClientMessage::Move { game, ply, mv } => self.play(pid, game, ply, &mv),
@@ -778,6 +881,10 @@ impl Core {
     /// Time-driven events: flags falling, held seats expiring, silent connections, proposal
     /// updates. Call it every few milliseconds.
     pub fn timers(&mut self) {
+        if self.code_strikes.len() > 10_000 {
+            let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
+            self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
+        }
         self.game_timers();
         self.proposal_timers();
         let now = self.now;

@@ -417,3 +417,95 @@ fn shutting_down_tells_every_connection_then_closes_it() {
         assert!(told.is_some() && closed.is_some() && told < closed, "conn {conn}: told, then closed");
     }
 }
+
+#[test]
+fn an_unused_credential_expires() {
+    let lifetime = Duration::from_secs(60);
+    let mut h = Harness::new(Limits { credential_lifetime: lifetime, ..Limits::default() });
+    h.sign_in(1, "Ann");
+    let token = h.sign_in(2, "Bob");
+    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.all();
+    h.core.disconnected(2);
+    h.advance(lifetime + Duration::from_secs(1));
+    h.all();
+    // Still seated (the seat is held 120 s), but the credential is too old: the database is
+    // asked with the cutoff, and without a fresh row the connection is refused.
+    h.core.connected_with(3, Grant { credential: Some(token.0.clone()), may_create: false });
+    h.send(3, &ClientMessage::Hello(Hello { version: PROTOCOL_VERSION, token: None, nickname: None }));
+    let lookups = h.core.take_lookups();
+    assert_eq!(lookups.len(), 1);
+    assert_eq!(lookups[0].2, h.unix_ms - lifetime.as_millis() as u64);
+    h.core.looked_up(3, &lookups[0].1, None);
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::SessionExpired, .. }]));
+}
+
+#[test]
+fn look_alike_names_of_players_online_are_refused() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    // Cyrillic А (U+0410) for the Latin A: the same skeleton.
+    h.core.connected(2);
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some("\u{410}nn".into()) };
+    h.send(2, &ClientMessage::Hello(hello));
+    assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Error { code: ErrorCode::BadNickname, .. }]));
+    h.sign_in(3, "Bob");
+    h.send(3, &ClientMessage::SetNickname { nickname: "ann".into() });
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::BadNickname, .. }]));
+    // Once Ann has left, the name is free.
+    h.core.disconnected(1);
+    h.send(3, &ClientMessage::SetNickname { nickname: "Ann".into() });
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::NicknameSet { .. }]));
+}
+
+#[test]
+fn a_game_whose_players_are_both_gone_ends_abandoned() {
+    let hold = Duration::from_secs(5);
+    let mut h = Harness::new(Limits { seat_hold: hold, ..Limits::default() });
+    let (first, second, view) = h.quick_game(None);
+    h.core.disconnected(first);
+    h.core.disconnected(second);
+    h.core.take_ops();
+    h.advance(hold + Duration::from_secs(1));
+    let finished = h.core.take_ops().into_iter().any(|op| {
+        matches!(op, Op::Finish { game, ref outcome, .. } if game == view.game.0 && outcome.to_lowercase().contains("abandon"))
+    });
+    assert!(finished, "the game is archived as abandoned");
+}
+
+#[test]
+fn wrong_room_codes_earn_a_cool_down_per_address() {
+    let limits = Limits::default();
+    let mut h = Harness::new(limits.clone());
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    h.sign_in(3, "Cy");
+    let guesser: std::net::IpAddr = [10, 0, 0, 1].into();
+    h.core.set_origin(2, guesser);
+    h.core.set_origin(3, [10, 0, 0, 2].into());
+    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    let code = h
+        .inbox(1)
+        .iter()
+        .find_map(|m| match m {
+            ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .expect("a room");
+    let wrong = if code == "AAAAAA" { "BBBBBB" } else { "AAAAAA" };
+    for _ in 0..limits.code_guesses {
+        h.send(2, &ClientMessage::JoinRoom { code: wrong.into() });
+        assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::UnknownRoom));
+    }
+    // Cut off, even with the right code.
+    h.send(2, &ClientMessage::JoinRoom { code: code.clone() });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::TooManyAttempts));
+    // Another address is not.
+    h.send(3, &ClientMessage::JoinRoom { code: wrong.into() });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownRoom));
+    // After the cool-down, the right code works.
+    h.advance(limits.code_cooldown);
+    h.send(2, &ClientMessage::JoinRoom { code });
+    assert_eq!(refusal_code(&h.inbox(2)), None);
+}
