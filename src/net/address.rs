@@ -152,6 +152,11 @@ mod tests {
         let c = client_config("ws://127.0.0.1:6000").unwrap();
         assert_eq!((c.server.port(), c.transport), (6000, Transport::WebSocket));
         assert!(client_config("wss://example.org").is_err());
+        // The connect token from http(s)://host:port, the game over UDP to that port.
+        let c = client_config("https://127.0.0.1:7000").unwrap();
+        assert_eq!((c.server.port(), c.transport), (7000, Transport::Udp));
+        assert_eq!(c.connect_url(), "https://127.0.0.1:7000/api/connect");
+        assert_eq!(client_config("127.0.0.1").unwrap().connect_url(), "http://127.0.0.1:5000/api/connect");
         assert!(client_config("").is_err());
         assert!(client_config("no such host.invalid").is_err());
     }
