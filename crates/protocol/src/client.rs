@@ -38,7 +38,8 @@
 use crate::ws::WsClientSocket;
 use crate::{
     CHANNEL, CONNECT_PATH, ClientMessage, ConnectRequest, ErrorCode, Hello, IDLE_FLUSH_INTERVAL,
-    PROTOCOL_VERSION, PlayerId, ServerMessage, SessionToken, connection_config, decode_server, encode,
+    PROTOCOL_VERSION, PlayerId, ServerMessage, SessionToken, VERSION_HEADER, connection_config,
+    decode_server, encode,
 };
 use renet2::RenetClient;
 use renet2_netcode::{ClientAuthentication, ConnectToken, NetcodeClientTransport, NetcodeTransportError};
@@ -198,6 +199,8 @@ pub struct Client {
     silent: bool,
     /// The server did not know the credential: connect again as a new player.
     renew: bool,
+    /// Messages made by the client itself (the token endpoint's refusal of our version).
+    early: Vec<ServerMessage>,
 }
 
 impl fmt::Debug for Client {
@@ -252,17 +255,31 @@ fn connect_request(config: &ClientConfig, credential: Option<SessionToken>) -> V
 }
 
 /// What the token endpoint answered: the token's bytes, or why not.
-type FetchResult = Result<Vec<u8>, String>;
+type FetchResult = Result<Vec<u8>, Failure>;
+
+/// Why no token came: the reason, and the server's protocol version when it refused ours.
+#[derive(Debug)]
+struct Failure {
+    reason: String,
+    server_version: Option<u16>,
+}
+
+impl From<String> for Failure {
+    fn from(reason: String) -> Failure {
+        Failure { reason, server_version: None }
+    }
+}
 
 /// Largest answer read from the token endpoint.
 const MAX_ANSWER_BYTES: u64 = 16 * 1024;
 
-fn answer(status: u16, body: Vec<u8>, url: &str) -> FetchResult {
+fn answer(status: u16, body: Vec<u8>, url: &str, version: Option<u16>) -> FetchResult {
     if status == 200 {
         Ok(body)
     } else {
         let text = String::from_utf8_lossy(&body[..body.len().min(300)]).trim().to_string();
-        Err(if text.is_empty() { format!("{url}: HTTP {status}") } else { text })
+        let reason = if text.is_empty() { format!("{url}: HTTP {status}") } else { text };
+        Err(Failure { reason, server_version: version.filter(|_| status == 409) })
     }
 }
 
@@ -290,7 +307,7 @@ impl TokenFetch {
         });
         if let Err(e) = spawned {
             *slot.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(Err(format!("cannot start a thread: {e}")));
+                Some(Err(format!("cannot start a thread: {e}").into()));
         }
         fetch
     }
@@ -313,14 +330,14 @@ fn fetch_blocking(url: &str, body: &[u8], timeout: Duration) -> FetchResult {
     let deadline = Instant::now() + timeout;
     loop {
         match fetch_once(url, body, timeout) {
-            Err((503, reason)) => {
+            Err((503, failure)) => {
                 let wait = Duration::from_millis(200 + u64::from(generate_jitter()));
                 if Instant::now() + wait >= deadline {
-                    return Err(reason);
+                    return Err(failure);
                 }
                 std::thread::sleep(wait);
             }
-            other => return other.map_err(|(_, reason)| reason),
+            other => return other.map_err(|(_, failure)| failure),
         }
     }
 }
@@ -333,7 +350,7 @@ fn generate_jitter() -> u16 {
 }
 
 #[cfg(not(target_family = "wasm"))]
-fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16, String)> {
+fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16, Failure)> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
@@ -344,23 +361,24 @@ fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16
         .post(url)
         .header("content-type", "application/octet-stream")
         .send(body)
-        .map_err(|e| (0, format!("cannot reach {url}: {e}")))?;
+        .map_err(|e| (0, format!("cannot reach {url}: {e}").into()))?;
     let status = response.status().as_u16();
+    let version = response.headers().get(VERSION_HEADER).and_then(|v| v.to_str().ok()?.parse().ok());
     let bytes = response
         .body_mut()
         .with_config()
         .limit(MAX_ANSWER_BYTES)
         .read_to_vec()
-        .map_err(|e| (0, format!("{url}: {e}")))?;
-    answer(status, bytes, url).map_err(|reason| (status, reason))
+        .map_err(|e| (0, format!("{url}: {e}").into()))?;
+    answer(status, bytes, url, version).map_err(|failure| (status, failure))
 }
 
 #[cfg(target_family = "wasm")]
 async fn fetch_web(url: &str, body: &[u8]) -> FetchResult {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    let fail = |e: wasm_bindgen::JsValue| format!("cannot reach {url}: {e:?}");
-    let window = web_sys::window().ok_or_else(|| "no window".to_string())?;
+    let fail = |e: wasm_bindgen::JsValue| Failure::from(format!("cannot reach {url}: {e:?}"));
+    let window = web_sys::window().ok_or_else(|| Failure::from("no window".to_string()))?;
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     let bytes = js_sys::Uint8Array::from(body);
@@ -368,12 +386,13 @@ async fn fetch_web(url: &str, body: &[u8]) -> FetchResult {
     let response = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await.map_err(fail)?;
     let response: web_sys::Response = response.dyn_into().map_err(fail)?;
     let status = response.status();
+    let version = response.headers().get(VERSION_HEADER).ok().flatten().and_then(|v| v.parse().ok());
     let buffer = JsFuture::from(response.array_buffer().map_err(fail)?).await.map_err(fail)?;
     let body = js_sys::Uint8Array::new(&buffer).to_vec();
     if body.len() as u64 > MAX_ANSWER_BYTES {
-        return Err(format!("{url}: answer too long"));
+        return Err(format!("{url}: answer too long").into());
     }
-    answer(status, body, url)
+    answer(status, body, url, version)
 }
 
 /// Opens netcode with a connect token the server minted (its bytes).
@@ -498,6 +517,7 @@ impl Client {
             decode_errors: 0,
             silent: false,
             renew: false,
+            early: Vec::new(),
         };
         client.start();
         Ok(client)
@@ -595,7 +615,9 @@ impl Client {
             return;
         };
         self.fetch = None;
-        match result.map_err(ClientError).and_then(|token| new_transport(&self.config, &token)) {
+        let result =
+            result.and_then(|token| new_transport(&self.config, &token).map_err(|ClientError(e)| e.into()));
+        match result {
             Ok((mut renet, transport)) => {
                 for bytes in self.queued.drain(..) {
                     renet.send_message(CHANNEL, bytes);
@@ -606,8 +628,12 @@ impl Client {
                 self.last_update = now;
                 self.last_flush = now;
             }
-            Err(ClientError(reason)) => {
+            Err(Failure { reason, server_version }) => {
                 self.queued.clear();
+                // Another protocol version: as if the server had said it over netcode.
+                if let Some(server_version) = server_version {
+                    self.early.push(ServerMessage::Incompatible { server_version, message: reason.clone() });
+                }
                 self.state = ConnectionState::Disconnected(reason);
             }
         }
@@ -620,7 +646,7 @@ impl Client {
         let now = Instant::now();
         let dt = now.saturating_duration_since(self.last_update);
         self.last_update = now;
-        let mut messages = Vec::new();
+        let mut messages = std::mem::take(&mut self.early);
         let Some((renet, transport)) = &mut self.link else {
             return messages;
         };

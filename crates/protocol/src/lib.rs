@@ -84,6 +84,10 @@ pub const NETCODE_PROTOCOL_ID: u64 = u64::from_be_bytes(*b"LUDUS\0\0\x01");
 /// in as that player whatever its [`Hello`] says.
 pub const CONNECT_PATH: &str = "/api/connect";
 
+/// The header of the token endpoint's `409` answer that names the server's
+/// [`PROTOCOL_VERSION`] (the client then reports it as [`ServerMessage::Incompatible`]).
+pub const VERSION_HEADER: &str = "ludus-protocol-version";
+
 /// How long a connect token may be used to start a connection.
 pub const CONNECT_TOKEN_SECONDS: u64 = 30;
 

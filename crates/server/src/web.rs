@@ -181,6 +181,18 @@ async fn connect(minter: Arc<crate::tokens::Minter>, req: Request) -> Response {
             {
                 response.headers_mut().insert(header::RETRY_AFTER, value);
             }
+            if refused.status == 409 {
+                // The client shows "please update" as for `ServerMessage::Incompatible`.
+                let headers = response.headers_mut();
+                headers.insert(
+                    ludus_protocol::VERSION_HEADER,
+                    HeaderValue::from(ludus_protocol::PROTOCOL_VERSION),
+                );
+                headers.insert(
+                    header::ACCESS_CONTROL_EXPOSE_HEADERS,
+                    HeaderValue::from_static(ludus_protocol::VERSION_HEADER),
+                );
+            }
             response
         }
     }
