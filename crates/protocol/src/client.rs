@@ -22,7 +22,8 @@
 //!   first a connect token is fetched from the server's HTTP(S) endpoint
 //!   ([`crate::CONNECT_PATH`], at [`ClientConfig::api`]; on a thread natively, through the
 //!   page's `fetch` in a browser), then netcode connects with it.
-//!   [`ClientMessage::Hello`] is sent first automatically, with the configured token and nickname.
+//!   [`ClientMessage::Hello`] is sent first automatically, with the nickname; the configured
+//!   session token goes in the connect-token request, never inside netcode.
 //! - [`Client::send`] queues a message; the next `poll` (or [`Client::flush`]) sends it.
 //! - [`Client::poll`] returns the server's messages in order. The client also keeps the session
 //!   token from [`ServerMessage::Welcome`] ([`Client::token`]): store it, and pass it in

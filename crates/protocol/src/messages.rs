@@ -78,7 +78,9 @@ pub struct ClockView {
 pub struct Hello {
     /// [`crate::PROTOCOL_VERSION`] of the client.
     pub version: u16,
-    /// The token from an earlier [`ServerMessage::Welcome`], to be the same player again.
+    /// Ignored by servers of protocol version 2 and later (send `None`): the session token goes
+    /// in the connect-token request ([`crate::ConnectRequest`]), and the connection signs in as
+    /// whoever its connect token names. Kept for the frozen layout.
     pub token: Option<SessionToken>,
     /// The wanted nickname (see [`crate::validate_nickname`]); for a returning player, `None`
     /// keeps the stored one.
