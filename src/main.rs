@@ -49,10 +49,7 @@ fn main() -> AppExit {
             return AppExit::error();
         }
     };
-    let (mut settings, notice) = Settings::load(launch.lang.unwrap_or_default());
-    if let Some(lang) = launch.lang {
-        settings.lang = lang;
-    }
+    let (settings, first_start, notice) = Settings::start(launch.lang, ludus::platform::system_lang());
     let (w, h) = launch.size.unwrap_or((1280, 800));
     let mut app = App::new();
     app.add_plugins(
@@ -87,10 +84,23 @@ fn main() -> AppExit {
     let (settings_vs_computer, settings_side, settings_level) =
         (settings.vs_computer, settings.human_side, settings.level);
     app.insert_resource(settings);
+    app.insert_resource(first_start);
     app.insert_resource(Notices(notice.into_iter().collect()));
     app.add_plugins(ludus::game_plugin);
     if launch.online.is_some() {
         app.insert_state(Screen::Online);
+    } else if let Some(id) = &launch.lesson {
+        let Some((session, run)) =
+            ludus::game::lessons::find(id).and_then(|(c, i)| ludus::game::lessons::begin(c, i))
+        else {
+            eprintln!("ludus: no lesson '{id}'");
+            return AppExit::error();
+        };
+        app.insert_resource(session);
+        app.insert_resource(run);
+        app.insert_state(Screen::Playing);
+    } else if let Some(screen) = launch.screen {
+        app.insert_state(screen);
     } else if let Some(game) = launch.game.clone() {
         // Screenshots need a board that waits: two players. Otherwise the seats asked for (the
         // browser's `?level=`), else the player's usual choice.
@@ -108,6 +118,8 @@ fn main() -> AppExit {
         };
         app.insert_resource(Session::from_game(game, seats));
         app.insert_state(Screen::Playing);
+    } else if first_start.0 {
+        app.insert_state(Screen::Language);
     }
     app.insert_resource(launch);
     app.run()

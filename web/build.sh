@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the browser bundle into web/dist from a clean checkout: the game for wasm32 (the
-# wasm-release profile), wasm-bindgen's JS glue, wasm-opt -Oz, the page and its icons, and a
-# .br and a .gz next to every file for servers that send precompressed files. Installs what it
+# wasm-release profile), wasm-bindgen's JS glue and wasm-opt -Oz into a stage directory, then
+# web/package.sh: the code under content-hashed names, the page, the service worker, the icons,
+# and a .br and a .gz next to every file for servers that send precompressed files. Installs what it
 # needs first (idempotently): the wasm32 target, wasm-bindgen-cli at Cargo.lock's version,
 # binaryen's wasm-opt from npm (web/package.json; Debian 12's binaryen 108 breaks the module's
 # externref table) and brotli. Prints each file's raw and compressed sizes.
@@ -57,58 +58,30 @@ cargo build --locked --profile wasm-release --target wasm32-unknown-unknown -p l
 wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/ludus.wasm"
 
 say "wasm-bindgen $bindgen_version"
-rm -rf "$out"
-mkdir -p "$out"
-wasm-bindgen --target web --no-typescript --out-dir "$out" "$wasm"
+# The stage (the code before it is named and packaged) stays in the target directory: the
+# browser test packages a second version from it.
+stage="$CARGO_TARGET_DIR/web-stage"
+rm -rf "$stage"
+mkdir -p "$stage"
+wasm-bindgen --target web --no-typescript --out-dir "$stage" "$wasm"
 
 # wasm-opt takes minutes: its result is kept in the target directory, keyed by its input, its
 # version and its flags, and reused while they are the same.
 opt_flags=(-Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
   --enable-multivalue --enable-sign-ext --enable-mutable-globals)
 opt_version="$("$wasm_opt" --version)"
-key="$( { sha256sum <"$out/ludus_bg.wasm"; echo "$opt_version ${opt_flags[*]}"; } | sha256sum | cut -c1-32)"
+key="$( { sha256sum <"$stage/ludus_bg.wasm"; echo "$opt_version ${opt_flags[*]}"; } | sha256sum | cut -c1-32)"
 cache="$CARGO_TARGET_DIR/web-opt-cache"
 if [ -f "$cache/$key.wasm" ]; then
   say "wasm-opt: reusing $cache/$key.wasm"
-  cp "$cache/$key.wasm" "$out/ludus_bg.wasm"
+  cp "$cache/$key.wasm" "$stage/ludus_bg.wasm"
 else
   say "wasm-opt ${opt_flags[*]} ($opt_version)"
-  "$wasm_opt" "${opt_flags[@]}" -o "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
-  mv "$out/ludus_bg.opt.wasm" "$out/ludus_bg.wasm"
+  "$wasm_opt" "${opt_flags[@]}" -o "$stage/ludus_bg.opt.wasm" "$stage/ludus_bg.wasm"
+  mv "$stage/ludus_bg.opt.wasm" "$stage/ludus_bg.wasm"
   mkdir -p "$cache"
   find "$cache" -name '*.wasm' -mtime +14 -delete
-  cp "$out/ludus_bg.wasm" "$cache/$key.wasm.tmp" && mv "$cache/$key.wasm.tmp" "$cache/$key.wasm"
+  cp "$stage/ludus_bg.wasm" "$cache/$key.wasm.tmp" && mv "$cache/$key.wasm.tmp" "$cache/$key.wasm"
 fi
 
-# The page, with the code's size for the progress bar (the download is compressed).
-wasm_size="$(stat -c %s "$out/ludus_bg.wasm")"
-sed "s/data-wasm-size=\"\"/data-wasm-size=\"$wasm_size\"/" web/index.html >"$out/index.html"
-cp web/icon.svg web/icon-192.png web/icon-512.png web/manifest.webmanifest "$out/"
-
-# --- compress ---------------------------------------------------------------------------------
-say "compressing"
-for f in "$out"/*; do
-  case "$f" in *.br | *.gz) continue ;; esac
-  brotli -q 11 -f -k -o "$f.br" "$f"
-  gzip -9 -n -f -k "$f"
-done
-
-# --- sizes ------------------------------------------------------------------------------------
-total_raw=0 total_gz=0 total_br=0
-printf '\n%-24s %12s %12s %12s\n' file raw gzip brotli
-for f in "$out"/*; do
-  case "$f" in *.br | *.gz) continue ;; esac
-  raw=$(stat -c %s "$f") gz=$(stat -c %s "$f.gz") br=$(stat -c %s "$f.br")
-  total_raw=$((total_raw + raw)) total_gz=$((total_gz + gz)) total_br=$((total_br + br))
-  printf '%-24s %12d %12d %12d\n' "$(basename "$f")" "$raw" "$gz" "$br"
-done
-printf '%-24s %12d %12d %12d\n' total "$total_raw" "$total_gz" "$total_br"
-mib() { awk -v b="$1" 'BEGIN { printf "%.2f MiB", b / 1048576 }'; }
-printf 'bundle: %s raw, %s gzip, %s brotli (budget 5 MB brotli)\n' \
-  "$(mib $total_raw)" "$(mib $total_gz)" "$(mib $total_br)"
-limit=5000000
-if [ "$total_br" -gt "$limit" ]; then
-  echo "web/build.sh: the bundle is over the budget: $total_br bytes brotli > $limit" >&2
-  exit 1
-fi
-date -u +%FT%TZ >"$out/.built"
+bash web/package.sh "$stage" "$out"

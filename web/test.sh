@@ -32,8 +32,9 @@ fi
 
 # Rebuild when anything the bundle is made from is newer than the last build.
 stamp=web/dist/.built
-if [ ! -f "$stamp" ] || [ -n "$(find src crates/rules/src crates/ai/src assets Cargo.toml Cargo.lock \
-  web/index.html web/build.sh web/icon.svg web/icon-192.png web/icon-512.png web/manifest.webmanifest \
+if [ ! -f "$stamp" ] || [ -n "$(find src crates/rules/src crates/ai/src crates/protocol/src assets Cargo.toml Cargo.lock \
+  web/index.html web/sw.js web/build.sh web/icon.svg web/icon-192.png web/icon-512.png \
+  web/icon-maskable-512.png web/manifest.webmanifest \
   -newer "$stamp" -print -quit)" ]; then
   bash web/build.sh
 else
@@ -66,5 +67,18 @@ export LUDUS_WS_PORT="${ws##*:}"
 # The online step: a bot (ludus-cli bot, over UDP) plays the browser through this server.
 export LUDUS_UDP_ADDR="$(sed -n 's/.* udp=\([^ ]*\) .*/\1/p' <<<"$line")"
 export LUDUS_CLI="$CARGO_TARGET_DIR/release/ludus-cli"
+# The service worker's version test: a second version of the bundle (the same code with one more
+# custom section in the module, so other content hashes), and a torn one (version 2's files
+# under version 1's page), served in turn through a symbolic link by web/test/serve.mjs.
+stage="$CARGO_TARGET_DIR/web-stage"
+mkdir -p "$work/stage-v2"
+cp "$stage/ludus.js" "$stage/ludus_bg.wasm" "$work/stage-v2/"
+# Section id 0 (custom), 13 bytes: a 10-byte name "ludus-test" and the payload "v2".
+printf '\x00\x0d\x0aludus-testv2' >>"$work/stage-v2/ludus_bg.wasm"
+LUDUS_PACKAGE_COMPRESS=0 bash web/package.sh "$work/stage-v2" "$work/v2" >/dev/null
+cp -r "$work/v2" "$work/v2-torn"
+cp web/dist/index.html "$work/v2-torn/index.html"
+export LUDUS_SITE_LINK="$work/site" LUDUS_V1="$PWD/web/dist" LUDUS_V2="$work/v2"
+
 echo "== browser test against $url (ludus-server --web, WebSocket port $LUDUS_WS_PORT)"
 node web/test/browser.mjs "$url"

@@ -1,9 +1,10 @@
 //! Launch options: `ludus --game GAME [--position POS] [--lang en|vi] [--size WxH]
-//! [--screenshot PATH] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
+//! [--screenshot PATH] [--screen NAME] [--lesson ID] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
 //! (clap on the desktop: `--help`, exit code 2 for a usage error), and the same in the browser's
 //! address: `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second` and
 //! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann`.
 
+use crate::app::Screen;
 use crate::i18n::Lang;
 use bevy::prelude::*;
 use ludus_ai::Level;
@@ -26,6 +27,10 @@ pub struct Launch {
     pub opponent: Option<Opponent>,
     /// Go online at once (then `game` only names the game to ask for).
     pub online: Option<OnlineLaunch>,
+    /// Start on this screen.
+    pub screen: Option<Screen>,
+    /// Start this lesson (its id, as in the lessons' files).
+    pub lesson: Option<String>,
 }
 
 /// Who the person plays against.
@@ -125,6 +130,12 @@ pub struct Options {
     /// Render the first settled frame of the game to this PNG and exit.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "PATH"))]
     pub screenshot: Option<PathBuf>,
+    /// Start on a screen: title, language, lessons, rules, settings or records.
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "NAME", value_parser = Screen::parse))]
+    pub screen: Option<Screen>,
+    /// Start a lesson, by its id (`latrunculi-1`, `alquerque-3`...).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ID"))]
+    pub lesson: Option<String>,
     /// Go online at once: lobby, quick, room, watch or join:CODE.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ACTION", value_parser = OnlineAction::parse))]
     pub online: Option<OnlineAction>,
@@ -139,8 +150,24 @@ pub struct Options {
 impl Options {
     /// The options checked together; an error says what is wrong.
     pub fn launch(self) -> Result<Launch, String> {
-        let mut launch =
-            Launch { lang: self.lang, size: self.size, screenshot: self.screenshot, ..Launch::default() };
+        let mut launch = Launch {
+            lang: self.lang,
+            size: self.size,
+            screenshot: self.screenshot,
+            screen: self.screen,
+            lesson: self.lesson,
+            ..Launch::default()
+        };
+        if [launch.screen.is_some(), launch.lesson.is_some(), self.game.is_some() || self.online.is_some()]
+            .into_iter()
+            .filter(|b| *b)
+            .count()
+            > 1
+        {
+            return Err(
+                "--screen, --lesson and --game or --online each choose the first screen: give one".into()
+            );
+        }
         match self.online {
             Some(action) => {
                 if self.position.is_some() || launch.screenshot.is_some() {
@@ -160,7 +187,11 @@ impl Options {
         } else if let Some(v) = self.game {
             launch.game = Some(AnyGame::new(v));
         }
-        if launch.screenshot.is_some() && launch.game.is_none() {
+        if launch.screenshot.is_some()
+            && launch.game.is_none()
+            && launch.screen.is_none()
+            && launch.lesson.is_none()
+        {
             launch.game = Some(AnyGame::new(Variant::Latrunculi));
         }
         Ok(launch)
@@ -201,6 +232,8 @@ impl Launch {
                 "online" => options.online = Some(OnlineAction::parse(&value)?),
                 "server" => options.server = Some(value),
                 "nick" => options.nick = Some(value),
+                "screen" => options.screen = Some(Screen::parse(&value)?),
+                "lesson" => options.lesson = Some(value),
                 "level" => {
                     level = Some(match value.as_str() {
                         "easy" => Some(Level::Easy),
@@ -266,6 +299,27 @@ mod tests {
         for bad in [&["--online", "dance"][..], &["--server", "x"], &["--online", "join:"]] {
             let args: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
             assert!(Launch::parse(&args).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn screen_and_lesson_options() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let l = Launch::parse(&args(&["--screen", "lessons", "--screenshot", "x.png"])).unwrap();
+        assert_eq!(l.screen, Some(Screen::Lessons));
+        assert!(l.game.is_none(), "a screenshot of a screen starts no game");
+        assert_eq!(
+            Launch::parse(&args(&["--lesson", "alquerque-2"])).unwrap().lesson.as_deref(),
+            Some("alquerque-2")
+        );
+        assert_eq!(Launch::from_query("?screen=language").unwrap().screen, Some(Screen::Language));
+        for bad in [
+            &["--screen", "dance"][..],
+            &["--screen", "title", "--game", "alquerque"],
+            &["--lesson", "x", "--screen", "title"],
+            &["--lesson", "x", "--online", "quick"],
+        ] {
+            assert!(Launch::parse(&args(bad)).is_err(), "{bad:?}");
         }
     }
 

@@ -36,6 +36,29 @@ pub enum Screen {
     Analysis,
     /// "Analyse a game": the recent finished games and a box to paste a record.
     Records,
+    /// The first start's language choice.
+    Language,
+    /// "Learn to play": the lessons of each game (a lesson itself plays on the game screen).
+    Lessons,
+}
+
+impl Screen {
+    /// Reads a screen's name for `--screen` / `?screen=`.
+    pub fn parse(s: &str) -> Result<Screen, String> {
+        Ok(match s {
+            "title" => Screen::Title,
+            "language" => Screen::Language,
+            "lessons" => Screen::Lessons,
+            "rules" => Screen::Rules,
+            "settings" => Screen::Settings,
+            "records" => Screen::Records,
+            _ => {
+                return Err(format!(
+                    "unknown screen '{s}': title, language, lessons, rules, settings or records"
+                ));
+            }
+        })
+    }
 }
 
 /// Orders the sets (every app and headless test app does this once).

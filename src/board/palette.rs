@@ -104,8 +104,10 @@ impl Colors {
                 line: Color::BLACK,
                 point: Color::BLACK,
                 rim: [Color::BLACK, Color::srgb(1.0, 1.0, 1.0)],
-                body: [Color::srgb(1.0, 1.0, 1.0), Color::BLACK],
-                mark: [Color::srgb(0.85, 0.1, 0.1), Color::srgb(1.0, 0.85, 0.0)],
+                // Red stays red (the game calls that side Red), strong against the pale squares,
+                // with a black rim and a white mark.
+                body: [Color::srgb(0.86, 0.0, 0.0), Color::BLACK],
+                mark: [Color::srgb(1.0, 1.0, 1.0), Color::srgb(1.0, 0.85, 0.0)],
                 white: [Color::BLACK, Color::srgb(1.0, 1.0, 1.0), Color::srgb(0.4, 0.4, 0.4)],
                 emblem: Color::srgb(1.0, 0.75, 0.0),
                 selected: Color::srgb(0.0, 0.45, 1.0),

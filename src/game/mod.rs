@@ -1,6 +1,7 @@
 //! The game itself, without drawing: the session and its commands, the selection on the board,
-//! the player's settings, the unfinished game's save and the finished games' records.
+//! the player's settings, the unfinished game's save, the finished games' records and the lessons.
 
+pub mod lessons;
 pub mod records;
 pub mod save;
 pub mod selection;
@@ -11,7 +12,7 @@ use bevy::prelude::*;
 
 /// The game's state and the documents it keeps (tests run it on `MinimalPlugins`).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((settings::plugin, session::plugin, save::plugin, records::plugin));
+    app.add_plugins((settings::plugin, session::plugin, save::plugin, records::plugin, lessons::plugin));
 }
 
 /// Messages for the player about their documents (a file set aside, a finished game not kept),

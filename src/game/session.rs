@@ -90,6 +90,10 @@ pub struct Session {
     pub spectating: bool,
     /// A position of a finished game shown by the analysis: nobody plays, nothing is saved.
     pub review: bool,
+    /// A lesson: nothing is saved or recorded, and a new game goes back to the lesson's
+    /// position. With two players' seats the person plays one move (then the board waits);
+    /// against the computer the position is played to the end.
+    pub lesson: bool,
 }
 
 impl Session {
@@ -102,12 +106,36 @@ impl Session {
             revision: 0,
             spectating: false,
             review: false,
+            lesson: false,
         }
     }
 
     /// A game from a record or position.
     pub fn from_game(game: AnyGame, seats: Seats) -> Session {
-        Session { game, seats, redo: Vec::new(), revision: 0, spectating: false, review: false }
+        Session {
+            game,
+            seats,
+            redo: Vec::new(),
+            revision: 0,
+            spectating: false,
+            review: false,
+            lesson: false,
+        }
+    }
+
+    /// A lesson from `position`: the person plays the side to move, one move.
+    pub fn lesson(position: ludus_rules::AnyPosition) -> Session {
+        Session::lesson_with(position, Seats::two_players())
+    }
+
+    /// A lesson from `position` played to the end against the computer at `level`.
+    pub fn lesson_against(position: ludus_rules::AnyPosition, level: Level) -> Session {
+        let person = position.side_to_move();
+        Session::lesson_with(position, Seats::versus_computer(person, level))
+    }
+
+    fn lesson_with(position: ludus_rules::AnyPosition, seats: Seats) -> Session {
+        Session { lesson: true, ..Session::from_game(AnyGame::from_position(position), seats) }
     }
 
     /// A position of a finished game to look at (the analysis): not playable, never saved.
@@ -117,7 +145,10 @@ impl Session {
 
     /// Whether a person at this device is to move now.
     pub fn human_to_move(&self) -> bool {
-        !self.review && !self.game.is_over() && self.seats.player(self.game.side_to_move()) == Player::Human
+        // A one-move lesson: then the board waits for "try again" or the next lesson.
+        let lesson_played = self.lesson && self.seats.is_two_players() && self.game.ply() > 0;
+        !(self.review || lesson_played || self.game.is_over())
+            && self.seats.player(self.game.side_to_move()) == Player::Human
     }
 
     /// Whether the person here may pick a move on the board now: their own turn, or a proposal
@@ -203,6 +234,11 @@ impl Session {
     /// A new game of the same variant with the same seats.
     pub fn restart(&mut self) {
         let revision = self.revision + 1;
+        if self.lesson {
+            let start = self.game.start();
+            *self = Session { revision, ..Session::lesson_with(start, self.seats) };
+            return;
+        }
         *self = Session { revision, ..Session::new(self.game.variant(), self.seats) };
     }
 
@@ -368,7 +404,10 @@ pub(crate) fn apply_commands(mut commands: MessageReader<GameCommand>, session: 
         match cmd {
             GameCommand::Play(mv) => {
                 let online = session.seats.is_online();
-                if online && !session.human_to_move() {
+                // Online, only the person's own moves; in a one-move lesson, only that move (a
+                // lesson against the computer takes the computer's moves too).
+                let one_move_lesson = session.lesson && session.seats.is_two_players();
+                if (online || one_move_lesson) && !session.human_to_move() {
                     continue;
                 }
                 if let Err(e) = session.play(mv) {

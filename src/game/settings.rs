@@ -1,5 +1,6 @@
-//! The player's settings: language, animation speed, board theme, sound. Loaded at start and
-//! saved whenever they change.
+//! The player's settings: language, text size, animation speed, board theme, sound. Loaded at
+//! start and saved whenever they change; with none saved yet, the language comes from the system
+//! and the first start asks for it.
 
 use crate::game::Notices;
 use crate::game::session::Level;
@@ -74,12 +75,48 @@ impl Theme {
     }
 }
 
+/// How large the interface's text is (every screen is scaled by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum TextSize {
+    /// 100 %.
+    #[default]
+    Normal,
+    /// 125 %.
+    Large,
+    /// 150 %.
+    Larger,
+    /// 200 %.
+    Largest,
+}
+
+impl TextSize {
+    /// Every size, smallest first.
+    pub const ALL: [TextSize; 4] = [TextSize::Normal, TextSize::Large, TextSize::Larger, TextSize::Largest];
+
+    /// The factor every screen is scaled by.
+    pub fn factor(self) -> f32 {
+        match self {
+            TextSize::Normal => 1.0,
+            TextSize::Large => 1.25,
+            TextSize::Larger => 1.5,
+            TextSize::Largest => 2.0,
+        }
+    }
+
+    /// Its name: the percentage.
+    pub fn label(self) -> String {
+        format!("{} %", (self.factor() * 100.0).round())
+    }
+}
+
 /// Everything the player chose, kept between runs.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// Interface language.
     pub lang: Lang,
+    /// Text size.
+    pub text_size: TextSize,
     /// Animation speed.
     pub anim: AnimSpeed,
     /// Board theme.
@@ -102,6 +139,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             lang: Lang::En,
+            text_size: TextSize::Normal,
             anim: AnimSpeed::Normal,
             theme: Theme::Wood,
             sound: true,
@@ -117,12 +155,30 @@ impl Default for Settings {
 /// The settings' document.
 const DOCUMENT: Document = Document { name: "settings.json", corrupt_key: "settings.corrupt" };
 
+/// Whether this is the first start: no settings were ever saved, so the game asks for the
+/// language before the title screen.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FirstStart(pub bool);
+
 impl Settings {
     /// Reads the saved settings; unreadable settings are set aside and defaults used, with a
     /// message for the player (in `lang`: the settings' own language is unknown then).
     pub fn load(lang: Lang) -> (Settings, Option<String>) {
         let (settings, notice) = DOCUMENT.load_json(lang);
         (settings.unwrap_or_default(), notice)
+    }
+
+    /// The settings to start with: the saved ones, else defaults in the `system` language. The
+    /// language given at launch (`--lang`, `?lang=`) wins over both. The first start (nothing
+    /// saved, not even an unreadable file, and no language given) asks for the language.
+    pub fn start(launch: Option<Lang>, system: Lang) -> (Settings, FirstStart, Option<String>) {
+        let (saved, notice) = DOCUMENT.load_json::<Settings>(launch.unwrap_or(system));
+        let first = saved.is_none() && notice.is_none() && launch.is_none();
+        let mut settings = saved.unwrap_or_else(|| Settings { lang: system, ..Settings::default() });
+        if let Some(lang) = launch {
+            settings.lang = lang;
+        }
+        (settings, FirstStart(first), notice)
     }
 
     /// Writes the settings.
@@ -140,7 +196,7 @@ fn save_on_change(settings: Res<Settings>) {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Notices>();
+    app.init_resource::<Notices>().init_resource::<FirstStart>();
     if !app.world().contains_resource::<Settings>() {
         let (settings, notice) = Settings::load(Lang::default());
         app.insert_resource(settings);

@@ -33,6 +33,15 @@ impl Lang {
         }
     }
 
+    /// The language for a list of preferred locales, most preferred first (`vi`, `vi-VN`,
+    /// `vi_VN.UTF-8`, `en-US`...): Vietnamese when the first one's language is Vietnamese (any
+    /// region, any case), else English (also for no locale, an empty one, `C` or `POSIX`).
+    pub fn from_locales<S: AsRef<str>>(locales: impl IntoIterator<Item = S>) -> Lang {
+        let first = locales.into_iter().map(|l| l.as_ref().trim().to_string()).find(|l| !l.is_empty());
+        let language = first.as_deref().and_then(|l| l.split(['-', '_', '.', '@']).next()).unwrap_or("");
+        if language.eq_ignore_ascii_case("vi") { Lang::Vi } else { Lang::En }
+    }
+
     fn table(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Lang::En => EN,
@@ -99,6 +108,10 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("net.reconnecting", "Connection to {} lost: reconnecting (attempt {})…"),
     ("net.bad_address", "That address does not work: {}"),
     ("net.unreachable", "Cannot reach the server at {} ({}). Check the address and that the server runs."),
+    (
+        "net.no_internet",
+        "This device has no network connection: online play needs one. The game tries again once the network is back; games against the computer and two-player games still work.",
+    ),
     ("net.incompatible", "This game and the server speak different versions: {}"),
     ("net.back_to_game", "Back to your game"),
     ("net.lobby", "Lobby"),
@@ -265,6 +278,39 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("settings.sound", "Sound effects"),
     ("settings.sound.unavailable", "(not available in this build)"),
     ("settings.coordinates", "Show coordinates"),
+    ("menu.lessons", "Learn to play: lessons"),
+    ("lessons.title", "Learn to play"),
+    ("lessons.progress", "{} of {} lessons done"),
+    ("lessons.count", "Lesson {} of {}"),
+    ("lessons.task", "Your task"),
+    ("lessons.retry", "Try again"),
+    ("lessons.next", "Next lesson"),
+    ("lessons.list", "All lessons"),
+    ("lessons.well_done", "Well done!"),
+    ("lessons.wrong", "Not quite: that move does not do what the task asks."),
+    ("lessons.your_move", "Your move: tap a piece, then where it goes."),
+    ("lessons.all_done", "You have finished every lesson of this game."),
+    ("lessons.lost", "Not this time: the game is lost. Try again."),
+    ("lessons.unavailable", "The lessons could not be read: {}"),
+    (
+        "lessons.corrupt",
+        "Your progress in the lessons could not be read ({}). The file was kept, renamed {}; nothing was deleted.",
+    ),
+    ("settings.text_size", "Text size"),
+    ("ui.ok", "OK"),
+    (
+        "level.easy.about",
+        "Easy plays mostly at random: it takes pieces it can take and a win in one move, but looks no further.",
+    ),
+    (
+        "level.medium.about",
+        "Medium looks a few moves ahead and follows the captures after them; it never misses a win in one move or a safe capture.",
+    ),
+    (
+        "level.hard.about",
+        "Hard searches as deep as it can in about two seconds a move; in Alquerque it also knows the endings with few pieces by heart.",
+    ),
+    ("menu.new_player", "New to these games? Start with the lessons: a few minutes on the board."),
     (
         "save.corrupt",
         "The saved game could not be read ({}). The file was kept, renamed {}; nothing was deleted.",
@@ -323,7 +369,32 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ),
     (
         "rules.alquerque.tips",
-        "Tips: compulsory capture is a weapon. Offer one piece so that the forced reply lands where you can take two back. Keep your pieces together; a piece alone on the far rank can only shuffle sideways.",
+        "Tips: control the centre, where the most lines meet. Watch the diagonals: they exist only on every other point, and most surprise captures come along them. Keep your pieces together, so that none can be jumped alone. Trade pieces when you are ahead. Before every move, check the reply it forces: compulsory capture is a weapon, and a piece offered can pull the enemy where you take two back.",
+    ),
+    (
+        "rules.latrunculi.history",
+        "History: ludus latrunculorum, the \u{201c}game of little soldiers\u{201d}, was the war game of Rome. Varro names it in the first century BC, Ovid and Martial mention it, and a poem of the first century AD praises a player who wins by breaking the enemy lines. Its ancestor is the Greek petteia, which Plato says came from Egypt, a gift of the god Thoth. Boards scratched into stone have been found in Roman forts along the frontiers: the legionaries played it in camp. No Roman wrote the rules down, so every modern version, this one too, is a reconstruction.",
+    ),
+    (
+        "rules.alquerque.history",
+        "History: Alquerque comes from the Arab game qirkat, named in the tenth-century Book of Songs. The Moors brought it to Spain, and the Book of Games that King Alfonso X of Castile had made in 1283 describes it with its board. Played on a chessboard, it became checkers (draughts) in France around the twelfth century. Ludus follows the rules R. C. Bell gave in his book of board games.",
+    ),
+    (
+        "rules.alquerque.chain",
+        "To play a chain, tap the piece, then each landing point in turn; the move is made when the chain cannot go on. The pieces that must capture glow.",
+    ),
+    ("rules.faq.title", "Questions"),
+    (
+        "rules.faq.forced",
+        "Why was I made to capture? In Alquerque capturing is compulsory: when a capture exists, only captures may be played, and a capturing piece keeps jumping while it can. In Latrunculi capturing is never forced.",
+    ),
+    (
+        "rules.faq.draw",
+        "Why did the game end in a draw? In Alquerque: 50 moves in a row without a capture, or a position seen for the third time. In Latrunculi there is no draw by repetition (whoever repeats a position a third time loses); after 100 moves without a capture the side with more pieces wins, and equal material is a draw.",
+    ),
+    (
+        "rules.faq.online",
+        "What if the connection drops online? The game reconnects by itself and takes your seat back. Your seat is held for a while: if you do not come back in time, the game is lost by abandonment. Clocks keep running while you are away.",
     ),
     (
         "rules.diagram.sandwich",
@@ -372,6 +443,10 @@ pub(crate) const VI: &[(&str, &str)] = &[
     (
         "net.unreachable",
         "Không liên lạc được với máy chủ {} ({}). Hãy kiểm tra địa chỉ và máy chủ có đang chạy không.",
+    ),
+    (
+        "net.no_internet",
+        "Thiết bị đang không có kết nối mạng: chơi trực tuyến cần mạng. Trò chơi sẽ tự thử lại khi có mạng; chơi với máy và hai người trên một máy vẫn chơi được.",
     ),
     ("net.incompatible", "Trò chơi này và máy chủ dùng hai phiên bản khác nhau: {}"),
     ("net.back_to_game", "Quay lại ván của bạn"),
@@ -536,6 +611,39 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("settings.sound", "Hiệu ứng âm thanh"),
     ("settings.sound.unavailable", "(không có trong bản này)"),
     ("settings.coordinates", "Hiện tọa độ"),
+    ("menu.lessons", "Học chơi: các bài học"),
+    ("lessons.title", "Học chơi"),
+    ("lessons.progress", "Đã xong {} trên {} bài"),
+    ("lessons.count", "Bài {} trên {}"),
+    ("lessons.task", "Nhiệm vụ"),
+    ("lessons.retry", "Thử lại"),
+    ("lessons.next", "Bài tiếp theo"),
+    ("lessons.list", "Danh sách bài học"),
+    ("lessons.well_done", "Làm tốt lắm!"),
+    ("lessons.wrong", "Chưa đúng: nước đi đó chưa làm được điều nhiệm vụ yêu cầu."),
+    ("lessons.your_move", "Đến lượt bạn: chạm vào một quân rồi chạm vào nơi nó đi tới."),
+    ("lessons.all_done", "Bạn đã học xong mọi bài của trò chơi này."),
+    ("lessons.lost", "Lần này chưa được: bạn đã thua ván. Hãy thử lại."),
+    ("lessons.unavailable", "Không đọc được các bài học: {}"),
+    (
+        "lessons.corrupt",
+        "Không đọc được tiến độ học của bạn ({}). Tệp vẫn được giữ lại với tên mới {}; không có gì bị xóa.",
+    ),
+    ("settings.text_size", "Cỡ chữ"),
+    ("ui.ok", "Đã hiểu"),
+    (
+        "level.easy.about",
+        "Dễ chủ yếu đi ngẫu nhiên: ăn quân khi ăn được và không bỏ lỡ nước thắng ngay, nhưng không tính xa hơn.",
+    ),
+    (
+        "level.medium.about",
+        "Trung bình tính trước vài nước và theo hết các nước ăn quân sau đó; không bao giờ bỏ lỡ nước thắng ngay hay một nước ăn quân an toàn.",
+    ),
+    (
+        "level.hard.about",
+        "Khó tính sâu hết mức có thể trong khoảng hai giây mỗi nước; trong Alquerque nó còn thuộc lòng các thế tàn cuộc ít quân.",
+    ),
+    ("menu.new_player", "Mới chơi lần đầu? Hãy bắt đầu với các bài học: chỉ vài phút trên bàn cờ."),
     (
         "save.corrupt",
         "Không đọc được ván đã lưu ({}). Tệp vẫn được giữ lại với tên mới {}; không có gì bị xóa.",
@@ -550,8 +658,8 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ),
     ("save.resumed", "Đã khôi phục ván dang dở."),
     ("rules.title", "Luật chơi và mẹo"),
-    ("rules.latrunculi.title", "Latrunculi"),
-    ("rules.alquerque.title", "Alquerque"),
+    ("rules.latrunculi.title", "Latrunculi (cờ La Mã)"),
+    ("rules.alquerque.title", "Alquerque (cờ đam cổ)"),
     (
         "rules.latrunculi.setup",
         "Đỏ có mười hai lính ở hàng 1 và vua ở g2; Đen có mười hai lính ở hàng 8 và vua ở f7. Đỏ đi trước. Biến thể nhanh chơi trên bàn 8x8 với vua ở e2 và d7.",
@@ -594,7 +702,32 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ),
     (
         "rules.alquerque.tips",
-        "Mẹo: luật bắt buộc ăn quân là một vũ khí. Thí một quân để nước ăn bắt buộc của đối thủ rơi vào chỗ bạn ăn lại được hai quân. Giữ các quân gần nhau; một quân lẻ loi ở hàng cuối chỉ có thể đi qua đi lại.",
+        "Mẹo: chiếm giữ trung tâm, nơi nhiều đường kẻ gặp nhau nhất. Để ý các đường chéo: chúng chỉ có ở cách một điểm, và phần lớn các nước ăn bất ngờ đến từ đó. Giữ các quân gần nhau để không quân nào bị nhảy qua khi đứng một mình. Khi đang hơn quân, hãy đổi quân. Trước mỗi nước đi, hãy xem nước ăn bắt buộc mà nó buộc đối thủ phải đi: luật bắt buộc ăn quân là một vũ khí, và một quân thí có thể kéo đối thủ tới chỗ bạn ăn lại được hai quân.",
+    ),
+    (
+        "rules.latrunculi.history",
+        "Lịch sử: ludus latrunculorum, \u{201c}trò chơi của những người lính nhỏ\u{201d}, là trò chơi chiến trận của người La Mã. Varro nhắc tới nó vào thế kỷ thứ nhất trước Công nguyên, Ovid và Martial cũng nói đến, và một bài thơ thế kỷ thứ nhất ca ngợi một người chơi thắng nhờ phá vỡ hàng quân địch. Tổ tiên của nó là trò petteia của Hy Lạp, mà Platon cho là đến từ Ai Cập, món quà của thần Thoth. Người ta đã tìm thấy bàn cờ khắc trên đá trong các đồn lũy La Mã dọc biên giới: lính lê dương chơi nó trong doanh trại. Không người La Mã nào ghi lại luật chơi, nên mọi phiên bản ngày nay, kể cả phiên bản này, đều là phục dựng.",
+    ),
+    (
+        "rules.alquerque.history",
+        "Lịch sử: Alquerque bắt nguồn từ trò qirkat của người Ả Rập, được nhắc tới trong Sách Ca khúc thế kỷ thứ mười. Người Moor mang nó sang Tây Ban Nha, và Sách Trò chơi do vua Alfonso X xứ Castilla cho soạn năm 1283 mô tả nó cùng bàn cờ. Khi được chơi trên bàn cờ vua, nó trở thành cờ đam ở Pháp vào khoảng thế kỷ mười hai. Ludus theo luật do R. C. Bell ghi lại trong cuốn sách về các trò chơi bàn cờ của ông.",
+    ),
+    (
+        "rules.alquerque.chain",
+        "Để đi một chuỗi nhảy, chạm vào quân rồi lần lượt chạm vào từng điểm đáp; nước đi hoàn tất khi chuỗi không thể nhảy tiếp. Các quân phải ăn được tô sáng.",
+    ),
+    ("rules.faq.title", "Hỏi đáp"),
+    (
+        "rules.faq.forced",
+        "Vì sao tôi bị buộc phải ăn quân? Trong Alquerque ăn quân là bắt buộc: khi có nước ăn thì chỉ được đi nước ăn, và quân đang ăn phải nhảy tiếp khi còn có thể. Trong Latrunculi không bao giờ bắt buộc ăn quân.",
+    ),
+    (
+        "rules.faq.draw",
+        "Vì sao ván cờ hòa? Trong Alquerque: 50 nước liên tiếp không ăn quân, hoặc một thế cờ xuất hiện lần thứ ba. Trong Latrunculi không có hòa do lặp lại (ai làm một thế cờ lặp lại lần thứ ba sẽ thua); sau 100 nước không ăn quân, bên nhiều quân hơn thắng, bằng quân thì hòa.",
+    ),
+    (
+        "rules.faq.online",
+        "Nếu mất kết nối khi chơi trực tuyến thì sao? Trò chơi tự kết nối lại và lấy lại chỗ ngồi của bạn. Chỗ của bạn được giữ một lúc: nếu bạn không quay lại kịp, ván cờ bị xử thua vì bỏ cuộc. Đồng hồ vẫn chạy khi bạn vắng mặt.",
     ),
     ("rules.diagram.sandwich", "Kẹp: Đỏ đi khép hàng và lính đen ở giữa bị loại."),
     ("rules.diagram.king", "Vua bị vây: vua đen không còn ô trống nào kề bên. Đỏ thắng."),

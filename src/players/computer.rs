@@ -91,14 +91,22 @@ struct Running {
 }
 
 /// The computer player: the running search, if any, and what it learnt for the next one.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct ComputerPlayer {
     running: Option<Running>,
     /// A finished search waiting for the board to settle: (revision, purpose, move).
     ready: Option<(u64, Purpose, Option<AnyMove>)>,
     /// The last search's table and the game it searched, for the next search.
     table: Option<(Variant, TranspositionTable)>,
+    /// Advanced before each search; drawn anew at each start of the game, so that the choice
+    /// between moves of equal worth differs from one run to the next.
     seed: u64,
+}
+
+impl Default for ComputerPlayer {
+    fn default() -> Self {
+        ComputerPlayer { running: None, ready: None, table: None, seed: crate::platform::entropy::run_seed() }
+    }
 }
 
 impl ComputerPlayer {

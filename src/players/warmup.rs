@@ -1,13 +1,14 @@
 //! The first frames of the board: the browser compiles shaders and the game's code as they are
 //! first used, so a page's first frames are slow (150 to 460 ms each in headless Chromium with
-//! software WebGL). They are drawn behind the page's loading cover, and
-//! the computer starts thinking only once frames come steadily: the person sees the board
-//! settle, then the computer's move, never a stutter while it thinks. On the desktop this takes
-//! a few frames.
+//! software WebGL). They are drawn behind the page's loading cover, which goes once frames come
+//! steadily ([`Warmup::drawn`]). On the desktop this takes a few frames.
 //!
 //! In the browser the search's code gets the same treatment: the engine compiles a function to
 //! fast code only once it has run a while, on the processor the page draws with. So a short
-//! search of each game ([`WARM_NODES`] nodes) runs under the cover, and the cover waits for it.
+//! search of each game ([`WARM_NODES`] nodes) runs between the page's frames from the start, and
+//! the computer starts thinking only once it is over ([`Warmup::done`]): the person sees the
+//! board settle, then the computer's move, never a stutter while it thinks. The cover does not
+//! wait for that search: the person looks at the board, or plays the first move, meanwhile.
 
 use crate::app::Screen;
 use crate::platform::background::Background;
@@ -23,36 +24,42 @@ const MAX_WAIT_SECS: f32 = 2.0;
 /// The nodes of the search that runs under the page's cover, per game.
 pub const WARM_NODES: u64 = 40_000;
 
-/// Whether the frames come steadily since the game started or the board was last opened.
+/// Whether the frames come steadily since the game started or the board was last opened, and
+/// whether the search's code is warm.
 #[derive(Resource, Default, Debug)]
 pub struct Warmup {
     frames: u32,
     waited: f32,
-    done: bool,
+    drawn: bool,
+    search_warm: bool,
 }
 
 impl Warmup {
-    /// Whether the first, slow frames are over.
-    pub fn done(&self) -> bool {
-        self.done
+    /// Whether the first, slow frames are over: the page's cover may go.
+    pub fn drawn(&self) -> bool {
+        self.drawn
     }
 
-    /// Counts a frame that took `secs` since the previous one, `others_ready` telling whether
-    /// the rest of the warming up (the search's) is over: frames count from then on. Returns
-    /// whether more frames are needed to finish warming up.
-    pub fn frame(&mut self, secs: f32, others_ready: bool) -> bool {
-        if self.done {
+    /// Whether the first, slow frames are over and the search's code is warm: the computer may
+    /// think.
+    pub fn done(&self) -> bool {
+        self.drawn && self.search_warm
+    }
+
+    /// Counts a frame that took `secs` since the previous one, `search_warm` telling whether
+    /// the search's warming up is over. Returns whether more frames are needed to finish
+    /// drawing the first frames (after that the game draws only when something changes).
+    pub fn frame(&mut self, secs: f32, search_warm: bool) -> bool {
+        self.search_warm = search_warm;
+        if self.drawn {
             return false;
         }
         self.waited += secs;
-        if others_ready {
-            self.frames += 1;
-        }
+        self.frames += 1;
         if (self.frames > MIN_FRAMES && secs < STEADY_SECS) || self.waited >= MAX_WAIT_SECS {
-            self.done = true;
+            self.drawn = true;
         }
-        // No frames asked for while the rest warms up: drawn frames would slow it down.
-        others_ready && !self.done
+        !self.drawn
     }
 }
 
@@ -102,8 +109,9 @@ fn count(
         }
         s.finished
     });
-    if !warmup.done && warmup.frame(time.delta_secs(), search_ready) {
-        // Frames keep coming until then (the game otherwise draws only when something changes).
+    if !warmup.done() && warmup.frame(time.delta_secs(), search_ready) {
+        // Frames keep coming until the first ones are drawn (the game otherwise draws only when
+        // something changes). The search wakes the game when it is over.
         redraw.write(RequestRedraw);
     }
 }
@@ -122,13 +130,12 @@ pub fn plugin(app: &mut App) {
 mod tests {
     use super::*;
 
-    /// Feeds quick frames (the search warm or not) until the warming up is over; returns how
-    /// many it took.
-    fn quick_frames_until_warm(w: &mut Warmup, search_ready: bool) -> u32 {
+    /// Feeds quick frames until the first frames are drawn; returns how many it took.
+    fn quick_frames_until_drawn(w: &mut Warmup, search_warm: bool) -> u32 {
         let mut n = 0;
-        while !w.done() {
-            let more = w.frame(0.016, search_ready);
-            assert_eq!(more, search_ready && !w.done(), "frames are asked for only once the search is warm");
+        while !w.drawn() {
+            let more = w.frame(0.016, search_warm);
+            assert_eq!(more, !w.drawn(), "frames are asked for until the first ones are drawn");
             n += 1;
             assert!(n < 1_000);
         }
@@ -136,37 +143,38 @@ mod tests {
     }
 
     #[test]
-    fn warm_after_steady_frames_or_a_while() {
+    fn drawn_after_steady_frames_or_a_while() {
         let mut w = Warmup::default();
         // Slow first frames keep it warming up, however many.
         for _ in 0..5 {
             assert!(w.frame(0.3, true));
         }
-        assert!(!w.done());
-        // One quick frame after the minimum: warm.
+        assert!(!w.drawn());
+        // One quick frame after the minimum: drawn.
         assert!(!w.frame(0.016, true));
-        assert!(w.done());
+        assert!(w.drawn() && w.done());
         // Quick frames from the start still need the minimum count.
         let mut w = Warmup::default();
-        assert_eq!(quick_frames_until_warm(&mut w, true), MIN_FRAMES + 1);
-        // A device that never gets quicker is warm after the longest wait.
+        assert_eq!(quick_frames_until_drawn(&mut w, true), MIN_FRAMES + 1);
+        // A device that never gets quicker is drawn after the longest wait.
         let mut w = Warmup::default();
         let mut n = 0;
         while w.frame(0.25, true) {
             n += 1;
             assert!(n < 100);
         }
-        assert!(w.done() && w.waited >= MAX_WAIT_SECS);
-        // Frames count once the search has warmed up (none are asked for before), but the
-        // longest wait holds.
+        assert!(w.drawn() && w.waited >= MAX_WAIT_SECS);
+    }
+
+    #[test]
+    fn the_cover_goes_before_the_search_is_warm_but_the_computer_waits() {
         let mut w = Warmup::default();
-        for _ in 0..10 {
-            assert!(!w.frame(0.016, false));
-        }
+        assert_eq!(quick_frames_until_drawn(&mut w, false), MIN_FRAMES + 1);
+        assert!(w.drawn() && !w.done(), "drawn, the search still cold");
+        // No more frames asked for while the search finishes (it wakes the game).
+        assert!(!w.frame(0.016, false));
         assert!(!w.done());
-        assert_eq!(quick_frames_until_warm(&mut w, true), MIN_FRAMES + 1);
-        let mut w = Warmup::default();
-        quick_frames_until_warm(&mut w, false);
-        assert!(w.waited >= MAX_WAIT_SECS);
+        assert!(!w.frame(0.5, true));
+        assert!(w.done());
     }
 }

@@ -401,7 +401,7 @@ pub(super) fn analysis_screen(
         egui::Panel::right("analysis").exact_size(width).show(&mut root, panel);
     }
     let rest = root.available_rect_before_wrap();
-    let new_area = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
+    let new_area = crate::ui::logical_rect(ctx, rest);
     if area.0 != new_area {
         area.0 = new_area;
     }

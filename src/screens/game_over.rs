@@ -18,8 +18,8 @@ pub(super) fn game_over_card(
     mut hidden: ResMut<OverCardHidden>,
     mut actions: GameActions,
 ) -> Result {
-    let Some(session) = shown.session.as_deref() else {
-        return Ok(());
+    let Some(session) = shown.session.as_deref().filter(|s| !s.lesson) else {
+        return Ok(()); // a lesson says itself how the move went
     };
     let online = shown.online();
     let ctx = contexts.ctx_mut()?;

@@ -78,7 +78,7 @@ pub(super) fn online_screen(
                     egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
                         ui.label(egui::RichText::new(lang.t(error_key(code))).color(egui::Color32::WHITE));
                         ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
-                        close = ui.button("OK").clicked();
+                        close = ui.button(lang.t("ui.ok")).clicked();
                     });
                     if close {
                         net.notice = None;

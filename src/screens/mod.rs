@@ -1,9 +1,11 @@
-//! The screens, one file each: title, settings, rules (with their diagrams), the game (play and
+//! The screens, one file each: the first start's language choice, title, settings, rules, lessons (with their diagrams), the game (play and
 //! the game-over card), online (the lobby), the analysis and "Analyse a game" (records).
 
 pub mod analysis;
 pub mod diagrams;
 pub mod game_over;
+pub mod language;
+pub mod lessons;
 pub mod lobby;
 pub mod play;
 pub mod records;
@@ -27,12 +29,14 @@ pub fn plugin(app: &mut App) {
                 title::title_screen.run_if(in_state(Screen::Title)),
                 settings::settings_screen.run_if(in_state(Screen::Settings)),
                 rules::rules_screen.run_if(in_state(Screen::Rules)),
-                (play::panel, play::ghost_counts, game_over::game_over_card)
+                (play::panel, lessons::lesson_panel, play::ghost_counts, game_over::game_over_card)
                     .chain()
                     .run_if(in_state(Screen::Playing)),
                 lobby::online_screen.run_if(in_state(Screen::Online)),
                 analysis::analysis_screen.run_if(in_state(Screen::Analysis)),
                 records::records_screen.run_if(in_state(Screen::Records)),
+                language::language_screen.run_if(in_state(Screen::Language)),
+                lessons::lessons_screen.run_if(in_state(Screen::Lessons)),
             )
                 .in_set(UiSet::Screens),
         )

@@ -69,8 +69,8 @@ pub(super) fn panel(
     mut hidden: ResMut<OverCardHidden>,
     mut actions: GameActions,
 ) -> Result {
-    let Some(session) = shown.session.as_deref() else {
-        return Ok(());
+    let Some(session) = shown.session.as_deref().filter(|s| !s.lesson) else {
+        return Ok(()); // a lesson has its own panel
     };
     let online = shown.online();
     let now = shown.time.elapsed_secs_f64();
@@ -87,7 +87,8 @@ pub(super) fn panel(
         // Status.
         ui.horizontal(|ui| {
             side_swatch(ui, variant, game.side_to_move());
-            ui.heading(lang.t(variant_key(variant)));
+            // Wraps: a long name ("Latrunculi (cờ La Mã), bàn nhanh 8x8") must not widen the panel.
+            ui.add(egui::Label::new(egui::RichText::new(lang.t(variant_key(variant))).heading()).wrap());
         });
         for (i, line) in status_text(lang, session, thinking_now, selected).iter().enumerate() {
             let text = egui::RichText::new(line);
@@ -216,7 +217,7 @@ pub(super) fn panel(
         egui::Panel::right("hud").exact_size(width).show(&mut root, panel);
     }
     let rest = root.available_rect_before_wrap();
-    let new_area = Rect::new(rest.min.x, rest.min.y, rest.max.x, rest.max.y);
+    let new_area = crate::ui::logical_rect(ctx, rest);
     if board.area.0 != new_area {
         board.area.0 = new_area;
     }
@@ -239,21 +240,14 @@ pub(super) fn ghost_counts(mut contexts: EguiContexts, shown: GameShown, board: 
     let (layout, view) = (&*board.layout, &*board.view);
     if !view.ghosts.is_empty() {
         let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("ghosts")));
-        let font = egui::FontId::proportional((layout.cell * 0.3).clamp(11.0, 20.0));
+        // The board is laid out in logical pixels, egui in points (they differ by the zoom).
+        let z = ctx.zoom_factor();
+        let font = egui::FontId::proportional((layout.cell * 0.3 / z).clamp(11.0 / z, 20.0));
         for (mv, n) in &view.ghosts {
-            let p = layout.to_screen(mv.to()) + Vec2::new(0.32, -0.32) * layout.cell;
-            painter.circle_filled(
-                egui::pos2(p.x, p.y),
-                layout.cell * 0.17,
-                egui::Color32::from_rgb(40, 70, 120),
-            );
-            painter.text(
-                egui::pos2(p.x, p.y),
-                egui::Align2::CENTER_CENTER,
-                n.to_string(),
-                font.clone(),
-                egui::Color32::WHITE,
-            );
+            let p =
+                crate::ui::to_points(ctx, layout.to_screen(mv.to()) + Vec2::new(0.32, -0.32) * layout.cell);
+            painter.circle_filled(p, layout.cell * 0.17 / z, egui::Color32::from_rgb(40, 70, 120));
+            painter.text(p, egui::Align2::CENTER_CENTER, n.to_string(), font.clone(), egui::Color32::WHITE);
         }
         if online.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));

@@ -74,7 +74,7 @@ pub(super) fn records_screen(
                 egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
                     ui.set_max_width(width);
                     ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-                    if ui.button("OK").clicked() {
+                    if ui.button(lang.t("ui.ok")).clicked() {
                         picker.notice = None;
                     }
                 });

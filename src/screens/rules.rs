@@ -1,4 +1,4 @@
-//! The rules and tips of both games, with small diagrams.
+//! The rules, history and tips of both games, with small diagrams, and a few questions answered.
 
 use crate::app::Screen;
 use crate::game::settings::Settings;
@@ -28,7 +28,12 @@ pub(super) fn rules_screen(
                 ui.add_space(6.0);
             };
             ui.heading(egui::RichText::new(lang.t("rules.latrunculi.title")).size(24.0));
-            for key in ["rules.latrunculi.setup", "rules.latrunculi.move", "rules.latrunculi.capture"] {
+            for key in [
+                "rules.latrunculi.history",
+                "rules.latrunculi.setup",
+                "rules.latrunculi.move",
+                "rules.latrunculi.capture",
+            ] {
                 para(ui, key);
             }
             diagrams::sandwich(ui, lang);
@@ -38,12 +43,23 @@ pub(super) fn rules_screen(
             para(ui, "rules.latrunculi.tips");
             ui.separator();
             ui.heading(egui::RichText::new(lang.t("rules.alquerque.title")).size(24.0));
-            for key in ["rules.alquerque.setup", "rules.alquerque.move", "rules.alquerque.capture"] {
+            for key in [
+                "rules.alquerque.history",
+                "rules.alquerque.setup",
+                "rules.alquerque.move",
+                "rules.alquerque.capture",
+            ] {
                 para(ui, key);
             }
             diagrams::chain(ui, lang);
+            para(ui, "rules.alquerque.chain");
             para(ui, "rules.alquerque.end");
             para(ui, "rules.alquerque.tips");
+            ui.separator();
+            ui.heading(egui::RichText::new(lang.t("rules.faq.title")).size(24.0));
+            for key in ["rules.faq.forced", "rules.faq.draw", "rules.faq.online"] {
+                para(ui, key);
+            }
             ui.separator();
             para(ui, "rules.notation");
         });

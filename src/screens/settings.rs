@@ -1,7 +1,7 @@
-//! The settings screen: language, animation speed, board theme, coordinates, sound.
+//! The settings screen: language, text size, animation speed, board theme, coordinates, sound.
 
 use crate::app::Screen;
-use crate::game::settings::{AnimSpeed, Settings, Theme};
+use crate::game::settings::{AnimSpeed, Settings, TextSize, Theme};
 use crate::i18n::Lang;
 use crate::platform::SOUND_AVAILABLE;
 use crate::ui::root_ui;
@@ -18,64 +18,87 @@ pub(super) fn settings_screen(
     let lang = settings.lang;
     let mut s = settings.clone();
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        ui.vertical_centered(|ui| {
-            let width = ui.available_width().min(440.0);
-            ui.heading(egui::RichText::new(lang.t("settings.title")).size(32.0));
-            ui.add_space(12.0);
-            ui.label(lang.t("settings.language"));
-            for l in Lang::ALL {
-                if ui
-                    .add_sized([width, 44.0], egui::Button::selectable(s.lang == l, l.native_name()))
-                    .clicked()
-                {
-                    s.lang = l;
-                }
-            }
-            ui.add_space(8.0);
-            ui.label(lang.t("settings.animation"));
-            ui.horizontal(|ui| {
-                ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                for a in AnimSpeed::ALL {
+        // Scrolls when a large text size makes the screen taller than the window.
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                let width = ui.available_width().min(440.0);
+                ui.heading(egui::RichText::new(lang.t("settings.title")).size(32.0));
+                ui.add_space(12.0);
+                ui.label(lang.t("settings.language"));
+                for l in Lang::ALL {
                     if ui
-                        .add_sized(
-                            [width / 4.0 - 6.0, 44.0],
-                            egui::Button::selectable(s.anim == a, lang.t(a.key())),
-                        )
+                        .add_sized([width, 44.0], egui::Button::selectable(s.lang == l, l.native_name()))
                         .clicked()
                     {
-                        s.anim = a;
+                        s.lang = l;
                     }
                 }
-            });
-            ui.add_space(8.0);
-            ui.label(lang.t("settings.theme"));
-            ui.horizontal(|ui| {
-                ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                for t in Theme::ALL {
-                    if ui
-                        .add_sized(
-                            [width / 3.0 - 6.0, 44.0],
-                            egui::Button::selectable(s.theme == t, lang.t(t.key())),
-                        )
-                        .clicked()
-                    {
-                        s.theme = t;
+                ui.add_space(8.0);
+                ui.label(lang.t("settings.text_size"));
+                ui.horizontal(|ui| {
+                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                    for size in TextSize::ALL {
+                        let text = egui::RichText::new(size.label()).size(17.0 * size.factor().min(1.5));
+                        if ui
+                            .add_sized(
+                                [width / 4.0 - 6.0, 44.0],
+                                egui::Button::selectable(s.text_size == size, text),
+                            )
+                            .clicked()
+                        {
+                            s.text_size = size;
+                        }
                     }
+                });
+                ui.add_space(8.0);
+                ui.label(lang.t("settings.animation"));
+                ui.horizontal(|ui| {
+                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                    for a in AnimSpeed::ALL {
+                        if ui
+                            .add_sized(
+                                [width / 4.0 - 6.0, 44.0],
+                                egui::Button::selectable(s.anim == a, lang.t(a.key())),
+                            )
+                            .clicked()
+                        {
+                            s.anim = a;
+                        }
+                    }
+                });
+                ui.add_space(8.0);
+                ui.label(lang.t("settings.theme"));
+                ui.horizontal(|ui| {
+                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                    for t in Theme::ALL {
+                        if ui
+                            .add_sized(
+                                [width / 3.0 - 6.0, 44.0],
+                                egui::Button::selectable(s.theme == t, lang.t(t.key())),
+                            )
+                            .clicked()
+                        {
+                            s.theme = t;
+                        }
+                    }
+                });
+                ui.add_space(8.0);
+                ui.checkbox(&mut s.coordinates, lang.t("settings.coordinates"));
+                ui.horizontal(|ui| {
+                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                    ui.add_enabled(
+                        SOUND_AVAILABLE,
+                        egui::Checkbox::new(&mut s.sound, lang.t("settings.sound")),
+                    );
+                    if !SOUND_AVAILABLE {
+                        ui.label(lang.t("settings.sound.unavailable"));
+                    }
+                });
+                ui.add_space(16.0);
+                if big_button(ui, lang.t("menu.back"), width).clicked() {
+                    next.set(Screen::Title);
                 }
             });
-            ui.add_space(8.0);
-            ui.checkbox(&mut s.coordinates, lang.t("settings.coordinates"));
-            ui.horizontal(|ui| {
-                ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                ui.add_enabled(SOUND_AVAILABLE, egui::Checkbox::new(&mut s.sound, lang.t("settings.sound")));
-                if !SOUND_AVAILABLE {
-                    ui.label(lang.t("settings.sound.unavailable"));
-                }
-            });
-            ui.add_space(16.0);
-            if big_button(ui, lang.t("menu.back"), width).clicked() {
-                next.set(Screen::Title);
-            }
         });
     });
     if s != *settings {

@@ -2,8 +2,9 @@
 
 use crate::app::Screen;
 use crate::game::Notices;
+use crate::game::lessons::LessonProgress;
 use crate::game::save::Resumable;
-use crate::game::session::{LEVELS, Seats, Session};
+use crate::game::session::{LEVELS, Level, Seats, Session};
 use crate::game::settings::Settings;
 use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, level_key, side_name, variant_key};
@@ -24,6 +25,7 @@ pub(super) fn title_screen(
     mut next: ResMut<NextState<Screen>>,
     mut resumable: ResMut<Resumable>,
     mut notices: ResMut<Notices>,
+    progress: Res<LessonProgress>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -41,7 +43,7 @@ pub(super) fn title_screen(
                     egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
                         ui.set_max_width(width);
                         ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-                        close = ui.button("OK").clicked();
+                        close = ui.button(lang.t("ui.ok")).clicked();
                     });
                     if close {
                         notices.0.remove(0);
@@ -59,6 +61,18 @@ pub(super) fn title_screen(
                         let session = (**saved).clone();
                         *resumable = Resumable::None;
                         start_game(&mut commands, &mut next, session);
+                    }
+                    ui.add_space(8.0);
+                }
+                // A first-time player (no lesson done yet) is offered the lessons first.
+                if progress.done.is_empty() {
+                    ui.scope(|ui| {
+                        ui.set_max_width(width);
+                        ui.label(lang.t("menu.new_player"));
+                    });
+                    let text = egui::RichText::new(lang.t("menu.lessons")).size(20.0).strong();
+                    if ui.add_sized([width, 48.0], egui::Button::new(text).selected(true)).clicked() {
+                        next.set(Screen::Lessons);
                     }
                     ui.add_space(8.0);
                 }
@@ -136,6 +150,10 @@ pub(super) fn title_screen(
                             }
                         }
                     });
+                    ui.scope(|ui| {
+                        ui.set_max_width(width);
+                        ui.label(egui::RichText::new(lang.t(level_about_key(settings.level))).size(15.0));
+                    });
                 }
                 ui.add_space(12.0);
                 if big_button(ui, lang.t("menu.play"), width).clicked() {
@@ -148,6 +166,9 @@ pub(super) fn title_screen(
                     start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
                 }
                 ui.add_space(8.0);
+                if !progress.done.is_empty() && big_button(ui, lang.t("menu.lessons"), width).clicked() {
+                    next.set(Screen::Lessons);
+                }
                 if big_button(ui, lang.t("menu.rules"), width).clicked() {
                     next.set(Screen::Rules);
                 }
@@ -167,4 +188,13 @@ pub(super) fn title_screen(
         });
     });
     Ok(())
+}
+
+/// The key of what a level does.
+fn level_about_key(level: Level) -> &'static str {
+    match level {
+        Level::Easy | Level::Random => "level.easy.about",
+        Level::Medium => "level.medium.about",
+        Level::Hard => "level.hard.about",
+    }
 }

@@ -1,5 +1,5 @@
-//! `--screenshot PATH`: start straight into the game, wait until the board has settled, save
-//! the frame as a PNG, and exit.
+//! `--screenshot PATH`: start straight into the game (or the screen or lesson asked for), wait
+//! until the board, if any, has settled, save the frame as a PNG, and exit.
 
 use crate::app::Screen;
 use crate::app::launch::Launch;
@@ -18,17 +18,21 @@ fn take(
     mut commands: Commands,
     launch: Res<Launch>,
     session: Option<Res<Session>>,
+    screen: Res<State<Screen>>,
     view: Res<BoardView>,
     mut progress: Local<Progress>,
 ) {
     let Some(path) = &launch.screenshot else {
         return;
     };
-    let Some(session) = session else { return };
     if progress.requested {
         return;
     }
-    if view.settled(&session) {
+    let on_board = *screen.get() == Screen::Playing;
+    if on_board && session.is_none() {
+        return;
+    }
+    if !on_board || session.is_some_and(|s| view.settled(&s)) {
         progress.settled_frames += 1;
     } else {
         progress.settled_frames = 0;
@@ -46,5 +50,5 @@ fn take(
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Launch>().add_systems(Update, take.run_if(in_state(Screen::Playing)));
+    app.init_resource::<Launch>().add_systems(Update, take);
 }

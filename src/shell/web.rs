@@ -33,6 +33,8 @@ struct PageState {
 struct OnlineState {
     /// `connecting`, `signed-in`, `reconnecting`, `failed` or `offline`.
     phase: &'static str,
+    /// The device says it has no network (the online screen then says so).
+    no_network: bool,
     server: String,
     nickname: Option<String>,
     /// A room code or `queue` while waiting for an opponent.
@@ -63,6 +65,7 @@ fn online_state(net: &Net, game: Option<&OnlineGame>) -> Option<OnlineState> {
         }),
         game: game.map(|g| (g.id.0, g.local_side().map_or("spectator", side_name))),
         notice: net.notice.as_ref().map(|(code, text)| format!("{code:?}: {text}")),
+        no_network: !crate::platform::network_available(),
     })
 }
 
@@ -211,8 +214,8 @@ fn publish(
         _ => None,
     };
     // Ready once the first, slow frames are over (the page's cover hides them) and the board,
-    // if any, is drawn and still.
-    let ready = warmup.done()
+    // if any, is drawn and still. The search may still be warming up (the computer waits).
+    let ready = warmup.drawn()
         && match (screen, &game) {
             (Screen::Playing, Some(g)) => g.settled,
             (Screen::Playing, None) => false,
@@ -230,6 +233,8 @@ fn publish(
             Screen::Online => "online",
             Screen::Analysis => "analysis",
             Screen::Records => "records",
+            Screen::Language => "language",
+            Screen::Lessons => "lessons",
         },
         ready_ms: *ready_ms,
         game,

@@ -1,8 +1,9 @@
-//! The interface's toolkit: egui set up (fonts, sizes, a bevy_egui fix) and the widgets and
+//! The interface's toolkit: egui set up (fonts, sizes, the text size's zoom, a bevy_egui fix) and the widgets and
 //! words every screen shares.
 
 pub mod widgets;
 
+use crate::game::settings::{Settings, TextSize};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -15,21 +16,66 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
     )
 }
 
+/// An egui rectangle (points) in the window's logical pixels, where the board is laid out: the
+/// two differ by the zoom of the text size setting.
+pub fn logical_rect(ctx: &egui::Context, r: egui::Rect) -> Rect {
+    let z = ctx.zoom_factor();
+    Rect::new(r.min.x * z, r.min.y * z, r.max.x * z, r.max.y * z)
+}
+
+/// A place in the window's logical pixels (the board's layout) in egui points.
+pub fn to_points(ctx: &egui::Context, p: Vec2) -> egui::Pos2 {
+    let z = ctx.zoom_factor();
+    egui::pos2(p.x / z, p.y / z)
+}
+
+/// Scales every screen of `ctx` by `size` (egui's zoom: text, buttons, panels, spacing; from
+/// the next frame on).
+pub fn set_text_size(ctx: &egui::Context, size: TextSize) {
+    // The setting is the one way to zoom: Ctrl and +/- would leave it behind.
+    ctx.options_mut(|o| o.zoom_with_keyboard = false);
+    ctx.set_zoom_factor(size.factor());
+}
+
+fn apply_text_size(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    mut applied: Local<Option<TextSize>>,
+) -> Result {
+    if *applied == Some(settings.text_size) {
+        return Ok(());
+    }
+    set_text_size(contexts.ctx_mut()?, settings.text_size);
+    *applied = Some(settings.text_size);
+    Ok(())
+}
+
+/// The game's one typeface for every text: DejaVu Sans, cut to the scripts and symbols the game
+/// and its players use (`assets/fonts/subset.sh`): every Vietnamese letter, Greek and Cyrillic
+/// for nicknames, the symbols of the texts and diagrams (`tests/client/fonts.rs` checks each
+/// character the game shows).
+/// egui's own default fonts are not built in (`default_fonts` is off): they would add 1.4 MB to
+/// the browser bundle for glyphs the game never shows.
+pub fn font_definitions() -> egui::FontDefinitions {
+    let mut fonts = egui::FontDefinitions::empty();
+    fonts.font_data.insert(
+        "dejavu".to_owned(),
+        std::sync::Arc::new(egui::FontData::from_static(include_bytes!(
+            "../../assets/fonts/DejaVuSans-subset.ttf"
+        ))),
+    );
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts.families.insert(family, vec!["dejavu".to_owned()]);
+    }
+    fonts
+}
+
 fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     if *done {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let mut fonts = egui::FontDefinitions::default();
-    // DejaVu Sans covers Vietnamese and the chess symbols of the diagrams.
-    fonts.font_data.insert(
-        "dejavu".to_owned(),
-        std::sync::Arc::new(egui::FontData::from_static(include_bytes!("../../assets/fonts/DejaVuSans.ttf"))),
-    );
-    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
-        fonts.families.entry(family).or_default().insert(0, "dejavu".to_owned());
-    }
-    ctx.set_fonts(fonts);
+    ctx.set_fonts(font_definitions());
     ctx.global_style_mut(|style| {
         style.spacing.interact_size.y = 44.0;
         style.spacing.button_padding = egui::vec2(12.0, 8.0);
@@ -77,7 +123,7 @@ pub fn plugin(app: &mut App) {
             .after(bevy_egui::EguiInputSet::WriteEguiEvents)
             .before(bevy_egui::EguiPreUpdateSet::BeginPass),
     );
-    app.add_systems(EguiPrimaryContextPass, setup_egui.in_set(UiSet::Setup));
+    app.add_systems(EguiPrimaryContextPass, (setup_egui, apply_text_size).in_set(UiSet::Setup));
     app.configure_sets(EguiPrimaryContextPass, UiSet::Setup.before(UiSet::Screens));
 }
 

@@ -149,14 +149,15 @@ pub fn side_swatch(ui: &mut egui::Ui, variant: Variant, side: Side) {
 pub fn draw_coordinates(ctx: &egui::Context, layout: &BoardLayout) {
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("coords")));
     let color = egui::Color32::from_gray(200);
-    let font = egui::FontId::proportional((layout.cell * 0.28).clamp(10.0, 18.0));
+    let z = ctx.zoom_factor();
+    let font = egui::FontId::proportional((layout.cell * 0.28 / z).clamp(10.0 / z, 18.0));
     let offset = if layout.points { 0.72 } else { 0.62 };
     for f in 0..layout.width {
         let sq =
             ludus_rules::Square::new(f, if layout.flipped { layout.height - 1 } else { 0 }, layout.width);
         let p = layout.to_screen(sq) + Vec2::new(0.0, offset * layout.cell);
         painter.text(
-            egui::pos2(p.x, p.y),
+            crate::ui::to_points(ctx, p),
             egui::Align2::CENTER_CENTER,
             ((b'a' + f) as char).to_string(),
             font.clone(),
@@ -167,7 +168,7 @@ pub fn draw_coordinates(ctx: &egui::Context, layout: &BoardLayout) {
         let sq = ludus_rules::Square::new(if layout.flipped { layout.width - 1 } else { 0 }, r, layout.width);
         let p = layout.to_screen(sq) - Vec2::new(offset * layout.cell, 0.0);
         painter.text(
-            egui::pos2(p.x, p.y),
+            crate::ui::to_points(ctx, p),
             egui::Align2::CENTER_CENTER,
             (r + 1).to_string(),
             font.clone(),
@@ -246,6 +247,11 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
     let ok = egui::Color32::from_rgb(110, 200, 110);
     let busy = egui::Color32::from_rgb(230, 190, 90);
     let bad = egui::Color32::from_rgb(230, 110, 100);
+    let trying =
+        matches!(net.phase, LinkState::Connecting | LinkState::Reconnecting(_) | LinkState::Failed(_));
+    if trying && !crate::platform::network_available() {
+        return (bad, lang.t("net.no_internet").to_string());
+    }
     match &net.phase {
         LinkState::Offline => (egui::Color32::GRAY, lang.t("net.offline").to_string()),
         LinkState::Connecting => (busy, fill(lang.t("net.connecting"), &[&net.server])),

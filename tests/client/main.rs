@@ -5,7 +5,10 @@
 mod analysis;
 mod app;
 mod endgames;
+mod fonts;
+mod language;
 mod layout;
+mod lessons;
 mod online;
 mod saves;
 mod selection;

@@ -63,30 +63,34 @@ fn has_word(text: &str, word: &str) -> bool {
     })
 }
 
-#[test]
-fn the_vietnamese_words_follow_the_glossary() {
-    let terms = glossary();
-    assert!(terms.len() >= 10, "the glossary has {} terms", terms.len());
+/// Where the Vietnamese `vi` drifts from the glossary for the English `en` (`what` names them).
+pub fn drift(what: &str, en: &str, vi: &str) -> Vec<String> {
+    let vi = vi.to_lowercase();
     let mut drift = Vec::new();
-    for key in keys(Lang::En) {
-        let (en, vi) = (Lang::En.t(key), Lang::Vi.t(key).to_lowercase());
-        for term in &terms {
-            if term.english.iter().any(|w| has_word(en, w))
-                && !term.vietnamese.iter().any(|w| vi.contains(w.as_str()))
-            {
-                drift.push(format!(
-                    "{key}: '{}' should say '{}'",
-                    term.english[0],
-                    term.vietnamese.join("' or '")
-                ));
-            }
-            for bad in &term.forbidden {
-                if vi.contains(bad.as_str()) {
-                    drift.push(format!("{key}: '{bad}' is not the word for '{}'", term.english[0]));
-                }
+    for term in glossary() {
+        if term.english.iter().any(|w| has_word(en, w))
+            && !term.vietnamese.iter().any(|w| vi.contains(w.as_str()))
+        {
+            drift.push(format!(
+                "{what}: '{}' should say '{}'",
+                term.english[0],
+                term.vietnamese.join("' or '")
+            ));
+        }
+        for bad in &term.forbidden {
+            if vi.contains(bad.as_str()) {
+                drift.push(format!("{what}: '{bad}' is not the word for '{}'", term.english[0]));
             }
         }
     }
+    drift
+}
+
+#[test]
+fn the_vietnamese_words_follow_the_glossary() {
+    assert!(glossary().len() >= 10, "the glossary has {} terms", glossary().len());
+    let drift: Vec<String> =
+        keys(Lang::En).into_iter().flat_map(|key| drift(key, Lang::En.t(key), Lang::Vi.t(key))).collect();
     assert!(drift.is_empty(), "the texts drift from the glossary:\n{}", drift.join("\n"));
 }
 
@@ -95,4 +99,24 @@ fn the_glossary_check_catches_drift() {
     assert!(has_word("The king is lost", "king"));
     assert!(!has_word("Kingdom", "king"));
     assert!(has_word("the king's side", "king's"));
+}
+
+#[test]
+fn the_colour_names_match_what_every_theme_draws() {
+    use ludus::board::palette::Colors;
+    use ludus::game::settings::Theme;
+    use ludus_rules::Side;
+    for theme in Theme::ALL {
+        let colors = Colors::of(theme);
+        let body = |alquerque, side| colors.piece(alquerque, side, false)[1].to_srgba();
+        // Latrunculi: "Red" is red, "Black" is dark; Alquerque: "White" is light.
+        let red = body(false, Side::First);
+        assert!(red.red > red.green + 0.4 && red.red > red.blue + 0.4, "{theme:?}: Red is drawn {red:?}");
+        for (alquerque, side) in [(false, Side::Second), (true, Side::Second)] {
+            let black = body(alquerque, side);
+            assert!(black.red.max(black.green).max(black.blue) < 0.25, "{theme:?}: Black is drawn {black:?}");
+        }
+        let white = body(true, Side::First);
+        assert!(white.red.min(white.green).min(white.blue) > 0.85, "{theme:?}: White is drawn {white:?}");
+    }
 }

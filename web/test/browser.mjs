@@ -11,9 +11,11 @@
 // LUDUS_WS_PORT (the WebSocket port of the ludus-server serving the page: the page must offer
 // ws://HOST:LUDUS_WS_PORT as the default server; unset: not checked), LUDUS_UDP_ADDR and
 // LUDUS_CLI (the server's UDP address and a ludus-cli binary: a bot plays the browser online;
-// unset: the online step is skipped).
+// unset: the online step is skipped), LUDUS_SITE_LINK, LUDUS_V1 and LUDUS_V2 (a symbolic link
+// to point at two builds in turn, and the two builds, the second made by web/package.sh; VERSION2-torn
+// is version 2's files under version 1's page: the service worker's version test; unset: skipped).
 import { chromium } from 'playwright-core';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -133,6 +135,115 @@ async function settledShot(page, file, game) {
   return screenshotCheck(file, game);
 }
 
+/** The page's version and the code it fetched, as the page sees them. */
+async function running(page) {
+  return page.evaluate(() => ({
+    version: document.documentElement.dataset.version,
+    wasm: performance.getEntriesByType('resource').filter((e) => /\.wasm$/.test(e.name)).map((e) => new URL(e.name).pathname.slice(1)),
+  }));
+}
+
+/** Waits, across the page's own reloads, until it runs `version` and is ready. */
+async function runsVersion(page, version, timeout = 60000) {
+  const end = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < end) {
+    try {
+      last = await running(page);
+      const s = await state(page);
+      if (last.version === version && s?.ready_ms != null) return last;
+    } catch {
+      // the page is between two documents
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`timed out waiting for version ${version}; last: ${JSON.stringify(last)}`);
+}
+
+/** Asks the worker to look for a new version; the new worker's final state: `installed` (it
+ * waits for the player) or `redundant` (refused). */
+async function lookForUpdate(page) {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    const found = new Promise((done) => registration.addEventListener('updatefound', () => done(registration.installing), { once: true }));
+    await registration.update();
+    const worker = await found;
+    return new Promise((done) => {
+      const settled = () => ['installed', 'activated', 'redundant'].includes(worker.state) && done(worker.state);
+      worker.addEventListener('statechange', settled);
+      settled();
+    });
+  });
+}
+
+/** Step 7: version 1, a torn bundle (version 2's files under version 1's page), then version 2,
+ * served in turn at one address by web/test/serve.mjs through the symbolic link `site`. */
+async function twoVersions(site, v1, v2) {
+  const torn = `${v2}-torn`;
+  const attribute = (dir, name) => new RegExp(`data-${name}="([^"]+)"`).exec(readFileSync(path.join(dir, 'index.html'), 'utf8'))[1];
+  const point = (dir) => {
+    const next = `${site}.next`;
+    rmSync(next, { force: true });
+    symlinkSync(dir, next);
+    renameSync(next, site);
+  };
+  point(v1);
+  const server = spawn('node', [path.join(repo, 'web', 'test', 'serve.mjs'), site, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((done, fail) => {
+      let said = '';
+      server.stdout.on('data', (d) => {
+        said += d;
+        const m = / on (http:\/\/\S+)/.exec(said);
+        if (m) done(m[1]);
+      });
+      server.on('exit', () => fail(new Error('web/test/serve.mjs ended')));
+    });
+    const page = await context.newPage();
+    // A static server has no ludus-server.json (the page then offers no default server): only
+    // that 404 is expected.
+    const versionProblems = [];
+    page.on('pageerror', (e) => versionProblems.push(`uncaught: ${e.message}`));
+    page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/ludus-server.json')
+      && versionProblems.push(`HTTP ${r.status()} for ${r.url()}`));
+    await page.goto(`${url}?game=alquerque&level=easy`, { waitUntil: 'commit' });
+    await runsVersion(page, attribute(v1, 'version'));
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 30000 });
+
+    point(torn);
+    const tornState = await lookForUpdate(page);
+    check('a bundle whose page names other files is refused whole', tornState === 'redundant', tornState);
+
+    point(v2);
+    const v2State = await lookForUpdate(page);
+    check('a new version is fetched in the background and waits', v2State === 'installed', v2State);
+    const offer = await page.locator('#update.shown').textContent({ timeout: 30000 });
+    check('the page offers the new version', /new version/i.test(offer) || /phiên bản/i.test(offer), offer);
+
+    await page.reload({ waitUntil: 'commit' });
+    let now = await runsVersion(page, attribute(v1, 'version'));
+    check(
+      'until the player chooses, a reload runs version 1 whole',
+      now.wasm.length > 0 && now.wasm.every((w) => w === attribute(v1, 'wasm')),
+      JSON.stringify(now),
+    );
+
+    await page.locator('#update.shown #update-reload').tap({ timeout: 30000 });
+    now = await runsVersion(page, attribute(v2, 'version'));
+    const kept = await page.evaluate(() => caches.keys());
+    check(
+      '"reload" runs version 2 whole, and only version 2 is kept',
+      now.wasm.length > 0 && now.wasm.every((w) => w === attribute(v2, 'wasm'))
+        && kept.length === 1 && kept[0] === `ludus-${attribute(v2, 'version')}`,
+      `${JSON.stringify(now)} kept ${kept}`,
+    );
+    check('versions: no uncaught errors or failed requests', versionProblems.length === 0, versionProblems.join(' | '));
+    await page.close();
+  } finally {
+    server.kill();
+  }
+}
+
 try {
   // 1. Without WebGL2 the page says so, before downloading the game.
   {
@@ -172,7 +283,7 @@ try {
   });
   watch(page, 'game');
   let wasmResponse = null;
-  page.on('response', (r) => r.url().endsWith('ludus_bg.wasm') && (wasmResponse = r));
+  page.on('response', (r) => /ludus_bg-[0-9a-f]{16}\.wasm$/.test(r.url()) && (wasmResponse = r));
   await page.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
   let s = await until(page, 'the first interactive frame', (s) => s.ready_ms != null, 60000);
   const timing = await page.evaluate(() => {
@@ -357,6 +468,75 @@ try {
   } else {
     console.log('     (no LUDUS_UDP_ADDR / LUDUS_CLI: the online step is skipped)');
   }
+
+  // 6. Offline. After the visits above, the service worker holds this version of the bundle: a
+  // second visit starts from it, and with no network at all the game still opens and plays.
+  {
+    const worker = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const cached = [];
+      for (const name of await caches.keys()) {
+        for (const request of await (await caches.open(name)).keys()) cached.push(new URL(request.url).pathname);
+      }
+      return { active: registration.active?.state, controlled: !!navigator.serviceWorker.controller, cached };
+    });
+    const wasmName = await page.evaluate(() => document.documentElement.dataset.wasm);
+    check(
+      'a service worker keeps the bundle after the first visit',
+      worker.active === 'activated' && worker.controlled && worker.cached.some((p) => p.endsWith(wasmName)),
+      `${worker.active}, controlled ${worker.controlled}, ${worker.cached.length} files kept`,
+    );
+    // The online game's page would only try to reconnect once the network goes.
+    await page.close();
+    const second = await context.newPage();
+    watch(second, 'second visit');
+    await second.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
+    const again = await until(second, 'the first interactive frame of a second visit', (s) => s.ready_ms != null, 60000);
+    const fromWorker = await second.evaluate(() =>
+      performance.getEntriesByType('resource').filter((e) => /\.wasm$/.test(e.name)).map((e) => e.workerStart > 0));
+    console.log(`READY_MS_CACHED ${Math.round(again.ready_ms)} (the code from the service worker: ${fromWorker.join() || 'not fetched'})`);
+    await second.close();
+
+    await context.setOffline(true);
+    const offline = await context.newPage();
+    // Offline, the page's own request for ludus-server.json fails, as it should: only the
+    // game's errors count here.
+    const offlineProblems = [];
+    offline.on('pageerror', (e) => offlineProblems.push(`uncaught: ${e.message}`));
+    await offline.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
+    let o = await until(offline, 'the first interactive frame offline', (s) => s.ready_ms != null, 60000);
+    console.log(`READY_MS_OFFLINE ${Math.round(o.ready_ms)}`);
+    o = await until(offline, 'a person to move offline', (s) => s.game?.interactive && s.game.legal.length > 0
+      && s.game.moves.length === 0);
+    const first = o.game.legal[0];
+    await tapMove(offline, first);
+    o = await until(offline, 'the computer to answer offline', (s) => s.game.moves.length >= 2 && s.game.interactive, 30000);
+    check(
+      'offline: the game opens, a move against Easy is played and answered',
+      o.game.moves[0] === first.notation && o.game.moves.length === 2,
+      o.game.moves.join(' '),
+    );
+    await offline.goto(`${base}?online=quick&game=alquerque&nick=Tablet`, { waitUntil: 'commit' });
+    o = await until(offline, 'the online screen to tell there is no network', (s) => s.online?.no_network
+      && ['reconnecting', 'failed'].includes(s.online.phase), 30000).catch((e) => ({ error: String(e) }));
+    check(
+      'offline: the online screen says there is no network (and keeps trying)',
+      !o.error && o.online.no_network,
+      o.error ?? `${o.online.phase}`,
+    );
+    await offline.screenshot({ path: path.join(out, 'online-offline.png') });
+    check('offline: no uncaught errors', offlineProblems.length === 0, offlineProblems.join(' | '));
+    await offline.close();
+    await context.setOffline(false);
+  }
+
+  // 7. Two versions: the service worker never runs a page of one version with the code of
+  // another. Version 1 is this bundle; version 2 the same code with one more section in the
+  // module (web/test.sh makes it with web/package.sh). Both are served in turn at one address.
+  const site = process.env.LUDUS_SITE_LINK ?? '';
+  const v2 = process.env.LUDUS_V2 ?? '';
+  if (site && v2) await twoVersions(site, process.env.LUDUS_V1, v2);
+  else console.log('     (no LUDUS_SITE_LINK / LUDUS_V2: the two-version step is skipped)');
 
   check('no console errors, uncaught exceptions or failed requests', problems.length === 0, problems.join('\n     '));
 } catch (e) {
