@@ -7,8 +7,9 @@
 //!   (`..`, `.`, empty segments, backslashes, NUL, `:`, control characters, malformed escapes:
 //!   `400`), dot-files `404`, a file must resolve (symbolic links included) inside DIR; request
 //!   targets of at most [`MAX_REQUEST_LINE`] bytes (`414`); no request bodies (`413`); the same
-//!   content types and `Cache-Control` as before (`no-cache` for the page, its script, the wasm
-//!   module and JSON, a day for the rest); `X-Content-Type-Options: nosniff`;
+//!   content types and `Cache-Control` (`no-cache` for the page, the service worker and JSON, a
+//!   year and `immutable` for the game's code under its content-hashed names, a day for the
+//!   rest); `X-Content-Type-Options: nosniff`;
 //! - `GET /ludus-server.json` (the ports, `no-store`), `GET /healthz`, `GET /metrics`
 //!   (Prometheus text).
 //!
@@ -317,14 +318,28 @@ fn valid_escapes(s: &str) -> bool {
     })
 }
 
-/// `(Content-Type, Cache-Control)` by the file's extension.
+/// Whether a file's name carries its content hash (`ludus-0123456789abcdef.js`, as
+/// web/package.sh names the game's code): such a file never changes under its name.
+fn content_hashed(path: &Path) -> bool {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    stem.rsplit_once('-').is_some_and(|(name, hash)| {
+        !name.is_empty()
+            && hash.len() == 16
+            && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
+/// `(Content-Type, Cache-Control)` by the file's extension; the game's content-hashed code is
+/// kept for a year, unchanged (`immutable`).
 fn kind(path: &Path) -> (&'static str, &'static str) {
     const REVALIDATE: &str = "no-cache";
     const A_DAY: &str = "public, max-age=86400";
+    const FOR_GOOD: &str = "public, max-age=31536000, immutable";
+    let code = if content_hashed(path) { FOR_GOOD } else { REVALIDATE };
     match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("html" | "htm") => ("text/html; charset=utf-8", REVALIDATE),
-        Some("js" | "mjs") => ("text/javascript; charset=utf-8", REVALIDATE),
-        Some("wasm") => ("application/wasm", REVALIDATE),
+        Some("js" | "mjs") => ("text/javascript; charset=utf-8", code),
+        Some("wasm") => ("application/wasm", code),
         Some("json") => ("application/json", REVALIDATE),
         Some("webmanifest") => ("application/manifest+json", A_DAY),
         Some("css") => ("text/css; charset=utf-8", A_DAY),

@@ -33,6 +33,9 @@ fn web_server_with(name: &str, limits: HttpLimits) -> (ServerHandle, SocketAddr,
     std::fs::write(web.join("b.js.gz"), "gz").unwrap();
     std::fs::write(web.join("icon.png"), b"\x89PNG").unwrap();
     std::fs::write(web.join("m.webmanifest"), "{}").unwrap();
+    std::fs::write(web.join("ludus_bg-0123456789abcdef.wasm"), WASM).unwrap();
+    std::fs::write(web.join("ludus-0123456789abcdef.js"), "export {};").unwrap();
+    std::fs::write(web.join("ludus-0123456789ABCDEF.js"), "export {};").unwrap();
     std::fs::write(web.join(".built"), "hidden").unwrap();
     std::fs::write(web.join("sub").join("index.html"), "sub page").unwrap();
     std::fs::write(base.join("secret.txt"), SECRET).unwrap();
@@ -171,6 +174,17 @@ fn serves_files_with_types_and_encodings() {
     assert!(r.header("cache-control").is_some_and(|c| c.contains("max-age=")));
     let r = get(addr, "/m.webmanifest", None);
     assert_eq!(r.header("content-type"), Some("application/manifest+json"));
+
+    // The game's code under its content-hashed name is kept for good; a script without a hash
+    // (the service worker) and a name that only looks hashed are revalidated.
+    for path in ["/ludus_bg-0123456789abcdef.wasm", "/ludus-0123456789abcdef.js"] {
+        let r = get(addr, path, None);
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(r.header("cache-control"), Some("public, max-age=31536000, immutable"), "{path}");
+    }
+    for path in ["/b.js", "/a.wasm", "/ludus-0123456789ABCDEF.js"] {
+        assert_eq!(get(addr, path, None).header("cache-control"), Some("no-cache"), "{path}");
+    }
 
     // HEAD: the same headers, no body.
     let get_r = get(addr, "/a.wasm", Some("br"));
