@@ -25,7 +25,7 @@
 //! - **Lobby.** [`ClientMessage::Lobby`] → [`ServerMessage::Lobby`] (poll it every few seconds
 //!   while the lobby is on screen).
 //! - **Play a friend.** [`ClientMessage::CreateRoom`] → [`ServerMessage::RoomOpened`] with a
-//!   six-letter code; the friend sends [`ClientMessage::JoinRoom`]; both get
+//!   eight-letter code; the friend sends [`ClientMessage::JoinRoom`]; both get
 //!   [`ServerMessage::Game`] (their [`Role`] says which side they play; the colours are drawn).
 //! - **Quick match.** [`ClientMessage::QuickMatch`] → [`ServerMessage::Queued`], later
 //!   [`ServerMessage::Game`] when someone asks for the same game and time control.
@@ -257,7 +257,7 @@ pub fn validate_nickname(nickname: &str) -> Result<String, NicknameError> {
 /// The characters of room codes: no 0/O, 1/I/L to mistype.
 pub const ROOM_CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /// Length of a room code.
-pub const ROOM_CODE_LEN: usize = 6;
+pub const ROOM_CODE_LEN: usize = 8;
 
 /// Normalises a typed room code (trimmed, upper case); `None` if it cannot be one.
 pub fn normalize_room_code(code: &str) -> Option<String> {
@@ -348,10 +348,13 @@ mod tests {
 
     #[test]
     fn room_codes() {
-        assert_eq!(normalize_room_code(" abc234 "), Some("ABC234".to_string()));
-        assert_eq!(normalize_room_code("ABC0O1"), None);
-        assert_eq!(normalize_room_code("ABC23"), None);
-        assert_eq!(normalize_room_code("ÀBC234"), None);
+        assert_eq!(normalize_room_code(" abc234xy "), Some("ABC234XY".to_string()));
+        assert_eq!(normalize_room_code("ABC0O1XY"), None);
+        assert_eq!(normalize_room_code("ABC234X"), None);
+        assert_eq!(normalize_room_code("ABC234XYZ"), None);
+        // The old six-character codes are no codes now.
+        assert_eq!(normalize_room_code("ABC234"), None);
+        assert_eq!(normalize_room_code("ÀBC234XY"), None);
     }
 
     #[test]

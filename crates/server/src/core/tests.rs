@@ -228,7 +228,7 @@ fn a_room_code_is_joined_and_starts_the_game() {
     h.sign_in(3, "Cid");
     h.send(3, &ClientMessage::JoinRoom { code: code.clone() });
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::RoomFull));
-    h.send(3, &ClientMessage::JoinRoom { code: "ZZZZZZ".into() });
+    h.send(3, &ClientMessage::JoinRoom { code: "ZZZZZZZZ".into() });
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownRoom));
 }
 

@@ -395,7 +395,7 @@ fn lobby_quick_match_rematch_leave_and_nicknames() {
     assert!(!lobby.rooms.iter().any(|r| r.code == private));
     d.send(ClientMessage::JoinRoom { code: open.clone() });
     d.expect_error(ErrorCode::OwnRoom);
-    a.send(ClientMessage::JoinRoom { code: "ZZZZZZ".into() });
+    a.send(ClientMessage::JoinRoom { code: "ZZZZZZZZ".into() });
     a.expect_error(ErrorCode::UnknownRoom);
     a.send(ClientMessage::CreateRoom {
         variant: Variant::Alquerque,
