@@ -47,7 +47,7 @@ echo "== cargo build --release -p ludus-server -p ludus-cli"
 cargo build --locked --release -p ludus-server -p ludus-cli
 work="$(mktemp -d)"
 log="$work/server.log"
-"$CARGO_TARGET_DIR/release/ludus-server" --web web/dist --http 127.0.0.1:0 --udp 127.0.0.1:0 \
+"$CARGO_TARGET_DIR/release/ludus-server" --web web/dist --udp 127.0.0.1:0 \
   --ws 127.0.0.1:0 --data "$work/data" >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -47,7 +47,12 @@ pub fn client_config(text: &str) -> Result<ClientConfig, String> {
     {
         use ludus_protocol::client::Transport;
         use std::net::ToSocketAddrs;
-        let (rest, transport, port) = if let Some(rest) = text.strip_prefix("ws://") {
+        // `http://host:port` or `https://host:port`: UDP to that port, the connect token from
+        // that URL (https when the server has a certificate).
+        let scheme = ["http://", "https://"].into_iter().find(|p| text.starts_with(p));
+        let (rest, transport, port) = if let Some(prefix) = scheme {
+            (&text[prefix.len()..], Transport::Udp, DEFAULT_UDP_PORT)
+        } else if let Some(rest) = text.strip_prefix("ws://") {
             (rest, Transport::WebSocket, DEFAULT_WS_PORT)
         } else if text.starts_with("wss://") {
             return Err("wss:// is for browsers: use the server's UDP address (host:5000)".to_string());
@@ -66,7 +71,11 @@ pub fn client_config(text: &str) -> Result<ClientConfig, String> {
             .map_err(|e| format!("{host}: {e}"))?
             .min_by_key(|a| a.is_ipv6())
             .ok_or_else(|| format!("{host}: no address"))?;
-        Ok(ClientConfig::new(addr, transport))
+        let config = ClientConfig::new(addr, transport);
+        Ok(match scheme {
+            Some(prefix) => config.api(format!("{prefix}{with_port}")),
+            None => config,
+        })
     }
 }
 
@@ -143,6 +152,11 @@ mod tests {
         let c = client_config("ws://127.0.0.1:6000").unwrap();
         assert_eq!((c.server.port(), c.transport), (6000, Transport::WebSocket));
         assert!(client_config("wss://example.org").is_err());
+        // The connect token from http(s)://host:port, the game over UDP to that port.
+        let c = client_config("https://127.0.0.1:7000").unwrap();
+        assert_eq!((c.server.port(), c.transport), (7000, Transport::Udp));
+        assert_eq!(c.connect_url(), "https://127.0.0.1:7000/api/connect");
+        assert_eq!(client_config("127.0.0.1").unwrap().connect_url(), "http://127.0.0.1:5000/api/connect");
         assert!(client_config("").is_err());
         assert!(client_config("no such host.invalid").is_err());
     }

@@ -217,10 +217,14 @@ pub fn clock_text(ms: u64) -> String {
 pub fn error_key(code: ErrorCode) -> &'static str {
     match code {
         ErrorCode::Malformed => "net.err.malformed",
-        ErrorCode::NotSignedIn | ErrorCode::AlreadySignedIn | ErrorCode::Internal => "net.err.internal",
+        // SessionExpired: the client asks for a new player's token by itself.
+        ErrorCode::NotSignedIn
+        | ErrorCode::AlreadySignedIn
+        | ErrorCode::Internal
+        | ErrorCode::SessionExpired => "net.err.internal",
         ErrorCode::SignedInElsewhere => "net.err.elsewhere",
         ErrorCode::BadNickname => "net.err.nickname",
-        ErrorCode::RateLimited => "net.err.rate",
+        ErrorCode::RateLimited | ErrorCode::TooManyAttempts => "net.err.rate",
         ErrorCode::BadClock => "net.err.clock",
         ErrorCode::UnknownRoom => "net.err.unknown_room",
         ErrorCode::RoomFull => "net.err.room_full",

@@ -178,7 +178,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     assert_eq!(session_moves(&app).len(), 4);
 
     // A spectator proposes; the players hear nothing of it.
-    let mut watcher = Bot::new(addr, "Eve");
+    let mut watcher = Bot::new(addr, "Wes");
     watcher.client.send(&ClientMessage::Watch { game: online.id });
     run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the spectator's view", |_, bots| {
         bots[1].game.is_some()

@@ -23,6 +23,10 @@ pub struct BotArgs {
     /// Connect over WebSocket instead of UDP
     #[arg(long)]
     ws: bool,
+    /// The server's HTTP(S) address, where connect tokens come from [default: http:// and the
+    /// --server address (the server serves HTTP on the TCP port of its UDP port); give it with --ws]
+    #[arg(long, value_name = "URL")]
+    api: Option<String>,
     /// The bot's nickname
     #[arg(long, value_name = "NAME", default_value = "Bot")]
     nick: String,
@@ -80,8 +84,11 @@ pub fn run(args: BotArgs) -> Result<(), String> {
         _ => return Err("give one of --quick, --room, --join".to_string()),
     };
     let nick = args.nick.as_str();
-    let mut client = Client::connect(ClientConfig::new(server, transport).nickname(nick))
-        .map_err(|e| format!("cannot connect: {e}"))?;
+    let mut config = ClientConfig::new(server, transport).nickname(nick);
+    if let Some(api) = &args.api {
+        config = config.api(api.clone());
+    }
+    let mut client = Client::connect(config).map_err(|e| format!("cannot connect: {e}"))?;
     let started = Instant::now();
     let mut asked = false;
     let mut game: Option<(ludus_protocol::GameId, Side, AnyGame)> = None;

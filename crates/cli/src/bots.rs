@@ -27,6 +27,10 @@ pub struct BotsArgs {
     /// Connect over WebSocket instead of UDP
     #[arg(long)]
     ws: bool,
+    /// The server's HTTP(S) address, where connect tokens come from [default: http:// and the
+    /// --server address (the server serves HTTP on the TCP port of its UDP port); give it with --ws]
+    #[arg(long, value_name = "URL")]
+    api: Option<String>,
     /// latrunculi, latrunculi-quick, alquerque or all
     #[arg(long, value_name = "GAME|all", default_value = "all")]
     variant: String,
@@ -61,6 +65,7 @@ fn parse_think(s: &str) -> Result<(u64, u64), String> {
 struct Settings {
     server: SocketAddr,
     transport: Transport,
+    api: Option<String>,
     games: usize,
     variants: Vec<Variant>,
     think: (u64, u64),
@@ -122,6 +127,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
     let settings = Settings {
         server: args.server,
         transport: if args.ws { Transport::WebSocket } else { Transport::Udp },
+        api: args.api.clone(),
         games: args.games.clamp(1, 100_000),
         variants,
         think: args.think_ms,
@@ -229,7 +235,11 @@ fn worker(t: usize, s: &Settings, shared: &Shared, start: Instant) {
             }
             to_start.next();
             let name = format!("bot{}{}", pair, if host { 'a' } else { 'b' });
-            match Client::connect(ClientConfig::new(s.server, s.transport).nickname(name)) {
+            let mut config = ClientConfig::new(s.server, s.transport).nickname(name);
+            if let Some(api) = &s.api {
+                config = config.api(api.clone());
+            }
+            match Client::connect(config) {
                 Ok(client) => bots.push(Bot {
                     client,
                     pair,
@@ -512,6 +522,7 @@ mod tests {
         Settings {
             server: SocketAddr::from(([127, 0, 0, 1], 5000)),
             transport: Transport::Udp,
+            api: None,
             games: 1000,
             variants: Variant::ALL.to_vec(),
             think,

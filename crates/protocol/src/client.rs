@@ -18,8 +18,12 @@
 //! ```
 //!
 //! - [`Client::connect`] returns at once; the connection is made during the following
-//!   [`Client::poll`] calls, which the owner makes every frame (or every few milliseconds).
-//!   [`ClientMessage::Hello`] is sent first automatically, with the configured token and nickname.
+//!   [`Client::poll`] calls, which the owner makes every frame (or every few milliseconds):
+//!   first a connect token is fetched from the server's HTTP(S) endpoint
+//!   ([`crate::CONNECT_PATH`], at [`ClientConfig::api`]; on a thread natively, through the
+//!   page's `fetch` in a browser), then netcode connects with it.
+//!   [`ClientMessage::Hello`] is sent first automatically, with the nickname; the configured
+//!   session token goes in the connect-token request, never inside netcode.
 //! - [`Client::send`] queues a message; the next `poll` (or [`Client::flush`]) sends it.
 //! - [`Client::poll`] returns the server's messages in order. The client also keeps the session
 //!   token from [`ServerMessage::Welcome`] ([`Client::token`]): store it, and pass it in
@@ -29,18 +33,17 @@
 //!
 //! Messages sent before the connection is up wait in the reliable channel and go out once it is.
 //! Nothing here blocks, except [`Transport::WebSocket`]'s TCP connect and handshake during the
-//! first `poll` (bounded by [`ClientConfig::connect_timeout`]).
+//! first `poll` after the token came (bounded by [`ClientConfig::connect_timeout`]).
 
 #[cfg(not(target_family = "wasm"))]
 use crate::ws::WsClientSocket;
 use crate::{
-    CHANNEL, ClientMessage, Hello, IDLE_FLUSH_INTERVAL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, PlayerId,
-    ServerMessage, SessionToken, connection_config, decode_server, encode,
+    CHANNEL, CONNECT_PATH, ClientMessage, ConnectRequest, ErrorCode, Hello, IDLE_FLUSH_INTERVAL,
+    PROTOCOL_VERSION, PlayerId, ServerMessage, SessionToken, VERSION_HEADER, connection_config,
+    decode_server, encode,
 };
 use renet2::RenetClient;
-use renet2_netcode::{
-    ClientAuthentication, ConnectToken, NetcodeClientTransport, NetcodeTransportError, generate_random_bytes,
-};
+use renet2_netcode::{ClientAuthentication, ConnectToken, NetcodeClientTransport, NetcodeTransportError};
 use std::fmt;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -82,6 +85,11 @@ pub struct ClientConfig {
     /// Browser builds: the WebSocket URL (`ws://host:5001`, `wss://example.org/ludus`); when
     /// unset, `ws://<server>`. Native clients connect to `server` and ignore it.
     pub url: Option<String>,
+    /// The server's HTTP(S) base URL, where connect tokens come from (`http://host:5000`,
+    /// `https://example.org`). When unset: natively `http://<server>` (the server serves HTTP
+    /// on the TCP port of its UDP port by default); in a browser the page's origin (the page
+    /// came from the game server).
+    pub api: Option<String>,
 }
 
 impl ClientConfig {
@@ -96,7 +104,23 @@ impl ClientConfig {
             connect_timeout: Duration::from_secs(5),
             protocol_version: PROTOCOL_VERSION,
             url: None,
+            api: None,
         }
+    }
+
+    /// Sets the server's HTTP(S) base URL (see [`ClientConfig::api`]).
+    pub fn api(mut self, api: impl Into<String>) -> ClientConfig {
+        self.api = Some(api.into());
+        self
+    }
+
+    /// The URL of the connect-token endpoint.
+    pub fn connect_url(&self) -> String {
+        let base = match &self.api {
+            Some(api) => api.clone(),
+            None => default_api(self),
+        };
+        format!("{}{CONNECT_PATH}", base.trim_end_matches('/'))
     }
 
     /// A WebSocket connection to `url` (`ws://host:port` or `wss://host/path`), as a browser
@@ -160,8 +184,12 @@ pub struct ClientError(pub String);
 /// One connection to a Ludus server. See the module documentation.
 pub struct Client {
     config: ClientConfig,
-    renet: RenetClient,
-    transport: NetcodeClientTransport,
+    /// The connection, once the connect token came.
+    link: Option<(RenetClient, NetcodeClientTransport)>,
+    /// The connect-token request in flight.
+    fetch: Option<TokenFetch>,
+    /// Messages sent before the connection was opened.
+    queued: Vec<Vec<u8>>,
     last_update: Instant,
     last_flush: Instant,
     unflushed: bool,
@@ -170,6 +198,10 @@ pub struct Client {
     nickname: Option<String>,
     decode_errors: u64,
     silent: bool,
+    /// The server did not know the credential: connect again as a new player.
+    renew: bool,
+    /// Messages made by the client itself (the token endpoint's refusal of our version).
+    early: Vec<ServerMessage>,
 }
 
 impl fmt::Debug for Client {
@@ -182,32 +214,201 @@ fn unix_now() -> Duration {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default()
 }
 
-fn new_transport(config: &ClientConfig) -> Result<(RenetClient, NetcodeClientTransport), ClientError> {
-    let now = unix_now();
-    let client_id = u64::from_le_bytes(generate_random_bytes::<8>());
-    let timeout = i32::try_from(config.timeout.as_secs().max(1)).unwrap_or(i32::MAX);
-    let socket_id = match config.transport {
-        Transport::Udp => UDP_SOCKET_ID,
-        Transport::WebSocket => WS_SOCKET_ID,
+#[cfg(not(target_family = "wasm"))]
+fn default_api(config: &ClientConfig) -> String {
+    format!("http://{}", config.server)
+}
+
+/// In a browser: the page's origin when the WebSocket goes to the page's host (the page came
+/// from the game server), else that host's HTTP port by convention (`DEFAULT_UDP_PORT`'s
+/// number; `https` for `wss://`); the endpoint allows any origin.
+#[cfg(target_family = "wasm")]
+fn default_api(config: &ClientConfig) -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let origin = location.as_ref().and_then(|l| l.origin().ok()).filter(|o| o.starts_with("http"));
+    let page_host = location.as_ref().and_then(|l| l.hostname().ok());
+    let ws = config.url.as_deref().and_then(|u| url::Url::parse(u).ok());
+    let ws_host = ws.as_ref().and_then(|u| u.host_str().map(str::to_string));
+    match (origin, ws_host) {
+        (Some(origin), Some(host)) if Some(&host) == page_host.as_ref() => origin,
+        (Some(origin), None) => origin,
+        (_, Some(host)) => {
+            let scheme = if ws.as_ref().is_some_and(|u| u.scheme() == "wss") { "https" } else { "http" };
+            let host = if host.contains(':') { format!("[{host}]") } else { host };
+            format!("{scheme}://{host}:{}", crate::DEFAULT_UDP_PORT)
+        }
+        (None, None) => format!("http://{}", config.server),
+    }
+}
+
+/// The request body for a connect token.
+fn connect_request(config: &ClientConfig, credential: Option<SessionToken>) -> Vec<u8> {
+    let request = ConnectRequest {
+        version: config.protocol_version,
+        socket: match config.transport {
+            Transport::Udp => UDP_SOCKET_ID,
+            Transport::WebSocket => WS_SOCKET_ID,
+        },
+        credential,
+        timeout_secs: u16::try_from(config.timeout.as_secs().clamp(1, 60)).unwrap_or(10),
     };
-    // The server runs netcode without a private key (identity is the session token, checked by
-    // the application), so the client makes its own connect token with the all-zero key; that
-    // lets it choose the timeout.
-    let token = ConnectToken::generate(
-        now,
-        NETCODE_PROTOCOL_ID,
-        300,
-        client_id,
-        timeout,
-        socket_id,
-        vec![config.server],
-        None,
-        &[0; renet2_netcode::NETCODE_KEY_BYTES],
-    )
-    .map_err(|e| ClientError(format!("cannot make a connect token: {e}")))?;
+    postcard::to_allocvec(&request).unwrap_or_default()
+}
+
+/// What the token endpoint answered: the token's bytes, or why not.
+type FetchResult = Result<Vec<u8>, Failure>;
+
+/// Why no token came: the reason, and the server's protocol version when it refused ours.
+#[derive(Debug)]
+struct Failure {
+    reason: String,
+    server_version: Option<u16>,
+}
+
+impl From<String> for Failure {
+    fn from(reason: String) -> Failure {
+        Failure { reason, server_version: None }
+    }
+}
+
+/// Largest answer read from the token endpoint.
+const MAX_ANSWER_BYTES: u64 = 16 * 1024;
+
+fn answer(status: u16, body: Vec<u8>, url: &str, version: Option<u16>) -> FetchResult {
+    if status == 200 {
+        Ok(body)
+    } else {
+        let text = String::from_utf8_lossy(&body[..body.len().min(300)]).trim().to_string();
+        let reason = if text.is_empty() { format!("{url}: HTTP {status}") } else { text };
+        Err(Failure { reason, server_version: version.filter(|_| status == 409) })
+    }
+}
+
+/// A connect-token request in flight: its answer lands in the slot (a `Mutex`, so that the
+/// client stays `Send + Sync`, as the game's resources must be).
+struct TokenFetch(std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>);
+
+impl TokenFetch {
+    fn take(&mut self) -> Option<FetchResult> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    fn slot() -> (TokenFetch, std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>) {
+        let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
+        (TokenFetch(slot.clone()), slot)
+    }
+
+    #[cfg(not(target_family = "wasm"))]
+    fn start(url: String, body: Vec<u8>, timeout: Duration) -> TokenFetch {
+        let (fetch, slot) = TokenFetch::slot();
+        let out = slot.clone();
+        let spawned = std::thread::Builder::new().name("ludus-token".into()).spawn(move || {
+            let result = fetch_blocking(&url, &body, timeout);
+            *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        });
+        if let Err(e) = spawned {
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(Err(format!("cannot start a thread: {e}").into()));
+        }
+        fetch
+    }
+
+    #[cfg(target_family = "wasm")]
+    fn start(url: String, body: Vec<u8>, _timeout: Duration) -> TokenFetch {
+        let (fetch, slot) = TokenFetch::slot();
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = fetch_web(&url, &body).await;
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        });
+        fetch
+    }
+}
+
+/// Native: asks again after a `503` (the server's HTTP connections are capped per address:
+/// many clients behind one address may find it busy for a moment), within `timeout`.
+#[cfg(not(target_family = "wasm"))]
+fn fetch_blocking(url: &str, body: &[u8], timeout: Duration) -> FetchResult {
+    let deadline = Instant::now() + timeout;
+    loop {
+        match fetch_once(url, body, timeout) {
+            Err((503, failure)) => {
+                let wait = Duration::from_millis(200 + u64::from(generate_jitter()));
+                if Instant::now() + wait >= deadline {
+                    return Err(failure);
+                }
+                std::thread::sleep(wait);
+            }
+            other => return other.map_err(|(_, failure)| failure),
+        }
+    }
+}
+
+/// A few hundred milliseconds of random delay, so that clients refused together do not come
+/// back together.
+#[cfg(not(target_family = "wasm"))]
+fn generate_jitter() -> u16 {
+    u16::from_le_bytes(renet2_netcode::generate_random_bytes::<2>()) % 400
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16, Failure)> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(timeout))
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+    let mut response = agent
+        .post(url)
+        .header("content-type", "application/octet-stream")
+        .send(body)
+        .map_err(|e| (0, format!("cannot reach {url}: {e}").into()))?;
+    let status = response.status().as_u16();
+    let version = response.headers().get(VERSION_HEADER).and_then(|v| v.to_str().ok()?.parse().ok());
+    let bytes = response
+        .body_mut()
+        .with_config()
+        .limit(MAX_ANSWER_BYTES)
+        .read_to_vec()
+        .map_err(|e| (0, format!("{url}: {e}").into()))?;
+    answer(status, bytes, url, version).map_err(|failure| (status, failure))
+}
+
+#[cfg(target_family = "wasm")]
+async fn fetch_web(url: &str, body: &[u8]) -> FetchResult {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let fail = |e: wasm_bindgen::JsValue| Failure::from(format!("cannot reach {url}: {e:?}"));
+    let window = web_sys::window().ok_or_else(|| Failure::from("no window".to_string()))?;
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    let bytes = js_sys::Uint8Array::from(body);
+    init.set_body(&bytes.into());
+    let response = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await.map_err(fail)?;
+    let response: web_sys::Response = response.dyn_into().map_err(fail)?;
+    let status = response.status();
+    let version = response.headers().get(VERSION_HEADER).ok().flatten().and_then(|v| v.parse().ok());
+    let buffer = JsFuture::from(response.array_buffer().map_err(fail)?).await.map_err(fail)?;
+    let body = js_sys::Uint8Array::new(&buffer).to_vec();
+    if body.len() as u64 > MAX_ANSWER_BYTES {
+        return Err(format!("{url}: answer too long").into());
+    }
+    answer(status, body, url, version)
+}
+
+/// Opens netcode with a connect token the server minted (its bytes).
+fn new_transport(
+    config: &ClientConfig,
+    token: &[u8],
+) -> Result<(RenetClient, NetcodeClientTransport), ClientError> {
+    let mut token = ConnectToken::read(&mut &token[..])
+        .map_err(|e| ClientError(format!("the server sent an unreadable connect token: {e}")))?;
+    // The addresses in the token's clear part only tell the client where to send; the server
+    // checks its own copy inside the encrypted part. Send where this client was told to.
+    token.server_addresses = [None; 32];
+    token.server_addresses[0] = Some(config.server);
     let auth = ClientAuthentication::Secure { connect_token: token };
-    let (renet, transport) = open_transport(config, now, auth)?;
-    Ok((renet, transport))
+    open_transport(config, unix_now(), auth)
 }
 
 #[cfg(not(target_family = "wasm"))]
@@ -302,29 +503,41 @@ impl renet2_netcode::ClientSocket for NetcodeInsideTls {
 impl Client {
     /// Starts connecting; returns at once. [`ClientMessage::Hello`] is queued first.
     pub fn connect(config: ClientConfig) -> Result<Client, ClientError> {
-        let (renet, transport) = new_transport(&config)?;
         let now = Instant::now();
         let mut client = Client {
             token: config.token.clone(),
             nickname: config.nickname.clone(),
             config,
-            renet,
-            transport,
+            link: None,
+            fetch: None,
+            queued: Vec::new(),
             last_update: now,
             last_flush: now,
             unflushed: false,
             state: ConnectionState::Connecting,
             decode_errors: 0,
             silent: false,
+            renew: false,
+            early: Vec::new(),
         };
-        client.send_hello();
+        client.start();
         Ok(client)
     }
 
+    /// Asks for a connect token and queues the `Hello`.
+    fn start(&mut self) {
+        let body = connect_request(&self.config, self.token.clone());
+        self.fetch = Some(TokenFetch::start(self.config.connect_url(), body, self.config.connect_timeout));
+        self.queued.clear();
+        self.state = ConnectionState::Connecting;
+        self.send_hello();
+    }
+
     fn send_hello(&mut self) {
+        // The server knows who this is from the connect token; the token field stays empty.
         let hello = ClientMessage::Hello(Hello {
             version: self.config.protocol_version,
-            token: self.token.clone(),
+            token: None,
             nickname: self.nickname.clone(),
         });
         self.send(&hello);
@@ -334,14 +547,11 @@ impl Client {
     /// so far, to take back the same player and seats.
     pub fn reconnect(&mut self) -> Result<(), ClientError> {
         self.disconnect();
-        let (renet, transport) = new_transport(&self.config)?;
-        self.renet = renet;
-        self.transport = transport;
+        self.link = None;
         let now = Instant::now();
         self.last_update = now;
         self.last_flush = now;
-        self.state = ConnectionState::Connecting;
-        self.send_hello();
+        self.start();
         Ok(())
     }
 
@@ -356,17 +566,29 @@ impl Client {
 
     /// Queues raw bytes as one message (for tests of the server's defences).
     pub fn send_raw(&mut self, bytes: Vec<u8>) {
-        if self.renet.is_disconnected() {
-            return;
+        match &mut self.link {
+            None => {
+                if !matches!(self.state, ConnectionState::Disconnected(_)) {
+                    self.queued.push(bytes);
+                }
+            }
+            Some((renet, _)) => {
+                if renet.is_disconnected() {
+                    return;
+                }
+                renet.send_message(CHANNEL, bytes);
+                self.unflushed = true;
+            }
         }
-        self.renet.send_message(CHANNEL, bytes);
-        self.unflushed = true;
     }
 
     /// Sends queued messages now, if the connection is up.
     pub fn flush(&mut self) {
-        if self.transport.is_connected() {
-            if let Err(e) = self.transport.send_packets(&mut self.renet) {
+        let Some((renet, transport)) = &mut self.link else {
+            return;
+        };
+        if transport.is_connected() {
+            if let Err(e) = transport.send_packets(renet) {
                 self.note_transport_error(&e);
             }
             self.last_flush = Instant::now();
@@ -375,25 +597,70 @@ impl Client {
     }
 
     fn note_transport_error(&mut self, e: &NetcodeTransportError) {
-        if (self.transport.is_disconnected() || self.renet.is_disconnected())
+        let Some((renet, transport)) = &self.link else {
+            return;
+        };
+        if (transport.is_disconnected() || renet.is_disconnected())
             && !matches!(self.state, ConnectionState::Disconnected(_))
         {
             self.state = ConnectionState::Disconnected(e.to_string());
         }
     }
 
+    /// Takes the connect token once it came and opens the connection with it.
+    fn poll_fetch(&mut self) {
+        let Some(fetch) = &mut self.fetch else {
+            return;
+        };
+        let Some(result) = fetch.take() else {
+            return;
+        };
+        self.fetch = None;
+        let result =
+            result.and_then(|token| new_transport(&self.config, &token).map_err(|ClientError(e)| e.into()));
+        match result {
+            Ok((mut renet, transport)) => {
+                for bytes in self.queued.drain(..) {
+                    renet.send_message(CHANNEL, bytes);
+                }
+                self.unflushed = true;
+                self.link = Some((renet, transport));
+                let now = Instant::now();
+                self.last_update = now;
+                self.last_flush = now;
+            }
+            Err(Failure { reason, server_version }) => {
+                self.queued.clear();
+                // Another protocol version: as if the server had said it over netcode.
+                if let Some(server_version) = server_version {
+                    self.early.push(ServerMessage::Incompatible { server_version, message: reason.clone() });
+                }
+                self.state = ConnectionState::Disconnected(reason);
+            }
+        }
+    }
+
     /// Advances the connection: receives packets, returns the server's messages in order, and
     /// sends what is queued. Call it every frame or every few milliseconds.
     pub fn poll(&mut self) -> Vec<ServerMessage> {
+        self.poll_fetch();
         let now = Instant::now();
         let dt = now.saturating_duration_since(self.last_update);
         self.last_update = now;
-        self.renet.update(dt);
-        if let Err(e) = self.transport.update(dt, &mut self.renet) {
+        let mut messages = std::mem::take(&mut self.early);
+        let Some((renet, transport)) = &mut self.link else {
+            return messages;
+        };
+        renet.update(dt);
+        let update = transport.update(dt, renet);
+        let mut received = Vec::new();
+        while let Some(bytes) = renet.receive_message(CHANNEL) {
+            received.push(bytes);
+        }
+        if let Err(e) = update {
             self.note_transport_error(&e);
         }
-        let mut messages = Vec::new();
-        while let Some(bytes) = self.renet.receive_message(CHANNEL) {
+        for bytes in received {
             match decode_server(&bytes) {
                 Ok(message) => {
                     self.observe(&message);
@@ -402,21 +669,27 @@ impl Client {
                 Err(_) => self.decode_errors += 1,
             }
         }
-        if self.transport.is_connected() {
+        let Some((_, transport)) = &self.link else {
+            return messages;
+        };
+        if transport.is_connected() {
             if self.state == ConnectionState::Connecting {
                 self.state = ConnectionState::Connected;
             }
             if self.unflushed || now.duration_since(self.last_flush) >= IDLE_FLUSH_INTERVAL {
                 self.flush();
             }
-        } else if self.transport.is_disconnected() && !matches!(self.state, ConnectionState::Disconnected(_))
-        {
-            let reason = self
-                .transport
+        } else if transport.is_disconnected() && !matches!(self.state, ConnectionState::Disconnected(_)) {
+            let reason = transport
                 .disconnect_reason()
                 .map(|r| r.to_string())
                 .unwrap_or_else(|| "disconnected".to_string());
             self.state = ConnectionState::Disconnected(reason);
+        }
+        if std::mem::take(&mut self.renew) {
+            // An unknown or expired credential: start over as a new player.
+            self.token = None;
+            let _ = self.reconnect();
         }
         messages
     }
@@ -432,6 +705,7 @@ impl Client {
             ServerMessage::Incompatible { message, .. } => {
                 self.state = ConnectionState::Disconnected(message.clone());
             }
+            ServerMessage::Error { code: ErrorCode::SessionExpired, .. } => self.renew = true,
             _ => {}
         }
     }
@@ -471,7 +745,8 @@ impl Client {
 
     /// Round-trip time estimated by renet2.
     pub fn rtt(&self) -> Duration {
-        Duration::from_secs_f64(self.renet.rtt().max(0.0))
+        let rtt = self.link.as_ref().map(|(renet, _)| renet.rtt()).unwrap_or(0.0);
+        Duration::from_secs_f64(rtt.max(0.0))
     }
 
     /// Server messages that could not be decoded so far (should stay 0).
@@ -486,10 +761,14 @@ impl Client {
 
     /// Closes the connection at once (the server sees it immediately and holds any seat).
     pub fn disconnect(&mut self) {
-        if !self.transport.is_disconnected() {
-            self.transport.disconnect();
+        self.fetch = None;
+        self.queued.clear();
+        if let Some((renet, transport)) = &mut self.link {
+            if !transport.is_disconnected() {
+                transport.disconnect();
+            }
+            renet.disconnect();
         }
-        self.renet.disconnect();
         if !matches!(self.state, ConnectionState::Disconnected(_)) {
             self.state = ConnectionState::Disconnected("disconnected by the client".to_string());
         }

@@ -25,7 +25,7 @@
 //! - **Lobby.** [`ClientMessage::Lobby`] → [`ServerMessage::Lobby`] (poll it every few seconds
 //!   while the lobby is on screen).
 //! - **Play a friend.** [`ClientMessage::CreateRoom`] → [`ServerMessage::RoomOpened`] with a
-//!   six-letter code; the friend sends [`ClientMessage::JoinRoom`]; both get
+//!   eight-letter code; the friend sends [`ClientMessage::JoinRoom`]; both get
 //!   [`ServerMessage::Game`] (their [`Role`] says which side they play; the colours are drawn).
 //! - **Quick match.** [`ClientMessage::QuickMatch`] → [`ServerMessage::Queued`], later
 //!   [`ServerMessage::Game`] when someone asks for the same game and time control.
@@ -65,12 +65,44 @@ use serde::{Serialize, de::DeserializeOwned};
 use std::time::Duration;
 
 /// The version of the messages. Raise it whenever a message changes (except the frozen ones).
-pub const PROTOCOL_VERSION: u16 = 1;
+pub const PROTOCOL_VERSION: u16 = 2;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent
 /// timeout.
 pub const NETCODE_PROTOCOL_ID: u64 = u64::from_be_bytes(*b"LUDUS\0\0\x01");
+
+/// The server's HTTP(S) endpoint that mints netcode connect tokens: `POST` a postcard-encoded
+/// [`ConnectRequest`] (`application/octet-stream`); the answer is `200` with the connect token
+/// (renetcode2's `ConnectToken::write`, 2,048 bytes), or an error status with a line of English:
+/// `409` another protocol version, `429` too many new players from this address (a
+/// `Retry-After` header says when to try again), `400` a malformed request.
+///
+/// The server signs tokens with its private key: no client can make one. A token is valid for
+/// [`CONNECT_TOKEN_SECONDS`], names a client id the server chose, and carries (encrypted, for
+/// the server alone) the session credential of the request, so that the netcode connection signs
+/// in as that player whatever its [`Hello`] says.
+pub const CONNECT_PATH: &str = "/api/connect";
+
+/// The header of the token endpoint's `409` answer that names the server's
+/// [`PROTOCOL_VERSION`] (the client then reports it as [`ServerMessage::Incompatible`]).
+pub const VERSION_HEADER: &str = "ludus-protocol-version";
+
+/// How long a connect token may be used to start a connection.
+pub const CONNECT_TOKEN_SECONDS: u64 = 30;
+
+/// A request for a connect token (the body of `POST` [`CONNECT_PATH`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ConnectRequest {
+    /// The client's [`PROTOCOL_VERSION`].
+    pub version: u16,
+    /// 0: UDP, 1: WebSocket (the netcode socket the token is for).
+    pub socket: u8,
+    /// The session credential of an earlier session (`None`: a new player).
+    pub credential: Option<SessionToken>,
+    /// The netcode timeout asked for, in seconds (the server keeps it within 1 to 60).
+    pub timeout_secs: u16,
+}
 
 /// The one renet2 channel used in each direction (reliable and ordered).
 pub const CHANNEL: u8 = 0;
@@ -225,7 +257,7 @@ pub fn validate_nickname(nickname: &str) -> Result<String, NicknameError> {
 /// The characters of room codes: no 0/O, 1/I/L to mistype.
 pub const ROOM_CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /// Length of a room code.
-pub const ROOM_CODE_LEN: usize = 6;
+pub const ROOM_CODE_LEN: usize = 8;
 
 /// Normalises a typed room code (trimmed, upper case); `None` if it cannot be one.
 pub fn normalize_room_code(code: &str) -> Option<String> {
@@ -316,10 +348,13 @@ mod tests {
 
     #[test]
     fn room_codes() {
-        assert_eq!(normalize_room_code(" abc234 "), Some("ABC234".to_string()));
-        assert_eq!(normalize_room_code("ABC0O1"), None);
-        assert_eq!(normalize_room_code("ABC23"), None);
-        assert_eq!(normalize_room_code("ÀBC234"), None);
+        assert_eq!(normalize_room_code(" abc234xy "), Some("ABC234XY".to_string()));
+        assert_eq!(normalize_room_code("ABC0O1XY"), None);
+        assert_eq!(normalize_room_code("ABC234X"), None);
+        assert_eq!(normalize_room_code("ABC234XYZ"), None);
+        // The old six-character codes are no codes now.
+        assert_eq!(normalize_room_code("ABC234"), None);
+        assert_eq!(normalize_room_code("ÀBC234XY"), None);
     }
 
     #[test]

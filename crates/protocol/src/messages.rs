@@ -78,7 +78,9 @@ pub struct ClockView {
 pub struct Hello {
     /// [`crate::PROTOCOL_VERSION`] of the client.
     pub version: u16,
-    /// The token from an earlier [`ServerMessage::Welcome`], to be the same player again.
+    /// Ignored by servers of protocol version 2 and later (send `None`): the session token goes
+    /// in the connect-token request ([`crate::ConnectRequest`]), and the connection signs in as
+    /// whoever its connect token names. Kept for the frozen layout.
     pub token: Option<SessionToken>,
     /// The wanted nickname (see [`crate::validate_nickname`]); for a returning player, `None`
     /// keeps the stored one.
@@ -209,6 +211,11 @@ pub enum ErrorCode {
     ServerFull,
     /// The server could not do it (storage failure); try again.
     Internal,
+    /// The session credential is unknown or expired: connect again as a new player (the
+    /// plain client does it by itself).
+    SessionExpired,
+    /// Too many wrong room codes from this address: wait before trying again.
+    TooManyAttempts,
 }
 
 /// One move proposed by spectators, with how many proposed it.

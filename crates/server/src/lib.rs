@@ -26,6 +26,7 @@ pub mod metrics;
 pub mod names;
 pub mod store;
 pub mod tls;
+pub mod tokens;
 pub mod transport;
 pub mod web;
 pub mod ws;
@@ -154,8 +155,12 @@ fn unix_ms() -> u64 {
 pub const DEFAULT_UDP: &str = "0.0.0.0:5000";
 /// Default WebSocket address of the binary.
 pub const DEFAULT_WS: &str = "0.0.0.0:5001";
-/// Default HTTP address of the binary (used with `--web DIR`).
-pub const DEFAULT_HTTP: &str = "0.0.0.0:8080";
+/// HTTP address of the binary when UDP is off (otherwise HTTP follows the UDP address: same
+/// address and port number, over TCP, so that a native client finds it from `host:port`).
+pub const DEFAULT_HTTP: &str = "0.0.0.0:5000";
+
+/// New players a minute per address, by default.
+pub const DEFAULT_NEW_PLAYERS_PER_MINUTE: u32 = 60;
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -174,13 +179,16 @@ pub struct ServerConfig {
     pub ws_limits: Option<WsLimits>,
     /// Sleep between two polls of the sockets.
     pub poll_interval: Duration,
-    /// Serve the files of this directory (the browser bundle) over HTTP at `http`, with
-    /// `/ludus-server.json` (`None`: no HTTP).
+    /// Serve the files of this directory (the browser bundle) over HTTP too (`None`: only the
+    /// token endpoint, `/ludus-server.json`, `/healthz` and `/metrics`).
     pub web_dir: Option<PathBuf>,
-    /// The HTTP address, used when `web_dir` is set or `http_always`.
+    /// The HTTP address, always served: clients get their connect tokens there. `None`: the
+    /// bound UDP address (its port number, over TCP); required when UDP is off.
     pub http: Option<SocketAddr>,
-    /// Serve HTTP (`/healthz`, `/metrics`, `/ludus-server.json`) even without a web directory.
-    pub http_always: bool,
+    /// The netcode private key's file (`None`: `netcode.key` in `data_dir`, made on first start).
+    pub key_file: Option<PathBuf>,
+    /// New players a minute per address at the token endpoint (0: no limit).
+    pub new_players_per_minute: u32,
     /// Serve HTTP over TLS (https) and the WebSocket port over TLS (wss) with this certificate
     /// and key (PEM files).
     pub tls: Option<TlsFiles>,
@@ -218,6 +226,9 @@ pub enum ServerError {
     /// The configuration is inconsistent.
     #[error("{0}")]
     Config(&'static str),
+    /// The netcode key file is unusable.
+    #[error(transparent)]
+    Key(#[from] tokens::KeyError),
 }
 
 impl ServerConfig {
@@ -233,8 +244,9 @@ impl ServerConfig {
             ws_limits: None,
             poll_interval: Duration::from_millis(1),
             web_dir: None,
-            http: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
-            http_always: false,
+            http: None,
+            key_file: None,
+            new_players_per_minute: DEFAULT_NEW_PLAYERS_PER_MINUTE,
             tls: None,
             http_limits: HttpLimits::default(),
         }
@@ -293,7 +305,8 @@ pub struct Server {
 impl Server {
     /// Opens the database (reloading live games) and binds the sockets.
     pub fn bind(config: ServerConfig) -> Result<Server, ServerError> {
-        let (store, loaded) = Store::open(&config.data_dir)?;
+        let key = tokens::load_or_create_key(&config.data_dir, config.key_file.as_deref())?;
+        let (store, loaded) = Store::open_with(&config.data_dir, config.limits.credential_lifetime)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("ludus-io")
@@ -302,10 +315,31 @@ impl Server {
             .map_err(|source| ServerError::Start { what: "the tokio runtime", source })?;
         let mut sockets: Vec<Box<dyn ServerSocket>> = Vec::new();
         let mut udp_addr = None;
+        // HTTP follows the UDP address unless given: its TCP port is taken with the UDP one (a
+        // free UDP port whose TCP twin is busy is given back and another one tried).
+        let mut http_listener = None;
         match config.udp {
             Some(addr) => {
                 let bind = |source| ServerError::Bind { what: "UDP", addr, source };
-                let socket = bind_udp(addr).map_err(bind)?;
+                let mut attempts = 0;
+                let socket = loop {
+                    let socket = bind_udp(addr).map_err(bind)?;
+                    if config.http.is_some() {
+                        break socket;
+                    }
+                    let bound = socket.local_addr().map_err(bind)?;
+                    match std::net::TcpListener::bind(bound) {
+                        Ok(listener) => {
+                            http_listener = Some(listener);
+                            break socket;
+                        }
+                        Err(e) if addr.port() == 0 && attempts < 20 => {
+                            attempts += 1;
+                            tracing::debug!("TCP port {} busy ({e}): another UDP port", bound.port());
+                        }
+                        Err(source) => return Err(ServerError::Bind { what: "HTTP", addr: bound, source }),
+                    }
+                };
                 udp_addr = socket.local_addr().ok();
                 let socket =
                     NativeSocket::new(socket).map_err(|e| bind(std::io::Error::other(e.to_string())))?;
@@ -337,35 +371,43 @@ impl Server {
             None => sockets.push(Box::new(NoSocket)),
         }
         let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-        let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now);
+        // The addresses netcode knows the sockets by: a connect token must name one of them.
+        let public = |on: bool, s: &dyn ServerSocket| if on { s.addr().ok() } else { None };
+        let socket_addresses =
+            [public(udp_addr.is_some(), sockets[0].as_ref()), public(ws_addr.is_some(), sockets[1].as_ref())];
+        let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now, key);
+        let minter = Arc::new(tokens::Minter::new(
+            key,
+            NETCODE_PROTOCOL_ID,
+            socket_addresses,
+            config.new_players_per_minute,
+        ));
         let now = Instant::now();
         let seed = renet2_netcode::generate_random_bytes::<32>();
         let core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
         let metrics = Metrics::new();
-        let serve_http = config.web_dir.is_some() || config.http_always;
-        let http = match (config.http, serve_http) {
-            (Some(addr), true) => {
-                let info = serde_json::json!({
-                    "ws_port": ws_addr.map(|a| a.port()),
-                    "udp_port": udp_addr.map(|a| a.port()),
-                    "version": PROTOCOL_VERSION,
-                });
-                let tls = match &config.tls {
-                    Some(files) => Some(tls::server_config(&files.cert, &files.key, &[b"http/1.1"])?),
-                    None => None,
-                };
-                let http_config = HttpConfig {
-                    addr,
-                    root: config.web_dir.clone(),
-                    info: info.to_string(),
-                    tls,
-                    limits: config.http_limits.clone(),
-                };
-                Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?)
-            }
-            (None, true) => return Err(ServerError::Config("a web directory needs an HTTP address")),
-            (_, false) => None,
+        let Some(addr) = config.http.or(udp_addr) else {
+            return Err(ServerError::Config("without UDP, the HTTP address (connect tokens) must be given"));
         };
+        let info = serde_json::json!({
+            "ws_port": ws_addr.map(|a| a.port()),
+            "udp_port": udp_addr.map(|a| a.port()),
+            "version": PROTOCOL_VERSION,
+        });
+        let tls = match &config.tls {
+            Some(files) => Some(tls::server_config(&files.cert, &files.key, &[b"http/1.1"])?),
+            None => None,
+        };
+        let http_config = HttpConfig {
+            addr,
+            root: config.web_dir.clone(),
+            info: info.to_string(),
+            tls,
+            limits: config.http_limits.clone(),
+            minter: Some(minter),
+            listener: http_listener,
+        };
+        let http = Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?);
         let http_addr = http.as_ref().map(HttpServer::addr);
         Ok(Server {
             transport,
@@ -471,7 +513,15 @@ impl Server {
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {
             match event {
-                ServerEvent::ClientConnected { client_id } => self.core.connected(client_id),
+                ServerEvent::ClientConnected { client_id } => {
+                    // Who it signs in as: what the token endpoint wrote into its token.
+                    let grant =
+                        self.transport.take_user_data(client_id).and_then(|d| tokens::Grant::decode(&d));
+                    self.core.connected_with(client_id, grant.unwrap_or_default());
+                    if let Some(addr) = self.transport.client_addr(client_id) {
+                        self.core.set_origin(client_id, transport::address_key(&addr));
+                    }
+                }
                 ServerEvent::ClientDisconnected { client_id, .. } => self.core.disconnected(client_id),
             }
         }
@@ -487,8 +537,8 @@ impl Server {
             self.last_slow = now;
             self.core.timers();
         }
-        for (conn, token) in self.core.take_lookups() {
-            self.store.lookup(conn, token);
+        for (conn, hash, cutoff) in self.core.take_lookups() {
+            self.store.lookup(conn, hash, cutoff);
         }
         let moves = self.core.take_played().len();
         self.metrics.moves.inc_by(moves as u64);

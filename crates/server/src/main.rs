@@ -47,9 +47,23 @@ struct Args {
     /// the page the WebSocket port
     #[arg(long, value_name = "DIR")]
     web: Option<PathBuf>,
-    /// HTTP address: the bundle of --web, /ludus-server.json, /healthz and /metrics [default with --web: 0.0.0.0:8080]
+    /// HTTP address (TCP), always served: connect tokens (POST /api/connect), the bundle of --web,
+    /// /ludus-server.json, /healthz and /metrics [default: the --udp address, or 0.0.0.0:5000
+    /// with --udp none]
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// The netcode private key (64 hex digits), to share one between servers [default: made on
+    /// first start in DATA/netcode.key, mode 0600]
+    #[arg(long, value_name = "FILE")]
+    key_file: Option<PathBuf>,
+    /// A session credential unused this many days expires (its player, outside live games, is
+    /// deleted at the next start)
+    #[arg(long, value_name = "DAYS", default_value_t = 180, value_parser = clap::value_parser!(u64).range(1..=3650))]
+    credential_days: u64,
+    /// New players a minute from one address (IPv4 address, IPv6 /64) at the token endpoint;
+    /// 0: no limit (load tests from one machine)
+    #[arg(long, value_name = "N", default_value_t = ludus_server::DEFAULT_NEW_PLAYERS_PER_MINUTE)]
+    new_players_per_minute: u32,
     /// Serve HTTP over TLS (https) and the WebSocket port over TLS (wss) with this PEM
     /// certificate chain (with --tls-key)
     #[arg(long, value_name = "FILE", requires = "tls_key")]
@@ -91,15 +105,19 @@ impl Args {
                  TLS), or serve wss:// directly with --tls-cert FILE --tls-key FILE",
             ));
         }
-        if self.tls_cert.is_some() && self.ws.0.is_none() && self.web.is_none() && self.http.is_none() {
-            return Err(usage("--tls-cert needs the WebSocket port, --web DIR or --http ADDR"));
-        }
         let mut config = ServerConfig::local(&self.data);
         config.udp = self.udp.0;
         config.ws = self.ws.0;
         config.web_dir = self.web.clone();
-        config.http_always = self.http.is_some();
-        config.http = self.http.or_else(|| DEFAULT_HTTP.parse().ok());
+        config.http = match (self.http, self.udp.0) {
+            (Some(addr), _) => Some(addr),
+            // HTTP follows the UDP address (Server::bind, once the UDP port is bound).
+            (None, Some(_)) => None,
+            (None, None) => DEFAULT_HTTP.parse().ok(),
+        };
+        config.key_file = self.key_file.clone();
+        config.limits.credential_lifetime = Duration::from_secs(self.credential_days * 24 * 3600);
+        config.new_players_per_minute = self.new_players_per_minute;
         config.limits.seat_hold = Duration::from_secs(self.hold);
         config.max_clients = self.max_clients as usize;
         config.tls = match (&self.tls_cert, &self.tls_key) {
@@ -254,7 +272,13 @@ mod tests {
         assert_eq!(c.ws, None);
         assert_eq!(c.limits.seat_hold, Duration::from_secs(5));
         assert_eq!(c.web_dir, None);
-        assert!(!c.http_always);
+        assert_eq!(c.http, None, "HTTP follows the UDP address");
+        assert_eq!(parse("--udp none").unwrap().http, DEFAULT_HTTP.parse().ok());
+        assert_eq!(c.limits.credential_lifetime, Duration::from_secs(180 * 24 * 3600));
+        assert_eq!(parse("--credential-days 7").unwrap().limits.credential_lifetime.as_secs(), 7 * 24 * 3600);
+        assert!(parse("--credential-days 0").is_err());
+        assert_eq!(parse("--new-players-per-minute 0").unwrap().new_players_per_minute, 0);
+        assert_eq!(parse("--key-file k").unwrap().key_file, Some(PathBuf::from("k")));
         for bad in
             ["--udp nowhere", "--bogus 1", "--hold", "--hold -3", "--udp none --ws none", "--max-clients 0"]
         {
@@ -264,16 +288,15 @@ mod tests {
         assert_eq!(parse("--help").unwrap_err().exit_code(), 0);
         let c = parse("--web dist").unwrap();
         assert_eq!(c.web_dir, Some(PathBuf::from("dist")));
-        assert_eq!(c.http, DEFAULT_HTTP.parse().ok());
+        assert_eq!(c.http, None);
         let c = parse("--web dist --http 127.0.0.1:0").unwrap();
         assert_eq!(c.http, "127.0.0.1:0".parse().ok());
-        // --http alone: health, metrics and the ports, no files.
         let c = parse("--http 127.0.0.1:0").unwrap();
-        assert!(c.http_always && c.web_dir.is_none());
+        assert!(c.http.is_some() && c.web_dir.is_none());
         assert!(parse("--web dist --http none").is_err());
         assert!(parse("--web dist --tls-cert c.pem").is_err(), "a certificate needs its key");
         assert!(parse("--tls-cert c.pem --tls-key k.pem").is_ok(), "TLS for wss");
-        assert!(parse("--ws none --tls-cert c.pem --tls-key k.pem").is_err(), "TLS needs a TCP side");
+        assert!(parse("--ws none --tls-cert c.pem --tls-key k.pem").is_ok(), "https for the tokens");
         assert!(parse("--ws-behind-tls").is_err(), "gone");
         let c = parse("--web dist --tls-cert c.pem --tls-key k.pem --log-format json").unwrap();
         assert!(c.tls.is_some());

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Why the database could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -34,8 +34,10 @@ pub enum StoreError {
 /// One change to store.
 #[derive(Clone, Debug)]
 pub enum Op {
-    /// A new player.
-    NewPlayer { id: u64, token: String, nickname: String, created_ms: u64 },
+    /// A new player, with the hash of its session credential.
+    NewPlayer { id: u64, hash: String, nickname: String, created_ms: u64 },
+    /// A player signed in: its new credential's hash, the one it used, and when.
+    Credential { id: u64, hash: String, prev: Option<String>, last_seen_ms: u64 },
     /// A player's new nickname.
     Nickname { id: u64, nickname: String },
     /// A game starts.
@@ -79,7 +81,12 @@ pub struct StoredGame {
 #[derive(Clone, Debug)]
 pub struct StoredPlayer {
     pub id: u64,
-    pub token: String,
+    /// SHA-256 (hex) of the current session credential.
+    pub hash: String,
+    /// The hash of the credential used at the last sign-in (valid until the new one is used).
+    pub prev: Option<String>,
+    /// The last sign-in, Unix milliseconds.
+    pub last_seen_ms: u64,
     pub nickname: String,
 }
 
@@ -105,9 +112,9 @@ pub struct CommitStats {
     pub max_us: AtomicU64,
 }
 
-/// A player lookup by session token: (connection, token) in, (connection, token, the player if
-/// stored) out.
-type LookupRequest = (u64, String);
+/// A player lookup by credential hash: (connection, hash, oldest valid last sign-in) in,
+/// (connection, hash, the player if stored and not expired) out.
+type LookupRequest = (u64, String, u64);
 type LookupAnswer = (u64, String, Option<StoredPlayer>);
 
 /// The database: a writer thread, a reader thread (player lookups) and a checkpointer thread.
@@ -131,9 +138,11 @@ pub struct Store {
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS players(
     id INTEGER PRIMARY KEY,
-    token TEXT NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL UNIQUE,
     nickname TEXT NOT NULL,
-    created_ms INTEGER NOT NULL
+    created_ms INTEGER NOT NULL,
+    prev_hash TEXT,
+    last_seen_ms INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS games(
     id INTEGER PRIMARY KEY,
@@ -170,6 +179,50 @@ CREATE TABLE IF NOT EXISTS proposals(
 ) WITHOUT ROWID;
 ";
 
+/// Brings a database of an earlier version up to date, in one transaction: session
+/// credentials were stored in clear (`players.token`); they are replaced by their SHA-256
+/// (`token_hash`), so that a stolen database file signs nobody in. Their last use counts as now.
+fn migrate(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> {
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('players')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if columns.iter().any(|c| c == "token") {
+        let tx = conn.transaction()?;
+        tx.execute_batch(
+            "ALTER TABLE players ADD COLUMN prev_hash TEXT;
+             ALTER TABLE players ADD COLUMN last_seen_ms INTEGER NOT NULL DEFAULT 0;",
+        )?;
+        let rows: Vec<(i64, String)> = tx
+            .prepare("SELECT id, token FROM players")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        {
+            let mut update = tx.prepare("UPDATE players SET token = ?2, last_seen_ms = ?3 WHERE id = ?1")?;
+            for (id, token) in rows {
+                update.execute(params![id, crate::core::credential_hash(&token), now_ms as i64])?;
+            }
+        }
+        tx.execute_batch("ALTER TABLE players RENAME COLUMN token TO token_hash;")?;
+        tx.commit()?;
+        tracing::info!("database migrated: session credentials are now stored hashed");
+    }
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS players_prev ON players(prev_hash) WHERE prev_hash IS NOT NULL;",
+    )
+}
+
+/// Deletes the players whose credential expired (unused for `lifetime`) and who sit in no live
+/// game; their finished games keep their names in the archives.
+fn prune_players(conn: &Connection, cutoff_ms: u64) -> rusqlite::Result<usize> {
+    conn.execute(
+        "DELETE FROM players WHERE last_seen_ms < ?1
+         AND id NOT IN (SELECT first_player FROM games WHERE live = 1)
+         AND id NOT IN (SELECT second_player FROM games WHERE live = 1)",
+        params![cutoff_ms as i64],
+    )
+}
+
 fn open(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_secs(10))?;
@@ -184,16 +237,18 @@ fn commit(conn: &mut Connection, batches: &[(u64, Vec<Op>)]) -> rusqlite::Result
     for (_, ops) in batches {
         for op in ops {
             match op {
-                Op::NewPlayer { id, token, nickname, created_ms } => {
+                Op::NewPlayer { id, hash, nickname, created_ms } => {
                     tx.prepare_cached(
-                        "INSERT INTO players(id, token, nickname, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                        "INSERT INTO players(id, token_hash, nickname, created_ms, last_seen_ms)
+                         VALUES (?1, ?2, ?3, ?4, ?4)",
                     )?
-                    .execute(params![
-                        *id as i64,
-                        token,
-                        nickname,
-                        *created_ms as i64
-                    ])?;
+                    .execute(params![*id as i64, hash, nickname, *created_ms as i64])?;
+                }
+                Op::Credential { id, hash, prev, last_seen_ms } => {
+                    tx.prepare_cached(
+                        "UPDATE players SET token_hash = ?2, prev_hash = ?3, last_seen_ms = ?4 WHERE id = ?1",
+                    )?
+                    .execute(params![*id as i64, hash, prev, *last_seen_ms as i64])?;
                 }
                 Op::Nickname { id, nickname } => {
                     tx.prepare_cached("UPDATE players SET nickname = ?2 WHERE id = ?1")?
@@ -257,14 +312,29 @@ fn commit(conn: &mut Connection, batches: &[(u64, Vec<Op>)]) -> rusqlite::Result
 }
 
 impl Store {
-    /// Opens (or creates) `dir/ludus.sqlite3` and loads the live games.
+    /// Opens (or creates) `dir/ludus.sqlite3` and loads the live games (credentials expire
+    /// after 180 days unused).
     pub fn open(dir: &Path) -> Result<(Store, Loaded), StoreError> {
+        Store::open_with(dir, Duration::from_secs(180 * 24 * 3600))
+    }
+
+    /// Opens (or creates) `dir/ludus.sqlite3`, migrates it, deletes the players whose
+    /// credential has been unused for `credential_lifetime` (outside live games), and loads the
+    /// live games.
+    pub fn open_with(dir: &Path, credential_lifetime: Duration) -> Result<(Store, Loaded), StoreError> {
         std::fs::create_dir_all(dir)
             .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
         let path = dir.join("ludus.sqlite3");
         let fail = |source: rusqlite::Error| StoreError::Database { path: path.clone(), source };
         let mut writer = open(&path).map_err(fail)?;
         writer.execute_batch(SCHEMA).map_err(fail)?;
+        let now_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
+        migrate(&mut writer, now_ms).map_err(fail)?;
+        let pruned = prune_players(&writer, now_ms.saturating_sub(credential_lifetime.as_millis() as u64))
+            .map_err(fail)?;
+        if pruned > 0 {
+            tracing::info!(pruned, "players with expired credentials deleted");
+        }
         // Checkpoints run on their own thread, so that a commit never waits for one.
         writer.pragma_update(None, "wal_autocheckpoint", 0).map_err(fail)?;
         let checkpoint_conn = open(&path).map_err(fail)?;
@@ -275,9 +345,9 @@ impl Store {
         let reader = std::thread::Builder::new()
             .name("ludus-db-reader".into())
             .spawn(move || {
-                while let Ok((conn, token)) = lookup_requests.recv() {
-                    let found = find_player(&reader_conn, &token);
-                    if lookup_answers.send((conn, token, found)).is_err() {
+                while let Ok((conn, hash, cutoff)) = lookup_requests.recv() {
+                    let found = find_player(&reader_conn, &hash, cutoff);
+                    if lookup_answers.send((conn, hash, found)).is_err() {
                         break;
                     }
                 }
@@ -384,11 +454,12 @@ impl Store {
         &self.path
     }
 
-    /// Asks the reader thread for the player with `token` (for connection `conn`); the answer
-    /// comes back through [`Store::looked_up`].
-    pub fn lookup(&self, conn: u64, token: String) {
+    /// Asks the reader thread for the player with credential hash `hash` (current or previous)
+    /// last seen at `cutoff_ms` or later (for connection `conn`); the answer comes back through
+    /// [`Store::looked_up`].
+    pub fn lookup(&self, conn: u64, hash: String, cutoff_ms: u64) {
         if let Some(tx) = &self.lookup_tx {
-            let _ = tx.send((conn, token));
+            let _ = tx.send((conn, hash, cutoff_ms));
         }
     }
 
@@ -430,20 +501,25 @@ impl Drop for Store {
 
 /// The stored player with this session token (`None` also when the read fails: the sign-in then
 /// makes a new player, as for an unknown token).
-fn find_player(conn: &Connection, token: &str) -> Option<StoredPlayer> {
-    conn.prepare_cached("SELECT id, nickname FROM players WHERE token = ?1")
-        .and_then(|mut s| {
-            s.query_row([token], |r| {
-                Ok(StoredPlayer {
-                    id: r.get::<_, i64>(0)? as u64,
-                    token: token.to_string(),
-                    nickname: r.get(1)?,
-                })
-            })
-            .optional()
-        })
-        .ok()
-        .flatten()
+fn find_player(conn: &Connection, hash: &str, cutoff_ms: u64) -> Option<StoredPlayer> {
+    conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM players WHERE (token_hash = ?1 OR prev_hash = ?1) AND last_seen_ms >= ?2"
+    ))
+    .and_then(|mut s| s.query_row(params![hash, cutoff_ms as i64], stored_player).optional())
+    .ok()
+    .flatten()
+}
+
+const PLAYER_COLUMNS: &str = "id, token_hash, prev_hash, last_seen_ms, nickname";
+
+fn stored_player(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPlayer> {
+    Ok(StoredPlayer {
+        id: r.get::<_, i64>(0)? as u64,
+        hash: r.get(1)?,
+        prev: r.get(2)?,
+        last_seen_ms: r.get::<_, i64>(3)?.max(0) as u64,
+        nickname: r.get(4)?,
+    })
 }
 
 fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
@@ -525,14 +601,9 @@ fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
     let mut ids: Vec<u64> = loaded.games.iter().flat_map(|g| g.players).collect();
     ids.sort_unstable();
     ids.dedup();
-    let mut player = conn.prepare_cached("SELECT id, token, nickname FROM players WHERE id = ?1")?;
+    let mut player = conn.prepare_cached(&format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?1"))?;
     for id in ids {
-        if let Some(p) = player
-            .query_row(params![id as i64], |r| {
-                Ok(StoredPlayer { id: r.get::<_, i64>(0)? as u64, token: r.get(1)?, nickname: r.get(2)? })
-            })
-            .optional()?
-        {
+        if let Some(p) = player.query_row(params![id as i64], stored_player).optional()? {
             loaded.players.push(p);
         }
     }

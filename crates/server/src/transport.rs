@@ -85,6 +85,11 @@ pub fn netcode_framing_ok(packet: &[u8]) -> bool {
     }
 }
 
+/// The nonce of a connection request's token (it names the token).
+fn request_nonce(packet: &[u8]) -> Option<[u8; 24]> {
+    packet.get(1 + 13 + 8 + 8..1 + 13 + 8 + 8 + 24)?.try_into().ok()
+}
+
 /// The expiry (Unix seconds) a connection request announces.
 fn request_expiry(packet: &[u8]) -> Option<u64> {
     let bytes: [u8; 8] = packet.get(1 + 13 + 8..1 + 13 + 8 + 8)?.try_into().ok()?;
@@ -155,6 +160,9 @@ struct Pending {
 pub struct HandshakeStats {
     /// Connection requests handed to netcode.
     pub requests: u64,
+    /// Connection requests dropped: their token already started a handshake from another
+    /// address (netcode checks that within one shard; the transport across shards).
+    pub token_reused: u64,
     /// Connection requests dropped: too many handshakes from that address.
     pub refused_per_address: u64,
     /// Handshakes dropped unfinished (oldest of a full shard, or too old).
@@ -186,6 +194,13 @@ struct Io {
     pending_per_ip: HashMap<IpAddr, usize>,
     /// Handshakes to drop once the current result is handled.
     evict: Vec<(usize, SocketAddr)>,
+    /// Tokens that started a handshake (by the nonce of their connection request): the address
+    /// that used it and the token's expiry (Unix seconds). A token serves one address.
+    token_uses: HashMap<[u8; 24], ((usize, SocketAddr), u64)>,
+    /// The nonce and expiry of the connection request being processed.
+    current_request: Option<([u8; 24], u64)>,
+    /// The user data of each connected client's connect token (who it signs in as).
+    user_data: HashMap<u64, Box<[u8; renetcode2::NETCODE_USER_DATA_BYTES]>>,
     /// Packets whose processing by renet2 panicked (authenticated clients, dropped).
     panics: u64,
     handshakes: HandshakeStats,
@@ -199,7 +214,8 @@ pub struct Transport {
     last_sweep: Duration,
     last_pending_sweep: Duration,
     protocol_id: u64,
-    /// The key netcode checks connect tokens with (all zeros: unsecure mode).
+    /// The server's private key: netcode checks connect tokens with it (only the server's
+    /// HTTP endpoint mints them, [`crate::tokens`]).
     connect_key: [u8; 32],
 }
 
@@ -211,6 +227,7 @@ impl Transport {
         max_clients: usize,
         protocol_id: u64,
         now: Duration,
+        private_key: [u8; 32],
     ) -> Self {
         let shard_count = max_clients.div_ceil(SHARD_SIZE).max(1);
         let shards = (0..shard_count)
@@ -228,7 +245,7 @@ impl Transport {
                             ],
                         })
                         .collect(),
-                    authentication: ServerAuthentication::Unsecure,
+                    authentication: ServerAuthentication::Secure { private_key },
                 })
             })
             .collect();
@@ -248,6 +265,9 @@ impl Transport {
                 pending_per_shard: vec![0; shard_count],
                 pending_per_ip: HashMap::new(),
                 evict: Vec::new(),
+                user_data: HashMap::new(),
+                token_uses: HashMap::new(),
+                current_request: None,
                 panics: 0,
                 handshakes: HandshakeStats::default(),
             },
@@ -255,7 +275,7 @@ impl Transport {
             last_sweep: now,
             last_pending_sweep: now,
             protocol_id,
-            connect_key: [0; 32],
+            connect_key: private_key,
         }
     }
 
@@ -268,6 +288,21 @@ impl Transport {
     /// Handshake counters.
     pub fn handshakes(&self) -> HandshakeStats {
         self.io.handshakes
+    }
+
+    /// Takes the user data of a connected client's connect token (written by the server's
+    /// token endpoint: who the connection signs in as).
+    pub fn take_user_data(
+        &mut self,
+        client_id: u64,
+    ) -> Option<Box<[u8; renetcode2::NETCODE_USER_DATA_BYTES]>> {
+        self.io.user_data.remove(&client_id)
+    }
+
+    /// The address of a connected client.
+    pub fn client_addr(&self, client_id: u64) -> Option<SocketAddr> {
+        let entry = self.io.clients.get(&client_id)?;
+        self.shards.get(entry.shard)?.client_addr(client_id).map(|(_, addr)| addr)
     }
 
     /// Handshakes in progress.
@@ -330,6 +365,22 @@ impl Transport {
                     faults::note("malformed netcode packet dropped");
                     continue;
                 }
+                self.io.current_request = None;
+                if packet.first() == Some(&CONNECTION_REQUEST_PREFIX)
+                    && let (Some(nonce), Some(expiry)) = (request_nonce(packet), request_expiry(packet))
+                {
+                    if self
+                        .io
+                        .token_uses
+                        .get(&nonce)
+                        .is_some_and(|(used_by, _)| *used_by != (socket_id, addr))
+                    {
+                        self.io.handshakes.token_reused += 1;
+                        faults::note("connection request refused: its token was used from another address");
+                        continue;
+                    }
+                    self.io.current_request = Some((nonce, expiry));
+                }
                 let Some(shard) = self.io.route(socket_id, addr, packet) else {
                     continue;
                 };
@@ -359,6 +410,7 @@ impl Transport {
     }
 
     fn apply_evictions(&mut self) {
+        self.io.current_request = None;
         while let Some((socket_id, addr)) = self.io.evict.pop() {
             self.evict_pending(socket_id, addr);
         }
@@ -524,6 +576,8 @@ impl Transport {
         if now.saturating_sub(self.last_sweep) >= Duration::from_secs(5) {
             self.last_sweep = now;
             let io = &mut self.io;
+            let now_secs = now.as_secs();
+            io.token_uses.retain(|_, (_, expiry)| *expiry > now_secs);
             let before = io.routes.len();
             let mut freed = vec![0; io.shard_load.len()];
             let pending = &io.pending;
@@ -673,6 +727,9 @@ impl Io {
                 }
                 self.send(socket_id, addr, payload);
                 self.add_pending(socket_id, addr, shard);
+                if let Some((nonce, expiry)) = self.current_request.take() {
+                    self.token_uses.insert(nonce, ((socket_id, addr), expiry));
+                }
             }
             ServerResult::PacketToSend { socket_id, addr, payload } => self.send(socket_id, addr, payload),
             ServerResult::Payload { client_id, payload } => {
@@ -693,7 +750,7 @@ impl Io {
                     }
                 }
             }
-            ServerResult::ClientConnected { client_id, socket_id, addr, payload, .. } => {
+            ServerResult::ClientConnected { client_id, socket_id, addr, payload, user_data } => {
                 self.forget_pending(socket_id, addr);
                 self.send(socket_id, addr, payload);
                 if let Some(route) = self.routes.get_mut(&(socket_id, addr)) {
@@ -707,6 +764,7 @@ impl Io {
                 let reliable = self.sockets.get(socket_id).is_some_and(|s| s.is_reliable());
                 self.renet.add_connection(client_id, reliable);
                 self.clients.insert(client_id, ClientEntry { shard, last_flush: self.now });
+                self.user_data.insert(client_id, user_data);
             }
             ServerResult::ClientDisconnected { client_id, socket_id, addr, payload } => {
                 if let Some(payload) = payload {
@@ -719,6 +777,7 @@ impl Io {
                 self.forget_route(socket_id, addr);
                 if self.clients.get(&client_id).is_some_and(|c| c.shard == shard) {
                     self.clients.remove(&client_id);
+                    self.user_data.remove(&client_id);
                     self.renet.remove_connection(client_id);
                 }
             }

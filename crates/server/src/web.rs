@@ -7,8 +7,9 @@
 //!   (`..`, `.`, empty segments, backslashes, NUL, `:`, control characters, malformed escapes:
 //!   `400`), dot-files `404`, a file must resolve (symbolic links included) inside DIR; request
 //!   targets of at most [`MAX_REQUEST_LINE`] bytes (`414`); no request bodies (`413`); the same
-//!   content types and `Cache-Control` as before (`no-cache` for the page, its script, the wasm
-//!   module and JSON, a day for the rest); `X-Content-Type-Options: nosniff`;
+//!   content types and `Cache-Control` (`no-cache` for the page, the service worker and JSON, a
+//!   year and `immutable` for the game's code under its content-hashed names, a day for the
+//!   rest); `X-Content-Type-Options: nosniff`;
 //! - `GET /ludus-server.json` (the ports, `no-store`), `GET /healthz`, `GET /metrics`
 //!   (Prometheus text).
 //!
@@ -88,6 +89,10 @@ pub struct HttpConfig {
     pub tls: Option<Arc<TlsConfig>>,
     /// Bounds.
     pub limits: HttpLimits,
+    /// The connect-token endpoint (`POST /api/connect`).
+    pub minter: Option<Arc<crate::tokens::Minter>>,
+    /// A listener already bound to `addr` (`None`: bind it).
+    pub listener: Option<std::net::TcpListener>,
 }
 
 /// A running HTTP listener; dropping it stops accepting (open connections end by their
@@ -114,12 +119,15 @@ impl HttpServer {
             ),
             None => None,
         };
-        let std_listener = std::net::TcpListener::bind(config.addr)
-            .and_then(|l| l.set_nonblocking(true).map(|()| l))
-            .map_err(|source| WebError::Bind { addr: config.addr, source })?;
+        let std_listener = match config.listener {
+            Some(listener) => Ok(listener),
+            None => std::net::TcpListener::bind(config.addr),
+        }
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
+        .map_err(|source| WebError::Bind { addr: config.addr, source })?;
         let addr =
             std_listener.local_addr().map_err(|source| WebError::Bind { addr: config.addr, source })?;
-        let app = router(root, config.info, metrics);
+        let app = router(root, config.info, metrics, config.minter);
         let (stop, stopped) = watch::channel(false);
         let tls = config.tls.map(TlsAcceptor::from);
         let limits = config.limits;
@@ -142,9 +150,70 @@ impl Drop for HttpServer {
     }
 }
 
-fn router(root: Option<PathBuf>, info: String, metrics: Metrics) -> Router {
+/// The address of the connection a request came on (an extension of every request).
+#[derive(Clone, Copy, Debug)]
+struct Peer(SocketAddr);
+
+/// `POST /api/connect`: a connect token for the request's credential (see [`crate::tokens`]).
+async fn connect(minter: Arc<crate::tokens::Minter>, req: Request) -> Response {
+    let Some(Peer(peer)) = req.extensions().get::<Peer>().copied() else {
+        return plain(StatusCode::INTERNAL_SERVER_ERROR, "no peer address\n");
+    };
+    let body = match axum::body::to_bytes(req.into_body(), crate::tokens::MAX_REQUEST_BYTES).await {
+        Ok(body) => body,
+        Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request too long\n"),
+    };
+    // Any origin may ask (a page served elsewhere, a tablet's page for the in-game host): a
+    // token is what any client can get, and a credential is only what the page already holds.
+    let headers = [(header::CACHE_CONTROL, "no-store"), (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")];
+    match minter.answer(peer.ip(), &body) {
+        Ok(token) => (headers, [(header::CONTENT_TYPE, "application/octet-stream")], token).into_response(),
+        Err(refused) => {
+            let status = StatusCode::from_u16(refused.status).unwrap_or(StatusCode::BAD_REQUEST);
+            let mut response = (
+                status,
+                headers,
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                format!("{}\n", refused.message),
+            )
+                .into_response();
+            if let Some(secs) = refused.retry_after
+                && let Ok(value) = HeaderValue::from_str(&secs.to_string())
+            {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            if refused.status == 409 {
+                // The client shows "please update" as for `ServerMessage::Incompatible`.
+                let headers = response.headers_mut();
+                headers.insert(
+                    ludus_protocol::VERSION_HEADER,
+                    HeaderValue::from(ludus_protocol::PROTOCOL_VERSION),
+                );
+                headers.insert(
+                    header::ACCESS_CONTROL_EXPOSE_HEADERS,
+                    HeaderValue::from_static(ludus_protocol::VERSION_HEADER),
+                );
+            }
+            response
+        }
+    }
+}
+
+fn router(
+    root: Option<PathBuf>,
+    info: String,
+    metrics: Metrics,
+    minter: Option<Arc<crate::tokens::Minter>>,
+) -> Router {
     let info: Arc<str> = info.into();
-    let mut app = Router::new()
+    let mut app = Router::new();
+    if let Some(minter) = minter {
+        app = app.route(
+            ludus_protocol::CONNECT_PATH,
+            axum::routing::post(move |req: Request| connect(minter.clone(), req)),
+        );
+    }
+    let mut app = app
         .route(
             INFO_PATH,
             get(move || {
@@ -249,14 +318,28 @@ fn valid_escapes(s: &str) -> bool {
     })
 }
 
-/// `(Content-Type, Cache-Control)` by the file's extension.
+/// Whether a file's name carries its content hash (`ludus-0123456789abcdef.js`, as
+/// web/package.sh names the game's code): such a file never changes under its name.
+fn content_hashed(path: &Path) -> bool {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    stem.rsplit_once('-').is_some_and(|(name, hash)| {
+        !name.is_empty()
+            && hash.len() == 16
+            && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
+/// `(Content-Type, Cache-Control)` by the file's extension; the game's content-hashed code is
+/// kept for a year, unchanged (`immutable`).
 fn kind(path: &Path) -> (&'static str, &'static str) {
     const REVALIDATE: &str = "no-cache";
     const A_DAY: &str = "public, max-age=86400";
+    const FOR_GOOD: &str = "public, max-age=31536000, immutable";
+    let code = if content_hashed(path) { FOR_GOOD } else { REVALIDATE };
     match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("html" | "htm") => ("text/html; charset=utf-8", REVALIDATE),
-        Some("js" | "mjs") => ("text/javascript; charset=utf-8", REVALIDATE),
-        Some("wasm") => ("application/wasm", REVALIDATE),
+        Some("js" | "mjs") => ("text/javascript; charset=utf-8", code),
+        Some("wasm") => ("application/wasm", code),
         Some("json") => ("application/json", REVALIDATE),
         Some("webmanifest") => ("application/manifest+json", A_DAY),
         Some("css") => ("text/css; charset=utf-8", A_DAY),
@@ -270,6 +353,28 @@ fn kind(path: &Path) -> (&'static str, &'static str) {
 
 /// Our rules around `ServeDir` (see the module documentation).
 async fn guard(root: Option<&Path>, req: Request, next: Next) -> Response {
+    if req.uri().path() == ludus_protocol::CONNECT_PATH {
+        // The one route with a method other than GET and a body (a short one).
+        if req.method() != Method::POST {
+            let mut r = plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n");
+            r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+            return r;
+        }
+        let length =
+            req.headers().get(header::CONTENT_LENGTH).and_then(|l| l.to_str().ok()?.parse::<usize>().ok());
+        if req.headers().contains_key(header::TRANSFER_ENCODING)
+            || length.is_none_or(|l| l > crate::tokens::MAX_REQUEST_BYTES)
+        {
+            return plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "a short body with its Content-Length is expected\n",
+            );
+        }
+        if req.version() == axum::http::Version::HTTP_11 && !req.headers().contains_key(header::HOST) {
+            return plain(StatusCode::BAD_REQUEST, "bad request: no Host\n");
+        }
+        return next.run(req).await;
+    }
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let mut r = plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n");
         r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
@@ -432,10 +537,10 @@ async fn accept_loop(
                     if let Ok(Ok(stream)) =
                         tokio::time::timeout(limits.header_timeout, acceptor.accept(stream)).await
                     {
-                        serve(stream, app, &limits).await;
+                        serve(stream, app, &limits, peer).await;
                     }
                 }
-                None => serve(stream, app, &limits).await,
+                None => serve(stream, app, &limits, peer).await,
             }
         });
     }
@@ -449,12 +554,15 @@ async fn refuse(mut stream: TcpStream) {
     .await;
 }
 
-async fn serve<I>(io: I, app: Router, limits: &HttpLimits)
+async fn serve<I>(io: I, app: Router, limits: &HttpLimits, peer: SocketAddr)
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let service =
-        TowerToHyperService::new(app.map_request(|req: Request<hyper::body::Incoming>| req.map(Body::new)));
+    let service = TowerToHyperService::new(app.map_request(move |req: Request<hyper::body::Incoming>| {
+        let mut req = req.map(Body::new);
+        req.extensions_mut().insert(Peer(peer));
+        req
+    }));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())

@@ -22,6 +22,14 @@ pub struct Limits {
     pub proposal_interval: Duration,
     /// Shortest initial time of a clock, in milliseconds (tests lower it).
     pub min_clock_ms: u32,
+    /// A session credential unused this long expires (`--credential-days`).
+    pub credential_lifetime: Duration,
+    /// Wrong room codes one address may try (within [`Limits::code_window`]) before a cool-down.
+    pub code_guesses: u32,
+    /// The window in which wrong room codes are counted.
+    pub code_window: Duration,
+    /// How long an address that guessed too many codes is refused every code.
+    pub code_cooldown: Duration,
 }
 
 impl Default for Limits {
@@ -34,6 +42,10 @@ impl Default for Limits {
             max_strikes: 100,
             proposal_interval: Duration::from_millis(250),
             min_clock_ms: ClockSpec::MIN_INITIAL_MS,
+            credential_lifetime: Duration::from_secs(180 * 24 * 3600),
+            code_guesses: 10,
+            code_window: Duration::from_secs(600),
+            code_cooldown: Duration::from_secs(300),
         }
     }
 }

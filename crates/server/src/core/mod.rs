@@ -28,6 +28,7 @@ mod tests;
 pub use limits::Limits;
 
 use crate::store::{Loaded, Op, StoredPlayer};
+use crate::tokens::Grant;
 use game::LiveGame;
 use limits::Bucket;
 use ludus_protocol::{
@@ -89,14 +90,39 @@ struct Conn {
     /// A `Hello` waiting for its token to be looked up in the database, and the messages that
     /// arrived meanwhile (replayed once it is answered).
     pending: Option<(Hello, Option<String>, Vec<Vec<u8>>)>,
+    /// What the connect token says: the credential, and whether it may become a new player.
+    grant: Grant,
+    /// The address it comes from (IPv4 address, IPv6 /64), for per-address limits.
+    origin: Option<std::net::IpAddr>,
+}
+
+/// Wrong room codes from one address.
+struct CodeStrikes {
+    count: u32,
+    since: Instant,
+    until: Option<Instant>,
+}
+
+/// SHA-256 of a session credential, in hex: what is stored and looked up.
+pub fn credential_hash(credential: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(credential.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Messages kept while a sign-in waits for its lookup (more are refused).
 const MAX_PENDING_MESSAGES: usize = 16;
 
 struct Player {
-    token: String,
+    /// SHA-256 (hex) of the current session credential; the credential itself is never kept.
+    hash: String,
+    /// The hash of the credential the player signed in with last, still valid until the new
+    /// one is used (the `Welcome` carrying the new one may have been lost).
+    prev: Option<String>,
+    /// When the player last signed in (Unix milliseconds): credentials expire unused.
+    last_seen_ms: u64,
     nickname: String,
+    /// The nickname's confusable skeleton ([`crate::names::skeleton`]).
+    skeleton: String,
     conn: Option<ConnId>,
     /// The room the player sits in (waiting, playing or just finished).
     room: Option<String>,
@@ -105,8 +131,24 @@ struct Player {
 }
 
 impl Player {
-    fn new(token: String, nickname: String) -> Player {
-        Player { token, nickname, conn: None, room: None, queued: None, watching: None }
+    fn new(hash: String, prev: Option<String>, last_seen_ms: u64, nickname: String) -> Player {
+        let skeleton = crate::names::skeleton(&nickname);
+        Player {
+            hash,
+            prev,
+            last_seen_ms,
+            nickname,
+            skeleton,
+            conn: None,
+            room: None,
+            queued: None,
+            watching: None,
+        }
+    }
+
+    fn rename(&mut self, nickname: String) {
+        self.skeleton = crate::names::skeleton(&nickname);
+        self.nickname = nickname;
     }
 }
 
@@ -127,7 +169,8 @@ pub struct Core {
     room_serial: u64,
     ops: Vec<Op>,
     out: Vec<Outgoing>,
-    lookups: Vec<(ConnId, String)>,
+    lookups: Vec<(ConnId, String, u64)>,
+    code_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
     /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
     played: Vec<(GameId, u32)>,
     /// Counters for the operator.
@@ -171,6 +214,8 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::NoRematch => "no_rematch",
         ErrorCode::ServerFull => "server_full",
         ErrorCode::Internal => "internal",
+        ErrorCode::SessionExpired => "session_expired",
+        ErrorCode::TooManyAttempts => "too_many_attempts",
     }
 }
 
@@ -197,12 +242,12 @@ impl Core {
             ops: Vec::new(),
             out: Vec::new(),
             lookups: Vec::new(),
+            code_strikes: HashMap::new(),
             played: Vec::new(),
             stats: Stats::default(),
         };
         for p in loaded.players {
-            core.tokens.insert(p.token.clone(), PlayerId(p.id));
-            core.players.insert(PlayerId(p.id), Player::new(p.token, p.nickname));
+            core.remember(p);
         }
         for g in loaded.games {
             let record = GameRecord {
@@ -256,10 +301,32 @@ impl Core {
         std::mem::take(&mut self.out)
     }
 
-    /// Takes the players to look up by session token (connection, token): answer each with
-    /// [`Core::looked_up`].
-    pub fn take_lookups(&mut self) -> Vec<(ConnId, String)> {
+    /// Takes the players to look up by credential hash (connection, hash, the oldest last
+    /// sign-in still valid in Unix milliseconds): answer each with [`Core::looked_up`].
+    pub fn take_lookups(&mut self) -> Vec<(ConnId, String, u64)> {
         std::mem::take(&mut self.lookups)
+    }
+
+    /// Keeps a stored player in memory, found by both of its credential hashes.
+    fn remember(&mut self, p: StoredPlayer) {
+        let id = PlayerId(p.id);
+        self.tokens.insert(p.hash.clone(), id);
+        if let Some(prev) = &p.prev {
+            self.tokens.insert(prev.clone(), id);
+        }
+        self.players.insert(id, Player::new(p.hash, p.prev, p.last_seen_ms, p.nickname));
+    }
+
+    /// Whether `name` looks like (same confusable skeleton as) the name of another player who is
+    /// signed in now.
+    fn name_taken(&self, name: &str, me: Option<PlayerId>) -> bool {
+        let skeleton = crate::names::skeleton(name);
+        self.players.iter().any(|(id, p)| Some(*id) != me && p.conn.is_some() && p.skeleton == skeleton)
+    }
+
+    /// The oldest last sign-in whose credential is still valid (Unix milliseconds).
+    fn credential_cutoff(&self) -> u64 {
+        self.unix_ms.saturating_sub(self.limits.credential_lifetime.as_millis() as u64)
     }
 
     /// Takes the moves accepted since the last call: (game, ply).
@@ -279,7 +346,7 @@ impl Core {
         self.rng.random()
     }
 
-    /// A new session token: 128 random bits in hex.
+    /// A new session credential: 128 random bits in hex.
     fn new_token(&mut self) -> String {
         let bytes: [u8; 16] = self.rng.random();
         bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -339,8 +406,13 @@ impl Core {
 
     // Connections.
 
-    /// A connection opened.
+    /// A connection opened by a new player's token (tests).
     pub fn connected(&mut self, conn: ConnId) {
+        self.connected_with(conn, Grant { credential: None, may_create: true });
+    }
+
+    /// A connection opened, with what its connect token says.
+    pub fn connected_with(&mut self, conn: ConnId, grant: Grant) {
         self.conns.insert(
             conn,
             Conn {
@@ -349,8 +421,51 @@ impl Core {
                 bucket: Bucket::new(&self.limits, self.now),
                 closing: false,
                 pending: None,
+                grant,
+                origin: None,
             },
         );
+    }
+
+    /// Where a connection comes from (its address's key, [`crate::transport::address_key`]).
+    pub fn set_origin(&mut self, conn: ConnId, origin: std::net::IpAddr) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.origin = Some(origin);
+        }
+    }
+
+    /// Joins a room by code, counting wrong codes per address: beyond
+    /// [`Limits::code_guesses`] in [`Limits::code_window`], every code is refused for
+    /// [`Limits::code_cooldown`] (guessing private codes is cut off).
+    fn join_by_code(&mut self, conn: ConnId, pid: PlayerId, code: &str) -> Result<(), Refusal> {
+        let origin = self.conns.get(&conn).and_then(|c| c.origin);
+        let now = self.now;
+        if let Some(s) = origin.and_then(|o| self.code_strikes.get(&o))
+            && s.until.is_some_and(|until| now < until)
+        {
+            return refuse(
+                ErrorCode::TooManyAttempts,
+                "too many wrong room codes: try again in a few minutes",
+            );
+        }
+        let result = self.join_room(pid, code);
+        if let (Err(refusal), Some(origin)) = (&result, origin)
+            && refusal.code == ErrorCode::UnknownRoom
+        {
+            let limits = (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
+            let strikes =
+                self.code_strikes.entry(origin).or_insert(CodeStrikes { count: 0, since: now, until: None });
+            if now.saturating_duration_since(strikes.since) > limits.1
+                || strikes.until.is_some_and(|u| now >= u)
+            {
+                *strikes = CodeStrikes { count: 0, since: now, until: None };
+            }
+            strikes.count += 1;
+            if strikes.count >= limits.0 {
+                strikes.until = Some(now + limits.2);
+            }
+        }
+        result
     }
 
     /// A connection closed (by either side, or timed out).
@@ -391,7 +506,10 @@ impl Core {
     fn forget_if_idle(&mut self, pid: PlayerId) {
         let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_none() && p.room.is_none());
         if idle && let Some(p) = self.players.remove(&pid) {
-            self.tokens.remove(&p.token);
+            self.tokens.remove(&p.hash);
+            if let Some(prev) = p.prev {
+                self.tokens.remove(&prev);
+            }
         }
     }
 
@@ -493,42 +611,67 @@ impl Core {
             ),
             None => None,
         };
-        let token = hello.token.as_ref().map(|SessionToken(t)| t.clone()).filter(|t| t.len() == 32);
-        match token {
-            // Not in memory: ask the database (off the loop) and wait for the answer.
-            Some(token) if !self.tokens.contains_key(&token) => {
-                if let Some(c) = self.conns.get_mut(&conn) {
-                    c.pending = Some((hello, nickname, Vec::new()));
+        // Who this is comes from the connect token (the server's HTTP endpoint wrote it), never
+        // from the Hello, whose token field is ignored.
+        let Some(grant) = self.conns.get(&conn).map(|c| c.grant.clone()) else {
+            return Ok(());
+        };
+        match grant.credential.map(|c| credential_hash(&c)) {
+            Some(hash) => match self.tokens.get(&hash).copied() {
+                Some(pid)
+                    if self.players.get(&pid).is_some_and(|p| p.last_seen_ms >= self.credential_cutoff()) =>
+                {
+                    self.sign_in(conn, Some((pid, hash)), nickname)
                 }
-                self.lookups.push((conn, token));
-                Ok(())
-            }
-            Some(token) => {
-                let pid = self.tokens.get(&token).copied();
-                self.sign_in(conn, pid, nickname)
-            }
-            None => self.sign_in(conn, None, nickname),
+                // Not in memory: ask the database (off the loop) and wait for the answer.
+                _ => {
+                    if let Some(c) = self.conns.get_mut(&conn) {
+                        c.pending = Some((hello, nickname, Vec::new()));
+                    }
+                    let cutoff = self.credential_cutoff();
+                    self.lookups.push((conn, hash, cutoff));
+                    Ok(())
+                }
+            },
+            None if grant.may_create => self.sign_in(conn, None, nickname),
+            None => refuse(ErrorCode::SessionExpired, "no session: ask for a new player's token"),
         }
     }
 
-    /// The answer to a lookup of [`Core::take_lookups`]: the stored player with that token, if
-    /// any. The waiting sign-in goes on (as a new player when nobody has that token), then the
-    /// messages that arrived meanwhile.
-    pub fn looked_up(&mut self, conn: ConnId, token: &str, found: Option<StoredPlayer>) {
+    /// The answer to a lookup of [`Core::take_lookups`]: the stored player with that credential
+    /// hash, if any (and not expired). The waiting sign-in goes on (as a new player when nobody
+    /// has that credential and the token allows it, else refused with `SessionExpired`), then
+    /// the messages that arrived meanwhile.
+    pub fn looked_up(&mut self, conn: ConnId, hash: &str, found: Option<StoredPlayer>) {
         let Some((_, nickname, waiting)) = self.conns.get_mut(&conn).and_then(|c| c.pending.take()) else {
             return; // Gone meanwhile.
         };
+        let cutoff = self.credential_cutoff();
         if let Some(p) = found
-            && p.token == token
-            && !self.tokens.contains_key(token)
+            && (p.hash == hash || p.prev.as_deref() == Some(hash))
+            && p.last_seen_ms >= cutoff
             && !self.players.contains_key(&PlayerId(p.id))
         {
-            self.tokens.insert(p.token.clone(), PlayerId(p.id));
-            self.players.insert(PlayerId(p.id), Player::new(p.token, p.nickname));
+            self.remember(p);
         }
-        let pid = self.tokens.get(token).copied();
-        if let Err(refusal) = self.sign_in(conn, pid, nickname) {
+        let known = self
+            .tokens
+            .get(hash)
+            .copied()
+            .filter(|pid| self.players.get(pid).is_some_and(|p| p.last_seen_ms >= cutoff));
+        let may_create = self.conns.get(&conn).is_some_and(|c| c.grant.may_create);
+        let result = match known {
+            Some(pid) => self.sign_in(conn, Some((pid, hash.to_string())), nickname),
+            None if may_create => self.sign_in(conn, None, nickname),
+            None => refuse(ErrorCode::SessionExpired, "unknown or expired session: connect as a new player"),
+        };
+        if let Err(refusal) = result {
+            let expired = refusal.code == ErrorCode::SessionExpired;
             self.error(conn, refusal);
+            if expired {
+                self.close(conn);
+                return;
+            }
         }
         for bytes in waiting {
             self.message(conn, &bytes);
@@ -539,27 +682,64 @@ impl Core {
     fn sign_in(
         &mut self,
         conn: ConnId,
-        known: Option<PlayerId>,
+        known: Option<(PlayerId, String)>,
         nickname: Option<String>,
     ) -> Result<(), Refusal> {
+        if known.is_none()
+            && let Some(n) = &nickname
+            && self.name_taken(n, None)
+        {
+            return refuse(ErrorCode::BadNickname, "a player online has that name or one that looks like it");
+        }
+        // A new credential at every sign-in; only its hash is kept.
+        let credential = self.new_token();
+        let hash = credential_hash(&credential);
         let (pid, resumed) = match known {
-            Some(pid) => (pid, true),
+            Some((pid, used)) => {
+                let Some(player) = self.players.get_mut(&pid) else {
+                    return refuse(ErrorCode::Internal, "player vanished");
+                };
+                let old = [Some(std::mem::replace(&mut player.hash, hash.clone())), player.prev.take()];
+                player.prev = Some(used.clone());
+                player.last_seen_ms = self.unix_ms;
+                for h in old.into_iter().flatten() {
+                    if h != used {
+                        self.tokens.remove(&h);
+                    }
+                }
+                self.tokens.insert(hash.clone(), pid);
+                self.ops.push(Op::Credential {
+                    id: pid.0,
+                    hash,
+                    prev: Some(used),
+                    last_seen_ms: self.unix_ms,
+                });
+                (pid, true)
+            }
             None => {
                 let id = PlayerId(self.next_player);
                 self.next_player += 1;
-                let token = self.new_token();
                 let nickname = match nickname.clone() {
                     Some(n) => n,
-                    None => format!("Guest-{:04}", self.random_u64() % 10_000),
+                    None => {
+                        let mut guest = format!("Guest-{:04}", self.random_u64() % 10_000);
+                        for _ in 0..20 {
+                            if !self.name_taken(&guest, None) {
+                                break;
+                            }
+                            guest = format!("Guest-{:06}", self.random_u64() % 1_000_000);
+                        }
+                        guest
+                    }
                 };
                 self.ops.push(Op::NewPlayer {
                     id: id.0,
-                    token: token.clone(),
+                    hash: hash.clone(),
                     nickname: nickname.clone(),
                     created_ms: self.unix_ms,
                 });
-                self.tokens.insert(token.clone(), id);
-                self.players.insert(id, Player::new(token, nickname));
+                self.tokens.insert(hash.clone(), id);
+                self.players.insert(id, Player::new(hash, None, self.unix_ms, nickname));
                 (id, false)
             }
         };
@@ -586,11 +766,14 @@ impl Core {
             return refuse(ErrorCode::Internal, "player vanished");
         };
         player.conn = Some(conn);
-        if resumed
-            && let Some(n) = nickname
-            && n != player.nickname
+        // A returning player asking for another name gets it unless it looks like the name of
+        // someone online (then keeps the stored one).
+        let rename = nickname.filter(|n| resumed && *n != player.nickname);
+        if let Some(n) = rename
+            && !self.name_taken(&n, Some(pid))
+            && let Some(player) = self.players.get_mut(&pid)
         {
-            player.nickname = n.clone();
+            player.rename(n.clone());
             self.ops.push(Op::Nickname { id: pid.0, nickname: n });
         }
         let Some(player) = self.players.get(&pid) else {
@@ -599,7 +782,7 @@ impl Core {
         let welcome = ServerMessage::Welcome {
             player: pid,
             nickname: player.nickname.clone(),
-            token: SessionToken(player.token.clone()),
+            token: SessionToken(credential),
             resumed,
         };
         self.send_conn(conn, &welcome);
@@ -616,8 +799,14 @@ impl Core {
                 let nickname = crate::names::check(&nickname)
                     .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?
                     .name;
+                if self.name_taken(&nickname, Some(pid)) {
+                    return refuse(
+                        ErrorCode::BadNickname,
+                        "a player online has that name or one that looks like it",
+                    );
+                }
                 if let Some(p) = self.players.get_mut(&pid) {
-                    p.nickname = nickname.clone();
+                    p.rename(nickname.clone());
                 }
                 self.ops.push(Op::Nickname { id: pid.0, nickname: nickname.clone() });
                 self.send_conn(conn, &ServerMessage::NicknameSet { nickname });
@@ -631,7 +820,7 @@ impl Core {
             ClientMessage::CreateRoom { variant, clock, public } => {
                 self.create_room(pid, variant, clock, public)
             }
-            ClientMessage::JoinRoom { code } => self.join_room(pid, &code),
+            ClientMessage::JoinRoom { code } => self.join_by_code(conn, pid, &code),
             ClientMessage::QuickMatch { variant, clock } => self.quick_match(pid, variant, clock),
             ClientMessage::Watch { game } => self.watch(pid, game),
             ClientMessage::Move { game, ply, mv } => self.play(pid, game, ply, &mv),
@@ -692,6 +881,10 @@ impl Core {
     /// Time-driven events: flags falling, held seats expiring, silent connections, proposal
     /// updates. Call it every few milliseconds.
     pub fn timers(&mut self) {
+        if self.code_strikes.len() > 10_000 {
+            let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
+            self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
+        }
         self.game_timers();
         self.proposal_timers();
         let now = self.now;

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::store::StoredPlayer;
+use crate::tokens::Grant;
 use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, decode_server};
 use ludus_rules::{Outcome, Reason, Variant};
 use std::time::Duration;
@@ -227,7 +228,7 @@ fn a_room_code_is_joined_and_starts_the_game() {
     h.sign_in(3, "Cid");
     h.send(3, &ClientMessage::JoinRoom { code: code.clone() });
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::RoomFull));
-    h.send(3, &ClientMessage::JoinRoom { code: "ZZZZZZ".into() });
+    h.send(3, &ClientMessage::JoinRoom { code: "ZZZZZZZZ".into() });
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownRoom));
 }
 
@@ -273,27 +274,54 @@ fn a_held_seat_is_taken_back_with_the_token() {
     h.all();
     h.core.disconnected(2);
     h.all();
-    h.core.connected(5);
-    let hello = Hello { version: PROTOCOL_VERSION, token: Some(token), nickname: None };
+    h.core.connected_with(5, Grant { credential: Some(token.0.clone()), may_create: false });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(5, &ClientMessage::Hello(hello));
     assert!(h.core.take_lookups().is_empty(), "a player in memory needs no lookup");
     let inbox = h.inbox(5);
     assert!(matches!(inbox.first(), Some(ServerMessage::Welcome { resumed: true, .. })));
     assert!(inbox.iter().any(|m| matches!(m, ServerMessage::Game(_))), "the game comes back");
+    let Some(ServerMessage::Welcome { token: rotated, .. }) = inbox.first() else { unreachable!() };
+    assert_ne!(rotated, &token, "the credential rotates at each sign-in");
+    // The old credential still works once (the Welcome might have been lost), the new one too.
+    h.core.disconnected(5);
+    h.core.connected_with(6, Grant { credential: Some(rotated.0.clone()), may_create: false });
+    h.send(6, &ClientMessage::Hello(Hello { version: PROTOCOL_VERSION, token: None, nickname: None }));
+    assert!(matches!(h.inbox(6).first(), Some(ServerMessage::Welcome { resumed: true, .. })));
+    // A token claimed in the Hello alone signs nobody in: only the connect token counts.
+    h.core.connected_with(7, Grant { credential: None, may_create: false });
+    h.send(
+        7,
+        &ClientMessage::Hello(Hello {
+            version: PROTOCOL_VERSION,
+            token: Some(rotated.clone()),
+            nickname: None,
+        }),
+    );
+    assert!(matches!(h.inbox(7).first(), Some(ServerMessage::Error { code: ErrorCode::SessionExpired, .. })));
 }
 
 #[test]
 fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
     let mut h = Harness::new(Limits::default());
-    h.core.connected(1);
     let token = "0123456789abcdef0123456789abcdef".to_string();
-    let hello = Hello { version: PROTOCOL_VERSION, token: Some(SessionToken(token.clone())), nickname: None };
+    h.core.connected_with(1, Grant { credential: Some(token.clone()), may_create: false });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(1, &ClientMessage::Hello(hello));
     h.send(1, &ClientMessage::Ping { nonce: 9 });
-    assert_eq!(h.core.take_lookups(), vec![(1, token.clone())]);
+    let hash = credential_hash(&token);
+    let lookups = h.core.take_lookups();
+    assert_eq!(lookups.len(), 1);
+    assert_eq!((lookups[0].0, &lookups[0].1), (1, &hash), "looked up by the hash, never the credential");
     assert!(h.inbox(1).is_empty(), "nothing until the answer");
-    let stored = StoredPlayer { id: 42, token: token.clone(), nickname: "Old".into() };
-    h.core.looked_up(1, &token, Some(stored));
+    let stored = StoredPlayer {
+        id: 42,
+        hash: hash.clone(),
+        prev: None,
+        last_seen_ms: u64::MAX / 2,
+        nickname: "Old".into(),
+    };
+    h.core.looked_up(1, &hash, Some(stored));
     let inbox = h.inbox(1);
     assert!(matches!(
         inbox.as_slice(),
@@ -302,13 +330,19 @@ fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
             ServerMessage::Pong { nonce: 9 }
         ]
     ));
-    // An unknown token makes a new player.
-    h.core.connected(2);
+    // An unknown credential makes a new player when its token passed the new-player limit...
     let other = "ffffffffffffffffffffffffffffffff".to_string();
-    let hello = Hello { version: PROTOCOL_VERSION, token: Some(SessionToken(other.clone())), nickname: None };
-    h.send(2, &ClientMessage::Hello(hello));
-    h.core.looked_up(2, &other, None);
+    let other_hash = credential_hash(&other);
+    h.core.connected_with(2, Grant { credential: Some(other.clone()), may_create: true });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
+    h.send(2, &ClientMessage::Hello(hello.clone()));
+    h.core.looked_up(2, &other_hash, None);
     assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Welcome { resumed: false, .. }]));
+    // ... and is refused otherwise (the client asks again as a new player).
+    h.core.connected_with(3, Grant { credential: Some(other), may_create: false });
+    h.send(3, &ClientMessage::Hello(hello));
+    h.core.looked_up(3, &other_hash, None);
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::SessionExpired, .. }]));
 }
 
 #[test]
@@ -382,4 +416,96 @@ fn shutting_down_tells_every_connection_then_closes_it() {
         let closed = out.iter().position(|o| matches!(o, Outgoing::Close(c) if *c == conn));
         assert!(told.is_some() && closed.is_some() && told < closed, "conn {conn}: told, then closed");
     }
+}
+
+#[test]
+fn an_unused_credential_expires() {
+    let lifetime = Duration::from_secs(60);
+    let mut h = Harness::new(Limits { credential_lifetime: lifetime, ..Limits::default() });
+    h.sign_in(1, "Ann");
+    let token = h.sign_in(2, "Bob");
+    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.all();
+    h.core.disconnected(2);
+    h.advance(lifetime + Duration::from_secs(1));
+    h.all();
+    // Still seated (the seat is held 120 s), but the credential is too old: the database is
+    // asked with the cutoff, and without a fresh row the connection is refused.
+    h.core.connected_with(3, Grant { credential: Some(token.0.clone()), may_create: false });
+    h.send(3, &ClientMessage::Hello(Hello { version: PROTOCOL_VERSION, token: None, nickname: None }));
+    let lookups = h.core.take_lookups();
+    assert_eq!(lookups.len(), 1);
+    assert_eq!(lookups[0].2, h.unix_ms - lifetime.as_millis() as u64);
+    h.core.looked_up(3, &lookups[0].1, None);
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::SessionExpired, .. }]));
+}
+
+#[test]
+fn look_alike_names_of_players_online_are_refused() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    // Cyrillic А (U+0410) for the Latin A: the same skeleton.
+    h.core.connected(2);
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some("\u{410}nn".into()) };
+    h.send(2, &ClientMessage::Hello(hello));
+    assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Error { code: ErrorCode::BadNickname, .. }]));
+    h.sign_in(3, "Bob");
+    h.send(3, &ClientMessage::SetNickname { nickname: "ann".into() });
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::BadNickname, .. }]));
+    // Once Ann has left, the name is free.
+    h.core.disconnected(1);
+    h.send(3, &ClientMessage::SetNickname { nickname: "Ann".into() });
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::NicknameSet { .. }]));
+}
+
+#[test]
+fn a_game_whose_players_are_both_gone_ends_abandoned() {
+    let hold = Duration::from_secs(5);
+    let mut h = Harness::new(Limits { seat_hold: hold, ..Limits::default() });
+    let (first, second, view) = h.quick_game(None);
+    h.core.disconnected(first);
+    h.core.disconnected(second);
+    h.core.take_ops();
+    h.advance(hold + Duration::from_secs(1));
+    let finished = h.core.take_ops().into_iter().any(|op| {
+        matches!(op, Op::Finish { game, ref outcome, .. } if game == view.game.0 && outcome.to_lowercase().contains("abandon"))
+    });
+    assert!(finished, "the game is archived as abandoned");
+}
+
+#[test]
+fn wrong_room_codes_earn_a_cool_down_per_address() {
+    let limits = Limits::default();
+    let mut h = Harness::new(limits.clone());
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    h.sign_in(3, "Cy");
+    let guesser: std::net::IpAddr = [10, 0, 0, 1].into();
+    h.core.set_origin(2, guesser);
+    h.core.set_origin(3, [10, 0, 0, 2].into());
+    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    let code = h
+        .inbox(1)
+        .iter()
+        .find_map(|m| match m {
+            ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .expect("a room");
+    let wrong = if code == "AAAAAA" { "BBBBBB" } else { "AAAAAA" };
+    for _ in 0..limits.code_guesses {
+        h.send(2, &ClientMessage::JoinRoom { code: wrong.into() });
+        assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::UnknownRoom));
+    }
+    // Cut off, even with the right code.
+    h.send(2, &ClientMessage::JoinRoom { code: code.clone() });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::TooManyAttempts));
+    // Another address is not.
+    h.send(3, &ClientMessage::JoinRoom { code: wrong.into() });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownRoom));
+    // After the cool-down, the right code works.
+    h.advance(limits.code_cooldown);
+    h.send(2, &ClientMessage::JoinRoom { code });
+    assert_eq!(refusal_code(&h.inbox(2)), None);
 }

@@ -40,19 +40,12 @@ struct RawPlayer {
 }
 
 impl RawPlayer {
-    fn sign_in(server: SocketAddr, nickname: &str) -> RawPlayer {
-        let token = ConnectToken::generate(
-            unix_now(),
-            NETCODE_PROTOCOL_ID,
-            300,
-            rand::random::<u64>(),
-            10,
-            0,
-            vec![server],
-            None,
-            &[0; 32],
-        )
-        .unwrap();
+    fn sign_in(server: &ServerHandle, nickname: &str) -> RawPlayer {
+        let (status, bytes) = request_token(server.http_addr().unwrap(), 0, None);
+        assert_eq!(status, 200);
+        let mut token = ConnectToken::read(&mut &bytes[..]).unwrap();
+        token.server_addresses = [None; 32];
+        token.server_addresses[0] = server.udp_addr();
         let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
         let spoofer = socket.try_clone().unwrap();
         let transport = NetcodeClientTransport::new(
@@ -116,7 +109,7 @@ fn spoofed_panic_packets_disconnect_nobody() {
     let dir = data_dir("spoofed-panic");
     let server = server(&dir);
     let udp = server.udp_addr().unwrap();
-    let mut player = RawPlayer::sign_in(udp, "Target");
+    let mut player = RawPlayer::sign_in(&server, "Target");
     let mut sent = 0u64;
     for round in 0..20u8 {
         for prefix in [0x94u8, 0xF5, 0x85, 0x93, 0xF6, 0x83] {
@@ -207,6 +200,8 @@ fn lockout_flood_leaves_new_players_able_to_sign_in() {
     lockout_flood(&server, 4200);
     let status = server.status();
     assert_eq!(status.handshakes.requests, 4200, "every spoofed request was taken in: {status:?}");
+    // Self-made tokens do not decrypt with the server's key: none became a handshake.
+    assert_eq!(status.pending_handshakes, 0, "{status:?}");
     fresh_players_sign_in(&server, 20);
 }
 
@@ -217,15 +212,43 @@ fn lockout_flood_on_one_shard_evicts_the_oldest_handshakes() {
     let dir = data_dir("lockout-one-shard");
     let mut config = ServerConfig::local(&dir);
     config.max_clients = 128;
-    let server = ServerHandle::spawn(config).expect("server starts");
-    lockout_flood(&server, 4200);
-    let status = server.status();
+    config.new_players_per_minute = 0;
+    let server = spawn(config);
+    // Requests with real tokens (from the endpoint), each from its own address, fill the
+    // shard's handshake table: the oldest go.
+    let udp = server.udp_addr().unwrap();
+    let count = ludus_server::transport::PENDING_PER_SHARD + 100;
+    let tokens = minted_requests(&server, count);
+    let base = server.status().handshakes;
+    for (i, request) in tokens.iter().enumerate() {
+        let ip = 0x7f02_0000u32 + i as u32;
+        let socket = UdpSocket::bind(SocketAddr::from((ip.to_be_bytes(), 0))).unwrap();
+        socket.send_to(request, udp).unwrap();
+    }
+    let status = wait_status(&server, "the requests handled", |s| {
+        s.handshakes.requests >= base.requests + count as u64
+    });
     assert!(status.pending_handshakes <= ludus_server::transport::PENDING_PER_SHARD, "{status:?}");
-    assert!(
-        status.handshakes.evicted >= 4200 - ludus_server::transport::PENDING_PER_SHARD as u64,
-        "{status:?}"
-    );
+    assert!(status.handshakes.evicted >= 100, "{status:?}");
+    lockout_flood(&server, 1000);
     fresh_players_sign_in(&server, 20);
+}
+
+/// `count` connection requests made from tokens the server minted (UDP), as a client with
+/// many addresses could collect them.
+fn minted_requests(server: &ServerHandle, count: usize) -> Vec<Vec<u8>> {
+    (0..count)
+        .map(|_| {
+            let (status, bytes) = request_token(server.http_addr().unwrap(), 0, None);
+            assert_eq!(status, 200);
+            let token = ConnectToken::read(&mut &bytes[..]).unwrap();
+            let mut buf = [0u8; 1100];
+            let len = Packet::connection_request_from_token(&token)
+                .encode(&mut buf, NETCODE_PROTOCOL_ID, None, true)
+                .unwrap();
+            buf[..len].to_vec()
+        })
+        .collect()
 }
 
 /// One address cannot hold more than a few handshakes at once.
@@ -235,9 +258,9 @@ fn handshakes_per_address_are_capped() {
     let server = server(&dir);
     let udp = server.udp_addr().unwrap();
     let mut sockets = Vec::new();
-    for _ in 0..40 {
+    for request in minted_requests(&server, 40) {
         let socket = UdpSocket::bind("127.0.0.9:0").unwrap();
-        socket.send_to(&flood_request(udp, 0), udp).unwrap();
+        socket.send_to(&request, udp).unwrap();
         sockets.push(socket);
     }
     let status = wait_status(&server, "40 requests seen", |s| {
@@ -283,12 +306,15 @@ fn closed_by_server(stream: &mut TcpStream) -> bool {
 fn ws_server(dir: &std::path::Path, limits: WsLimits) -> ServerHandle {
     let mut config = ServerConfig::local(dir);
     config.ws_limits = Some(limits);
-    ServerHandle::spawn(config).expect("server starts")
+    spawn(config)
 }
 
 /// A connection request for the WebSocket socket, percent-encoded for the upgrade URL.
 fn ws_creq(server: SocketAddr) -> String {
-    flood_request(server, 1).iter().map(|b| format!("%{b:02X}")).collect()
+    let (status, bytes) = request_token(http_of_ws(server).expect("a test server"), 1, None);
+    assert_eq!(status, 200);
+    let token = ConnectToken::read(&mut &bytes[..]).unwrap();
+    request_of(&token).iter().map(|b| format!("%{b:02X}")).collect()
 }
 
 /// Idle handshakes (a TCP connection that sends nothing, or half a request) are closed after
@@ -369,7 +395,7 @@ fn wss_serves_netcode_over_tls() {
     let mut config = ServerConfig::local(&dir);
     config.tls =
         Some(ludus_server::TlsFiles { cert: tls_dir.join("cert.pem"), key: tls_dir.join("key.pem") });
-    let server = ServerHandle::spawn(config).expect("server starts");
+    let server = spawn(config);
     let ws = server.ws_addr().unwrap();
     let mut roots = rustls::RootCertStore::empty();
     for cert in rustls_pki_types::CertificateDer::pem_file_iter(tls_dir.join("ca.pem")).unwrap() {
@@ -381,12 +407,36 @@ fn wss_serves_netcode_over_tls() {
         .unwrap()
         .with_root_certificates(roots)
         .with_no_client_auth();
+    let client_config = std::sync::Arc::new(client_config);
     let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
-    let tls = rustls::ClientConnection::new(std::sync::Arc::new(client_config), name).unwrap();
+    // The token (and the credential in the request) travel only over https: the endpoint
+    // speaks nothing else, so a plain request gets no HTTP answer.
+    let http = server.http_addr().unwrap();
+    let plain = TcpStream::connect(http).unwrap();
+    plain.set_read_timeout(Some(WAIT)).unwrap();
+    let body = postcard::to_allocvec(&ludus_protocol::ConnectRequest {
+        version: PROTOCOL_VERSION,
+        socket: 1,
+        credential: None,
+        timeout_secs: 10,
+    })
+    .unwrap();
+    assert_eq!(http_post_on(plain, http, ludus_protocol::CONNECT_PATH, &body), None, "plain HTTP answered");
+    let tls = rustls::ClientConnection::new(client_config.clone(), name.clone()).unwrap();
+    let tcp = TcpStream::connect(http).unwrap();
+    tcp.set_read_timeout(Some(WAIT)).unwrap();
+    let (status, token) =
+        http_post_on(rustls::StreamOwned::new(tls, tcp), http, ludus_protocol::CONNECT_PATH, &body).unwrap();
+    assert_eq!(status, 200);
+    let creq: String = request_of(&ConnectToken::read(&mut &token[..]).unwrap())
+        .iter()
+        .map(|b| format!("%{b:02X}"))
+        .collect();
+    let tls = rustls::ClientConnection::new(client_config, name).unwrap();
     let tcp = TcpStream::connect(ws).unwrap();
     tcp.set_read_timeout(Some(WAIT)).unwrap();
     let stream = rustls::StreamOwned::new(tls, tcp);
-    let url = format!("wss://localhost:{}/?creq={}", ws.port(), ws_creq(ws));
+    let url = format!("wss://localhost:{}/?creq={creq}", ws.port());
     let (mut socket, response) = tungstenite::client(url.as_str(), stream).expect("wss upgrade");
     assert_eq!(response.status(), 101);
     match socket.read().expect("netcode's challenge") {
@@ -396,7 +446,7 @@ fn wss_serves_netcode_over_tls() {
     // Plain ws:// on a wss port gets nowhere.
     let tcp = TcpStream::connect(ws).unwrap();
     tcp.set_read_timeout(Some(WAIT)).unwrap();
-    assert!(tungstenite::client(format!("ws://{ws}/?creq={}", ws_creq(ws)).as_str(), tcp).is_err());
+    assert!(tungstenite::client(format!("ws://{ws}/?creq={creq}").as_str(), tcp).is_err());
 }
 
 /// After the server ran out of file descriptors, the WebSocket port accepts again (issue 12,
@@ -443,6 +493,7 @@ fn websocket_port_accepts_again_after_descriptor_exhaustion() {
             .unwrap_or_else(|| panic!("no {name} in {first:?}"))
     };
     let ws = field("ws=");
+    register_ws(ws, field("http="));
     let (tx, accept_failed) = mpsc::channel();
     std::thread::spawn(move || {
         for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
@@ -502,4 +553,126 @@ fn invisible_lookalike_and_reserved_nicknames_are_refused() {
     ann.expect("NicknameSet", |m| {
         matches!(m, ServerMessage::NicknameSet { nickname } if nickname == "Nguyễn").then_some(())
     });
+}
+
+// ----- connect tokens (issue 12, items 1, 2 and 6) -----
+
+/// Whether `socket` receives anything within half a second (a challenge, a denial).
+fn answered(socket: &UdpSocket) -> bool {
+    socket.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
+    let mut buf = [0u8; 2048];
+    socket.recv_from(&mut buf).is_ok()
+}
+
+fn request_of(token: &ConnectToken) -> Vec<u8> {
+    let mut buf = [0u8; 1100];
+    let len = Packet::connection_request_from_token(token)
+        .encode(&mut buf, NETCODE_PROTOCOL_ID, None, true)
+        .unwrap();
+    buf[..len].to_vec()
+}
+
+/// A token signed with any key but the server's (the all-zero key unsecure netcode used, a
+/// random one) gets no answer and no handshake; a token from the endpoint gets its challenge;
+/// an expired token signed with the server's own key is refused too.
+#[test]
+fn self_made_and_expired_tokens_get_no_answer() {
+    let dir = data_dir("self-made-tokens");
+    let server = server(&dir);
+    let udp = server.udp_addr().unwrap();
+    for key in [[0u8; 32], rand::random::<[u8; 32]>()] {
+        let token =
+            ConnectToken::generate(unix_now(), NETCODE_PROTOCOL_ID, 300, 7, 10, 0, vec![udp], None, &key)
+                .unwrap();
+        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        socket.send_to(&request_of(&token), udp).unwrap();
+        assert!(!answered(&socket), "a self-made token was answered");
+    }
+    // The server's own key, but expired: refused before netcode.
+    let text = std::fs::read_to_string(dir.join(ludus_server::tokens::KEY_FILE)).unwrap();
+    let key: Vec<u8> =
+        (0..32).map(|i| u8::from_str_radix(&text.trim()[2 * i..2 * i + 2], 16).unwrap()).collect();
+    let key: [u8; 32] = key.try_into().unwrap();
+    let old = unix_now() - Duration::from_secs(120);
+    let token =
+        ConnectToken::generate(old, NETCODE_PROTOCOL_ID, 30, 8, 10, 0, vec![udp], None, &key).unwrap();
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    socket.send_to(&request_of(&token), udp).unwrap();
+    assert!(!answered(&socket), "an expired token was answered");
+    let status = server.status();
+    assert_eq!(status.pending_handshakes, 0, "{status:?}");
+    assert_eq!(status.handshakes.evicted, 0, "{status:?}");
+    // The same request made from a minted token is answered (the challenge).
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    socket.send_to(&minted_requests(&server, 1)[0], udp).unwrap();
+    assert!(answered(&socket), "a minted token got no challenge");
+}
+
+/// A token is bound to the client id the server chose: once a client connected with it, the
+/// same token from another address gets nothing, and the first client keeps its connection.
+#[test]
+fn a_token_serves_one_client_only() {
+    let dir = data_dir("token-one-client");
+    let server = server(&dir);
+    let udp = server.udp_addr().unwrap();
+    let mut player = RawPlayer::sign_in(&server, "Owner");
+    // The owner's token is gone with its connection request; take a fresh one, connect with
+    // it, then replay it from elsewhere.
+    let (_, bytes) = request_token(server.http_addr().unwrap(), 0, None);
+    let mut token = ConnectToken::read(&mut &bytes[..]).unwrap();
+    token.server_addresses = [None; 32];
+    token.server_addresses[0] = Some(udp);
+    let request = request_of(&token);
+    let first = UdpSocket::bind("127.0.0.1:0").unwrap();
+    first.send_to(&request, udp).unwrap();
+    assert!(answered(&first), "the first use is answered");
+    let thief = UdpSocket::bind("127.0.0.3:0").unwrap();
+    thief.send_to(&request, udp).unwrap();
+    assert!(!answered(&thief), "the same token from another address was answered");
+    player.ping(1);
+    assert!(player.transport.is_connected());
+}
+
+/// New players are limited per address at the token endpoint; returning players are not.
+#[test]
+fn new_players_are_rate_limited_per_address() {
+    let dir = data_dir("new-player-limit");
+    let mut config = ServerConfig::local(&dir);
+    config.new_players_per_minute = 3;
+    let server = spawn(config);
+    let http = server.http_addr().unwrap();
+    let mut ann = TestClient::signed_in(server.udp_addr().unwrap(), Transport::Udp, "Ann");
+    let credential = ann.client.token().cloned();
+    assert!(credential.is_some());
+    for _ in 0..2 {
+        assert_eq!(request_token(http, 0, None).0, 200);
+    }
+    let (status, body) = request_token(http, 0, None);
+    assert_eq!(status, 429, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(request_token(http, 0, credential).0, 200, "a returning player is never refused");
+    ann.client.reconnect().unwrap();
+    ann.expect("Welcome", |m| matches!(m, ServerMessage::Welcome { resumed: true, .. }).then_some(()));
+    // A made-up credential does not get round the limit: its connection is refused.
+    let fake = Some(ludus_protocol::SessionToken("0123456789abcdef0123456789abcdef".into()));
+    let client_config = crate::common::config(server.udp_addr().unwrap(), Transport::Udp).token(fake);
+    let mut fake = TestClient::connect_with(client_config, "Fake");
+    fake.expect_error(ludus_protocol::ErrorCode::SessionExpired);
+}
+
+/// A malformed `--key-file` stops the server with a clear message and exit code 1.
+#[test]
+fn malformed_key_file_is_a_clear_error() {
+    let dir = data_dir("bad-key");
+    let key = dir.join("bad.key");
+    std::fs::write(&key, "0123\n").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ludus-server"))
+        .args(["--udp", "127.0.0.1:0", "--ws", "none", "--data"])
+        .arg(&dir)
+        .arg("--key-file")
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not a key"), "{stderr}");
 }

@@ -30,7 +30,81 @@ pub fn server(dir: &Path) -> ServerHandle {
 pub fn server_with(dir: &Path, limits: Limits) -> ServerHandle {
     let mut config = ServerConfig::local(dir);
     config.limits = limits;
-    ServerHandle::spawn(config).expect("server starts")
+    // Tests sign in many players from 127.0.0.1; the limit has its own test.
+    config.new_players_per_minute = 0;
+    spawn(config)
+}
+
+/// Starts a server and remembers its HTTP address for clients of its WebSocket port.
+pub fn spawn(config: ServerConfig) -> ServerHandle {
+    let server = ServerHandle::spawn(config).expect("server starts");
+    if let (Some(ws), Some(http)) = (server.ws_addr(), server.http_addr()) {
+        register_ws(ws, http);
+    }
+    server
+}
+
+/// Remembers the HTTP address (token endpoint) of the server whose WebSocket address is `ws`.
+pub fn register_ws(ws: SocketAddr, http: SocketAddr) {
+    HTTP_OF_WS.lock().unwrap().insert(ws, http);
+}
+
+/// The HTTP address (token endpoint) of the test server whose WebSocket address is `ws`.
+pub fn http_of_ws(ws: SocketAddr) -> Option<SocketAddr> {
+    HTTP_OF_WS.lock().unwrap().get(&ws).copied()
+}
+
+/// The HTTP address (token endpoint) of each test server's WebSocket address.
+static HTTP_OF_WS: std::sync::Mutex<std::collections::BTreeMap<SocketAddr, SocketAddr>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// A client configuration with the token endpoint of the server at `addr` (its UDP address
+/// names it; a WebSocket address is looked up among the servers started by [`spawn`]).
+pub fn config(addr: SocketAddr, transport: Transport) -> ClientConfig {
+    let config = ClientConfig::new(addr, transport);
+    match HTTP_OF_WS.lock().unwrap().get(&addr) {
+        Some(http) if transport == Transport::WebSocket => config.api(format!("http://{http}")),
+        _ => config,
+    }
+}
+
+/// `POST`s `body` to `http` + `path` and returns the status and the body (plain HTTP/1.1).
+pub fn http_post(http: SocketAddr, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let stream = std::net::TcpStream::connect(http).expect("connect to HTTP");
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    http_post_on(stream, http, path, body).expect("HTTP answer")
+}
+
+/// `POST`s `body` over `stream` (plain or TLS); `None` when the answer is not HTTP.
+pub fn http_post_on(
+    mut stream: impl std::io::Read + std::io::Write,
+    http: SocketAddr,
+    path: &str,
+    body: &[u8],
+) -> Option<(u16, Vec<u8>)> {
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {http}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body).ok()?;
+    let mut answer = Vec::new();
+    // A TLS peer may end without close_notify: keep what came.
+    let _ = stream.read_to_end(&mut answer);
+    let end = answer.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let status = String::from_utf8_lossy(answer.get(9..12)?).parse().ok()?;
+    Some((status, answer[end..].to_vec()))
+}
+
+/// Asks the server's token endpoint for a connect token (`socket` 0: UDP, 1: WebSocket).
+pub fn request_token(http: SocketAddr, socket: u8, credential: Option<SessionToken>) -> (u16, Vec<u8>) {
+    let request = ludus_protocol::ConnectRequest {
+        version: ludus_protocol::PROTOCOL_VERSION,
+        socket,
+        credential,
+        timeout_secs: 10,
+    };
+    http_post(http, ludus_protocol::CONNECT_PATH, &postcard::to_allocvec(&request).unwrap())
 }
 
 /// A client that keeps every message it receives until a test takes it.
@@ -44,7 +118,7 @@ pub struct TestClient {
 
 impl TestClient {
     pub fn connect(addr: SocketAddr, transport: Transport, name: &str) -> TestClient {
-        Self::connect_with(ClientConfig::new(addr, transport).nickname(name), name)
+        Self::connect_with(config(addr, transport).nickname(name), name)
     }
 
     pub fn connect_with(config: ClientConfig, name: &str) -> TestClient {

@@ -33,6 +33,9 @@ fn web_server_with(name: &str, limits: HttpLimits) -> (ServerHandle, SocketAddr,
     std::fs::write(web.join("b.js.gz"), "gz").unwrap();
     std::fs::write(web.join("icon.png"), b"\x89PNG").unwrap();
     std::fs::write(web.join("m.webmanifest"), "{}").unwrap();
+    std::fs::write(web.join("ludus_bg-0123456789abcdef.wasm"), WASM).unwrap();
+    std::fs::write(web.join("ludus-0123456789abcdef.js"), "export {};").unwrap();
+    std::fs::write(web.join("ludus-0123456789ABCDEF.js"), "export {};").unwrap();
     std::fs::write(web.join(".built"), "hidden").unwrap();
     std::fs::write(web.join("sub").join("index.html"), "sub page").unwrap();
     std::fs::write(base.join("secret.txt"), SECRET).unwrap();
@@ -40,7 +43,7 @@ fn web_server_with(name: &str, limits: HttpLimits) -> (ServerHandle, SocketAddr,
     let mut config = ServerConfig::local(base.join("data"));
     config.web_dir = Some(web.clone());
     config.http_limits = limits;
-    let server = ServerHandle::spawn(config).expect("server starts");
+    let server = spawn(config);
     let addr = server.http_addr().expect("HTTP is on");
     assert!(addr.ip().is_loopback());
     (server, addr, base)
@@ -172,6 +175,17 @@ fn serves_files_with_types_and_encodings() {
     let r = get(addr, "/m.webmanifest", None);
     assert_eq!(r.header("content-type"), Some("application/manifest+json"));
 
+    // The game's code under its content-hashed name is kept for good; a script without a hash
+    // (the service worker) and a name that only looks hashed are revalidated.
+    for path in ["/ludus_bg-0123456789abcdef.wasm", "/ludus-0123456789abcdef.js"] {
+        let r = get(addr, path, None);
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(r.header("cache-control"), Some("public, max-age=31536000, immutable"), "{path}");
+    }
+    for path in ["/b.js", "/a.wasm", "/ludus-0123456789ABCDEF.js"] {
+        assert_eq!(get(addr, path, None).header("cache-control"), Some("no-cache"), "{path}");
+    }
+
     // HEAD: the same headers, no body.
     let get_r = get(addr, "/a.wasm", Some("br"));
     let head = request(addr, "HEAD", "/a.wasm", "Accept-Encoding: br\r\n");
@@ -209,6 +223,7 @@ fn server_info_names_the_ports() {
     let base = data_dir("http-info-no-udp");
     let mut config = ServerConfig::local(base.join("data"));
     config.udp = None;
+    config.http = Some(SocketAddr::from(([127, 0, 0, 1], 0)));
     config.web_dir = Some(base.clone());
     let server = ServerHandle::spawn(config).unwrap();
     let r = get(server.http_addr().unwrap(), "/ludus-server.json", None);
@@ -216,9 +231,12 @@ fn server_info_names_the_ports() {
     assert_eq!(info["udp_port"], serde_json::Value::Null);
     assert_eq!(info["ws_port"], server.ws_addr().unwrap().port());
 
-    // No web directory: no HTTP; a missing one: the server does not start.
+    // No web directory: HTTP all the same (connect tokens), on the UDP port's number; a
+    // missing one: the server does not start.
     let plain = crate::common::server(&data_dir("http-none"));
-    assert_eq!(plain.http_addr(), None);
+    assert_eq!(plain.http_addr(), plain.udp_addr());
+    let r = get(plain.http_addr().unwrap(), "/", None);
+    assert_eq!(r.status, 404, "no files without a web directory");
     let mut config = ServerConfig::local(data_dir("http-missing"));
     config.web_dir = Some(PathBuf::from("/nonexistent/ludus-web"));
     assert!(ServerHandle::spawn(config).is_err());
@@ -514,7 +532,7 @@ fn https_with_a_certificate_made_in_the_test() {
     let mut config = ServerConfig::local(base.join("data"));
     config.web_dir = Some(web);
     config.tls = Some(ludus_server::TlsFiles { cert: cert_path.clone(), key: key_path.clone() });
-    let server = ServerHandle::spawn(config).expect("server starts");
+    let server = spawn(config);
     let addr = server.http_addr().unwrap();
 
     // A client that trusts that certificate only.

@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 fn rejoin(addr: SocketAddr, transport: Transport, token: SessionToken, name: &str) -> TestClient {
-    let config = ClientConfig::new(addr, transport).token(Some(token)).timeout(Duration::from_secs(2));
+    let config = config(addr, transport).token(Some(token)).timeout(Duration::from_secs(2));
     let mut c = TestClient::connect_with(config, name);
     let resumed = c.expect("welcome", |m| match m {
         ServerMessage::Welcome { resumed, .. } => Some(*resumed),
@@ -145,7 +145,16 @@ fn spawn_binary(dir: &Path) -> Spawned {
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| panic!("no {name} in {line:?}"))
     };
+    register_ws(field("ws"), field("http"));
     Spawned { udp: field("udp"), ws: field("ws"), child }
+}
+
+impl Drop for Spawned {
+    /// A failed test leaves no server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 #[test]
@@ -288,4 +297,52 @@ fn sigterm_mid_game_stops_cleanly_and_every_move_survives() {
     let mut server = server;
     server.child.kill().unwrap();
     server.child.wait().unwrap();
+}
+
+/// A database of the previous version (credentials in clear in `players.token`) is migrated at
+/// start: the credentials are hashed, the players keep them, the live game is still there.
+#[test]
+fn old_database_is_migrated() {
+    let dir = data_dir("migrate");
+    let server = server(&dir);
+    let udp = server.udp_addr().unwrap();
+    let mut a = TestClient::signed_in(udp, Transport::Udp, "Ann");
+    let mut b = TestClient::signed_in(udp, Transport::Udp, "Ben");
+    let (view, _) = start_game(&mut a, &mut b, Variant::Alquerque, None);
+    let tokens = [a.token(), b.token()];
+    drop((a, b));
+    server.stop();
+    // Back to the old layout: plaintext credentials in `token`, no hash columns.
+    {
+        let db = rusqlite::Connection::open(dir.join("ludus.sqlite3")).unwrap();
+        db.execute_batch(
+            "DROP INDEX IF EXISTS players_prev;
+             ALTER TABLE players DROP COLUMN prev_hash;
+             ALTER TABLE players DROP COLUMN last_seen_ms;
+             ALTER TABLE players RENAME COLUMN token_hash TO token;",
+        )
+        .unwrap();
+        for (name, SessionToken(token)) in ["Ann", "Ben"].iter().zip(&tokens) {
+            db.execute("UPDATE players SET token = ?1 WHERE nickname = ?2", [token.as_str(), name]).unwrap();
+        }
+    }
+    let server = server_with(&dir, Limits::default());
+    let udp = server.udp_addr().unwrap();
+    for (name, token) in ["Ann", "Ben"].iter().zip(&tokens) {
+        let mut p = rejoin(udp, Transport::Udp, token.clone(), name);
+        assert_eq!(p.expect_game().game, view.game, "{name} is back in the game");
+    }
+    server.stop();
+    let db = rusqlite::Connection::open(dir.join("ludus.sqlite3")).unwrap();
+    let stored: Vec<String> = db
+        .prepare("SELECT token_hash FROM players")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(stored.len(), 2);
+    for SessionToken(token) in &tokens {
+        assert!(!stored.contains(token), "a credential stored in clear");
+    }
 }

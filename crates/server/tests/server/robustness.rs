@@ -1,7 +1,7 @@
 //! Random and truncated bytes at every layer never crash the server.
 
 use crate::common::*;
-use ludus_protocol::client::{ClientConfig, Transport};
+use ludus_protocol::client::Transport;
 use ludus_protocol::{ClientMessage, ErrorCode, GameId, NETCODE_PROTOCOL_ID, ServerMessage, encode};
 use ludus_rules::Variant;
 use ludus_server::core::Limits;
@@ -35,18 +35,12 @@ struct RawNetcode {
 
 impl RawNetcode {
     fn connect(server: SocketAddr) -> RawNetcode {
-        let token = ConnectToken::generate(
-            unix_now(),
-            NETCODE_PROTOCOL_ID,
-            300,
-            rand::random::<u64>(),
-            5,
-            0,
-            vec![server],
-            None,
-            &[0; 32],
-        )
-        .unwrap();
+        // The server's HTTP port is its UDP port's number (over TCP).
+        let (status, bytes) = request_token(server, 0, None);
+        assert_eq!(status, 200);
+        let mut token = ConnectToken::read(&mut &bytes[..]).unwrap();
+        token.server_addresses = [None; 32];
+        token.server_addresses[0] = Some(server);
         let netcode =
             NetcodeClient::new(unix_now(), ClientAuthentication::Secure { connect_token: token }).unwrap();
         let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
@@ -299,8 +293,7 @@ fn garbage_on_the_websocket_port() {
         }
     }
     // A real client over WebSocket still gets in.
-    let mut late =
-        TestClient::connect_with(ClientConfig::new(ws, Transport::WebSocket).nickname("Late"), "Late");
+    let mut late = TestClient::connect_with(config(ws, Transport::WebSocket).nickname("Late"), "Late");
     late.expect("welcome", |m| matches!(m, ServerMessage::Welcome { .. }).then_some(()));
     still_serves(udp, ws);
     assert!(server.is_running());

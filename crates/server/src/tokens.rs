@@ -1,0 +1,325 @@
+//! Server-minted netcode connect tokens: the server's private key, the token endpoint's logic
+//! (`POST /api/connect`, served by [`crate::web`]), the new-player rate limit, and what a token
+//! carries for the server (its user data: the session credential of the request).
+//!
+//! netcode runs in secure mode: a connection request is accepted only with a connect token
+//! encrypted with the server's private key, which only this module uses. A client therefore
+//! asks the HTTP(S) endpoint for a token (with its session credential, or as a new player) and
+//! connects with it within [`CONNECT_TOKEN_SECONDS`]. The token names a client id the server
+//! drew at random and the server's own address for the socket asked for; its user data, which
+//! only the server can read, carries the credential and whether the request may create a new
+//! player (it passed the per-address new-player limit).
+
+use crate::transport::address_key;
+use ludus_protocol::{CONNECT_TOKEN_SECONDS, ConnectRequest, PROTOCOL_VERSION, SessionToken};
+use renetcode2::{ConnectToken, NETCODE_USER_DATA_BYTES};
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The file of the generated key, in the data directory.
+pub const KEY_FILE: &str = "netcode.key";
+/// Longest session credential carried in a token (the server makes 32 characters).
+const MAX_CREDENTIAL_BYTES: usize = 64;
+/// Longest `ConnectRequest` body accepted.
+pub const MAX_REQUEST_BYTES: usize = 256;
+
+/// The key file could not be read, written or understood.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    /// Reading or writing failed.
+    #[error("key file {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    /// Not 64 hexadecimal digits.
+    #[error("key file {path}: not a key (64 hexadecimal digits expected, as the server writes them)")]
+    Malformed { path: PathBuf },
+}
+
+/// The server's private key: `key_file` when given (it must exist and hold a key), else
+/// `data_dir/netcode.key`, generated from the operating system's random source on first start
+/// (mode 0600 on unix).
+pub fn load_or_create_key(data_dir: &Path, key_file: Option<&Path>) -> Result<[u8; 32], KeyError> {
+    if let Some(path) = key_file {
+        return read_key(path);
+    }
+    let path = data_dir.join(KEY_FILE);
+    if path.exists() {
+        return read_key(&path);
+    }
+    std::fs::create_dir_all(data_dir).map_err(|source| KeyError::Io { path: path.clone(), source })?;
+    let key: [u8; 32] = renet2_netcode::generate_random_bytes();
+    let text: String = key.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n";
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let write = |options: &std::fs::OpenOptions| -> std::io::Result<()> {
+        use std::io::Write;
+        let mut file = options.open(&path)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    };
+    match write(&options) {
+        Ok(()) => Ok(key),
+        // Another process made it first: use theirs.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read_key(&path),
+        Err(source) => Err(KeyError::Io { path, source }),
+    }
+}
+
+fn read_key(path: &Path) -> Result<[u8; 32], KeyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::InvalidData => KeyError::Malformed { path: path.to_path_buf() },
+        _ => KeyError::Io { path: path.to_path_buf(), source },
+    })?;
+    parse_key(text.trim()).ok_or_else(|| KeyError::Malformed { path: path.to_path_buf() })
+}
+
+fn parse_key(text: &str) -> Option<[u8; 32]> {
+    if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(key)
+}
+
+/// What a connect token tells the server about its connection (the token's user data).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Grant {
+    /// The session credential the request came with.
+    pub credential: Option<String>,
+    /// The request passed the new-player limit: an unknown credential may become a new player.
+    pub may_create: bool,
+}
+
+const GRANT_FORMAT: u8 = 1;
+
+impl Grant {
+    /// The token's user data.
+    pub fn encode(&self) -> [u8; NETCODE_USER_DATA_BYTES] {
+        let mut data = [0u8; NETCODE_USER_DATA_BYTES];
+        data[0] = GRANT_FORMAT;
+        data[1] = u8::from(self.may_create);
+        if let Some(c) = self.credential.as_deref().filter(|c| c.len() <= MAX_CREDENTIAL_BYTES) {
+            data[2] = c.len() as u8 + 1;
+            data[3..3 + c.len()].copy_from_slice(c.as_bytes());
+        }
+        data
+    }
+
+    /// Reads a token's user data (`None`: not written by this server).
+    pub fn decode(data: &[u8; NETCODE_USER_DATA_BYTES]) -> Option<Grant> {
+        if data[0] != GRANT_FORMAT {
+            return None;
+        }
+        let credential = match data[2] {
+            0 => None,
+            n => {
+                let bytes = data.get(3..3 + usize::from(n) - 1)?;
+                Some(std::str::from_utf8(bytes).ok()?.to_string())
+            }
+        };
+        Some(Grant { credential, may_create: data[1] == 1 })
+    }
+}
+
+/// New players allowed per address (IPv4 address, IPv6 /64): a bucket of `per_minute` that
+/// refills at `per_minute` a minute.
+pub struct NewPlayerLimit {
+    per_minute: u32,
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+/// Addresses remembered before full buckets are forgotten.
+const MAX_BUCKETS: usize = 65_536;
+
+impl NewPlayerLimit {
+    /// `per_minute` new players a minute per address (0: no limit).
+    pub fn new(per_minute: u32) -> NewPlayerLimit {
+        NewPlayerLimit { per_minute, buckets: Mutex::new(HashMap::new()) }
+    }
+
+    /// Takes one new player for `ip`, or says how long to wait.
+    pub fn take(&self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
+        if self.per_minute == 0 {
+            return Ok(());
+        }
+        let capacity = f64::from(self.per_minute);
+        let per_second = capacity / 60.0;
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() >= MAX_BUCKETS {
+            buckets.retain(|_, (level, at)| {
+                *level + now.saturating_duration_since(*at).as_secs_f64() * per_second < capacity
+            });
+        }
+        let (level, at) = buckets.entry(ip).or_insert((capacity, now));
+        *level = (*level + now.saturating_duration_since(*at).as_secs_f64() * per_second).min(capacity);
+        *at = now;
+        if *level >= 1.0 {
+            *level -= 1.0;
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - *level) / per_second))
+        }
+    }
+}
+
+/// A refused token request: the HTTP status, `Retry-After` seconds, and a line of English.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// HTTP status.
+    pub status: u16,
+    /// Seconds to wait (`429`).
+    pub retry_after: Option<u64>,
+    /// Why.
+    pub message: String,
+}
+
+/// The token endpoint's logic: checks a request and mints its token.
+pub struct Minter {
+    key: [u8; 32],
+    protocol_id: u64,
+    /// The address netcode knows each socket by (`None`: that transport is off).
+    sockets: [Option<SocketAddr>; 2],
+    new_players: NewPlayerLimit,
+}
+
+impl Minter {
+    /// A minter for a server with this key, protocol id and sockets (UDP, WebSocket: the
+    /// addresses the transport gives netcode), allowing `new_players_per_minute` new players per
+    /// address (0: no limit).
+    pub fn new(
+        key: [u8; 32],
+        protocol_id: u64,
+        sockets: [Option<SocketAddr>; 2],
+        new_players_per_minute: u32,
+    ) -> Minter {
+        Minter { key, protocol_id, sockets, new_players: NewPlayerLimit::new(new_players_per_minute) }
+    }
+
+    /// Answers a request body from `peer`: the connect token's bytes, or why not.
+    pub fn answer(&self, peer: IpAddr, body: &[u8]) -> Result<Vec<u8>, Refused> {
+        let refuse =
+            |status, message: &str| Refused { status, retry_after: None, message: message.to_string() };
+        if body.len() > MAX_REQUEST_BYTES {
+            return Err(refuse(413, "request too long"));
+        }
+        let request: ConnectRequest =
+            postcard::from_bytes(body).map_err(|_| refuse(400, "not a connect request"))?;
+        if request.version != PROTOCOL_VERSION {
+            return Err(refuse(409, &ludus_protocol::incompatible_message(request.version)));
+        }
+        let socket = usize::from(request.socket);
+        let Some(address) = self.sockets.get(socket).copied().flatten() else {
+            return Err(refuse(400, "this server does not offer that transport"));
+        };
+        let credential = request
+            .credential
+            .map(|SessionToken(c)| c)
+            .filter(|c| !c.is_empty() && c.len() <= MAX_CREDENTIAL_BYTES);
+        // A new player (or a credential that may turn out unknown) counts against the limit;
+        // a returning player is never refused here, but without room in the bucket an unknown
+        // credential will not become a new player.
+        let key = address_key(&SocketAddr::new(peer, 0));
+        let may_create = match (&credential, self.new_players.take(key, Instant::now())) {
+            (_, Ok(())) => true,
+            (Some(_), Err(_)) => false,
+            (None, Err(wait)) => {
+                return Err(Refused {
+                    status: 429,
+                    retry_after: Some(wait.as_secs().max(1)),
+                    message: "too many new players from this address: try again in a minute".to_string(),
+                });
+            }
+        };
+        let grant = Grant { credential, may_create };
+        self.mint(socket, address, &grant, i32::from(request.timeout_secs.clamp(1, 60)))
+            .map_err(|e| Refused { status: 500, retry_after: None, message: e })
+    }
+
+    fn mint(
+        &self,
+        socket: usize,
+        address: SocketAddr,
+        grant: &Grant,
+        timeout: i32,
+    ) -> Result<Vec<u8>, String> {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        // Client ids are drawn by the server; 0 is avoided (renet2 reads it as "none" in places).
+        let client_id = u64::from_le_bytes(renet2_netcode::generate_random_bytes::<8>()).max(1);
+        let token = ConnectToken::generate(
+            now,
+            self.protocol_id,
+            CONNECT_TOKEN_SECONDS,
+            client_id,
+            timeout,
+            socket as u8,
+            vec![address],
+            Some(&grant.encode()),
+            &self.key,
+        )
+        .map_err(|e| format!("cannot make a connect token: {e:?}"))?;
+        let mut bytes = Vec::with_capacity(2048);
+        token.write(&mut bytes).map_err(|e| format!("cannot write a connect token: {e}"))?;
+        Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grants_round_trip() {
+        for grant in [
+            Grant { credential: None, may_create: true },
+            Grant { credential: Some("0123456789abcdef0123456789abcdef".into()), may_create: false },
+        ] {
+            assert_eq!(Grant::decode(&grant.encode()), Some(grant));
+        }
+        assert_eq!(Grant::decode(&[0; NETCODE_USER_DATA_BYTES]), None);
+    }
+
+    #[test]
+    fn keys_are_64_hex_digits() {
+        assert_eq!(parse_key(&"ab".repeat(32)), Some([0xab; 32]));
+        assert_eq!(parse_key(&"ab".repeat(31)), None);
+        assert_eq!(parse_key(&"zz".repeat(32)), None);
+        let dir = std::env::temp_dir().join(format!("ludus-key-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let key = load_or_create_key(&dir, None).unwrap();
+        assert_eq!(load_or_create_key(&dir, None).unwrap(), key, "the generated key is kept");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.join(KEY_FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        std::fs::write(dir.join("bad.key"), "not a key\n").unwrap();
+        assert!(matches!(
+            load_or_create_key(&dir, Some(&dir.join("bad.key"))),
+            Err(KeyError::Malformed { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn new_players_are_limited_per_address() {
+        let limit = NewPlayerLimit::new(3);
+        let now = Instant::now();
+        let a: IpAddr = [10, 0, 0, 1].into();
+        let b: IpAddr = [10, 0, 0, 2].into();
+        for _ in 0..3 {
+            assert!(limit.take(a, now).is_ok());
+        }
+        let wait = limit.take(a, now).unwrap_err();
+        assert!(wait > Duration::ZERO && wait <= Duration::from_secs(20));
+        assert!(limit.take(b, now).is_ok(), "another address has its own bucket");
+        assert!(limit.take(a, now + Duration::from_secs(20)).is_ok(), "it refills");
+    }
+}
