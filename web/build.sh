@@ -8,7 +8,7 @@
 # externref table) and brotli. Prints each file's raw and compressed sizes.
 # LUDUS_WASM_OPT=/path/to/wasm-opt uses another wasm-opt (one newer than Debian 12's).
 #
-#   bash web/build.sh            # then serve web/dist: ludus-server --web web/dist (port 8080)
+#   bash web/build.sh            # then serve web/dist: ludus-server --web web/dist (port 5000, next to UDP 5000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"

@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const base = process.argv[2] ?? 'http://127.0.0.1:8080/';
+const base = process.argv[2] ?? 'http://127.0.0.1:5000/';
 const out = process.env.LUDUS_WEB_OUT ?? '/tmp/ludus-web';
 const maxReadyMs = Number(process.env.LUDUS_MAX_READY_MS ?? 15000);
 const maxTaskMs = Number(process.env.LUDUS_MAX_TASK_MS ?? 250);
