@@ -189,6 +189,9 @@ struct BoardShapes {
     square: Handle<Mesh>,
     eagle: Handle<Mesh>,
     glow: Handle<ColorMaterial>,
+    /// The soft shadow under every piece, on every theme (one material, so that the shadows
+    /// batch into one draw).
+    shadow: Handle<ColorMaterial>,
 }
 
 fn setup(
@@ -208,7 +211,19 @@ fn setup(
             alpha_mode: AlphaMode2d::Blend,
             ..default()
         }),
+        shadow: materials.add(ColorMaterial {
+            color: Color::srgba(0.0, 0.0, 0.0, 0.32),
+            alpha_mode: AlphaMode2d::Blend,
+            ..default()
+        }),
     });
+}
+
+/// `color` moved `amount` of the way to `to` (opaque: the layers of a piece are opaque, so
+/// that they stack by depth and share the materials of their colour).
+fn tint(color: Color, to: Color, amount: f32) -> Color {
+    // Mixed in sRGB, as the eye sees it (linear light would turn a black face grey).
+    Color::Srgba(color.to_srgba().mix(&to.to_srgba(), amount))
 }
 
 /// The legion's eagle: wings spread, head up, as triangles in a unit box.
@@ -435,13 +450,26 @@ fn spawn_piece(
         ))
         .id();
     let [rim, body, mark] = colors.piece(layout.points, piece.side, piece.king);
-    commands.spawn((Mesh2d(kit.circle.clone()), paints.of(rim), Transform::default(), ChildOf(e)));
+    // Depth, in the piece's unit box, lit from the upper left: a soft shadow below and to the
+    // right, the rim's lower edge darker, a sheen on the upper left of the face.
+    let layer = |color: Color, paints: &mut MaterialsByColor, x: f32, y: f32, z: f32, scale: f32| {
+        (
+            Mesh2d(kit.circle.clone()),
+            paints.of(color),
+            Transform::from_xyz(x, y, z).with_scale(Vec3::splat(scale)),
+            ChildOf(e),
+        )
+    };
     commands.spawn((
         Mesh2d(kit.circle.clone()),
-        paints.of(body),
-        Transform::from_xyz(0.0, 0.0, 0.01).with_scale(Vec3::splat(0.86)),
+        MeshMaterial2d(kit.shadow.clone()),
+        Transform::from_xyz(0.05, -0.08, -0.05).with_scale(Vec3::splat(1.06)),
         ChildOf(e),
     ));
+    commands.spawn(layer(rim, paints, 0.0, 0.0, 0.0, 1.0));
+    commands.spawn(layer(tint(rim, Color::BLACK, 0.45), paints, 0.0, -0.045, 0.004, 0.89));
+    commands.spawn(layer(body, paints, 0.0, 0.0, 0.01, 0.86));
+    commands.spawn(layer(tint(body, Color::WHITE, 0.10), paints, -0.07, 0.08, 0.012, 0.62));
     commands.spawn((
         Mesh2d(kit.thin_ring.clone()),
         paints.of(mark),

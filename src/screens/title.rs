@@ -375,10 +375,8 @@ fn color32(c: Color) -> egui::Color32 {
 /// A small drawing of `variant`'s board at the start, in the theme's colours, inside `area`.
 pub fn board_picture(p: &egui::Painter, area: egui::Rect, variant: Variant, colors: &Colors) {
     let start = variant.start();
-    let (w, h) = (f32::from(start.width()), f32::from(start.height()));
+    let (cols, rows) = (f32::from(start.width()), f32::from(start.height()));
     let alquerque = !variant.is_latrunculi();
-    // Alquerque's points sit on the lines: one cell of margin around them.
-    let (cols, rows) = if alquerque { (w, h) } else { (w, h) };
     let cell = (area.width() / cols).min(area.height() / rows);
     let board = egui::Rect::from_center_size(area.center(), egui::vec2(cell * cols, cell * rows));
     p.rect_filled(board.expand(cell * 0.25), 3.0, color32(colors.frame));
