@@ -166,7 +166,34 @@ pub struct MoveAnim {
     elapsed: f32,
     /// Captured piece entities and when their removal starts.
     captured: Vec<(Entity, f32)>,
+    /// The bursts where pieces are taken.
+    bursts: Vec<Burst>,
     total: f32,
+}
+
+/// A short burst where a piece is taken: a ring that widens and sparks that fly out, in step
+/// with the piece's removal (and the animation speed: none when animations are off).
+struct Burst {
+    at: Vec2,
+    start: f32,
+    duration: f32,
+    ring: Entity,
+    sparks: Vec<(Entity, Vec2)>,
+}
+
+/// How many sparks a burst throws.
+const SPARKS: usize = 8;
+
+impl MoveAnim {
+    /// The jumps of an Alquerque chain landed so far (board units), numbered from 1: empty for
+    /// any other move.
+    pub fn chain_landings(&self) -> Vec<(Vec2, usize)> {
+        let n = self.waypoints.len() - 1;
+        if !self.hops || n < 2 {
+            return Vec::new();
+        }
+        (1..=n).filter(|&i| self.elapsed >= self.segment * i as f32).map(|i| (self.waypoints[i], i)).collect()
+    }
 }
 
 #[derive(Component)]
@@ -189,6 +216,11 @@ struct BoardShapes {
     square: Handle<Mesh>,
     eagle: Handle<Mesh>,
     glow: Handle<ColorMaterial>,
+    /// The soft shadow under every piece, on every theme (one material, so that the shadows
+    /// batch into one draw).
+    shadow: Handle<ColorMaterial>,
+    /// The capture bursts' one material.
+    burst: Handle<ColorMaterial>,
 }
 
 fn setup(
@@ -208,7 +240,24 @@ fn setup(
             alpha_mode: AlphaMode2d::Blend,
             ..default()
         }),
+        shadow: materials.add(ColorMaterial {
+            color: Color::srgba(0.0, 0.0, 0.0, 0.32),
+            alpha_mode: AlphaMode2d::Blend,
+            ..default()
+        }),
+        burst: materials.add(ColorMaterial {
+            color: Color::srgba(1.0, 0.78, 0.25, 0.9),
+            alpha_mode: AlphaMode2d::Blend,
+            ..default()
+        }),
     });
+}
+
+/// `color` moved `amount` of the way to `to` (opaque: the layers of a piece are opaque, so
+/// that they stack by depth and share the materials of their colour).
+fn tint(color: Color, to: Color, amount: f32) -> Color {
+    // Mixed in sRGB, as the eye sees it (linear light would turn a black face grey).
+    Color::Srgba(color.to_srgba().mix(&to.to_srgba(), amount))
 }
 
 /// The legion's eagle: wings spread, head up, as triangles in a unit box.
@@ -435,13 +484,26 @@ fn spawn_piece(
         ))
         .id();
     let [rim, body, mark] = colors.piece(layout.points, piece.side, piece.king);
-    commands.spawn((Mesh2d(kit.circle.clone()), paints.of(rim), Transform::default(), ChildOf(e)));
+    // Depth, in the piece's unit box, lit from the upper left: a soft shadow below and to the
+    // right, the rim's lower edge darker, a sheen on the upper left of the face.
+    let layer = |color: Color, paints: &mut MaterialsByColor, x: f32, y: f32, z: f32, scale: f32| {
+        (
+            Mesh2d(kit.circle.clone()),
+            paints.of(color),
+            Transform::from_xyz(x, y, z).with_scale(Vec3::splat(scale)),
+            ChildOf(e),
+        )
+    };
     commands.spawn((
         Mesh2d(kit.circle.clone()),
-        paints.of(body),
-        Transform::from_xyz(0.0, 0.0, 0.01).with_scale(Vec3::splat(0.86)),
+        MeshMaterial2d(kit.shadow.clone()),
+        Transform::from_xyz(0.05, -0.08, -0.05).with_scale(Vec3::splat(1.06)),
         ChildOf(e),
     ));
+    commands.spawn(layer(rim, paints, 0.0, 0.0, 0.0, 1.0));
+    commands.spawn(layer(tint(rim, Color::BLACK, 0.45), paints, 0.0, -0.045, 0.004, 0.89));
+    commands.spawn(layer(body, paints, 0.0, 0.0, 0.01, 0.86));
+    commands.spawn(layer(tint(body, Color::WHITE, 0.10), paints, -0.07, 0.08, 0.012, 0.62));
     commands.spawn((
         Mesh2d(kit.thin_ring.clone()),
         paints.of(mark),
@@ -523,6 +585,30 @@ fn sync_board(
                 })
                 .collect();
             let capture_time = if captured.is_empty() { 0.0 } else { 0.3 * factor };
+            let mut bursts = Vec::new();
+            if let Some(root) = roots.iter().next() {
+                for (i, &sq) in mv.captured().iter().enumerate() {
+                    let start = if hops { segment * (i as f32 + 0.5) } else { segment * n };
+                    let at = layout.local(sq);
+                    let hidden = |z: f32| {
+                        (
+                            Mesh2d(kit.circle.clone()),
+                            MeshMaterial2d(kit.burst.clone()),
+                            Transform::from_xyz(at.x, at.y, z).with_scale(Vec3::ZERO),
+                            ChildOf(root),
+                        )
+                    };
+                    let ring = commands.spawn(hidden(9.0)).insert(Mesh2d(kit.ring.clone())).id();
+                    let sparks = (0..SPARKS)
+                        .map(|k| {
+                            let angle =
+                                std::f32::consts::TAU * (k as f32 + 0.5 * (i % 2) as f32) / SPARKS as f32;
+                            (commands.spawn(hidden(9.1)).id(), Vec2::from_angle(angle))
+                        })
+                        .collect();
+                    bursts.push(Burst { at, start, duration: 0.3 * factor, ring, sparks });
+                }
+            }
             let total = segment * n + capture_time;
             commands.entity(piece).insert(
                 Transform::from_xyz(waypoints[0].x, waypoints[0].y, 8.0).with_scale(Vec3::new(
@@ -531,7 +617,8 @@ fn sync_board(
                     1.0,
                 )),
             );
-            view.anim = Some(MoveAnim { piece, waypoints, hops, segment, elapsed: 0.0, captured, total });
+            view.anim =
+                Some(MoveAnim { piece, waypoints, hops, segment, elapsed: 0.0, captured, bursts, total });
             view.shown_moves.push(mv);
             view.overlay_key = None;
             return;
@@ -592,6 +679,23 @@ fn animate(
             let s = base * (1.0 - ease(k)) * (1.0 + 0.3 * (k * std::f32::consts::PI).sin());
             t.scale = Vec3::new(s.max(0.0), s.max(0.0), 1.0);
             t.rotation = Quat::from_rotation_z(k * 1.5);
+        }
+    }
+    for burst in &anim.bursts {
+        let k = (anim.elapsed - burst.start) / burst.duration;
+        let on = (0.0..1.0).contains(&k);
+        let out = 1.0 - (1.0 - k.clamp(0.0, 1.0)).powi(2);
+        if let Ok(mut t) = transforms.get_mut(burst.ring) {
+            let s = if on { base * (0.7 + 0.8 * out) } else { 0.0 };
+            t.scale = Vec3::new(s, s, 1.0);
+        }
+        for &(e, dir) in &burst.sparks {
+            if let Ok(mut t) = transforms.get_mut(e) {
+                let p = burst.at + dir * base * (0.4 + 0.7 * out);
+                let s = if on { base * 0.24 * (1.0 - k) } else { 0.0 };
+                t.translation = Vec3::new(p.x, p.y, t.translation.z);
+                t.scale = Vec3::new(s, s, 1.0);
+            }
         }
     }
     if anim.elapsed >= anim.total {

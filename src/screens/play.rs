@@ -253,6 +253,35 @@ pub(super) fn ghost_counts(mut contexts: EguiContexts, shown: GameShown, board: 
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
     }
+    // An Alquerque chain counts its jumps where each lands, while it is played.
+    if let Some(anim) = &view.anim {
+        let landings = anim.chain_landings();
+        if !landings.is_empty() {
+            let painter =
+                ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("chain")));
+            let z = ctx.zoom_factor();
+            let font = egui::FontId::proportional((layout.cell * 0.3 / z).clamp(11.0 / z, 24.0));
+            for (at, n) in landings {
+                let p = crate::ui::to_points(
+                    ctx,
+                    layout.local_to_screen(at) + Vec2::new(0.34, -0.34) * layout.cell,
+                );
+                painter.circle(
+                    p,
+                    layout.cell * 0.19 / z,
+                    egui::Color32::from_rgb(250, 200, 64),
+                    egui::Stroke::new(2.0, egui::Color32::from_rgb(60, 35, 10)),
+                );
+                painter.text(
+                    p,
+                    egui::Align2::CENTER_CENTER,
+                    n.to_string(),
+                    font.clone(),
+                    egui::Color32::from_rgb(40, 20, 5),
+                );
+            }
+        }
+    }
     if online.is_some_and(|o| o.clocks.is_some()) && !session.game.is_over() {
         // The running clock ticks.
         ctx.request_repaint_after(std::time::Duration::from_millis(200));

@@ -1,13 +1,15 @@
 //! The title screen: the main menu, the game, the opponent, resuming the unfinished game.
 
 use crate::app::Screen;
+use crate::board::palette::Colors;
 use crate::game::Notices;
 use crate::game::lessons::LessonProgress;
 use crate::game::save::Resumable;
 use crate::game::session::{LEVELS, Level, Seats, Session};
 use crate::game::settings::Settings;
+use crate::i18n::Lang;
 use crate::ui::root_ui;
-use crate::ui::widgets::{big_button, level_key, side_name, variant_key};
+use crate::ui::widgets::{level_key, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_rules::{Side, Variant};
@@ -16,6 +18,34 @@ use ludus_rules::{Side, Variant};
 pub fn start_game(commands: &mut Commands, next: &mut NextState<Screen>, session: Session) {
     commands.insert_resource(session);
     next.set(Screen::Playing);
+}
+
+/// What the title screen shows besides the settings it edits.
+pub struct TitleView<'a> {
+    /// The language of the texts.
+    pub lang: Lang,
+    /// The first message waiting to be read, if any.
+    pub notice: Option<&'a str>,
+    /// The label of the "resume" button, when there is an unfinished game.
+    pub resume: Option<String>,
+    /// No lesson is done yet: the lessons are offered first.
+    pub new_player: bool,
+    /// Whether there is a "Quit" button (not in the browser).
+    pub can_quit: bool,
+}
+
+/// What the player chose on the title screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TitleAction {
+    CloseNotice,
+    Resume,
+    Play,
+    Lessons,
+    Rules,
+    Settings,
+    Online,
+    Analyse,
+    Quit,
 }
 
 pub(super) fn title_screen(
@@ -30,164 +60,415 @@ pub(super) fn title_screen(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
-    egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.vertical_centered(|ui| {
-                let width = ui.available_width().min(440.0);
-                ui.add_space(16.0);
-                ui.label(egui::RichText::new("LUDUS").size(56.0).strong());
-                ui.label(egui::RichText::new(lang.t("app.subtitle")).size(18.0).italics());
-                ui.add_space(12.0);
-                if let Some(text) = notices.0.first() {
-                    let mut close = false;
-                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
-                        ui.set_max_width(width);
-                        ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-                        close = ui.button(lang.t("ui.ok")).clicked();
-                    });
-                    if close {
-                        notices.0.remove(0);
-                    }
-                    ui.add_space(8.0);
-                }
-                if let Resumable::Game(saved) = &*resumable {
-                    let label = format!(
-                        "{} — {} ({})",
-                        lang.t("menu.resume"),
-                        lang.t(variant_key(saved.game.variant())),
-                        saved.game.ply()
-                    );
-                    if big_button(ui, &label, width).clicked() {
-                        let session = (**saved).clone();
-                        *resumable = Resumable::None;
-                        start_game(&mut commands, &mut next, session);
-                    }
-                    ui.add_space(8.0);
-                }
-                // A first-time player (no lesson done yet) is offered the lessons first.
-                if progress.done.is_empty() {
-                    ui.scope(|ui| {
-                        ui.set_max_width(width);
-                        ui.label(lang.t("menu.new_player"));
-                    });
-                    let text = egui::RichText::new(lang.t("menu.lessons")).size(20.0).strong();
-                    if ui.add_sized([width, 48.0], egui::Button::new(text).selected(true)).clicked() {
-                        next.set(Screen::Lessons);
-                    }
-                    ui.add_space(8.0);
-                }
-                ui.heading(lang.t("menu.game"));
-                for v in Variant::ALL {
-                    let selected = settings.variant == v;
-                    let text = format!(
-                        "{}\n{}",
-                        lang.t(variant_key(v)),
-                        lang.t(match v {
-                            Variant::Latrunculi => "game.latrunculi.blurb",
-                            Variant::LatrunculiQuick => "game.latrunculi-quick.blurb",
-                            Variant::Alquerque => "game.alquerque.blurb",
-                        })
-                    );
-                    if ui.add_sized([width, 56.0], egui::Button::selectable(selected, text)).clicked() {
-                        settings.variant = v;
-                    }
-                }
-                ui.add_space(8.0);
-                ui.heading(lang.t("menu.mode"));
-                ui.horizontal(|ui| {
-                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                    if ui
-                        .add_sized(
-                            [width / 2.0 - 4.0, 44.0],
-                            egui::Button::selectable(settings.vs_computer, lang.t("menu.vs_computer")),
-                        )
-                        .clicked()
-                    {
-                        settings.vs_computer = true;
-                    }
-                    if ui
-                        .add_sized(
-                            [width / 2.0 - 4.0, 44.0],
-                            egui::Button::selectable(!settings.vs_computer, lang.t("menu.two_players")),
-                        )
-                        .clicked()
-                    {
-                        settings.vs_computer = false;
-                    }
-                });
-                if settings.vs_computer {
-                    ui.label(lang.t("menu.play_as"));
-                    ui.horizontal(|ui| {
-                        ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                        for side in [Side::First, Side::Second] {
-                            let name = side_name(lang, settings.variant, side);
-                            if ui
-                                .add_sized(
-                                    [width / 2.0 - 4.0, 44.0],
-                                    egui::Button::selectable(settings.human_side == side, name),
-                                )
-                                .clicked()
-                            {
-                                settings.human_side = side;
-                            }
-                        }
-                    });
-                    ui.label(lang.t("menu.level"));
-                    ui.horizontal(|ui| {
-                        ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                        for level in LEVELS {
-                            if ui
-                                .add_sized(
-                                    [width / 3.0 - 6.0, 44.0],
-                                    egui::Button::selectable(
-                                        settings.level == level,
-                                        lang.t(level_key(level)),
-                                    ),
-                                )
-                                .clicked()
-                            {
-                                settings.level = level;
-                            }
-                        }
-                    });
-                    ui.scope(|ui| {
-                        ui.set_max_width(width);
-                        ui.label(egui::RichText::new(lang.t(level_about_key(settings.level))).size(15.0));
-                    });
-                }
-                ui.add_space(12.0);
-                if big_button(ui, lang.t("menu.play"), width).clicked() {
-                    let seats = if settings.vs_computer {
-                        Seats::versus_computer(settings.human_side, settings.level)
-                    } else {
-                        Seats::two_players()
-                    };
-                    *resumable = Resumable::None;
-                    start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
-                }
-                ui.add_space(8.0);
-                if !progress.done.is_empty() && big_button(ui, lang.t("menu.lessons"), width).clicked() {
-                    next.set(Screen::Lessons);
-                }
-                if big_button(ui, lang.t("menu.rules"), width).clicked() {
-                    next.set(Screen::Rules);
-                }
-                if big_button(ui, lang.t("menu.settings"), width).clicked() {
-                    next.set(Screen::Settings);
-                }
-                if big_button(ui, lang.t("menu.online"), width).clicked() {
-                    next.set(Screen::Online);
-                }
-                if big_button(ui, lang.t("menu.analyse"), width).clicked() {
-                    next.set(Screen::Records);
-                }
-                if !cfg!(target_arch = "wasm32") && big_button(ui, lang.t("menu.quit"), width).clicked() {
-                    exit.write(AppExit::Success);
-                }
+    let resume = match &*resumable {
+        Resumable::Game(saved) => Some(format!(
+            "{} — {} ({})",
+            lang.t("menu.resume"),
+            lang.t(variant_key(saved.game.variant())),
+            saved.game.ply()
+        )),
+        Resumable::None => None,
+    };
+    let view = TitleView {
+        lang,
+        notice: notices.0.first().map(String::as_str),
+        resume,
+        new_player: progress.done.is_empty(),
+        can_quit: !cfg!(target_arch = "wasm32"),
+    };
+    let action = title_panel(&mut root_ui(ctx), &mut settings, &view).action;
+    match action {
+        None => {}
+        Some(TitleAction::CloseNotice) => {
+            notices.0.remove(0);
+        }
+        Some(TitleAction::Resume) => {
+            if let Resumable::Game(saved) = std::mem::take(&mut *resumable) {
+                start_game(&mut commands, &mut next, *saved);
+            }
+        }
+        Some(TitleAction::Play) => {
+            let seats = if settings.vs_computer {
+                Seats::versus_computer(settings.human_side, settings.level)
+            } else {
+                Seats::two_players()
+            };
+            *resumable = Resumable::None;
+            start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
+        }
+        Some(TitleAction::Lessons) => next.set(Screen::Lessons),
+        Some(TitleAction::Rules) => next.set(Screen::Rules),
+        Some(TitleAction::Settings) => next.set(Screen::Settings),
+        Some(TitleAction::Online) => next.set(Screen::Online),
+        Some(TitleAction::Analyse) => next.set(Screen::Records),
+        Some(TitleAction::Quit) => {
+            exit.write(AppExit::Success);
+        }
+    }
+    Ok(())
+}
+
+/// One frame of the title screen in a window's root `ui`.
+pub struct TitlePanel {
+    /// What the player chose.
+    pub action: Option<TitleAction>,
+    /// The size of everything on the screen, in points.
+    pub content: egui::Vec2,
+    /// The size of the window's area for it, in points: the screen scrolls when `content` is
+    /// larger (only at the larger text sizes).
+    pub viewport: egui::Vec2,
+}
+
+impl TitlePanel {
+    /// Whether everything is shown without scrolling.
+    pub fn fits(&self) -> bool {
+        self.content.x <= self.viewport.x + 0.5 && self.content.y <= self.viewport.y + 0.5
+    }
+}
+
+/// The title screen in the window's root `ui`: a panel that scrolls when its content does not fit
+/// (it fits at 100 % text size down to a phone's 390x844, tests/client/title.rs).
+pub fn title_panel(root: &mut egui::Ui, settings: &mut Settings, view: &TitleView) -> TitlePanel {
+    egui::CentralPanel::default()
+        .show(root, |ui| {
+            let out = egui::ScrollArea::both().show(ui, |ui| title_ui(ui, settings, view));
+            TitlePanel { action: out.inner, content: out.content_size, viewport: out.inner_rect.size() }
+        })
+        .inner
+}
+
+/// Lays the title screen out in `ui` (the whole window): the name, the game as pictures, the
+/// opponent, "Play" and the menu. Side by side in a wide window, one column in a tall one.
+/// Returns what the player chose this frame.
+pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) -> Option<TitleAction> {
+    let mut action = None;
+    // The window's height, not the scroll area's (which has none).
+    let avail = egui::vec2(ui.available_width(), ui.ctx().content_rect().height());
+    let wide = avail.x >= 760.0 && avail.x > avail.y;
+    let gap = 32.0;
+    let width = if wide { ((avail.x - gap) / 2.0).min(460.0) } else { avail.x.min(460.0) };
+    ui.spacing_mut().item_spacing.y = if avail.x < 500.0 { 5.0 } else { 6.0 };
+    ui.vertical_centered(|ui| {
+        if avail.x < 500.0 {
+            // On a phone, the name and the subtitle share a line.
+            let color = ui.visuals().strong_text_color();
+            let weak = ui.visuals().text_color();
+            let mut job = egui::text::LayoutJob::default();
+            let format = |size: f32, color: egui::Color32, italics: bool| egui::TextFormat {
+                font_id: egui::FontId::proportional(size),
+                color,
+                italics,
+                valign: egui::Align::Center,
+                ..Default::default()
+            };
+            job.append("LUDUS", 0.0, format(34.0, color, false));
+            job.append(view.lang.t("app.subtitle"), 12.0, format(15.0, weak, true));
+            ui.label(job);
+        } else {
+            ui.label(egui::RichText::new("LUDUS").size(52.0).strong());
+            ui.label(egui::RichText::new(view.lang.t("app.subtitle")).size(17.0).italics());
+        }
+    });
+    ui.add_space(6.0);
+    let game_column = |ui: &mut egui::Ui, settings: &mut Settings, action: &mut Option<TitleAction>| {
+        ui.set_width(width);
+        if !wide {
+            first_things(ui, view, width, action);
+        }
+        game_choice(ui, settings, view.lang, width);
+        opponent(ui, settings, view.lang, width);
+        ui.add_space(4.0);
+        let text = egui::RichText::new(view.lang.t("menu.play")).size(24.0).strong();
+        if ui.add_sized([width, 56.0], egui::Button::new(text).selected(true)).clicked() {
+            *action = Some(TitleAction::Play);
+        }
+    };
+    if wide {
+        let left = ((avail.x - 2.0 * width - gap) / 2.0).max(0.0);
+        ui.horizontal_top(|ui| {
+            ui.add_space(left);
+            ui.vertical(|ui| game_column(ui, settings, &mut action));
+            ui.add_space(gap);
+            ui.vertical(|ui| {
+                ui.set_width(width);
+                first_things(ui, view, width, &mut action);
+                menu(ui, view, width, 1, &mut action);
             });
         });
+    } else {
+        let left = ((avail.x - width) / 2.0).max(0.0);
+        ui.horizontal_top(|ui| {
+            ui.add_space(left);
+            ui.vertical(|ui| {
+                game_column(ui, settings, &mut action);
+                ui.add_space(4.0);
+                menu(ui, view, width, 2, &mut action);
+            });
+        });
+    }
+    action
+}
+
+/// The notice, "resume" and, for a new player, the lessons.
+fn first_things(ui: &mut egui::Ui, view: &TitleView, width: f32, action: &mut Option<TitleAction>) {
+    let lang = view.lang;
+    if let Some(text) = view.notice {
+        egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+            ui.set_max_width(width - 16.0);
+            ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
+            if ui.button(lang.t("ui.ok")).clicked() {
+                *action = Some(TitleAction::CloseNotice);
+            }
+        });
+    }
+    if view.new_player {
+        ui.label(egui::RichText::new(lang.t("menu.new_player")).size(15.0));
+    }
+    // On a phone, "resume" and the lessons share a row.
+    let both = view.resume.is_some() && view.new_player && width < 500.0;
+    let w = if both { (width - ui.spacing().item_spacing.x) / 2.0 } else { width };
+    let mut buttons = |ui: &mut egui::Ui| {
+        if let Some(label) = &view.resume
+            && menu_button(ui, label, w, true).clicked()
+        {
+            *action = Some(TitleAction::Resume);
+        }
+        if view.new_player && menu_button(ui, lang.t("menu.lessons"), w, true).clicked() {
+            *action = Some(TitleAction::Lessons);
+        }
+    };
+    if both {
+        ui.horizontal_top(buttons);
+    } else {
+        buttons(ui);
+    }
+}
+
+/// A menu button `width` wide and at least 48 high, its text wrapped when long.
+fn menu_button(ui: &mut egui::Ui, text: &str, width: f32, selected: bool) -> egui::Response {
+    let button = egui::Button::new(egui::RichText::new(text).size(18.0)).selected(selected);
+    sized(ui, button, width, 48.0)
+}
+
+/// `button` exactly `width` wide and at least `height` high, its text wrapped to that width.
+fn sized(ui: &mut egui::Ui, button: egui::Button, width: f32, height: f32) -> egui::Response {
+    ui.allocate_ui_with_layout(
+        egui::vec2(width, height),
+        egui::Layout::top_down_justified(egui::Align::Center),
+        |ui| {
+            ui.set_width(width);
+            ui.add(button.wrap().min_size(egui::vec2(width, height)))
+        },
+    )
+    .inner
+    .on_hover_cursor(egui::CursorIcon::PointingHand)
+}
+
+/// The other screens: one column, or a grid of `columns`.
+fn menu(ui: &mut egui::Ui, view: &TitleView, width: f32, columns: usize, action: &mut Option<TitleAction>) {
+    let lang = view.lang;
+    let mut items = Vec::new();
+    if !view.new_player {
+        items.push((lang.t("menu.lessons"), TitleAction::Lessons));
+    }
+    items.push((lang.t("menu.rules"), TitleAction::Rules));
+    items.push((lang.t("menu.settings"), TitleAction::Settings));
+    items.push((lang.t("title.online"), TitleAction::Online));
+    items.push((lang.t("menu.analyse"), TitleAction::Analyse));
+    if view.can_quit {
+        items.push((lang.t("menu.quit"), TitleAction::Quit));
+    }
+    let spacing = ui.spacing().item_spacing.x;
+    let w = (width - spacing * (columns as f32 - 1.0)) / columns as f32;
+    for row in items.chunks(columns) {
+        ui.horizontal_top(|ui| {
+            for (text, a) in row {
+                if menu_button(ui, text, w, false).clicked() {
+                    *action = Some(*a);
+                }
+            }
+        });
+    }
+}
+
+/// The three games as pictures of their boards, and what the chosen one is.
+fn game_choice(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) {
+    let colors = Colors::of(settings.theme);
+    let spacing = ui.spacing().item_spacing.x;
+    let card_w = (width - 2.0 * spacing) / 3.0;
+    let narrow = width < 420.0;
+    let picture_h = (card_w * 0.62).min(110.0);
+    let font = egui::FontId::proportional(if narrow { 14.0 } else { 15.0 });
+    let names: Vec<_> = Variant::ALL
+        .iter()
+        .map(|&v| {
+            ui.painter().layout(
+                short_name(lang, v).to_owned(),
+                font.clone(),
+                egui::Color32::WHITE,
+                card_w - 8.0,
+            )
+        })
+        .collect();
+    let text_h = names.iter().map(|g| g.size().y).fold(0.0, f32::max);
+    let card_h = picture_h + text_h + 14.0;
+    ui.horizontal_top(|ui| {
+        for (v, name) in Variant::ALL.into_iter().zip(names) {
+            let (rect, response) = ui.allocate_exact_size(egui::vec2(card_w, card_h), egui::Sense::click());
+            let response = response.on_hover_cursor(egui::CursorIcon::PointingHand);
+            if response.clicked() {
+                settings.variant = v;
+            }
+            let selected = settings.variant == v;
+            let visuals = ui.style().interact_selectable(&response, selected);
+            let p = ui.painter();
+            p.rect(rect, 8.0, visuals.weak_bg_fill, visuals.bg_stroke, egui::StrokeKind::Inside);
+            if selected {
+                p.rect_stroke(
+                    rect,
+                    8.0,
+                    egui::Stroke::new(3.0, ui.visuals().selection.stroke.color),
+                    egui::StrokeKind::Inside,
+                );
+            }
+            let picture = egui::Rect::from_min_size(
+                rect.min + egui::vec2(6.0, 6.0),
+                egui::vec2(card_w - 12.0, picture_h),
+            );
+            board_picture(p, picture, v, &colors);
+            let text_pos = egui::pos2(rect.center().x - name.size().x / 2.0, picture.max.y + 4.0);
+            p.galley(text_pos, name, visuals.text_color());
+        }
     });
-    Ok(())
+    let blurb = lang.t(match settings.variant {
+        Variant::Latrunculi => "game.latrunculi.blurb",
+        Variant::LatrunculiQuick => "game.latrunculi-quick.blurb",
+        Variant::Alquerque => "game.alquerque.blurb",
+    });
+    ui.scope(|ui| {
+        ui.set_max_width(width);
+        // On a phone the card names the game already.
+        let text = if narrow {
+            blurb.to_string()
+        } else {
+            format!("{}: {blurb}", lang.t(variant_key(settings.variant)))
+        };
+        ui.label(egui::RichText::new(text).size(if narrow { 14.0 } else { 15.0 }));
+    });
+}
+
+/// A game's name on its card.
+fn short_name(lang: Lang, variant: Variant) -> &'static str {
+    match variant {
+        Variant::Latrunculi => lang.t("title.card.latrunculi"),
+        Variant::LatrunculiQuick => lang.t("title.card.latrunculi-quick"),
+        Variant::Alquerque => lang.t("title.card.alquerque"),
+    }
+}
+
+/// An egui colour from a Bevy one.
+fn color32(c: Color) -> egui::Color32 {
+    let [r, g, b, a] = c.to_srgba().to_u8_array();
+    egui::Color32::from_rgba_unmultiplied(r, g, b, a)
+}
+
+/// A small drawing of `variant`'s board at the start, in the theme's colours, inside `area`.
+pub fn board_picture(p: &egui::Painter, area: egui::Rect, variant: Variant, colors: &Colors) {
+    let start = variant.start();
+    let (cols, rows) = (f32::from(start.width()), f32::from(start.height()));
+    let alquerque = !variant.is_latrunculi();
+    let cell = (area.width() / cols).min(area.height() / rows);
+    let board = egui::Rect::from_center_size(area.center(), egui::vec2(cell * cols, cell * rows));
+    p.rect_filled(board.expand(cell * 0.25), 3.0, color32(colors.frame));
+    let at = |f: f32, r: f32| board.min + egui::vec2((f + 0.5) * cell, (rows - r - 0.5) * cell);
+    if alquerque {
+        p.rect_filled(board, 2.0, color32(colors.light_square));
+        let s = egui::Stroke::new((cell * 0.08).max(1.0), color32(colors.line));
+        for i in 0..5 {
+            let i = i as f32;
+            p.line_segment([at(i, 0.0), at(i, 4.0)], s);
+            p.line_segment([at(0.0, i), at(4.0, i)], s);
+        }
+        for (a, b) in [
+            ((0.0, 0.0), (4.0, 4.0)),
+            ((0.0, 4.0), (4.0, 0.0)),
+            ((0.0, 2.0), (2.0, 4.0)),
+            ((2.0, 4.0), (4.0, 2.0)),
+            ((4.0, 2.0), (2.0, 0.0)),
+            ((2.0, 0.0), (0.0, 2.0)),
+        ] {
+            p.line_segment([at(a.0, a.1), at(b.0, b.1)], s);
+        }
+    } else {
+        for f in 0..start.width() {
+            for r in 0..start.height() {
+                let color = if (f + r) % 2 == 0 { colors.dark_square } else { colors.light_square };
+                let min = board.min + egui::vec2(f32::from(f) * cell, (rows - f32::from(r) - 1.0) * cell);
+                p.rect_filled(egui::Rect::from_min_size(min, egui::Vec2::splat(cell)), 0.0, color32(color));
+            }
+        }
+    }
+    let radius = cell * if alquerque { 0.34 } else { 0.40 };
+    for (sq, piece) in start.pieces() {
+        let (f, r) = (f32::from(sq.0 % start.width()), f32::from(sq.0 / start.width()));
+        let [rim, body, _] = colors.piece(alquerque, piece.side, piece.king);
+        let c = at(f, r);
+        p.circle_filled(c + egui::vec2(0.0, radius * 0.15), radius, egui::Color32::from_black_alpha(70));
+        p.circle_filled(c, radius, color32(rim));
+        p.circle_filled(c, radius * 0.8, color32(body));
+    }
+}
+
+/// "Against the computer" or "Two players", and the computer's side and level.
+fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) {
+    let spacing = ui.spacing().item_spacing.x;
+    let half = (width - spacing) / 2.0;
+    ui.horizontal_top(|ui| {
+        if choice(ui, lang.t("menu.vs_computer"), half, settings.vs_computer).clicked() {
+            settings.vs_computer = true;
+        }
+        if choice(ui, lang.t("menu.two_players"), half, !settings.vs_computer).clicked() {
+            settings.vs_computer = false;
+        }
+    });
+    if !settings.vs_computer {
+        return;
+    }
+    let label_w = (width * 0.24).min(110.0);
+    let row = |ui: &mut egui::Ui, label: &str, f: &mut dyn FnMut(&mut egui::Ui)| {
+        ui.horizontal(|ui| {
+            ui.add_sized([label_w, 44.0], egui::Label::new(egui::RichText::new(label).size(15.0)).wrap());
+            f(ui);
+        });
+    };
+    let rest = width - label_w - spacing;
+    row(ui, lang.t("menu.play_as"), &mut |ui| {
+        for side in [Side::First, Side::Second] {
+            let name = side_name(lang, settings.variant, side);
+            if choice(ui, name, (rest - spacing) / 2.0, settings.human_side == side).clicked() {
+                settings.human_side = side;
+            }
+        }
+    });
+    row(ui, lang.t("menu.level"), &mut |ui| {
+        for level in LEVELS {
+            if choice(ui, lang.t(level_key(level)), (rest - 2.0 * spacing) / 3.0, settings.level == level)
+                .clicked()
+            {
+                settings.level = level;
+            }
+        }
+    });
+    ui.scope(|ui| {
+        ui.set_max_width(width);
+        let size = if width < 420.0 { 13.0 } else { 14.0 };
+        ui.label(egui::RichText::new(lang.t(level_about_key(settings.level))).size(size));
+    });
+}
+
+/// A selectable button `width` wide and 44 high, its text wrapped when long.
+fn choice(ui: &mut egui::Ui, text: &str, width: f32, selected: bool) -> egui::Response {
+    sized(ui, egui::Button::new(text).selected(selected), width, 44.0)
 }
 
 /// The key of what a level does.

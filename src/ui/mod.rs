@@ -70,11 +70,9 @@ pub fn font_definitions() -> egui::FontDefinitions {
     fonts
 }
 
-fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
-    if *done {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
+/// The game's look on `ctx`: its typeface, text sizes and touch-sized buttons (the screens'
+/// layout tests use it too).
+pub fn style_context(ctx: &egui::Context) {
     ctx.set_fonts(font_definitions());
     ctx.global_style_mut(|style| {
         style.spacing.interact_size.y = 44.0;
@@ -92,6 +90,13 @@ fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
             }
         }
     });
+}
+
+fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    style_context(contexts.ctx_mut()?);
     *done = true;
     Ok(())
 }

@@ -14,6 +14,7 @@ mod saves;
 mod selection;
 mod session;
 mod texts;
+mod title;
 
 use std::sync::{Mutex, MutexGuard};
 
