@@ -99,15 +99,7 @@ pub struct Session {
 impl Session {
     /// A new game.
     pub fn new(variant: Variant, seats: Seats) -> Session {
-        Session {
-            game: AnyGame::new(variant),
-            seats,
-            redo: Vec::new(),
-            revision: 0,
-            spectating: false,
-            review: false,
-            lesson: false,
-        }
+        Session::from_game(AnyGame::new(variant), seats)
     }
 
     /// A game from a record or position.

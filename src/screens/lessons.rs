@@ -23,12 +23,9 @@ pub(super) fn lessons_screen(
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        ui.horizontal(|ui| {
-            if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
-                next.set(Screen::Title);
-            }
-            ui.heading(egui::RichText::new(lang.t("lessons.title")).size(28.0));
-        });
+        if crate::ui::widgets::screen_header(ui, lang, "lessons.title") {
+            next.set(Screen::Title);
+        }
         let courses = match lessons::courses() {
             Ok(c) => c,
             Err(e) => {

@@ -61,12 +61,9 @@ pub(super) fn records_screen(
     let lang = settings.lang;
     let mut chosen: Option<(AnyGame, Seats)> = None;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        ui.horizontal(|ui| {
-            if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
-                next.set(Screen::Title);
-            }
-            ui.heading(egui::RichText::new(lang.t("records.title")).size(28.0));
-        });
+        if crate::ui::widgets::screen_header(ui, lang, "records.title") {
+            next.set(Screen::Title);
+        }
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.set_max_width(760.0);
             let width = ui.available_width();

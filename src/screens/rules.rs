@@ -15,12 +15,9 @@ pub(super) fn rules_screen(
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        ui.horizontal(|ui| {
-            if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
-                next.set(Screen::Title);
-            }
-            ui.heading(egui::RichText::new(lang.t("rules.title")).size(28.0));
-        });
+        if crate::ui::widgets::screen_header(ui, lang, "rules.title") {
+            next.set(Screen::Title);
+        }
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.set_max_width(760.0);
             let para = |ui: &mut egui::Ui, key: &'static str| {

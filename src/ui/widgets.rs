@@ -269,6 +269,16 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
     }
 }
 
+/// A screen's header: a back button and the screen's title. Returns whether back was tapped.
+pub fn screen_header(ui: &mut egui::Ui, lang: Lang, title_key: &'static str) -> bool {
+    ui.horizontal(|ui| {
+        let back = ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked();
+        ui.heading(egui::RichText::new(lang.t(title_key)).size(28.0));
+        back
+    })
+    .inner
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
