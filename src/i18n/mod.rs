@@ -107,6 +107,13 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("net.signed_in", "Connected to {} as {}"),
     ("net.reconnecting", "Connection to {} lost: reconnecting (attempt {})…"),
     ("net.bad_address", "That address does not work: {}"),
+    ("net.address.empty", "no address typed"),
+    (
+        "net.address.wss_on_desktop",
+        "wss:// is for browsers: type the server's address (host:5000, or https://host:5000)",
+    ),
+    ("net.address.malformed", "“{}” is not an address"),
+    ("net.address.unresolved", "no computer called {} was found ({})"),
     ("net.unreachable", "Cannot reach the server at {} ({}). Check the address and that the server runs."),
     (
         "net.no_internet",
@@ -444,6 +451,13 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("net.signed_in", "Đã kết nối tới {} với tên {}"),
     ("net.reconnecting", "Mất kết nối tới {}: đang kết nối lại (lần {})…"),
     ("net.bad_address", "Địa chỉ này không dùng được: {}"),
+    ("net.address.empty", "chưa nhập địa chỉ"),
+    (
+        "net.address.wss_on_desktop",
+        "wss:// chỉ dùng trong trình duyệt: hãy nhập địa chỉ của máy chủ (máy:5000, hoặc https://máy:5000)",
+    ),
+    ("net.address.malformed", "“{}” không phải là một địa chỉ"),
+    ("net.address.unresolved", "không tìm thấy máy nào tên {} ({})"),
     (
         "net.unreachable",
         "Không liên lạc được với máy chủ {} ({}). Hãy kiểm tra địa chỉ và máy chủ có đang chạy không.",

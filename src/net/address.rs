@@ -6,6 +6,32 @@ use ludus_protocol::DEFAULT_UDP_PORT;
 use ludus_protocol::DEFAULT_WS_PORT;
 use ludus_protocol::client::ClientConfig;
 
+/// Why a typed server address cannot be used; shown in the player's language
+/// ([`AddressError::text_key`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddressError {
+    /// Nothing was typed.
+    Empty,
+    /// `wss://` typed in the desktop game (it speaks UDP or plain WebSocket).
+    SecureWebSocketOnDesktop,
+    /// Not the shape of an address (spaces, no host): what was typed.
+    Malformed(String),
+    /// The host name does not resolve: the host and the system's reason.
+    Unresolved(String, String),
+}
+
+impl AddressError {
+    /// The text's key in the tables of `i18n`, and what fills its `{}`.
+    pub fn text_key(&self) -> (&'static str, Vec<&str>) {
+        match self {
+            AddressError::Empty => ("net.address.empty", vec![]),
+            AddressError::SecureWebSocketOnDesktop => ("net.address.wss_on_desktop", vec![]),
+            AddressError::Malformed(text) => ("net.address.malformed", vec![text]),
+            AddressError::Unresolved(host, why) => ("net.address.unresolved", vec![host, why]),
+        }
+    }
+}
+
 /// The server to use when none was typed: in the browser, the one that served the page (the
 /// page sets `window.ludusDefaultServer`), else this computer.
 pub fn default_server() -> String {
@@ -33,10 +59,10 @@ pub fn default_server() -> String {
 /// Turns what the player typed into a connection configuration. Natively: `host[:port]` over
 /// UDP (port 5000 by default) or `ws://host[:port]` over WebSocket (5001); in the browser:
 /// `ws://` or `wss://` URLs, or `host[:port]` (WebSocket, 5001 by default).
-pub fn client_config(text: &str) -> Result<ClientConfig, String> {
+pub fn client_config(text: &str) -> Result<ClientConfig, AddressError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("empty address".to_string());
+        return Err(AddressError::Empty);
     }
     #[cfg(target_arch = "wasm32")]
     {
@@ -55,7 +81,7 @@ pub fn client_config(text: &str) -> Result<ClientConfig, String> {
         } else if let Some(rest) = text.strip_prefix("ws://") {
             (rest, Transport::WebSocket, DEFAULT_WS_PORT)
         } else if text.starts_with("wss://") {
-            return Err("wss:// is for browsers: use the server's UDP address (host:5000)".to_string());
+            return Err(AddressError::SecureWebSocketOnDesktop);
         } else if let Some(rest) = text.strip_prefix("udp://") {
             (rest, Transport::Udp, DEFAULT_UDP_PORT)
         } else {
@@ -63,14 +89,14 @@ pub fn client_config(text: &str) -> Result<ClientConfig, String> {
         };
         let host = rest.split('/').next().unwrap_or_default();
         if host.is_empty() || host.chars().any(char::is_whitespace) {
-            return Err(format!("not an address: {text}"));
+            return Err(AddressError::Malformed(text.to_string()));
         }
         let with_port = if has_port(host) { host.to_string() } else { format!("{host}:{port}") };
         let addr = with_port
             .to_socket_addrs()
-            .map_err(|e| format!("{host}: {e}"))?
+            .map_err(|e| AddressError::Unresolved(host.to_string(), e.to_string()))?
             .min_by_key(|a| a.is_ipv6())
-            .ok_or_else(|| format!("{host}: no address"))?;
+            .ok_or_else(|| AddressError::Unresolved(host.to_string(), String::new()))?;
         let config = ClientConfig::new(addr, transport);
         Ok(match scheme {
             Some(prefix) => config.api(format!("{prefix}{with_port}")),
@@ -88,8 +114,11 @@ fn has_port(host: &str) -> bool {
 }
 
 /// A WebSocket URL from what the player typed (browser builds).
-pub fn web_url(text: &str) -> Result<String, String> {
+pub fn web_url(text: &str) -> Result<String, AddressError> {
     let text = text.trim();
+    if text.is_empty() {
+        return Err(AddressError::Empty);
+    }
     let (scheme, rest) = if let Some(r) = text.strip_prefix("ws://") {
         ("ws", r)
     } else if let Some(r) = text.strip_prefix("wss://") {
@@ -106,7 +135,7 @@ pub fn web_url(text: &str) -> Result<String, String> {
         None => (rest, ""),
     };
     if host.is_empty() || host.chars().any(char::is_whitespace) {
-        return Err(format!("not an address: {text}"));
+        return Err(AddressError::Malformed(text.to_string()));
     }
     // Without a port, plain ws goes to the server's own WebSocket port; wss is a TLS proxy's
     // address, whose port the URL gives or 443 is meant.
@@ -129,8 +158,9 @@ mod tests {
         assert_eq!(web_url("https://example.org/ludus").unwrap(), "wss://example.org/ludus");
         assert_eq!(web_url("wss://example.org").unwrap(), "wss://example.org");
         assert_eq!(web_url("[::1]:9").unwrap(), "ws://[::1]:9");
-        assert!(web_url("").is_err());
-        assert!(web_url("a b").is_err());
+        assert_eq!(web_url(""), Err(AddressError::Empty));
+        assert_eq!(web_url("ws://"), Err(AddressError::Malformed("ws://".to_string())));
+        assert_eq!(web_url("a b"), Err(AddressError::Malformed("a b".to_string())));
     }
 
     #[test]
@@ -151,13 +181,16 @@ mod tests {
         assert_eq!(c.transport, Transport::Udp);
         let c = client_config("ws://127.0.0.1:6000").unwrap();
         assert_eq!((c.server.port(), c.transport), (6000, Transport::WebSocket));
-        assert!(client_config("wss://example.org").is_err());
+        assert_eq!(client_config("wss://example.org").err(), Some(AddressError::SecureWebSocketOnDesktop));
         // The connect token from http(s)://host:port, the game over UDP to that port.
         let c = client_config("https://127.0.0.1:7000").unwrap();
         assert_eq!((c.server.port(), c.transport), (7000, Transport::Udp));
         assert_eq!(c.connect_url(), "https://127.0.0.1:7000/api/connect");
         assert_eq!(client_config("127.0.0.1").unwrap().connect_url(), "http://127.0.0.1:5000/api/connect");
-        assert!(client_config("").is_err());
-        assert!(client_config("no such host.invalid").is_err());
+        assert_eq!(client_config(" ").err(), Some(AddressError::Empty));
+        assert_eq!(client_config("a b").err(), Some(AddressError::Malformed("a b".to_string())));
+        assert!(
+            matches!(client_config("nosuchhost.invalid"), Err(AddressError::Unresolved(h, _)) if h == "nosuchhost.invalid")
+        );
     }
 }

@@ -76,7 +76,7 @@ pub enum LinkState {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinkFailure {
     /// The address makes no sense or cannot be resolved.
-    BadAddress(String),
+    BadAddress(crate::net::address::AddressError),
     /// Nobody answered (or the connection could not be set up).
     Unreachable(String),
     /// The server speaks another protocol version.

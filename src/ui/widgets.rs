@@ -261,7 +261,10 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
         LinkState::Reconnecting(n) => {
             (busy, fill(lang.t("net.reconnecting"), &[&net.server, &n.to_string()]))
         }
-        LinkState::Failed(LinkFailure::BadAddress(e)) => (bad, fill(lang.t("net.bad_address"), &[e])),
+        LinkState::Failed(LinkFailure::BadAddress(e)) => {
+            let (key, args) = e.text_key();
+            (bad, fill(lang.t("net.bad_address"), &[&fill(lang.t(key), &args)]))
+        }
         LinkState::Failed(LinkFailure::Unreachable(e)) => {
             (bad, fill(lang.t("net.unreachable"), &[&net.server, e]))
         }
