@@ -53,6 +53,10 @@ if [ -z "${LUDUS_WASM_OPT:-}" ] && { [ ! -x "$wasm_opt" ] || [ web/package-lock.
 fi
 
 # --- build ------------------------------------------------------------------------------------
+# web/test.sh rebuilds when a source is newer than web/dist/.built: the stamp takes the time this
+# build started, so a source changed while it ran is built next time.
+started="$(mktemp)"
+trap 'rm -f "$started"' EXIT
 say "cargo build (wasm-release)"
 cargo build --locked --profile wasm-release --target wasm32-unknown-unknown -p ludus --bin ludus
 wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/ludus.wasm"
@@ -85,3 +89,4 @@ else
 fi
 
 bash web/package.sh "$stage" "$out"
+touch -r "$started" "$out/.built"
