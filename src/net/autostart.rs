@@ -70,5 +70,5 @@ fn autostart(
 
 /// Goes online at start when the launch asks for it.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, autostart.in_set(AppSet::Input).before(crate::net::connection::receive));
+    app.add_systems(Update, autostart.in_set(AppSet::Input).before(crate::net::connection::manage_link));
 }

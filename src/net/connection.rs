@@ -1,6 +1,7 @@
-//! The connection to a server: connecting (with the stored token), the server's messages read
-//! every frame and passed on as [`FromServer`], reconnection after a drop, the lobby's state, and
-//! what the online screen remembers between runs (`online.json`).
+//! The connection to a server: the connect token, then renet2 and netcode as bevy_renet2's
+//! resources (its client plugins update and flush them), the server's messages read every frame
+//! and passed on as [`FromServer`], reconnection after a drop, the lobby's state, and what the
+//! online screen remembers between runs (`online.json`).
 
 use crate::app::Screen;
 use crate::game::Notices;
@@ -8,10 +9,15 @@ use crate::game::settings::Settings;
 use crate::i18n::Lang;
 use crate::net::address::client_config;
 use crate::platform::storage::Document;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::winit::{UpdateMode, WinitSettings};
-use ludus_protocol::client::{Client, ConnectionState};
-use ludus_protocol::{ClientMessage, ErrorCode, LobbyView, ServerMessage, SessionToken};
+use bevy_renet2::netcode::{NetcodeClientPlugin, NetcodeClientTransport};
+use bevy_renet2::prelude::{RenetClient, RenetClientPlugin, RenetSend};
+use ludus_protocol::client::{ClientConfig, TokenFailure, TokenRequest, hello, open_link};
+use ludus_protocol::{
+    CHANNEL, ClientMessage, ErrorCode, LobbyView, ServerMessage, SessionToken, decode_server, encode,
+};
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -102,10 +108,34 @@ pub enum Waiting {
     },
 }
 
-/// The connection to a server and the lobby's state.
+/// Where the link to the server stands, under the lobby's state.
+#[derive(Debug, Default)]
+enum Link {
+    /// Nothing open, nothing asked for.
+    #[default]
+    Closed,
+    /// The connect token was asked for; the link opens when it comes.
+    Fetching(TokenRequest),
+    /// bevy_renet2's `RenetClient` and `NetcodeClientTransport` resources carry the connection.
+    Open,
+}
+
+/// The connection to a server and the lobby's state. The connection itself lives in
+/// bevy_renet2's resources (`RenetClient`, `NetcodeClientTransport`), which its client plugins
+/// update before `Update` and flush after it; this resource holds what it is for: the server,
+/// the credential, the messages waiting to go out, and what the player sees of it all.
 #[derive(Resource, Default)]
 pub struct Net {
-    client: Option<Client>,
+    /// How to reach the server (kept for reconnecting).
+    config: Option<ClientConfig>,
+    link: Link,
+    /// The open link is to be closed at the next frame (the player left, or a new one opens).
+    close_link: bool,
+    /// Messages for the server, handed to renet2 once the link is open (the `Hello` first).
+    outbox: Vec<Vec<u8>>,
+    /// The credential this player signs in with (from the stored configuration, then from the
+    /// server's `Welcome`).
+    credential: Option<SessionToken>,
     /// The server address in use (as typed).
     pub server: String,
     /// Where the connection stands.
@@ -126,19 +156,23 @@ pub struct Net {
 impl Net {
     /// Whether a connection to a server is open (or being opened or restored).
     pub fn has_connection(&self) -> bool {
-        self.client.is_some()
+        self.config.is_some()
     }
 
     /// Queues a message for the server (dropped when there is no connection).
     pub fn send(&mut self, message: ClientMessage) {
-        if let Some(client) = &mut self.client {
-            client.send(&message);
+        if self.config.is_none() {
+            return;
+        }
+        match encode(&message) {
+            Ok(bytes) => self.outbox.push(bytes),
+            Err(e) => warn!("a message could not be encoded: {e}"),
         }
     }
 
     /// Whether a connection exists or is being made.
     pub fn is_active(&self) -> bool {
-        self.client.is_some()
+        self.has_connection()
     }
 
     /// Connects to `server` (as typed), with the stored token for it.
@@ -146,41 +180,61 @@ impl Net {
         self.disconnect();
         let server = server.trim().to_string();
         self.server = server.clone();
-        let token = config.tokens.get(&server.to_lowercase()).cloned().map(SessionToken);
+        self.credential = config.tokens.get(&server.to_lowercase()).cloned().map(SessionToken);
         let nickname = Some(config.nickname.trim().to_string()).filter(|n| !n.is_empty());
         match client_config(&server) {
             Err(e) => self.phase = LinkState::Failed(LinkFailure::BadAddress(e)),
             Ok(mut cfg) => {
-                cfg.token = token;
                 cfg.nickname = nickname;
-                match Client::connect(cfg) {
-                    Ok(client) => {
-                        self.client = Some(client);
-                        self.phase = LinkState::Connecting;
-                    }
-                    Err(e) => self.phase = LinkState::Failed(LinkFailure::Unreachable(e.to_string())),
-                }
+                self.config = Some(cfg);
+                self.phase = LinkState::Connecting;
+                self.start();
             }
         }
+    }
+
+    /// Asks for a connect token with the credential; the `Hello` waits first in the outbox.
+    fn start(&mut self) {
+        let Some(config) = &self.config else { return };
+        if matches!(self.link, Link::Open) {
+            self.close_link = true;
+        }
+        self.link = Link::Fetching(TokenRequest::start(config, self.credential.clone()));
+        self.outbox.clear();
+        let nickname = self.nickname.clone().or_else(|| config.nickname.clone());
+        self.send(hello(config, nickname));
     }
 
     /// Drops the connection and opens a new one with the same token: the server then sends
     /// everything again (the game on the board included).
     pub fn reconnect(&mut self) {
-        if let Some(client) = &mut self.client
-            && let Err(e) = client.reconnect()
-        {
-            warn!("reconnection failed: {e}");
-        }
+        self.start();
     }
 
-    /// Closes the connection (a seat in a live game is held by the server for a while).
+    /// Closes the connection (a seat in a live game is held by the server for a while). The
+    /// link itself closes at the next frame, telling the server at once.
     pub fn disconnect(&mut self) {
-        if let Some(mut client) = self.client.take() {
-            client.flush();
-            client.disconnect();
-        }
-        *self = Net { server: std::mem::take(&mut self.server), ..Net::default() };
+        let close_link = self.close_link || matches!(self.link, Link::Open);
+        *self = Net { server: std::mem::take(&mut self.server), close_link, ..Net::default() };
+    }
+
+    /// Why the link is down, when it is: the token was refused or never came, netcode gave up,
+    /// or the server closed the connection.
+    fn failure(
+        &self,
+        renet: Option<&RenetClient>,
+        transport: Option<&NetcodeClientTransport>,
+    ) -> Option<String> {
+        let (Link::Open, Some(renet), Some(transport)) = (&self.link, renet, transport) else {
+            return None;
+        };
+        (renet.is_disconnected() || transport.is_disconnected()).then(|| {
+            transport
+                .disconnect_reason()
+                .map(|r| r.to_string())
+                .or_else(|| renet.disconnect_reason().map(|r| r.to_string()))
+                .unwrap_or_else(|| "disconnected".to_string())
+        })
     }
 }
 
@@ -189,11 +243,89 @@ impl Net {
 #[derive(Message, Clone, Debug)]
 pub struct FromServer(pub ServerMessage);
 
-/// Reads the server's messages (what concerns the connection and the lobby is kept here, and
-/// every message goes on as a [`FromServer`]), keeps the connection alive, reconnecting after a
-/// drop, and asks for the lobby while it is on screen.
+/// bevy_renet2's client resources, when the link is open.
+#[derive(SystemParam)]
+pub struct Renet<'w> {
+    client: Option<ResMut<'w, RenetClient>>,
+    transport: Option<ResMut<'w, NetcodeClientTransport>>,
+}
+
+/// Opens and closes the link: closes the one the player left (telling the server), and opens a
+/// new one with the connect token once it came, as bevy_renet2's resources. Runs before
+/// [`receive`], so a link closed here is not read again.
+pub fn manage_link(mut net: ResMut<Net>, mut renet: Renet, time: Res<Time<Real>>, mut commands: Commands) {
+    let now = time.elapsed_secs_f64();
+    if let Some(at) = net.retry_at
+        && now >= at
+    {
+        net.retry_at = None;
+        net.reconnect();
+    }
+    if std::mem::take(&mut net.close_link) {
+        if let Some(transport) = renet.transport.as_deref_mut()
+            && !transport.is_disconnected()
+        {
+            transport.disconnect();
+        }
+        commands.remove_resource::<RenetClient>();
+        commands.remove_resource::<NetcodeClientTransport>();
+    }
+    let net = &mut *net;
+    let Link::Fetching(request) = &mut net.link else { return };
+    let Some(answer) = request.poll() else { return };
+    let Some(config) = &net.config else { return };
+    match answer.and_then(|token| open_link(config, &token).map_err(|e| TokenFailure::from(e.0))) {
+        Ok((client, transport)) => {
+            commands.insert_resource(client);
+            commands.insert_resource(transport);
+            net.link = Link::Open;
+        }
+        Err(TokenFailure { reason, server_version }) => {
+            net.link = Link::Closed;
+            net.outbox.clear();
+            if server_version.is_some() {
+                net.phase = LinkState::Failed(LinkFailure::Incompatible(reason));
+                net.config = None;
+            } else {
+                lost(net, reason, now);
+            }
+        }
+    }
+}
+
+/// The link is down (`reason`): try again after a while if this player was signed in, else
+/// report the failure and stop.
+fn lost(net: &mut Net, reason: String, now: f64) {
+    if matches!(net.phase, LinkState::Failed(LinkFailure::Incompatible(_))) {
+        net.config = None;
+        net.link = Link::Closed;
+    } else if net.signed_in_once {
+        if net.retry_at.is_none() {
+            let attempt = match net.phase {
+                LinkState::Reconnecting(n) => n + 1,
+                _ => 1,
+            };
+            info!("connection lost ({reason}); attempt {attempt} soon");
+            net.phase = LinkState::Reconnecting(attempt);
+            let wait = (0.5 * 2f64.powi(attempt.min(5) as i32)).min(MAX_RETRY_S);
+            net.retry_at = Some(now + wait);
+        }
+    } else {
+        net.phase = LinkState::Failed(LinkFailure::Unreachable(reason));
+        net.config = None;
+        if matches!(net.link, Link::Open) {
+            net.close_link = true;
+        }
+        net.link = Link::Closed;
+    }
+}
+
+/// Reads the server's messages from renet2 (what concerns the connection and the lobby is kept
+/// here, and every message goes on as a [`FromServer`]), notices a drop and schedules the
+/// reconnection, and asks for the lobby while it is on screen.
 pub fn receive(
     mut net: ResMut<Net>,
+    mut renet: Renet,
     mut config: ResMut<OnlineConfig>,
     time: Res<Time<Real>>,
     screen: Option<Res<State<Screen>>>,
@@ -202,84 +334,88 @@ pub fn receive(
     let screen = screen.map(|s| *s.get());
     let now = time.elapsed_secs_f64();
     let net = &mut *net;
-    if let Some(at) = net.retry_at
-        && now >= at
-    {
-        net.retry_at = None;
+    if !matches!(net.link, Link::Open) {
+        return;
+    }
+    let mut renew = false;
+    if let Some(client) = renet.client.as_deref_mut() {
+        while let Some(bytes) = client.receive_message(CHANNEL) {
+            let message = match decode_server(&bytes) {
+                Ok(message) => message,
+                Err(e) => {
+                    warn!("an unreadable message from the server: {e}");
+                    continue;
+                }
+            };
+            match &message {
+                ServerMessage::Incompatible { message, .. } => {
+                    net.phase = LinkState::Failed(LinkFailure::Incompatible(message.clone()));
+                }
+                ServerMessage::Welcome { nickname, token, .. } => {
+                    net.phase = LinkState::SignedIn;
+                    net.signed_in_once = true;
+                    net.nickname = Some(nickname.clone());
+                    net.credential = Some(token.clone());
+                    net.lobby_asked = None;
+                    if config.nickname.is_empty() {
+                        config.nickname = nickname.clone();
+                    }
+                    let key = net.server.to_lowercase();
+                    if config.tokens.get(&key) != Some(&token.0) {
+                        config.tokens.insert(key, token.0.clone());
+                    }
+                }
+                ServerMessage::NicknameSet { nickname } => net.nickname = Some(nickname.clone()),
+                ServerMessage::Error { code, message } => {
+                    info!("server refused: {code:?}: {message}");
+                    // An unknown or expired credential: start over as a new player.
+                    renew |= *code == ErrorCode::SessionExpired;
+                    net.notice = Some((*code, message.clone()));
+                }
+                ServerMessage::Lobby(lobby) => net.lobby = Some(lobby.clone()),
+                ServerMessage::RoomOpened { code, variant, public, .. } => {
+                    net.waiting =
+                        Some(Waiting::Room { code: code.clone(), variant: *variant, public: *public });
+                }
+                ServerMessage::Queued { variant, .. } => {
+                    net.waiting = Some(Waiting::Queue { variant: *variant })
+                }
+                ServerMessage::Left | ServerMessage::Game(_) => net.waiting = None,
+                _ => {}
+            }
+            out.write(FromServer(message));
+        }
+    }
+    if renew {
+        net.credential = None;
         net.reconnect();
+        return;
     }
-    let Some(client) = &mut net.client else { return };
-    let messages = client.poll();
-    let state = client.state().clone();
-    let nickname = client.nickname().map(str::to_string);
-    for message in messages {
-        match &message {
-            ServerMessage::Incompatible { message, .. } => {
-                net.phase = LinkState::Failed(LinkFailure::Incompatible(message.clone()));
-            }
-            ServerMessage::Welcome { nickname, token, .. } => {
-                net.phase = LinkState::SignedIn;
-                net.signed_in_once = true;
-                net.nickname = Some(nickname.clone());
-                net.lobby_asked = None;
-                let key = net.server.to_lowercase();
-                if config.tokens.get(&key) != Some(&token.0) {
-                    config.tokens.insert(key, token.0.clone());
-                }
-            }
-            ServerMessage::NicknameSet { nickname } => net.nickname = Some(nickname.clone()),
-            ServerMessage::Error { code, message } => {
-                info!("server refused: {code:?}: {message}");
-                net.notice = Some((*code, message.clone()));
-            }
-            ServerMessage::Lobby(lobby) => net.lobby = Some(lobby.clone()),
-            ServerMessage::RoomOpened { code, variant, public, .. } => {
-                net.waiting = Some(Waiting::Room { code: code.clone(), variant: *variant, public: *public });
-            }
-            ServerMessage::Queued { variant, .. } => net.waiting = Some(Waiting::Queue { variant: *variant }),
-            ServerMessage::Left | ServerMessage::Game(_) => net.waiting = None,
-            _ => {}
-        }
-        out.write(FromServer(message));
+    if let Some(reason) = net.failure(renet.client.as_deref(), renet.transport.as_deref()) {
+        net.close_link = true;
+        net.link = Link::Closed;
+        net.outbox.clear();
+        lost(net, reason, now);
+        return;
     }
-    // The connection itself.
-    let Some(client) = &mut net.client else { return };
-    match state {
-        ConnectionState::Disconnected(reason) => {
-            if matches!(net.phase, LinkState::Failed(LinkFailure::Incompatible(_))) {
-                net.client = None;
-            } else if net.signed_in_once {
-                if net.retry_at.is_none() {
-                    let attempt = match net.phase {
-                        LinkState::Reconnecting(n) => n + 1,
-                        _ => 1,
-                    };
-                    info!("connection lost ({reason}); attempt {attempt} soon");
-                    net.phase = LinkState::Reconnecting(attempt);
-                    let wait = (0.5 * 2f64.powi(attempt.min(5) as i32)).min(MAX_RETRY_S);
-                    net.retry_at = Some(now + wait);
-                }
-            } else {
-                net.phase = LinkState::Failed(LinkFailure::Unreachable(reason));
-                net.client = None;
-            }
-        }
-        ConnectionState::SignedIn(_) => {
-            if let Some(nickname) = nickname {
-                net.nickname = Some(nickname);
-            }
-            if config.nickname.is_empty()
-                && let Some(n) = &net.nickname
-            {
-                config.nickname = n.clone();
-            }
-            let in_lobby = screen == Some(Screen::Online);
-            if in_lobby && net.lobby_asked.is_none_or(|t| now - t >= LOBBY_REFRESH_S) {
-                net.lobby_asked = Some(now);
-                client.send(&ClientMessage::Lobby);
-            }
-        }
-        ConnectionState::Connecting | ConnectionState::Connected => {}
+    if net.phase == LinkState::SignedIn
+        && screen == Some(Screen::Online)
+        && net.lobby_asked.is_none_or(|t| now - t >= LOBBY_REFRESH_S)
+    {
+        net.lobby_asked = Some(now);
+        net.send(ClientMessage::Lobby);
+    }
+}
+
+/// Hands the waiting messages to renet2 once the link is up (netcode drops what is sent while
+/// it still connects); bevy_renet2 sends them after `Update`.
+fn flush_outbox(mut net: ResMut<Net>, client: Option<ResMut<RenetClient>>) {
+    let Some(mut client) = client else { return };
+    if !matches!(net.link, Link::Open) || net.close_link || !client.is_connected() {
+        return;
+    }
+    for bytes in net.outbox.drain(..) {
+        client.send_message(CHANNEL, bytes);
     }
 }
 
@@ -318,6 +454,8 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Net>()
         .insert_resource(config)
         .add_message::<FromServer>()
-        .add_systems(Update, receive.in_set(crate::app::AppSet::Input))
+        .add_plugins((RenetClientPlugin, NetcodeClientPlugin))
+        .add_systems(Update, (manage_link, receive).chain().in_set(crate::app::AppSet::Input))
+        .add_systems(PostUpdate, flush_outbox.before(RenetSend))
         .add_systems(Last, (save_config, wake_while_connected));
 }

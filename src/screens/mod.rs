@@ -22,6 +22,7 @@ use bevy_egui::EguiPrimaryContextPass;
 pub fn plugin(app: &mut App) {
     app.init_state::<Screen>()
         .init_resource::<play::OverCardHidden>()
+        .init_resource::<game_over::EndMoment>()
         .init_resource::<lobby::LobbyForm>()
         .add_systems(
             EguiPrimaryContextPass,
@@ -29,7 +30,13 @@ pub fn plugin(app: &mut App) {
                 title::title_screen.run_if(in_state(Screen::Title)),
                 settings::settings_screen.run_if(in_state(Screen::Settings)),
                 rules::rules_screen.run_if(in_state(Screen::Rules)),
-                (play::panel, lessons::lesson_panel, play::ghost_counts, game_over::game_over_card)
+                (
+                    play::panel,
+                    lessons::lesson_panel,
+                    play::ghost_counts,
+                    game_over::end_moment,
+                    game_over::game_over_card,
+                )
                     .chain()
                     .run_if(in_state(Screen::Playing)),
                 lobby::online_screen.run_if(in_state(Screen::Online)),

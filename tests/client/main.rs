@@ -9,6 +9,7 @@ mod fonts;
 mod language;
 mod layout;
 mod lessons;
+mod moments;
 mod online;
 mod saves;
 mod selection;

@@ -187,7 +187,7 @@ pub struct Client {
     /// The connection, once the connect token came.
     link: Option<(RenetClient, NetcodeClientTransport)>,
     /// The connect-token request in flight.
-    fetch: Option<TokenFetch>,
+    fetch: Option<TokenRequest>,
     /// Messages sent before the connection was opened.
     queued: Vec<Vec<u8>>,
     last_update: Instant,
@@ -256,18 +256,21 @@ fn connect_request(config: &ClientConfig, credential: Option<SessionToken>) -> V
 }
 
 /// What the token endpoint answered: the token's bytes, or why not.
-type FetchResult = Result<Vec<u8>, Failure>;
+type FetchResult = Result<Vec<u8>, TokenFailure>;
 
-/// Why no token came: the reason, and the server's protocol version when it refused ours.
-#[derive(Debug)]
-struct Failure {
-    reason: String,
-    server_version: Option<u16>,
+/// Why no connect token came: the reason, and the server's protocol version when it refused
+/// ours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenFailure {
+    /// The reason, in English (the server's words when it gave some).
+    pub reason: String,
+    /// The server's protocol version, when it refused this client's.
+    pub server_version: Option<u16>,
 }
 
-impl From<String> for Failure {
-    fn from(reason: String) -> Failure {
-        Failure { reason, server_version: None }
+impl From<String> for TokenFailure {
+    fn from(reason: String) -> TokenFailure {
+        TokenFailure { reason, server_version: None }
     }
 }
 
@@ -280,7 +283,7 @@ fn answer(status: u16, body: Vec<u8>, url: &str, version: Option<u16>) -> FetchR
     } else {
         let text = String::from_utf8_lossy(&body[..body.len().min(300)]).trim().to_string();
         let reason = if text.is_empty() { format!("{url}: HTTP {status}") } else { text };
-        Err(Failure { reason, server_version: version.filter(|_| status == 409) })
+        Err(TokenFailure { reason, server_version: version.filter(|_| status == 409) })
     }
 }
 
@@ -351,7 +354,7 @@ fn generate_jitter() -> u16 {
 }
 
 #[cfg(not(target_family = "wasm"))]
-fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16, Failure)> {
+fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16, TokenFailure)> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
@@ -394,6 +397,47 @@ async fn fetch_web(url: &str, body: &[u8]) -> FetchResult {
         return Err(format!("{url}: answer too long").into());
     }
     answer(status, body, url, version)
+}
+
+/// A connect-token request in flight, made the way [`Client`] makes it (on a thread natively,
+/// through the page's `fetch` in a browser). For clients that run the connection themselves,
+/// such as the game with bevy_renet2: [`TokenRequest::start`], then [`TokenRequest::poll`] each
+/// frame until it answers, then [`open_link`] with the token.
+pub struct TokenRequest(TokenFetch);
+
+impl TokenRequest {
+    /// Asks the server named in `config` for a connect token, with the player's credential.
+    pub fn start(config: &ClientConfig, credential: Option<SessionToken>) -> TokenRequest {
+        let body = connect_request(config, credential);
+        TokenRequest(TokenFetch::start(config.connect_url(), body, config.connect_timeout))
+    }
+
+    /// The answer, once it came (then `None` again): the token's bytes, or why not.
+    pub fn poll(&mut self) -> Option<Result<Vec<u8>, TokenFailure>> {
+        self.0.take()
+    }
+}
+
+impl fmt::Debug for TokenRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TokenRequest")
+    }
+}
+
+/// The first message of every connection: [`ClientMessage::Hello`] with the protocol version
+/// and the wanted nickname (the server knows who this is from the connect token).
+pub fn hello(config: &ClientConfig, nickname: Option<String>) -> ClientMessage {
+    ClientMessage::Hello(Hello { version: config.protocol_version, token: None, nickname })
+}
+
+/// Opens renet2 and its netcode transport with a connect token the server minted (its bytes):
+/// UDP or a WebSocket natively, a WebSocket in a browser, as `config` says. The caller updates
+/// both (every frame, or every few milliseconds) and sends on [`CHANNEL`].
+pub fn open_link(
+    config: &ClientConfig,
+    token: &[u8],
+) -> Result<(RenetClient, NetcodeClientTransport), ClientError> {
+    new_transport(config, token)
 }
 
 /// Opens netcode with a connect token the server minted (its bytes).
@@ -526,21 +570,10 @@ impl Client {
 
     /// Asks for a connect token and queues the `Hello`.
     fn start(&mut self) {
-        let body = connect_request(&self.config, self.token.clone());
-        self.fetch = Some(TokenFetch::start(self.config.connect_url(), body, self.config.connect_timeout));
+        self.fetch = Some(TokenRequest::start(&self.config, self.token.clone()));
         self.queued.clear();
         self.state = ConnectionState::Connecting;
-        self.send_hello();
-    }
-
-    fn send_hello(&mut self) {
-        // The server knows who this is from the connect token; the token field stays empty.
-        let hello = ClientMessage::Hello(Hello {
-            version: self.config.protocol_version,
-            token: None,
-            nickname: self.nickname.clone(),
-        });
-        self.send(&hello);
+        self.send(&hello(&self.config, self.nickname.clone()));
     }
 
     /// Drops the current connection (if any) and connects again with the session token received
@@ -612,7 +645,7 @@ impl Client {
         let Some(fetch) = &mut self.fetch else {
             return;
         };
-        let Some(result) = fetch.take() else {
+        let Some(result) = fetch.poll() else {
             return;
         };
         self.fetch = None;
@@ -629,7 +662,7 @@ impl Client {
                 self.last_update = now;
                 self.last_flush = now;
             }
-            Err(Failure { reason, server_version }) => {
+            Err(TokenFailure { reason, server_version }) => {
                 self.queued.clear();
                 // Another protocol version: as if the server had said it over netcode.
                 if let Some(server_version) = server_version {
