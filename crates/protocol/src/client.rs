@@ -381,8 +381,8 @@ fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16
 async fn fetch_web(url: &str, body: &[u8]) -> FetchResult {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    let fail = |e: wasm_bindgen::JsValue| Failure::from(format!("cannot reach {url}: {e:?}"));
-    let window = web_sys::window().ok_or_else(|| Failure::from("no window".to_string()))?;
+    let fail = |e: wasm_bindgen::JsValue| TokenFailure::from(format!("cannot reach {url}: {e:?}"));
+    let window = web_sys::window().ok_or_else(|| TokenFailure::from("no window".to_string()))?;
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     let bytes = js_sys::Uint8Array::from(body);
