@@ -48,8 +48,14 @@ pub enum TitleAction {
     Quit,
 }
 
+/// Whether the title screen's last frame showed everything without scrolling (`None` before
+/// it was drawn); the browser's page state reports it.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TitleFits(pub Option<bool>);
+
 pub(super) fn title_screen(
     mut contexts: EguiContexts,
+    mut fits: ResMut<TitleFits>,
     mut settings: ResMut<Settings>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
@@ -76,7 +82,9 @@ pub(super) fn title_screen(
         new_player: progress.done.is_empty(),
         can_quit: !cfg!(target_arch = "wasm32"),
     };
-    let action = title_panel(&mut root_ui(ctx), &mut settings, &view).action;
+    let panel = title_panel(&mut root_ui(ctx), &mut settings, &view);
+    fits.set_if_neq(TitleFits(Some(panel.fits())));
+    let action = panel.action;
     match action {
         None => {}
         Some(TitleAction::CloseNotice) => {

@@ -24,6 +24,8 @@ struct PageState {
     /// Milliseconds from the page's start to the first frame ready for the person: the first,
     /// slow frames over (see `warmup`), the board (if any) drawn and still. The cover goes then.
     ready_ms: Option<f64>,
+    /// On the title screen: whether it shows everything without scrolling.
+    title_fits: Option<bool>,
     game: Option<GameState>,
     /// The connection to a server, when there is one.
     online: Option<OnlineState>,
@@ -203,6 +205,7 @@ fn publish(
     net: Res<Net>,
     online: Option<Res<OnlineGame>>,
     warmup: Res<crate::players::warmup::Warmup>,
+    title_fits: Res<crate::screens::title::TitleFits>,
     mut ready_ms: Local<Option<f64>>,
     mut last: Local<Option<PageState>>,
 ) {
@@ -237,6 +240,7 @@ fn publish(
             Screen::Lessons => "lessons",
         },
         ready_ms: *ready_ms,
+        title_fits: if screen == Screen::Title { title_fits.0 } else { None },
         game,
         online: online_state(&net, online.as_deref()),
     };

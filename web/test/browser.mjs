@@ -469,6 +469,22 @@ try {
     console.log('     (no LUDUS_UDP_ADDR / LUDUS_CLI: the online step is skipped)');
   }
 
+  // The title screen on a phone (390x844, portrait, touch): everything shows without scrolling.
+  {
+    const phone = await context.newPage();
+    watch(phone, 'phone title');
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${base}?screen=title`, { waitUntil: 'commit' });
+    const t = await until(phone, 'the title screen on a phone', (s) => s.screen === 'title' && s.ready_ms != null
+      && s.title_fits != null, 60000);
+    check('the title screen fits a phone (390x844) without scrolling', t.title_fits === true, JSON.stringify(t.title_fits));
+    const file = path.join(out, 'title-phone.png');
+    await phone.waitForTimeout(300);
+    await phone.screenshot({ path: file });
+    screenshotCheck(file, 'title');
+    await phone.close();
+  }
+
   // 6. Offline. After the visits above, the service worker holds this version of the bundle: a
   // second visit starts from it, and with no network at all the game still opens and plays.
   {
