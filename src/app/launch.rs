@@ -22,6 +22,9 @@ pub struct Launch {
     pub size: Option<(u32, u32)>,
     /// Render the first settled frame to this PNG and exit.
     pub screenshot: Option<PathBuf>,
+    /// Milliseconds to wait after the frame settles before the screenshot (to catch an effect,
+    /// such as the end-of-game moment, part of the way).
+    pub screenshot_after_ms: u64,
     /// Who the person plays against in the game started with `game` (the browser's `level`);
     /// `None` keeps the player's usual choice.
     pub opponent: Option<Opponent>,
@@ -130,6 +133,10 @@ pub struct Options {
     /// Render the first settled frame of the game to this PNG and exit.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "PATH"))]
     pub screenshot: Option<PathBuf>,
+    /// With --screenshot: wait this many milliseconds after the frame settles (0 to 60000).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "MS", default_value_t = 0,
+        value_parser = clap::value_parser!(u64).range(0..=60_000)))]
+    pub screenshot_after: u64,
     /// Start on a screen: title, language, lessons, rules, settings or records.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "NAME", value_parser = Screen::parse))]
     pub screen: Option<Screen>,
@@ -154,6 +161,7 @@ impl Options {
             lang: self.lang,
             size: self.size,
             screenshot: self.screenshot,
+            screenshot_after_ms: self.screenshot_after,
             screen: self.screen,
             lesson: self.lesson,
             ..Launch::default()
@@ -167,6 +175,9 @@ impl Options {
             return Err(
                 "--screen, --lesson and --game or --online each choose the first screen: give one".into()
             );
+        }
+        if self.screenshot_after > 0 && launch.screenshot.is_none() {
+            return Err("--screenshot-after needs --screenshot".to_string());
         }
         match self.online {
             Some(action) => {

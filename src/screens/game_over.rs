@@ -175,7 +175,7 @@ fn draw_moment(
         title_at,
         egui::Align2::CENTER_CENTER,
         title,
-        egui::FontId::proportional(52.0 * scale),
+        crate::ui::display(58.0 * scale),
         with_alpha(ink, fade),
     );
     let reason = reason_text(lang, variant, outcome, mover);

@@ -29,7 +29,7 @@ pub(super) fn language_screen(
         ui.vertical_centered(|ui| {
             let width = ui.available_width().min(440.0);
             ui.add_space((ui.available_height() * 0.2).clamp(16.0, 160.0));
-            ui.label(egui::RichText::new("LUDUS").size(56.0).strong());
+            ui.label(egui::RichText::new("LUDUS").font(crate::ui::display(64.0)).strong());
             // Both languages at once: the player may read only one of them.
             ui.label(egui::RichText::new("Chọn ngôn ngữ · Choose your language").size(20.0));
             ui.add_space(24.0);

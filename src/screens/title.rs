@@ -162,18 +162,22 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
             let color = ui.visuals().strong_text_color();
             let weak = ui.visuals().text_color();
             let mut job = egui::text::LayoutJob::default();
-            let format = |size: f32, color: egui::Color32, italics: bool| egui::TextFormat {
-                font_id: egui::FontId::proportional(size),
+            let format = |font_id: egui::FontId, color: egui::Color32, italics: bool| egui::TextFormat {
+                font_id,
                 color,
                 italics,
                 valign: egui::Align::Center,
                 ..Default::default()
             };
-            job.append("LUDUS", 0.0, format(34.0, color, false));
-            job.append(view.lang.t("app.subtitle"), 12.0, format(15.0, weak, true));
+            job.append("LUDUS", 0.0, format(crate::ui::display(38.0), color, false));
+            job.append(
+                view.lang.t("app.subtitle"),
+                12.0,
+                format(egui::FontId::proportional(15.0), weak, true),
+            );
             ui.label(job);
         } else {
-            ui.label(egui::RichText::new("LUDUS").size(52.0).strong());
+            ui.label(egui::RichText::new("LUDUS").font(crate::ui::display(60.0)).strong());
             ui.label(egui::RichText::new(view.lang.t("app.subtitle")).size(17.0).italics());
         }
     });

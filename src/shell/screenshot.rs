@@ -1,5 +1,6 @@
 //! `--screenshot PATH`: start straight into the game (or the screen or lesson asked for), wait
-//! until the board, if any, has settled, save the frame as a PNG, and exit.
+//! until the board, if any, has settled (and `--screenshot-after MS` more), save the frame as a
+//! PNG, and exit.
 
 use crate::app::Screen;
 use crate::app::launch::Launch;
@@ -11,6 +12,8 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 #[derive(Default)]
 struct Progress {
     settled_frames: u32,
+    /// When the frame was first taken as settled (real seconds).
+    settled_at: Option<f64>,
     requested: bool,
 }
 
@@ -20,7 +23,9 @@ fn take(
     session: Option<Res<Session>>,
     screen: Res<State<Screen>>,
     view: Res<BoardView>,
+    time: Res<Time<Real>>,
     mut progress: Local<Progress>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let Some(path) = &launch.screenshot else {
         return;
@@ -37,16 +42,23 @@ fn take(
     } else {
         progress.settled_frames = 0;
     }
-    // A few frames for the panels' layout and the fonts to settle.
-    if progress.settled_frames >= 12 {
-        progress.requested = true;
-        info!("saving a screenshot to {}", path.display());
-        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
-            |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                exit.write(AppExit::Success);
-            },
-        );
+    // A few frames for the panels' layout and the fonts to settle, then the wait asked for.
+    if progress.settled_frames < 12 {
+        return;
     }
+    let now = time.elapsed_secs_f64();
+    let settled_at = *progress.settled_at.get_or_insert(now);
+    if (now - settled_at) * 1000.0 < launch.screenshot_after_ms as f64 {
+        redraw.write(bevy::window::RequestRedraw);
+        return;
+    }
+    progress.requested = true;
+    info!("saving a screenshot to {}", path.display());
+    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
+        |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            exit.write(AppExit::Success);
+        },
+    );
 }
 
 pub fn plugin(app: &mut App) {

@@ -50,10 +50,23 @@ fn apply_text_size(
     Ok(())
 }
 
-/// The game's one typeface for every text: DejaVu Sans, cut to the scripts and symbols the game
-/// and its players use (`assets/fonts/subset.sh`): every Vietnamese letter, Greek and Cyrillic
-/// for nicknames, the symbols of the texts and diagrams (`tests/client/fonts.rs` checks each
-/// character the game shows).
+/// The display face's family: titles and headings (see [`font_definitions`]).
+pub fn display_family() -> egui::FontFamily {
+    egui::FontFamily::Name("display".into())
+}
+
+/// A title's font: the display face at `size` points (the text size's zoom applies to it).
+pub fn display(size: f32) -> egui::FontId {
+    egui::FontId::new(size, display_family())
+}
+
+/// The game's two typefaces, cut to what the game shows (`assets/fonts/subset.sh`;
+/// `tests/client/fonts.rs` checks each character):
+/// - the body face for every text: DejaVu Sans, with every Vietnamese letter, Greek and Cyrillic
+///   for nicknames, the symbols of the texts and diagrams;
+/// - the display face for the name, titles and headings: EB Garamond, an old-style Roman face
+///   with every Vietnamese letter; anything it lacks falls back to DejaVu.
+///
 /// egui's own default fonts are not built in (`default_fonts` is off): they would add 1.4 MB to
 /// the browser bundle for glyphs the game never shows.
 pub fn font_definitions() -> egui::FontDefinitions {
@@ -64,9 +77,16 @@ pub fn font_definitions() -> egui::FontDefinitions {
             "../../assets/fonts/DejaVuSans-subset.ttf"
         ))),
     );
+    fonts.font_data.insert(
+        "garamond".to_owned(),
+        std::sync::Arc::new(egui::FontData::from_static(include_bytes!(
+            "../../assets/fonts/EBGaramond12-subset.otf"
+        ))),
+    );
     for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
         fonts.families.insert(family, vec!["dejavu".to_owned()]);
     }
+    fonts.families.insert(display_family(), vec!["garamond".to_owned(), "dejavu".to_owned()]);
     fonts
 }
 
@@ -89,6 +109,8 @@ pub fn style_context(ctx: &egui::Context) {
                 f.size = size;
             }
         }
+        // Headings in the display face, a little larger: its letters are smaller for their size.
+        style.text_styles.insert(egui::TextStyle::Heading, display(25.0));
     });
 }
 

@@ -60,3 +60,25 @@ fn the_typeface_has_every_character_the_game_shows() {
         assert!(missing.is_empty(), "no glyph in {family:?} for: {missing}");
     }
 }
+
+/// The display face of titles (EB Garamond) has every letter a title can have on its own, in
+/// both languages: a Vietnamese heading must not mix two faces in one word.
+#[test]
+fn the_display_face_writes_every_title_in_both_languages() {
+    let fonts = ludus::ui::font_definitions();
+    let family = &fonts.families[&ludus::ui::display_family()];
+    assert_eq!(family.first().map(String::as_str), Some("garamond"), "the display face comes first");
+    assert!(family.iter().any(|f| f == "dejavu"), "the body face backs it up");
+    let face = skrifa::FontRef::new(&fonts.font_data["garamond"].font).expect("a readable font");
+    let mut wanted: BTreeSet<char> = ('A'..='Z').chain('a'..='z').chain('0'..='9').collect();
+    wanted.extend("ăâđêôơưĂÂĐÊÔƠƯàảãáạằẳẵắặầẩẫấậèẻẽéẹềểễếệìỉĩíịòỏõóọồổỗốộờởỡớợùủũúụừửữứựỳỷỹýỵ".chars());
+    wanted.extend("ÀẢÃÁẠẰẲẴẮẶẦẨẪẤẬÈẺẼÉẸỀỂỄẾỆÌỈĨÍỊÒỎÕÓỌỒỔỖỐỘỜỞỠỚỢÙỦŨÚỤỪỬỮỨỰỲỶỸÝỴ".chars());
+    // Every title and heading text of both languages.
+    for lang in Lang::ALL {
+        for key in keys(lang).into_iter().filter(|k| k.ends_with(".title") || k.starts_with("over.moment")) {
+            wanted.extend(lang.t(key).chars().filter(|c| c.is_alphanumeric()));
+        }
+    }
+    let missing: String = wanted.iter().copied().filter(|c| face.charmap().map(*c).is_none()).collect();
+    assert!(missing.is_empty(), "no glyph in the display face for: {missing}");
+}
