@@ -114,13 +114,15 @@ pub fn style_context(ctx: &egui::Context) {
     });
 }
 
-fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>) {
     if *done {
-        return Ok(());
+        return;
     }
-    style_context(contexts.ctx_mut()?);
-    *done = true;
-    Ok(())
+    // No context yet (no window or camera): the next frame.
+    if let Ok(ctx) = contexts.ctx_mut() {
+        style_context(ctx);
+        *done = true;
+    }
 }
 
 /// bevy_egui 0.42 writes a `ModifiersChanged` event every frame, even when nothing changed;
@@ -150,7 +152,15 @@ pub fn plugin(app: &mut App) {
             .after(bevy_egui::EguiInputSet::WriteEguiEvents)
             .before(bevy_egui::EguiPreUpdateSet::BeginPass),
     );
-    app.add_systems(EguiPrimaryContextPass, (setup_egui, apply_text_size).in_set(UiSet::Setup));
+    // The fonts before the first pass begins: egui takes new fonts at the start of a pass, and a
+    // heading in the display face must find its family in the very first frame.
+    app.add_systems(
+        PreUpdate,
+        setup_egui
+            .after(bevy_egui::EguiPreUpdateSet::InitContexts)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
+    app.add_systems(EguiPrimaryContextPass, apply_text_size.in_set(UiSet::Setup));
     app.configure_sets(EguiPrimaryContextPass, UiSet::Setup.before(UiSet::Screens));
 }
 
