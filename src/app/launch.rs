@@ -22,8 +22,8 @@ pub struct Launch {
     pub size: Option<(u32, u32)>,
     /// Render the first settled frame to this PNG and exit.
     pub screenshot: Option<PathBuf>,
-    /// Milliseconds to wait after the frame settles before the screenshot (to catch an effect,
-    /// such as the end-of-game moment, part of the way).
+    /// Milliseconds from the first settled frame to the screenshot (to catch an effect, such as
+    /// the end-of-game moment, part of the way; at least 12 frames are drawn in any case).
     pub screenshot_after_ms: u64,
     /// Who the person plays against in the game started with `game` (the browser's `level`);
     /// `None` keeps the player's usual choice.
@@ -133,7 +133,7 @@ pub struct Options {
     /// Render the first settled frame of the game to this PNG and exit.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "PATH"))]
     pub screenshot: Option<PathBuf>,
-    /// With --screenshot: wait this many milliseconds after the frame settles (0 to 60000).
+    /// With --screenshot: take it this many milliseconds after the frame settles (0 to 60000).
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "MS", default_value_t = 0,
         value_parser = clap::value_parser!(u64).range(0..=60_000)))]
     pub screenshot_after: u64,

@@ -21,11 +21,15 @@ use ludus_rules::{Outcome, Side, Variant};
 /// The end-of-game moment's length at the normal animation speed, in seconds.
 const MOMENT_S: f64 = 1.8;
 
-/// When the end-of-game moment began (real seconds), once the game is over and the board still.
+/// How long the end-of-game moment has played (seconds), once the game is over and the board
+/// still. It advances by at most [`MAX_STEP_S`] a frame, so that a slow frame does not skip it.
 #[derive(Resource, Default)]
 pub struct EndMoment {
-    began: Option<f64>,
+    played: Option<f64>,
 }
+
+/// The most the moment advances in one frame, in seconds.
+const MAX_STEP_S: f64 = 0.1;
 
 /// How the end of the game feels to the person looking at it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,15 +63,20 @@ pub fn moment_progress(elapsed: f64, speed: AnimSpeed) -> Option<f32> {
     (elapsed < length).then(|| (elapsed.max(0.0) / length) as f32)
 }
 
-/// Starts the moment when the game has just ended and the board is still; forgets it once the
-/// game is on again (undo, a new game). Returns the moment's progress, `None` once it is over.
-fn advance_moment(moment: &mut EndMoment, over_and_still: bool, now: f64, speed: AnimSpeed) -> Option<f32> {
+/// Starts the moment when the game has just ended and the board is still, and advances it by
+/// the frame's `delta` seconds; forgets it once the game is on again (undo, a new game). Returns
+/// the moment's progress, `None` once it is over.
+fn advance_moment(moment: &mut EndMoment, over_and_still: bool, delta: f64, speed: AnimSpeed) -> Option<f32> {
     if !over_and_still {
-        moment.began = None;
+        moment.played = None;
         return None;
     }
-    let began = *moment.began.get_or_insert(now);
-    moment_progress(now - began, speed)
+    let played = match moment.played {
+        None => 0.0,
+        Some(played) => played + delta.clamp(0.0, MAX_STEP_S),
+    };
+    moment.played = Some(played);
+    moment_progress(played, speed)
 }
 
 fn smoothstep(from: f32, to: f32, x: f32) -> f32 {
@@ -201,8 +210,8 @@ pub(super) fn end_moment(
 ) -> Result {
     let session: Option<&Session> = shown.session.as_deref().filter(|s| !s.lesson);
     let over_and_still = session.is_some_and(|s| s.game.is_over() && view.settled(s));
-    let now = shown.time.elapsed_secs_f64();
-    let Some(t) = advance_moment(&mut moment, over_and_still, now, shown.settings.anim) else {
+    let delta = shown.time.delta_secs_f64();
+    let Some(t) = advance_moment(&mut moment, over_and_still, delta, shown.settings.anim) else {
         return Ok(());
     };
     if hidden.0 {
@@ -237,9 +246,8 @@ pub(super) fn game_over_card(
     let game = &session.game;
     let variant = game.variant();
     // The game-over card.
-    let moment_over = moment.began.is_some_and(|began| {
-        moment_progress(shown.time.elapsed_secs_f64() - began, shown.settings.anim).is_none()
-    });
+    let moment_over =
+        moment.played.is_some_and(|played| moment_progress(played, shown.settings.anim).is_none());
     if let Some(outcome) = game.outcome()
         && !hidden.0
         && view.settled(session)

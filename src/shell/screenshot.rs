@@ -12,7 +12,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 #[derive(Default)]
 struct Progress {
     settled_frames: u32,
-    /// When the frame was first taken as settled (real seconds).
+    /// When the frame was first settled (real seconds).
     settled_at: Option<f64>,
     requested: bool,
 }
@@ -42,13 +42,15 @@ fn take(
     } else {
         progress.settled_frames = 0;
     }
-    // A few frames for the panels' layout and the fonts to settle, then the wait asked for.
-    if progress.settled_frames < 12 {
+    // A few frames for the panels' layout and the fonts to settle, and the wait asked for from
+    // the first settled frame.
+    let now = time.elapsed_secs_f64();
+    if progress.settled_frames == 0 {
+        progress.settled_at = None;
         return;
     }
-    let now = time.elapsed_secs_f64();
     let settled_at = *progress.settled_at.get_or_insert(now);
-    if (now - settled_at) * 1000.0 < launch.screenshot_after_ms as f64 {
+    if progress.settled_frames < 12 || (now - settled_at) * 1000.0 < launch.screenshot_after_ms as f64 {
         redraw.write(bevy::window::RequestRedraw);
         return;
     }
