@@ -12,7 +12,7 @@ use crate::ui::root_ui;
 use crate::ui::widgets::{level_key, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use ludus_rules::{Side, Variant};
+use ludus_rules::{AnyGame, AnyPosition, Side, Variant};
 
 /// Starts a game and switches to the board.
 pub fn start_game(commands: &mut Commands, next: &mut NextState<Screen>, session: Session) {
@@ -32,6 +32,65 @@ pub struct TitleView<'a> {
     pub new_player: bool,
     /// Whether there is a "Quit" button (not in the browser).
     pub can_quit: bool,
+    /// The live board behind the menu: a game the computer plays with itself, slowly.
+    pub live: Option<&'a AnyPosition>,
+}
+
+/// Seconds between two moves of the live board behind the menu.
+const LIVE_MOVE_S: f64 = 1.6;
+
+/// Plies after which the live board starts a new game.
+const LIVE_MAX_PLIES: usize = 120;
+
+/// The game played behind the title screen's menu, in the chosen game: captures first (as a
+/// beginner plays), else any move, one every [`LIVE_MOVE_S`] seconds (the title screen draws a
+/// frame a second anyway, so it costs no frame of its own). Still when animations are off.
+#[derive(Default)]
+pub struct LiveBoard {
+    game: Option<AnyGame>,
+    next_at: f64,
+    seed: u64,
+}
+
+impl LiveBoard {
+    /// The position to show for `variant` at `now` (real seconds), after any move that is due.
+    pub fn advance(&mut self, variant: Variant, now: f64, moving: bool) -> AnyPosition {
+        // A finished game stays on the board for one move's time, then a new one starts; another
+        // game chosen starts at once.
+        let mut game = match self.game.take() {
+            Some(game) if game.variant() == variant => {
+                let finished = game.is_over() || game.ply() >= LIVE_MAX_PLIES;
+                if finished && now >= self.next_at {
+                    self.next_at = now + LIVE_MOVE_S;
+                    AnyGame::new(variant)
+                } else {
+                    game
+                }
+            }
+            _ => {
+                self.next_at = now + LIVE_MOVE_S;
+                AnyGame::new(variant)
+            }
+        };
+        if moving && now >= self.next_at && !game.is_over() {
+            self.next_at = now + LIVE_MOVE_S;
+            let moves = game.legal_moves();
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            let pool: Vec<_> = if captures.is_empty() { moves.iter().collect() } else { captures };
+            // A small linear congruential generator: the live board needs no better chance.
+            self.seed =
+                self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            if let Some(&&mv) = pool.get((self.seed >> 33) as usize % pool.len().max(1))
+                && game.play(&mv).is_err()
+            {
+                // Not a legal move after all: start again rather than show a wrong board.
+                game = AnyGame::new(variant);
+            }
+        }
+        let position = game.position();
+        self.game = Some(game);
+        position
+    }
 }
 
 /// What the player chose on the title screen.
@@ -56,6 +115,8 @@ pub struct TitleFits(pub Option<bool>);
 pub(super) fn title_screen(
     mut contexts: EguiContexts,
     mut fits: ResMut<TitleFits>,
+    time: Res<Time<Real>>,
+    mut live: Local<LiveBoard>,
     mut settings: ResMut<Settings>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
@@ -75,12 +136,15 @@ pub(super) fn title_screen(
         )),
         Resumable::None => None,
     };
+    let moving = settings.anim != crate::game::settings::AnimSpeed::Off;
+    let position = live.advance(settings.variant, time.elapsed_secs_f64(), moving);
     let view = TitleView {
         lang,
         notice: notices.0.first().map(String::as_str),
         resume,
         new_player: progress.done.is_empty(),
         can_quit: !cfg!(target_arch = "wasm32"),
+        live: Some(&position),
     };
     let panel = title_panel(&mut root_ui(ctx), &mut settings, &view);
     fits.set_if_neq(TitleFits(Some(panel.fits())));
@@ -139,10 +203,23 @@ impl TitlePanel {
 pub fn title_panel(root: &mut egui::Ui, settings: &mut Settings, view: &TitleView) -> TitlePanel {
     egui::CentralPanel::default()
         .show(root, |ui| {
+            if let Some(position) = view.live {
+                live_board(ui, position, &Colors::of(settings.theme));
+            }
             let out = egui::ScrollArea::both().show(ui, |ui| title_ui(ui, settings, view));
             TitlePanel { action: out.inner, content: out.content_size, viewport: out.inner_rect.size() }
         })
         .inner
+}
+
+/// The live board, large and faint behind the menu.
+fn live_board(ui: &egui::Ui, position: &AnyPosition, colors: &Colors) {
+    let window = ui.max_rect();
+    let side = window.width().min(window.height()) * 0.92;
+    let area = egui::Rect::from_center_size(window.center(), egui::vec2(side, side));
+    board_picture(ui.painter(), area, position, colors);
+    // Washed out by the panel's own colour, so that the menu reads over it.
+    ui.painter().rect_filled(window, 0.0, ui.visuals().panel_fill.gamma_multiply(0.86));
 }
 
 /// Lays the title screen out in `ui` (the whole window): the name, the game as pictures, the
@@ -347,7 +424,7 @@ fn game_choice(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f3
                 rect.min + egui::vec2(6.0, 6.0),
                 egui::vec2(card_w - 12.0, picture_h),
             );
-            board_picture(p, picture, v, &colors);
+            board_picture(p, picture, &v.start(), &colors);
             let text_pos = egui::pos2(rect.center().x - name.size().x / 2.0, picture.max.y + 4.0);
             p.galley(text_pos, name, visuals.text_color());
         }
@@ -385,10 +462,10 @@ fn color32(c: Color) -> egui::Color32 {
 }
 
 /// A small drawing of `variant`'s board at the start, in the theme's colours, inside `area`.
-pub fn board_picture(p: &egui::Painter, area: egui::Rect, variant: Variant, colors: &Colors) {
-    let start = variant.start();
+pub fn board_picture(p: &egui::Painter, area: egui::Rect, position: &AnyPosition, colors: &Colors) {
+    let start = position;
     let (cols, rows) = (f32::from(start.width()), f32::from(start.height()));
-    let alquerque = !variant.is_latrunculi();
+    let alquerque = matches!(position, AnyPosition::Alquerque(_));
     let cell = (area.width() / cols).min(area.height() / rows);
     let board = egui::Rect::from_center_size(area.center(), egui::vec2(cell * cols, cell * rows));
     p.rect_filled(board.expand(cell * 0.25), 3.0, color32(colors.frame));
