@@ -218,8 +218,9 @@ impl Net {
         *self = Net { server: std::mem::take(&mut self.server), close_link, ..Net::default() };
     }
 
-    /// Why the link is down, when it is: the token was refused or never came, netcode gave up,
-    /// or the server closed the connection.
+    /// Why the open link is down, when it is: netcode gave up, or the server closed the
+    /// connection. (A refused or missing connect token is handled where it comes, in
+    /// [`manage_link`].)
     fn failure(
         &self,
         renet: Option<&RenetClient>,
