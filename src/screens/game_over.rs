@@ -12,7 +12,7 @@ use crate::i18n::Lang;
 use crate::net::sync::leave_game;
 use crate::players::analysis;
 use crate::screens::play::{GameActions, GameShown, OverCardHidden};
-use crate::ui::widgets::{big_button, reason_text, result_text};
+use crate::ui::widgets::{big_button, piece_colors, reason_text, result_text};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use bevy_egui::{EguiContexts, egui};
@@ -94,16 +94,6 @@ fn ease_out_back(t: f32) -> f32 {
 fn with_alpha(color: egui::Color32, alpha: f32) -> egui::Color32 {
     let [r, g, b, _] = color.to_array();
     egui::Color32::from_rgba_unmultiplied(r, g, b, (alpha.clamp(0.0, 1.0) * 255.0) as u8)
-}
-
-/// A side's piece colours on the wooden board (rim, body), as egui colours.
-fn piece_colors(variant: Variant, side: Side) -> [egui::Color32; 2] {
-    let colors = crate::board::palette::Colors::of(crate::game::settings::Theme::Wood);
-    let [rim, body, _] = colors.piece(!variant.is_latrunculi(), side, false).map(|c| {
-        let c = c.to_srgba();
-        egui::Color32::from_rgb((c.red * 255.0) as u8, (c.green * 255.0) as u8, (c.blue * 255.0) as u8)
-    });
-    [rim, body]
 }
 
 /// Draws the moment at progress `t` over the whole window.

@@ -133,14 +133,20 @@ pub fn status_text(lang: Lang, session: &Session, thinking: bool, selected: &Sel
     lines
 }
 
-/// A swatch of a side's colour.
-pub fn side_swatch(ui: &mut egui::Ui, variant: Variant, side: Side) {
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
+/// A side's piece colours on the wooden board (rim, body), as egui colours.
+pub fn piece_colors(variant: Variant, side: Side) -> [egui::Color32; 2] {
     let colors = crate::board::palette::Colors::of(crate::game::settings::Theme::Wood);
     let [rim, body, _] = colors.piece(!variant.is_latrunculi(), side, false).map(|c| {
         let c = c.to_srgba();
         egui::Color32::from_rgb((c.red * 255.0) as u8, (c.green * 255.0) as u8, (c.blue * 255.0) as u8)
     });
+    [rim, body]
+}
+
+/// A swatch of a side's colour.
+pub fn side_swatch(ui: &mut egui::Ui, variant: Variant, side: Side) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
+    let [rim, body] = piece_colors(variant, side);
     ui.painter().circle_filled(rect.center(), 9.0, rim);
     ui.painter().circle_filled(rect.center(), 7.5, body);
 }

@@ -109,7 +109,7 @@ fn the_live_board_plays_slowly_in_the_chosen_game() {
     for _ in 0..40 {
         now += 1.6;
         let before = live.advance(Variant::Alquerque, now - 0.1, true);
-        let g = AnyGame::from_position(before.clone());
+        let g = AnyGame::from_position(before);
         let must = g.legal_moves().iter().any(|m| m.is_capture());
         let after = live.advance(Variant::Alquerque, now, true);
         if must && after != before {
