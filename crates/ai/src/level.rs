@@ -2,7 +2,7 @@
 
 use crate::eval::SearchGame;
 use crate::limits::Limits;
-use crate::params::{AlquerqueParams, Params};
+use crate::params::Params;
 use crate::search::{is_threefold, mix};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -30,10 +30,14 @@ pub const HARD_VARIETY: i32 = 10;
 pub const MEDIUM_VARIETY: i32 = 25;
 /// Medium's search depth (Latrunculi; see [`MEDIUM_DEPTH_ALQUERQUE`]).
 pub const MEDIUM_DEPTH: u32 = 2;
-/// Medium's search depth in Alquerque: one ply, then quiescence follows every forced capture
-/// sequence to its end (in Alquerque, where capturing is compulsory, that is where the
-/// tactics are). Two full plies there made Medium nearly as hard to beat as Hard.
-pub const MEDIUM_DEPTH_ALQUERQUE: u32 = 1;
+/// Medium's search depth in Alquerque (then quiescence follows every forced capture sequence to
+/// its end), with Hard's evaluation. A one-ply Medium with a plain evaluation lost nearly every
+/// game to plain Monte-Carlo with 5,000 playouts.
+pub const MEDIUM_DEPTH_ALQUERQUE: u32 = 2;
+/// The deepest Medium searches in any game ([`Level::limits`]; [`Level::limits_for`] then
+/// applies the game's own depth).
+pub const MEDIUM_MAX_DEPTH: u32 =
+    if MEDIUM_DEPTH > MEDIUM_DEPTH_ALQUERQUE { MEDIUM_DEPTH } else { MEDIUM_DEPTH_ALQUERQUE };
 
 impl Level {
     /// Every level, weakest first.
@@ -71,25 +75,11 @@ impl Level {
                 p.search.noise = 12;
                 p.search.lmr = false;
                 p.search.root_capture_bonus = 50;
+                p.search.greedy_root = true;
                 p.search.variety = MEDIUM_VARIETY;
                 p.tt_mb = p.tt_mb.min(4);
-                // A plain evaluation: material and a little mobility, none of the finer points
-                // (structure, advancement, pieces that can never be taken).
-                p.alquerque = AlquerqueParams {
-                    piece: 100,
-                    mobility: 2,
-                    immobile: 0,
-                    hanging_own: 0,
-                    hanging_many: 0,
-                    advance: [0; 5],
-                    far_rank: 0,
-                    strong_point: 0,
-                    safe_piece: 0,
-                    tempo: 0,
-                    trade_down: 0,
-                    immune_scale: 100,
-                    progress: 0,
-                };
+                // Alquerque: Hard's evaluation, but a few plies only (see
+                // [`MEDIUM_DEPTH_ALQUERQUE`]) and the greedy root.
             }
             Level::Hard => {
                 p.search.contempt = 15;
@@ -110,11 +100,11 @@ impl Level {
     }
 
     /// The limits a search of this level runs with, given the caller's: Medium never goes
-    /// deeper than [`MEDIUM_DEPTH`]; Hard without any limit takes [`HARD_DEFAULT_TIME_MS`].
+    /// deeper than [`MEDIUM_MAX_DEPTH`]; Hard without any limit takes [`HARD_DEFAULT_TIME_MS`].
     /// See [`Level::limits_for`] for the game's own depth.
     pub fn limits(self, given: Limits) -> Limits {
         match self {
-            Level::Medium => given.min(Limits::depth(MEDIUM_DEPTH)),
+            Level::Medium => given.min(Limits::depth(MEDIUM_MAX_DEPTH)),
             Level::Hard if given.is_unlimited() => Limits::time_ms(HARD_DEFAULT_TIME_MS),
             _ => given,
         }
@@ -122,10 +112,15 @@ impl Level {
 }
 
 impl Level {
-    /// [`Level::limits`] for a game: Medium searches [`MEDIUM_DEPTH_ALQUERQUE`] in Alquerque.
+    /// [`Level::limits`] for a game: Medium searches [`MEDIUM_DEPTH_ALQUERQUE`] plies in
+    /// Alquerque and [`MEDIUM_DEPTH`] in Latrunculi.
     pub fn limits_for(self, given: Limits, alquerque: bool) -> Limits {
         let l = self.limits(given);
-        if self == Level::Medium && alquerque { l.min(Limits::depth(MEDIUM_DEPTH_ALQUERQUE)) } else { l }
+        match self {
+            Level::Medium if alquerque => l.min(Limits::depth(MEDIUM_DEPTH_ALQUERQUE)),
+            Level::Medium => l.min(Limits::depth(MEDIUM_DEPTH)),
+            _ => l,
+        }
     }
 }
 

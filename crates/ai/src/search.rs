@@ -301,6 +301,9 @@ impl<P: SearchGame> Search<P> {
             tb_root: None,
             tb_cut_draws: true,
         };
+        if s.params.search.greedy_root && root.must_capture() {
+            greedy_filter(&root, &mut s.root_moves);
+        }
         if s.root_moves.is_empty() {
             s.done = true;
         } else {
@@ -1145,6 +1148,43 @@ impl<P: SearchGame> Search<P> {
     }
 }
 
+/// Keeps, among `moves` of `root` (a position where the side to move must capture), those that
+/// win the most material once the forced captures after them are over, when the best of them
+/// wins material at all (a level's greed: see `SearchParams::greedy_root`).
+fn greedy_filter<P: SearchGame>(root: &P, moves: &mut Vec<P::Move>) {
+    let gains: Vec<i32> = moves
+        .iter()
+        .map(|m| P::capture_count(m) as i32 - forced_gain(&root.play_unchecked(m), GREEDY_PLIES))
+        .collect();
+    let Some(&best) = gains.iter().max() else {
+        return;
+    };
+    if best <= 0 {
+        return;
+    }
+    let mut i = 0;
+    moves.retain(|_| {
+        i += 1;
+        gains[i - 1] == best
+    });
+}
+
+/// How deep [`forced_gain`] follows forced captures.
+const GREEDY_PLIES: u32 = 16;
+
+/// The material the side to move of `pos` wins by its forced captures and the forced replies
+/// (minimax over the captures while capturing is compulsory; 0 when it is not).
+fn forced_gain<P: SearchGame>(pos: &P, plies: u32) -> i32 {
+    if plies == 0 || !pos.must_capture() {
+        return 0;
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|m| P::capture_count(m) as i32 - forced_gain(&pos.play_unchecked(m), plies - 1))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Repetition, in one place: what the last position of a search's stack repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Repetition {
@@ -1205,4 +1245,29 @@ pub(crate) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ludus_rules::alquerque::Position;
+
+    #[test]
+    fn greedy_root_keeps_the_captures_that_win_most() {
+        // White must capture: a2xa4 is won back (a5xa3, or e3xe1 on the other side), e2xe4 is
+        // safe (a3 cannot jump a2: a1 is taken).
+        let p: Position = "B4/5/B3B/W3W/W4 w".parse().unwrap();
+        let mut moves = p.legal_moves();
+        let names = |ms: &[_]| ms.iter().map(|m| p.move_to_string(m)).collect::<Vec<_>>();
+        assert_eq!(names(&moves).len(), 2, "{:?}", names(&moves));
+        greedy_filter(&p, &mut moves);
+        assert_eq!(names(&moves), ["e2xe4"]);
+        // No capture wins material (a2xa4 a5xa3): every capture is kept.
+        let p: Position = "B4/5/B4/W4/5 w".parse().unwrap();
+        assert!(p.must_capture());
+        let mut moves = p.legal_moves();
+        let n = moves.len();
+        greedy_filter(&p, &mut moves);
+        assert_eq!(moves.len(), n);
+    }
 }

@@ -161,6 +161,11 @@ fn time_limit_ends_a_sliced_search() {
 #[test]
 fn hard_without_limits_takes_its_default_time() {
     assert_eq!(Limits::for_level(Level::Hard), Limits::time_ms(ludus_ai::level::HARD_DEFAULT_TIME_MS));
-    assert_eq!(Limits::for_level(Level::Medium), Limits::depth(ludus_ai::level::MEDIUM_DEPTH));
-    assert_eq!(Level::Medium.limits(Limits::depth(9)).depth, Some(ludus_ai::level::MEDIUM_DEPTH));
+    use ludus_ai::level::{MEDIUM_DEPTH, MEDIUM_DEPTH_ALQUERQUE, MEDIUM_MAX_DEPTH};
+    assert_eq!(Limits::for_level(Level::Medium), Limits::depth(MEDIUM_MAX_DEPTH));
+    assert_eq!(Level::Medium.limits(Limits::depth(99)).depth, Some(MEDIUM_MAX_DEPTH));
+    // The game passes `for_level`; each game then gets Medium's own depth.
+    let given = Limits::for_level(Level::Medium);
+    assert_eq!(Level::Medium.limits_for(given, false).depth, Some(MEDIUM_DEPTH));
+    assert_eq!(Level::Medium.limits_for(given, true).depth, Some(MEDIUM_DEPTH_ALQUERQUE));
 }

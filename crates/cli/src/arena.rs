@@ -88,6 +88,10 @@ pub struct ArenaArgs {
     /// depend on the machine's load
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// Deepest iteration a move for the searching levels (each level's own cap still applies;
+    /// Medium's is its depth)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
     /// The match's seed (openings and the players' seeds)
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -125,7 +129,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         Some(dir) => Some(std::sync::Arc::new(ludus_ai::Tablebase::open(dir).map_err(|e| e.to_string())?)),
         None => None,
     };
-    let limits = Limits { time_ms, nodes: args.nodes, depth: None };
+    let limits = Limits { time_ms, nodes: args.nodes, depth: args.depth };
 
     println!(
         "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}",
@@ -135,7 +139,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
             (None, Some(n)) => format!("{n} nodes a move"),
             (Some(t), Some(n)) => format!("{t} ms or {n} nodes a move"),
             (None, None) => "default time".to_string(),
-        },
+        } + &args.depth.map_or(String::new(), |d| format!(", depth {d} at most")),
         if tb.is_some() { ", Hard with the endgame tables" } else { "" }
     );
     let started = Instant::now();

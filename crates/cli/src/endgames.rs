@@ -153,7 +153,7 @@ fn latrunculi(suite: &PathBuf, common: &Common) -> Result<(), String> {
         jobs.len(),
         suite.display(),
         common.level,
-        time_text(common.time_ms)
+        time_text(common.time_ms, common.nodes)
     );
     let results = play_all(&jobs, common, None);
     let mut technique = 0;
@@ -217,7 +217,7 @@ fn alquerque(
         "endgames alquerque: {} positions of {pieces} pieces the tables call won (seed {seed}), {} with the tables against itself, {}",
         jobs.len(),
         common.level,
-        time_text(common.time_ms)
+        time_text(common.time_ms, common.nodes)
     );
     let results = play_all(&jobs, common, Some(tb));
     let n = results.len();
@@ -264,8 +264,13 @@ fn random_alquerque(rng: &mut Rng, pieces: u32) -> Option<AlqPosition> {
     text.parse().ok()
 }
 
-fn time_text(t: Option<u64>) -> String {
-    t.map_or_else(|| "the level's own time".to_string(), |t| format!("{t} ms a move"))
+fn time_text(t: Option<u64>, nodes: Option<u64>) -> String {
+    match (t, nodes) {
+        (None, None) => "the level's own time".to_string(),
+        (Some(t), None) => format!("{t} ms a move"),
+        (None, Some(n)) => format!("{n} nodes a move"),
+        (Some(t), Some(n)) => format!("{t} ms or {n} nodes a move"),
+    }
 }
 
 fn play_all(jobs: &[(AnyPosition, Side)], common: &Common, tb: Option<Arc<Tablebase>>) -> Vec<Played> {

@@ -125,6 +125,29 @@ fn side_score(pos: &Position, ctx: &Context, params: &Params, side: Side) -> i32
     score
 }
 
+/// The rank (0 to 4, rank 1 first) of the lowest and the highest of `pieces` (not empty).
+#[inline]
+fn rank_span(pieces: u32) -> (u32, u32) {
+    (pieces.trailing_zeros() / 5, (31 - pieces.leading_zeros()) / 5)
+}
+
+/// Whether `side`'s pieces `own` include one that the enemy's `enemy` can never take: on its
+/// far rank with no enemy piece on that rank, or, with `passed`, beyond every enemy piece.
+#[inline]
+fn immune(own: u32, enemy: u32, side: Side, passed: bool) -> bool {
+    if own == 0 || enemy == 0 {
+        return false;
+    }
+    let (own_lo, own_hi) = rank_span(own);
+    let (enemy_lo, enemy_hi) = rank_span(enemy);
+    match (side, passed) {
+        (Side::First, true) => own_hi > enemy_hi,
+        (Side::Second, true) => own_lo < enemy_lo,
+        (Side::First, false) => own_hi == 4 && enemy_hi < 4,
+        (Side::Second, false) => own_lo == 0 && enemy_lo > 0,
+    }
+}
+
 impl SearchGame for Position {
     type Context = Context;
     const STAGED: bool = false;
@@ -170,12 +193,11 @@ impl SearchGame for Position {
         // Progress: the side ahead loses a little with every ply of the no-capture counter (at
         // 50 the game is drawn), so that it forces exchanges rather than waits.
         score -= p.progress * i32::from(self.clock()) * (mine - theirs).signum() / 100;
-        // A piece on its far rank that no enemy piece shares can never be taken: the side that
-        // has one cannot lose its last piece, and the game is most likely drawn.
-        let immune = |side: Side| {
-            let far = if side == Side::First { ctx.ranks[4] } else { ctx.ranks[0] };
-            self.pieces(side) & far != 0 && self.pieces(!side) & far == 0
-        };
+        // A piece that has passed every enemy piece (pieces move forward or sideways only, so
+        // none can come back to it) can never be taken: the side that has one cannot lose its
+        // last piece, and the game is most likely drawn. A piece on its far rank that no enemy
+        // piece shares is one.
+        let immune = |side: Side| immune(self.pieces(side), self.pieces(!side), side, p.immune_passed);
         if (score > 0 && immune(them)) || (score < 0 && immune(us)) {
             score = score * p.immune_scale / 100;
         }

@@ -212,7 +212,10 @@ fn technique(pos: &Position, ctx: &Context, p: &crate::params::LatrunculiParams,
             }
         }
     }
+    let height = ctx.full.count_ones() as i32 / ctx.width as i32;
+    let to_edge = kx.min(ctx.width as i32 - 1 - kx).min(ky).min(height - 1 - ky);
     let t = p.hunt * close
+        - p.king_edge * to_edge
         - p.confine * king_reach(pos, ctx, loser) as i32
         - p.progress * i32::from(pos.clock()) / 100;
     if leader == us { t } else { -t }
