@@ -31,6 +31,9 @@ pub enum DbError {
     /// PostgreSQL.
     #[error(transparent)]
     Postgres(#[from] ::postgres::Error),
+    /// Anything else (a second node on one PostgreSQL database).
+    #[error(transparent)]
+    Other(Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// Why the database could not be opened.

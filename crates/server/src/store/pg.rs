@@ -9,6 +9,13 @@ use std::time::Duration;
 /// A key for `pg_advisory_lock`: nodes that start at once migrate one after the other.
 const MIGRATION_LOCK: i64 = 0x6c75_6475_7301;
 
+/// A key for the session lock that the writer of the one node using a database holds: several
+/// nodes on one database are not built yet (their player and game numbers would collide), so a
+/// second node refuses to start rather than stall on every write.
+const NODE_LOCK: i64 = 0x6c75_6475_7302;
+/// Tries at taking [`NODE_LOCK`], 100 ms apart.
+const NODE_LOCK_TRIES: u32 = 30;
+
 /// How long a connection attempt may take before the database counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -69,19 +76,40 @@ pub(crate) struct Postgres {
     config: Config,
     client: Client,
     prepared: Prepared,
+    /// The writer: holds [`NODE_LOCK`].
+    writer: bool,
 }
 
+/// Why the writer could not take the node lock.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "another ludus-server node is using this database (several nodes on one database are not supported yet)"
+)]
+pub(crate) struct AnotherNode;
+
 impl Postgres {
-    fn connect(config: &Config) -> Result<Postgres, postgres::Error> {
+    fn connect(config: &Config, writer: bool) -> Result<Postgres, DbError> {
         let mut client = config.connect(NoTls)?;
+        if writer {
+            // A node killed a moment ago holds the lock until the database sees its connection
+            // closed: wait a little (a bounded loop) before refusing.
+            let mut tries = 0;
+            while !client.query_one("SELECT pg_try_advisory_lock($1)", &[&NODE_LOCK])?.get::<_, bool>(0) {
+                tries += 1;
+                if tries >= NODE_LOCK_TRIES {
+                    return Err(DbError::Other(Box::new(AnotherNode)));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
         let prepared = Prepared::new(&mut client)?;
-        Ok(Postgres { config: config.clone(), client, prepared })
+        Ok(Postgres { config: config.clone(), client, prepared, writer })
     }
 
     /// A new connection if the old one is closed (the database restarted, the network broke).
-    fn reconnect_if_closed(&mut self) -> Result<(), postgres::Error> {
+    fn reconnect_if_closed(&mut self) -> Result<(), DbError> {
         if self.client.is_closed() {
-            *self = Postgres::connect(&self.config)?;
+            *self = Postgres::connect(&self.config, self.writer)?;
             tracing::info!("database connection re-established");
         }
         Ok(())
@@ -98,7 +126,7 @@ pub(crate) fn open(config: &Config, cutoff_ms: u64) -> Result<[Postgres; 2], DbE
         tracing::info!(pruned, "players with expired credentials deleted");
     }
     drop(client);
-    Ok([Postgres::connect(config)?, Postgres::connect(config)?])
+    Ok([Postgres::connect(config, true)?, Postgres::connect(config, false)?])
 }
 
 fn migrate(client: &mut Client) -> Result<(), postgres::Error> {

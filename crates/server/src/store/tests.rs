@@ -189,3 +189,16 @@ fn passwords_are_redacted() {
     assert_eq!(redact("nonsense"), "nonsense");
     assert_eq!(redact("postgres://u:p@ss@h/db"), "postgres://u:***@h/db");
 }
+
+/// Several nodes on one PostgreSQL database are not built yet: a second node refuses to start
+/// (rather than stall on colliding player numbers), and starts once the first one is gone.
+#[test]
+fn a_second_node_on_one_postgres_database_is_refused() {
+    let Some((_pg, db)) = postgres("second_node") else { return };
+    let (first, _) = Store::open_with(&db, LIFETIME).expect("open");
+    let e = Store::open_with(&db, LIFETIME).err().expect("a second node is refused");
+    assert!(e.to_string().contains("another ludus-server node"), "{e}");
+    drop(first);
+    let (second, _) = Store::open_with(&db, LIFETIME).expect("the first node is gone");
+    drop(second);
+}

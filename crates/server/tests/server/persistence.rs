@@ -392,3 +392,23 @@ fn old_database_is_migrated() {
         assert!(!stored.contains(token), "a credential stored in clear");
     }
 }
+
+/// An unreachable database at start is a clear error and exit code 1 (the password not shown).
+#[test]
+fn unreachable_database_at_start_exits_with_code_1() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = data_dir("unreachable-db");
+    let out = Command::new(env!("CARGO_BIN_EXE_ludus-server"))
+        .args(["--udp", "127.0.0.1:0", "--ws", "none", "--data"])
+        .arg(&dir)
+        .args(["--database", &format!("postgres://ludus:hunter2@127.0.0.1:{port}/ludus")])
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::null())
+        .output()
+        .expect("ludus-server runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("postgres://ludus:***@127.0.0.1:{port}/ludus")), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
+    assert!(out.stdout.is_empty(), "no listening line");
+}
