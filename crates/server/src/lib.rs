@@ -7,7 +7,8 @@
 //!   netcode's 1,024-client limit, flushing busy clients at once and idle ones every 100 ms.
 //! - [`core`]: players, rooms, quick match, live games, clocks, held seats, spectators and
 //!   their proposals. Pure state: bytes in, changes to store and messages out.
-//! - [`store`]: SQLite (WAL, `synchronous=FULL`) written by its own thread in group commits.
+//! - [`store`]: SQLite (WAL, `synchronous=FULL`) or PostgreSQL, written by its own thread in
+//!   group commits.
 //! - [`web`]: optionally, HTTP (axum + tower-http on the same tokio runtime as the WebSocket
 //!   transport, https with [`tls`]): the browser bundle (`--web DIR`), `/ludus-server.json` with
 //!   the ports, `/healthz` and `/metrics` ([`metrics`], Prometheus text).
@@ -169,8 +170,11 @@ pub struct ServerConfig {
     pub udp: Option<SocketAddr>,
     /// WebSocket address for browser clients (`None`: no WebSocket).
     pub ws: Option<SocketAddr>,
-    /// Where the database lives (`ludus.sqlite3` inside).
+    /// Where the database lives (`ludus.sqlite3` inside), unless `database` is given; the
+    /// netcode key is made here too.
     pub data_dir: PathBuf,
+    /// A PostgreSQL URL (`postgres://user@host/db`) to store in instead of SQLite.
+    pub database: Option<String>,
     /// Most clients connected at once.
     pub max_clients: usize,
     /// Game-logic limits (seat hold, rates).
@@ -239,6 +243,7 @@ impl ServerConfig {
             udp: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
             ws: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
             data_dir: data_dir.into(),
+            database: None,
             max_clients: 4096,
             limits: Limits::default(),
             ws_limits: None,
@@ -306,7 +311,11 @@ impl Server {
     /// Opens the database (reloading live games) and binds the sockets.
     pub fn bind(config: ServerConfig) -> Result<Server, ServerError> {
         let key = tokens::load_or_create_key(&config.data_dir, config.key_file.as_deref())?;
-        let (store, loaded) = Store::open_with(&config.data_dir, config.limits.credential_lifetime)?;
+        let database = match &config.database {
+            Some(url) => store::Database::Postgres(url.clone()),
+            None => store::Database::Sqlite(config.data_dir.clone()),
+        };
+        let (store, loaded) = Store::open_with(&database, config.limits.credential_lifetime)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("ludus-io")

@@ -71,9 +71,13 @@ struct Args {
     /// The PEM private key of --tls-cert
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
-    /// Where the database lives
+    /// Where the database lives (SQLite), and the netcode key made on first start
     #[arg(long, value_name = "DIR", default_value = "ludus-data")]
     data: PathBuf,
+    /// Store in this PostgreSQL database instead of SQLite
+    /// (postgres://user[:password]@host[:port]/db; the password is never logged)
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
     /// How long a disconnected player's seat is held, in seconds
     #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(0..=86_400))]
     hold: u64,
@@ -116,6 +120,12 @@ impl Args {
             (None, None) => DEFAULT_HTTP.parse().ok(),
         };
         config.key_file = self.key_file.clone();
+        if let Some(url) = &self.database {
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                return Err(usage("--database takes a postgres:// URL (SQLite is the default, in --data)"));
+            }
+            config.database = Some(url.clone());
+        }
         config.limits.credential_lifetime = Duration::from_secs(self.credential_days * 24 * 3600);
         config.new_players_per_minute = self.new_players_per_minute;
         config.limits.seat_hold = Duration::from_secs(self.hold);
@@ -189,7 +199,10 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         ludus_server::faults::note_detail("panic (contained)", &info.to_string());
     }));
-    let data = config.data_dir.clone();
+    let data = match &config.database {
+        Some(url) => ludus_server::store::Database::Postgres(url.clone()).describe(),
+        None => config.data_dir.display().to_string(),
+    };
     let mut server = match Server::bind(config) {
         Ok(s) => s,
         Err(e) => {
@@ -203,7 +216,7 @@ fn main() -> ExitCode {
         show(server.udp_addr()),
         show(server.ws_addr()),
         show(server.http_addr()),
-        data.display()
+        data
     ));
     tracing::info!(
         live_games = server.live_games(),
@@ -301,5 +314,8 @@ mod tests {
         let c = parse("--web dist --tls-cert c.pem --tls-key k.pem --log-format json").unwrap();
         assert!(c.tls.is_some());
         assert!(parse("--log-format xml").is_err());
+        let c = parse("--database postgres://ludus@127.0.0.1/ludus").unwrap();
+        assert_eq!(c.database.as_deref(), Some("postgres://ludus@127.0.0.1/ludus"));
+        assert_eq!(parse("--database ludus.db").unwrap_err().exit_code(), 2);
     }
 }

@@ -1,4 +1,6 @@
-//! Persistence in SQLite (WAL, `synchronous=FULL`): players, games, moves, proposals, archives.
+//! Persistence: players, games, moves, proposals, archives, in SQLite (the default: WAL,
+//! `synchronous=FULL`, one file in the data directory) or PostgreSQL (`--database URL`), behind
+//! one [`Backend`] trait with the same schema and migrations ([`MIGRATIONS`]).
 //!
 //! Writes go through one writer thread in batches: the server loop hands over everything a tick
 //! changed ([`Store::submit`]), the writer commits it in one transaction (merging batches that
@@ -9,13 +11,30 @@
 
 use ludus_protocol::{ClockSpec, PlyProposals, Proposal};
 use ludus_rules::Variant;
-use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};
+
+mod pg;
+pub mod pg_harness;
+mod sqlite;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// An error of either backend.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// SQLite.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL.
+    #[error(transparent)]
+    Postgres(#[from] ::postgres::Error),
+    /// Anything else (a second node on one PostgreSQL database).
+    #[error(transparent)]
+    Other(Box<dyn std::error::Error + Send + Sync>),
+}
 
 /// Why the database could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -23,12 +42,50 @@ pub enum StoreError {
     /// The data directory could not be created.
     #[error("cannot create data directory {path}: {source}")]
     Directory { path: PathBuf, source: std::io::Error },
-    /// SQLite refused to open, create or read the database.
-    #[error("database {path}: {source}")]
-    Database { path: PathBuf, source: rusqlite::Error },
+    /// The database refused to open, create or read (or is unreachable).
+    #[error("database {what}: {source}")]
+    Database { what: String, source: DbError },
+    /// The database address is not a PostgreSQL URL.
+    #[error("database {what}: not a PostgreSQL URL (postgres://user@host/db): {source}")]
+    Url { what: String, source: ::postgres::Error },
     /// A database thread could not start.
     #[error("cannot start the database {what} thread: {source}")]
     Thread { what: &'static str, source: std::io::Error },
+}
+
+/// Where the data lives: SQLite in a directory (the default) or a PostgreSQL database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// `DIR/ludus.sqlite3`.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL (`postgres://user[:password]@host[:port]/db`).
+    Postgres(String),
+}
+
+impl Database {
+    /// How the database is named in messages: the file, or the URL without its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite(dir) => dir.join("ludus.sqlite3").display().to_string(),
+            Database::Postgres(url) => redact(url),
+        }
+    }
+}
+
+/// A URL with the password (between `user:` and `@`) replaced by `***`.
+fn redact(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => match rest[..at].find(':') {
+            Some(colon) => format!("{}{}:***{}", &url[..scheme_end], &rest[..colon], &rest[at..]),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
 }
 
 /// One change to store.
@@ -117,25 +174,45 @@ pub struct CommitStats {
 type LookupRequest = (u64, String, u64);
 type LookupAnswer = (u64, String, Option<StoredPlayer>);
 
-/// The database: a writer thread, a reader thread (player lookups) and a checkpointer thread.
-/// The server thread never touches the disk.
-pub struct Store {
-    lookup_tx: Option<mpsc::Sender<LookupRequest>>,
-    lookup_rx: mpsc::Receiver<LookupAnswer>,
-    reader: Option<JoinHandle<()>>,
-    tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
-    writer: Option<JoinHandle<()>>,
-    checkpointer: Option<JoinHandle<()>>,
-    stopping: Arc<AtomicBool>,
-    committed: Arc<AtomicU64>,
-    failing: Arc<AtomicBool>,
-    submitted: u64,
-    path: PathBuf,
-    /// Commit timings.
-    pub commit_stats: Arc<CommitStats>,
+/// One connection to a database, whichever it is: the writer, the reader and (SQLite) the
+/// checkpointer each own one. Everything above this trait is the same for both backends.
+pub(crate) trait Backend: Send + 'static {
+    /// Stores these batches in one transaction.
+    fn commit(&mut self, batches: &[(u64, Vec<Op>)]) -> Result<(), DbError>;
+    /// The player with credential hash `hash` (current or previous) last seen at `cutoff_ms` or
+    /// later.
+    fn find_player(&mut self, hash: &str, cutoff_ms: u64) -> Result<Option<StoredPlayer>, DbError>;
+    /// The next free player and game numbers.
+    fn next_ids(&mut self) -> Result<(u64, u64), DbError>;
+    /// The live games without their moves and proposals, with their variant's name.
+    fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError>;
+    /// A game's moves in order, with the clocks after each.
+    fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError>;
+    /// A game's proposals: (ply, move, count), by ply.
+    fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError>;
+    /// A player by number.
+    fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError>;
+    /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
+    fn upkeep(&mut self, _last: bool) {}
+    /// Whether [`Backend::upkeep`] does anything (else no thread is started for it).
+    fn needs_upkeep(&self) -> bool {
+        false
+    }
 }
 
-const SCHEMA: &str = "
+/// One schema change, in both dialects. Both backends apply the same list in order and record
+/// the last version applied in `ludus_schema`.
+pub(crate) struct Migration {
+    pub version: i64,
+    pub sqlite: &'static str,
+    pub postgres: &'static str,
+}
+
+/// The schema, version by version (append only).
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sqlite: "
 CREATE TABLE IF NOT EXISTS players(
     id INTEGER PRIMARY KEY,
     token_hash TEXT NOT NULL UNIQUE,
@@ -176,177 +253,238 @@ CREATE TABLE IF NOT EXISTS proposals(
     mv TEXT NOT NULL,
     count INTEGER NOT NULL,
     PRIMARY KEY(game, ply, mv)
-) WITHOUT ROWID;
-";
+) WITHOUT ROWID;",
+        postgres: "
+CREATE TABLE IF NOT EXISTS players(
+    id BIGINT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    nickname TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    prev_hash TEXT,
+    last_seen_ms BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS games(
+    id BIGINT PRIMARY KEY,
+    room TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    start TEXT NOT NULL,
+    first_player BIGINT NOT NULL,
+    second_player BIGINT NOT NULL,
+    public BIGINT NOT NULL,
+    clock_initial_ms BIGINT,
+    clock_increment_ms BIGINT,
+    created_ms BIGINT NOT NULL,
+    live BIGINT NOT NULL,
+    outcome TEXT,
+    ended_ms BIGINT,
+    archive TEXT
+);
+CREATE INDEX IF NOT EXISTS games_live ON games(live) WHERE live = 1;
+CREATE TABLE IF NOT EXISTS moves(
+    game BIGINT NOT NULL,
+    ply BIGINT NOT NULL,
+    mv TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    first_ms BIGINT,
+    second_ms BIGINT,
+    PRIMARY KEY(game, ply)
+);
+CREATE TABLE IF NOT EXISTS proposals(
+    game BIGINT NOT NULL,
+    ply BIGINT NOT NULL,
+    mv TEXT NOT NULL,
+    count BIGINT NOT NULL,
+    PRIMARY KEY(game, ply, mv)
+);",
+    },
+    // Version 2 follows the SQLite-only upgrade of clear credentials (see `sqlite::hash_credentials`).
+    Migration {
+        version: 2,
+        sqlite: "CREATE INDEX IF NOT EXISTS players_prev ON players(prev_hash) WHERE prev_hash IS NOT NULL;",
+        postgres: "CREATE INDEX IF NOT EXISTS players_prev ON players(prev_hash) WHERE prev_hash IS NOT NULL;",
+    },
+];
 
-/// Brings a database of an earlier version up to date, in one transaction: session
-/// credentials were stored in clear (`players.token`); they are replaced by their SHA-256
-/// (`token_hash`), so that a stolen database file signs nobody in. Their last use counts as now.
-fn migrate(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> {
-    let columns: Vec<String> = conn
-        .prepare("SELECT name FROM pragma_table_info('players')")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    if columns.iter().any(|c| c == "token") {
-        let tx = conn.transaction()?;
-        tx.execute_batch(
-            "ALTER TABLE players ADD COLUMN prev_hash TEXT;
-             ALTER TABLE players ADD COLUMN last_seen_ms INTEGER NOT NULL DEFAULT 0;",
-        )?;
-        let rows: Vec<(i64, String)> = tx
-            .prepare("SELECT id, token FROM players")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        {
-            let mut update = tx.prepare("UPDATE players SET token = ?2, last_seen_ms = ?3 WHERE id = ?1")?;
-            for (id, token) in rows {
-                update.execute(params![id, crate::core::credential_hash(&token), now_ms as i64])?;
-            }
-        }
-        tx.execute_batch("ALTER TABLE players RENAME COLUMN token TO token_hash;")?;
-        tx.commit()?;
-        tracing::info!("database migrated: session credentials are now stored hashed");
-    }
-    conn.execute_batch(
-        "CREATE INDEX IF NOT EXISTS players_prev ON players(prev_hash) WHERE prev_hash IS NOT NULL;",
-    )
-}
-
-/// Deletes the players whose credential expired (unused for `lifetime`) and who sit in no live
-/// game; their finished games keep their names in the archives.
-fn prune_players(conn: &Connection, cutoff_ms: u64) -> rusqlite::Result<usize> {
-    conn.execute(
-        "DELETE FROM players WHERE last_seen_ms < ?1
+/// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
+/// [`pg::dialect`]).
+pub(crate) mod sql {
+    pub const NEW_PLAYER: &str = "INSERT INTO players(id, token_hash, nickname, created_ms, last_seen_ms)
+         VALUES (?1, ?2, ?3, ?4, ?4)";
+    pub const CREDENTIAL: &str =
+        "UPDATE players SET token_hash = ?2, prev_hash = ?3, last_seen_ms = ?4 WHERE id = ?1";
+    pub const NICKNAME: &str = "UPDATE players SET nickname = ?2 WHERE id = ?1";
+    pub const NEW_GAME: &str =
+        "INSERT INTO games(id, room, variant, start, first_player, second_player, public,
+         clock_initial_ms, clock_increment_ms, created_ms, live)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)";
+    pub const MOVE: &str =
+        "INSERT INTO moves(game, ply, mv, at_ms, first_ms, second_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    pub const PROPOSAL: &str = "INSERT INTO proposals(game, ply, mv, count) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(game, ply, mv) DO UPDATE SET count = excluded.count";
+    pub const FINISH: &str =
+        "UPDATE games SET live = 0, outcome = ?2, ended_ms = ?3, archive = ?4 WHERE id = ?1";
+    pub const PRUNE: &str = "DELETE FROM players WHERE last_seen_ms < ?1
          AND id NOT IN (SELECT first_player FROM games WHERE live = 1)
-         AND id NOT IN (SELECT second_player FROM games WHERE live = 1)",
-        params![cutoff_ms as i64],
-    )
+         AND id NOT IN (SELECT second_player FROM games WHERE live = 1)";
+    pub const FIND_PLAYER: &str = "SELECT id, token_hash, prev_hash, last_seen_ms, nickname FROM players
+         WHERE (token_hash = ?1 OR prev_hash = ?1) AND last_seen_ms >= ?2";
+    pub const PLAYER: &str =
+        "SELECT id, token_hash, prev_hash, last_seen_ms, nickname FROM players WHERE id = ?1";
+    pub const NEXT_PLAYER: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM players";
+    pub const NEXT_GAME: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM games";
+    pub const LIVE_GAMES: &str = "SELECT id, room, variant, start, first_player, second_player, public,
+         clock_initial_ms, clock_increment_ms, created_ms FROM games WHERE live = 1 ORDER BY id";
+    pub const MOVES: &str = "SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply";
+    pub const PROPOSALS: &str = "SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply";
 }
 
-fn open(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(Duration::from_secs(10))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    Ok(conn)
+/// A stored game row before its moves: the columns of [`sql::LIVE_GAMES`].
+pub(crate) fn game_row(
+    id: i64,
+    room: String,
+    start: String,
+    players: [i64; 2],
+    public: bool,
+    clock: (Option<i64>, Option<i64>),
+    created_ms: i64,
+) -> StoredGame {
+    StoredGame {
+        id: id as u64,
+        room,
+        variant: Variant::Latrunculi,
+        start,
+        players: [players[0] as u64, players[1] as u64],
+        public,
+        clock: clock.0.map(|initial| ClockSpec {
+            initial_ms: initial.clamp(0, u32::MAX as i64) as u32,
+            increment_ms: clock.1.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
+        }),
+        created_ms: created_ms.max(0) as u64,
+        moves: Vec::new(),
+        clocks: None,
+        proposals: Vec::new(),
+    }
 }
 
-fn commit(conn: &mut Connection, batches: &[(u64, Vec<Op>)]) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
-    for (_, ops) in batches {
-        for op in ops {
-            match op {
-                Op::NewPlayer { id, hash, nickname, created_ms } => {
-                    tx.prepare_cached(
-                        "INSERT INTO players(id, token_hash, nickname, created_ms, last_seen_ms)
-                         VALUES (?1, ?2, ?3, ?4, ?4)",
-                    )?
-                    .execute(params![*id as i64, hash, nickname, *created_ms as i64])?;
-                }
-                Op::Credential { id, hash, prev, last_seen_ms } => {
-                    tx.prepare_cached(
-                        "UPDATE players SET token_hash = ?2, prev_hash = ?3, last_seen_ms = ?4 WHERE id = ?1",
-                    )?
-                    .execute(params![*id as i64, hash, prev, *last_seen_ms as i64])?;
-                }
-                Op::Nickname { id, nickname } => {
-                    tx.prepare_cached("UPDATE players SET nickname = ?2 WHERE id = ?1")?
-                        .execute(params![*id as i64, nickname])?;
-                }
-                Op::NewGame { id, room, variant, start, players, public, clock, created_ms } => {
-                    tx.prepare_cached(
-                        "INSERT INTO games(id, room, variant, start, first_player, second_player, public,
-                         clock_initial_ms, clock_increment_ms, created_ms, live)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)",
-                    )?
-                    .execute(params![
-                        *id as i64,
-                        room,
-                        variant.name(),
-                        start,
-                        players[0] as i64,
-                        players[1] as i64,
-                        *public,
-                        clock.map(|c| c.initial_ms),
-                        clock.map(|c| c.increment_ms),
-                        *created_ms as i64,
-                    ])?;
-                }
-                Op::Move { game, ply, mv, at_ms, clocks } => {
-                    tx.prepare_cached(
-                        "INSERT INTO moves(game, ply, mv, at_ms, first_ms, second_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    )?
-                    .execute(params![
-                        *game as i64,
-                        *ply,
-                        mv,
-                        *at_ms as i64,
-                        clocks.map(|c| c[0] as i64),
-                        clocks.map(|c| c[1] as i64),
-                    ])?;
-                }
-                Op::Proposals { game, ply, proposals } => {
-                    let mut stmt = tx.prepare_cached(
-                        "INSERT OR REPLACE INTO proposals(game, ply, mv, count) VALUES (?1, ?2, ?3, ?4)",
-                    )?;
-                    for p in proposals {
-                        stmt.execute(params![*game as i64, *ply, p.mv, p.count])?;
-                    }
-                }
-                Op::Finish { game, outcome, ended_ms, archive } => {
-                    tx.prepare_cached(
-                        "UPDATE games SET live = 0, outcome = ?2, ended_ms = ?3, archive = ?4 WHERE id = ?1",
-                    )?
-                    .execute(params![
-                        *game as i64,
-                        outcome,
-                        *ended_ms as i64,
-                        archive
-                    ])?;
+/// Everything the server needs after a (re)start, read through any backend.
+fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
+    let (next_player, next_game) = db.next_ids()?;
+    let mut loaded = Loaded { next_player, next_game, ..Loaded::default() };
+    for (mut game, variant) in db.live_games()? {
+        match Variant::parse(&variant) {
+            Ok(v) => game.variant = v,
+            Err(e) => {
+                tracing::error!(game = game.id, "skipping stored game: {e}");
+                continue;
+            }
+        }
+        loaded.games.push(game);
+    }
+    for game in &mut loaded.games {
+        for (mv, first, second) in db.moves(game.id)? {
+            game.moves.push(mv);
+            game.clocks = first.zip(second).map(|(a, b)| [a.max(0) as u64, b.max(0) as u64]);
+        }
+        for (ply, mv, count) in db.proposals(game.id)? {
+            let played = game.moves.get(ply as usize).cloned().unwrap_or_default();
+            match game.proposals.last_mut() {
+                Some(p) if p.ply == ply => p.proposals.push(Proposal { mv, count }),
+                _ => {
+                    game.proposals.push(PlyProposals { ply, played, proposals: vec![Proposal { mv, count }] })
                 }
             }
         }
+        for p in &mut game.proposals {
+            p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+        }
     }
-    tx.commit()
+    let mut ids: Vec<u64> = loaded.games.iter().flat_map(|g| g.players).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        if let Some(p) = db.player(id)? {
+            loaded.players.push(p);
+        }
+    }
+    Ok(loaded)
+}
+
+/// The database: a writer thread, a reader thread (player lookups) and, for SQLite, a
+/// checkpointer thread. The server thread never touches the database.
+pub struct Store {
+    lookup_tx: Option<mpsc::Sender<LookupRequest>>,
+    lookup_rx: mpsc::Receiver<LookupAnswer>,
+    reader: Option<JoinHandle<()>>,
+    tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
+    writer: Option<JoinHandle<()>>,
+    checkpointer: Option<JoinHandle<()>>,
+    stopping: Arc<AtomicBool>,
+    committed: Arc<AtomicU64>,
+    failing: Arc<AtomicBool>,
+    submitted: u64,
+    described: String,
+    /// Commit timings.
+    pub commit_stats: Arc<CommitStats>,
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
 impl Store {
     /// Opens (or creates) `dir/ludus.sqlite3` and loads the live games (credentials expire
     /// after 180 days unused).
     pub fn open(dir: &Path) -> Result<(Store, Loaded), StoreError> {
-        Store::open_with(dir, Duration::from_secs(180 * 24 * 3600))
+        Store::open_with(&Database::Sqlite(dir.to_path_buf()), Duration::from_secs(180 * 24 * 3600))
     }
 
-    /// Opens (or creates) `dir/ludus.sqlite3`, migrates it, deletes the players whose
-    /// credential has been unused for `credential_lifetime` (outside live games), and loads the
-    /// live games.
-    pub fn open_with(dir: &Path, credential_lifetime: Duration) -> Result<(Store, Loaded), StoreError> {
-        std::fs::create_dir_all(dir)
-            .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
-        let path = dir.join("ludus.sqlite3");
-        let fail = |source: rusqlite::Error| StoreError::Database { path: path.clone(), source };
-        let mut writer = open(&path).map_err(fail)?;
-        writer.execute_batch(SCHEMA).map_err(fail)?;
-        let now_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
-        migrate(&mut writer, now_ms).map_err(fail)?;
-        let pruned = prune_players(&writer, now_ms.saturating_sub(credential_lifetime.as_millis() as u64))
-            .map_err(fail)?;
-        if pruned > 0 {
-            tracing::info!(pruned, "players with expired credentials deleted");
-        }
-        // Checkpoints run on their own thread, so that a commit never waits for one.
-        writer.pragma_update(None, "wal_autocheckpoint", 0).map_err(fail)?;
-        let checkpoint_conn = open(&path).map_err(fail)?;
-        let reader_conn = open(&path).map_err(fail)?;
-        let loaded = load(&reader_conn).map_err(fail)?;
+    /// Opens (or creates) the database, migrates it, deletes the players whose credential has
+    /// been unused for `credential_lifetime` (outside live games), and loads the live games.
+    pub fn open_with(
+        database: &Database,
+        credential_lifetime: Duration,
+    ) -> Result<(Store, Loaded), StoreError> {
+        let cutoff = now_ms().saturating_sub(credential_lifetime.as_millis() as u64);
+        let described = database.describe();
+        let fail = |source: DbError| StoreError::Database { what: described.clone(), source };
+        let (writer, mut reader, upkeep): (Box<dyn Backend>, Box<dyn Backend>, Option<Box<dyn Backend>>) =
+            match database {
+                Database::Sqlite(dir) => {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
+                    let [w, r, c] =
+                        sqlite::open(&dir.join("ludus.sqlite3"), now_ms(), cutoff).map_err(fail)?;
+                    (Box::new(w), Box::new(r), Some(Box::new(c)))
+                }
+                Database::Postgres(url) => {
+                    let config = pg::config(url)
+                        .map_err(|source| StoreError::Url { what: described.clone(), source })?;
+                    let [w, r] = pg::open(&config, cutoff).map_err(fail)?;
+                    (Box::new(w), Box::new(r), None)
+                }
+            };
+        let loaded = load(reader.as_mut()).map_err(fail)?;
+        Store::start(writer, reader, upkeep, described).map(|s| (s, loaded))
+    }
+
+    fn start(
+        mut writer: Box<dyn Backend>,
+        mut reader: Box<dyn Backend>,
+        upkeep: Option<Box<dyn Backend>>,
+        described: String,
+    ) -> Result<Store, StoreError> {
         let (lookup_tx, lookup_requests) = mpsc::channel::<LookupRequest>();
         let (lookup_answers, lookup_rx) = mpsc::channel::<LookupAnswer>();
         let reader = std::thread::Builder::new()
             .name("ludus-db-reader".into())
             .spawn(move || {
                 while let Ok((conn, hash, cutoff)) = lookup_requests.recv() {
-                    let found = find_player(&reader_conn, &hash, cutoff);
+                    // A failed read answers "unknown": the sign-in then makes a new player.
+                    let found = reader.find_player(&hash, cutoff).unwrap_or_else(|e| {
+                        tracing::warn!("player lookup failed: {e}");
+                        None
+                    });
                     if lookup_answers.send((conn, hash, found)).is_err() {
                         break;
                     }
@@ -371,7 +509,7 @@ impl Store {
                     let last = batches.last().map_or(0, |b| b.0);
                     loop {
                         let started = std::time::Instant::now();
-                        match commit(&mut writer, &batches) {
+                        match writer.commit(&batches) {
                             Ok(()) => {
                                 let us = started.elapsed().as_micros() as u64;
                                 thread_stats.commits.fetch_add(1, Ordering::Relaxed);
@@ -395,34 +533,38 @@ impl Store {
             })
             .map_err(|source| StoreError::Thread { what: "writer", source })?;
         let stopping = Arc::new(AtomicBool::new(false));
-        let thread_stopping = stopping.clone();
-        let checkpointer = std::thread::Builder::new()
-            .name("ludus-db-checkpoint".into())
-            .spawn(move || {
-                while !thread_stopping.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(200));
-                    let _ = checkpoint_conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
-                }
-                let _ = checkpoint_conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
-            })
-            .map_err(|source| StoreError::Thread { what: "checkpoint", source })?;
-        Ok((
-            Store {
-                lookup_tx: Some(lookup_tx),
-                lookup_rx,
-                reader: Some(reader),
-                tx: Some(tx),
-                writer: Some(writer),
-                checkpointer: Some(checkpointer),
-                stopping,
-                committed,
-                failing,
-                submitted: 0,
-                path,
-                commit_stats,
-            },
-            loaded,
-        ))
+        let checkpointer = match upkeep {
+            Some(mut db) if db.needs_upkeep() => {
+                let thread_stopping = stopping.clone();
+                Some(
+                    std::thread::Builder::new()
+                        .name("ludus-db-checkpoint".into())
+                        .spawn(move || {
+                            while !thread_stopping.load(Ordering::Relaxed) {
+                                std::thread::sleep(Duration::from_millis(200));
+                                db.upkeep(false);
+                            }
+                            db.upkeep(true);
+                        })
+                        .map_err(|source| StoreError::Thread { what: "checkpoint", source })?,
+                )
+            }
+            _ => None,
+        };
+        Ok(Store {
+            lookup_tx: Some(lookup_tx),
+            lookup_rx,
+            reader: Some(reader),
+            tx: Some(tx),
+            writer: Some(writer),
+            checkpointer,
+            stopping,
+            committed,
+            failing,
+            submitted: 0,
+            described,
+            commit_stats,
+        })
     }
 
     /// Hands a batch to the writer; returns its number.
@@ -449,9 +591,9 @@ impl Store {
         self.failing.load(Ordering::Acquire)
     }
 
-    /// The database file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The database, for messages: the SQLite file or the PostgreSQL URL without password.
+    pub fn describe(&self) -> &str {
+        &self.described
     }
 
     /// Asks the reader thread for the player with credential hash `hash` (current or previous)
@@ -499,113 +641,5 @@ impl Drop for Store {
     }
 }
 
-/// The stored player with this session token (`None` also when the read fails: the sign-in then
-/// makes a new player, as for an unknown token).
-fn find_player(conn: &Connection, hash: &str, cutoff_ms: u64) -> Option<StoredPlayer> {
-    conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM players WHERE (token_hash = ?1 OR prev_hash = ?1) AND last_seen_ms >= ?2"
-    ))
-    .and_then(|mut s| s.query_row(params![hash, cutoff_ms as i64], stored_player).optional())
-    .ok()
-    .flatten()
-}
-
-const PLAYER_COLUMNS: &str = "id, token_hash, prev_hash, last_seen_ms, nickname";
-
-fn stored_player(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPlayer> {
-    Ok(StoredPlayer {
-        id: r.get::<_, i64>(0)? as u64,
-        hash: r.get(1)?,
-        prev: r.get(2)?,
-        last_seen_ms: r.get::<_, i64>(3)?.max(0) as u64,
-        nickname: r.get(4)?,
-    })
-}
-
-fn load(conn: &Connection) -> rusqlite::Result<Loaded> {
-    let mut loaded = Loaded {
-        next_player: conn
-            .query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM players", [], |r| r.get::<_, i64>(0))?
-            as u64,
-        next_game: conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM games", [], |r| r.get::<_, i64>(0))?
-            as u64,
-        ..Loaded::default()
-    };
-    let mut games = conn.prepare(
-        "SELECT id, room, variant, start, first_player, second_player, public, clock_initial_ms,
-         clock_increment_ms, created_ms FROM games WHERE live = 1 ORDER BY id",
-    )?;
-    let rows = games.query_map([], |r| {
-        let variant: String = r.get(2)?;
-        let initial: Option<u32> = r.get(7)?;
-        let increment: Option<u32> = r.get(8)?;
-        Ok((
-            StoredGame {
-                id: r.get::<_, i64>(0)? as u64,
-                room: r.get(1)?,
-                variant: Variant::Latrunculi,
-                start: r.get(3)?,
-                players: [r.get::<_, i64>(4)? as u64, r.get::<_, i64>(5)? as u64],
-                public: r.get(6)?,
-                clock: initial
-                    .map(|initial_ms| ClockSpec { initial_ms, increment_ms: increment.unwrap_or(0) }),
-                created_ms: r.get::<_, i64>(9)? as u64,
-                moves: Vec::new(),
-                clocks: None,
-                proposals: Vec::new(),
-            },
-            variant,
-        ))
-    })?;
-    for row in rows {
-        let (mut game, variant) = row?;
-        match Variant::parse(&variant) {
-            Ok(v) => game.variant = v,
-            Err(e) => {
-                tracing::error!(game = game.id, "skipping stored game: {e}");
-                continue;
-            }
-        }
-        loaded.games.push(game);
-    }
-    let mut moves =
-        conn.prepare_cached("SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply")?;
-    let mut proposals =
-        conn.prepare_cached("SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply")?;
-    for game in &mut loaded.games {
-        let rows = moves.query_map(params![game.id as i64], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, Option<i64>>(1)?, r.get::<_, Option<i64>>(2)?))
-        })?;
-        for row in rows {
-            let (mv, first, second) = row?;
-            game.moves.push(mv);
-            game.clocks = first.zip(second).map(|(a, b)| [a.max(0) as u64, b.max(0) as u64]);
-        }
-        let rows = proposals.query_map(params![game.id as i64], |r| {
-            Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?, r.get::<_, u32>(2)?))
-        })?;
-        for row in rows {
-            let (ply, mv, count) = row?;
-            let played = game.moves.get(ply as usize).cloned().unwrap_or_default();
-            match game.proposals.last_mut() {
-                Some(p) if p.ply == ply => p.proposals.push(Proposal { mv, count }),
-                _ => {
-                    game.proposals.push(PlyProposals { ply, played, proposals: vec![Proposal { mv, count }] })
-                }
-            }
-        }
-        for p in &mut game.proposals {
-            p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
-        }
-    }
-    let mut ids: Vec<u64> = loaded.games.iter().flat_map(|g| g.players).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let mut player = conn.prepare_cached(&format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?1"))?;
-    for id in ids {
-        if let Some(p) = player.query_row(params![id as i64], stored_player).optional()? {
-            loaded.players.push(p);
-        }
-    }
-    Ok(loaded)
-}
+#[cfg(test)]
+mod tests;

@@ -3,6 +3,7 @@
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, ErrorCode, GameId, GameView, ServerMessage, SessionToken};
 use ludus_server::core::Limits;
+use ludus_server::store::pg_harness::TestPostgres;
 use ludus_server::{ServerConfig, ServerHandle};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -28,11 +29,25 @@ pub fn server(dir: &Path) -> ServerHandle {
 
 /// A server with custom limits.
 pub fn server_with(dir: &Path, limits: Limits) -> ServerHandle {
+    server_on(dir, limits, None)
+}
+
+/// A server with custom limits, storing in PostgreSQL at `database` if given.
+pub fn server_on(dir: &Path, limits: Limits, database: Option<String>) -> ServerHandle {
     let mut config = ServerConfig::local(dir);
     config.limits = limits;
+    config.database = database;
     // Tests sign in many players from 127.0.0.1; the limit has its own test.
     config.new_players_per_minute = 0;
     spawn(config)
+}
+
+/// A throwaway PostgreSQL (shared by the tests running at the same time) and a fresh database
+/// in it, or `None` (and a SKIPPED line) without PostgreSQL's binaries.
+pub fn postgres(test: &str) -> Option<(TestPostgres, String)> {
+    let pg = TestPostgres::start(test)?;
+    let url = pg.new_database(test);
+    Some((pg, url))
 }
 
 /// Starts a server and remembers its HTTP address for clients of its WebSocket port.

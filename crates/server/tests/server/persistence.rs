@@ -49,8 +49,21 @@ fn play_moves(players: &mut [TestClient; 2], game: GameId, local: &mut AnyGame, 
 
 #[test]
 fn a_dropped_client_takes_back_its_seat() {
-    let dir = data_dir("reconnect");
-    let server = server(&dir);
+    dropped_client_takes_back_its_seat(server(&data_dir("reconnect")));
+}
+
+#[test]
+fn a_dropped_client_takes_back_its_seat_postgres() {
+    if let Some((_pg, url)) = postgres("a_dropped_client_takes_back_its_seat_postgres") {
+        dropped_client_takes_back_its_seat(server_on(
+            &data_dir("reconnect-pg"),
+            Limits::default(),
+            Some(url),
+        ));
+    }
+}
+
+fn dropped_client_takes_back_its_seat(server: ludus_server::ServerHandle) {
     let (udp, ws) = (server.udp_addr().unwrap(), server.ws_addr().unwrap());
     let config =
         |name: &str| ClientConfig::new(udp, Transport::Udp).nickname(name).timeout(Duration::from_secs(2));
@@ -100,9 +113,19 @@ fn a_dropped_client_takes_back_its_seat() {
 
 #[test]
 fn an_abandoned_seat_loses_the_game() {
-    let dir = data_dir("abandon");
+    abandoned_seat_loses(&data_dir("abandon"), None);
+}
+
+#[test]
+fn an_abandoned_seat_loses_the_game_postgres() {
+    if let Some((_pg, url)) = postgres("an_abandoned_seat_loses_the_game_postgres") {
+        abandoned_seat_loses(&data_dir("abandon-pg"), Some(url));
+    }
+}
+
+fn abandoned_seat_loses(dir: &Path, database: Option<String>) {
     let limits = Limits { seat_hold: Duration::from_millis(500), ..Limits::default() };
-    let server = server_with(&dir, limits);
+    let server = server_on(dir, limits, database);
     let udp = server.udp_addr().unwrap();
     let mut a = TestClient::signed_in(udp, Transport::Udp, "Ann");
     let mut b = TestClient::signed_in(udp, Transport::Udp, "Ben");
@@ -125,14 +148,15 @@ struct Spawned {
     ws: SocketAddr,
 }
 
-fn spawn_binary(dir: &Path) -> Spawned {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus-server"))
-        .args(["--udp", "127.0.0.1:0", "--ws", "127.0.0.1:0", "--data"])
-        .arg(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("ludus-server starts");
+/// Runs the binary with its data in `dir`, and its database in PostgreSQL when given.
+fn spawn_binary(dir: &Path, database: Option<&str>) -> Spawned {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ludus-server"));
+    command.args(["--udp", "127.0.0.1:0", "--ws", "127.0.0.1:0", "--data"]).arg(dir);
+    if let Some(url) = database {
+        command.args(["--database", url]);
+    }
+    let mut child =
+        command.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("ludus-server starts");
     let stdout = child.stdout.take().unwrap();
     let mut reader = BufReader::new(stdout);
     let mut line = String::new();
@@ -159,8 +183,18 @@ impl Drop for Spawned {
 
 #[test]
 fn killed_server_restarts_with_every_move() {
-    let dir = data_dir("restart");
-    let mut server = spawn_binary(&dir);
+    killed_server_restarts(&data_dir("restart"), None);
+}
+
+#[test]
+fn killed_server_restarts_with_every_move_postgres() {
+    if let Some((_pg, url)) = postgres("killed_server_restarts_with_every_move_postgres") {
+        killed_server_restarts(&data_dir("restart-pg"), Some(&url));
+    }
+}
+
+fn killed_server_restarts(dir: &Path, database: Option<&str>) {
+    let mut server = spawn_binary(dir, database);
     let mut a = TestClient::signed_in(server.udp, Transport::Udp, "Ann");
     let mut b = TestClient::signed_in(server.ws, Transport::WebSocket, "Ben");
     let mut s = TestClient::signed_in(server.udp, Transport::Udp, "Sam");
@@ -189,7 +223,7 @@ fn killed_server_restarts_with_every_move() {
     drop(players);
     drop(s);
 
-    let mut server = spawn_binary(&dir);
+    let mut server = spawn_binary(dir, database);
     let mut p0 = rejoin(server.udp, Transport::Udp, tokens[0].clone(), &names[0]);
     let mut p1 = rejoin(server.ws, Transport::WebSocket, tokens[1].clone(), &names[1]);
     for (p, side) in [(&mut p0, Side::First), (&mut p1, Side::Second)] {
@@ -251,8 +285,20 @@ fn terminate(child: &Child) {
 #[cfg(unix)]
 #[test]
 fn sigterm_mid_game_stops_cleanly_and_every_move_survives() {
-    let dir = data_dir("sigterm");
-    let mut server = spawn_binary(&dir);
+    sigterm_mid_game(&data_dir("sigterm"), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_mid_game_stops_cleanly_and_every_move_survives_postgres() {
+    if let Some((_pg, url)) = postgres("sigterm_mid_game_stops_cleanly_and_every_move_survives_postgres") {
+        sigterm_mid_game(&data_dir("sigterm-pg"), Some(&url));
+    }
+}
+
+#[cfg(unix)]
+fn sigterm_mid_game(dir: &Path, database: Option<&str>) {
+    let mut server = spawn_binary(dir, database);
     let a = TestClient::signed_in(server.udp, Transport::Udp, "Ann");
     let b = TestClient::signed_in(server.ws, Transport::WebSocket, "Ben");
     let (mut a, mut b) = (a, b);
@@ -289,7 +335,7 @@ fn sigterm_mid_game_stops_cleanly_and_every_move_survives() {
     let tokens = [players[0].token(), players[1].token()];
     drop(players);
 
-    let server = spawn_binary(&dir);
+    let server = spawn_binary(dir, database);
     let mut p0 = rejoin(server.udp, Transport::Udp, tokens[0].clone(), "Ann");
     let v = p0.expect_game();
     assert_eq!(v.game, game);
@@ -345,4 +391,24 @@ fn old_database_is_migrated() {
     for SessionToken(token) in &tokens {
         assert!(!stored.contains(token), "a credential stored in clear");
     }
+}
+
+/// An unreachable database at start is a clear error and exit code 1 (the password not shown).
+#[test]
+fn unreachable_database_at_start_exits_with_code_1() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = data_dir("unreachable-db");
+    let out = Command::new(env!("CARGO_BIN_EXE_ludus-server"))
+        .args(["--udp", "127.0.0.1:0", "--ws", "none", "--data"])
+        .arg(&dir)
+        .args(["--database", &format!("postgres://ludus:hunter2@127.0.0.1:{port}/ludus")])
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::null())
+        .output()
+        .expect("ludus-server runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("postgres://ludus:***@127.0.0.1:{port}/ludus")), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
+    assert!(out.stdout.is_empty(), "no listening line");
 }

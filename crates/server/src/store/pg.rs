@@ -1,0 +1,278 @@
+//! The PostgreSQL backend (the synchronous `postgres` client of rust-postgres, one connection
+//! per database thread): the same statements as SQLite with `$N` parameters, every commit a
+//! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
+
+use super::{Backend, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, game_row, sql};
+use postgres::{Client, Config, NoTls, Statement};
+use std::time::Duration;
+
+/// A key for `pg_advisory_lock`: nodes that start at once migrate one after the other.
+const MIGRATION_LOCK: i64 = 0x6c75_6475_7301;
+
+/// A key for the session lock that the writer of the one node using a database holds: several
+/// nodes on one database are not built yet (their player and game numbers would collide), so a
+/// second node refuses to start rather than stall on every write.
+const NODE_LOCK: i64 = 0x6c75_6475_7302;
+/// Tries at taking [`NODE_LOCK`], 100 ms apart.
+const NODE_LOCK_TRIES: u32 = 30;
+
+/// How long a connection attempt may take before the database counts as unreachable.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `?N` parameters as PostgreSQL's `$N` (the statements of [`sql`] have no other `?`).
+pub(crate) fn dialect(statement: &str) -> String {
+    statement.replace('?', "$")
+}
+
+/// Parses a connection URL, with a connect timeout and TCP keepalives unless it sets them.
+pub(crate) fn config(url: &str) -> Result<Config, postgres::Error> {
+    let mut config: Config = url.parse()?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    config.keepalives(true).keepalives_idle(Duration::from_secs(30));
+    if config.get_application_name().is_none() {
+        config.application_name("ludus-server");
+    }
+    Ok(config)
+}
+
+/// The prepared statements of one connection.
+struct Prepared {
+    new_player: Statement,
+    credential: Statement,
+    nickname: Statement,
+    new_game: Statement,
+    mv: Statement,
+    proposal: Statement,
+    finish: Statement,
+    find_player: Statement,
+    player: Statement,
+    moves: Statement,
+    proposals: Statement,
+}
+
+impl Prepared {
+    fn new(client: &mut Client) -> Result<Prepared, postgres::Error> {
+        let mut p = |s: &str| client.prepare(&dialect(s));
+        Ok(Prepared {
+            new_player: p(sql::NEW_PLAYER)?,
+            credential: p(sql::CREDENTIAL)?,
+            nickname: p(sql::NICKNAME)?,
+            new_game: p(sql::NEW_GAME)?,
+            mv: p(sql::MOVE)?,
+            proposal: p(sql::PROPOSAL)?,
+            finish: p(sql::FINISH)?,
+            find_player: p(sql::FIND_PLAYER)?,
+            player: p(sql::PLAYER)?,
+            moves: p(sql::MOVES)?,
+            proposals: p(sql::PROPOSALS)?,
+        })
+    }
+}
+
+/// One connection to PostgreSQL; reconnects when the connection was lost.
+pub(crate) struct Postgres {
+    config: Config,
+    client: Client,
+    prepared: Prepared,
+    /// The writer: holds [`NODE_LOCK`].
+    writer: bool,
+}
+
+/// Why the writer could not take the node lock.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "another ludus-server node is using this database (several nodes on one database are not supported yet)"
+)]
+pub(crate) struct AnotherNode;
+
+impl Postgres {
+    fn connect(config: &Config, writer: bool) -> Result<Postgres, DbError> {
+        let mut client = config.connect(NoTls)?;
+        if writer {
+            // A node killed a moment ago holds the lock until the database sees its connection
+            // closed: wait a little (a bounded loop) before refusing.
+            let mut tries = 0;
+            while !client.query_one("SELECT pg_try_advisory_lock($1)", &[&NODE_LOCK])?.get::<_, bool>(0) {
+                tries += 1;
+                if tries >= NODE_LOCK_TRIES {
+                    return Err(DbError::Other(Box::new(AnotherNode)));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        let prepared = Prepared::new(&mut client)?;
+        Ok(Postgres { config: config.clone(), client, prepared, writer })
+    }
+
+    /// A new connection if the old one is closed (the database restarted, the network broke).
+    fn reconnect_if_closed(&mut self) -> Result<(), DbError> {
+        if self.client.is_closed() {
+            *self = Postgres::connect(&self.config, self.writer)?;
+            tracing::info!("database connection re-established");
+        }
+        Ok(())
+    }
+}
+
+/// Connects (writer, reader), applies the migrations (one node at a time) and prunes the
+/// players whose credential was last used before `cutoff_ms`.
+pub(crate) fn open(config: &Config, cutoff_ms: u64) -> Result<[Postgres; 2], DbError> {
+    let mut client = config.connect(NoTls)?;
+    migrate(&mut client)?;
+    let pruned = client.execute(&dialect(sql::PRUNE), &[&(cutoff_ms as i64)])?;
+    if pruned > 0 {
+        tracing::info!(pruned, "players with expired credentials deleted");
+    }
+    drop(client);
+    Ok([Postgres::connect(config, true)?, Postgres::connect(config, false)?])
+}
+
+fn migrate(client: &mut Client) -> Result<(), postgres::Error> {
+    client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])?;
+    let result = (|| {
+        client.batch_execute("CREATE TABLE IF NOT EXISTS ludus_schema(version BIGINT NOT NULL)")?;
+        let current: i64 =
+            client.query_one("SELECT COALESCE(MAX(version), 0)::BIGINT FROM ludus_schema", &[])?.get(0);
+        for m in MIGRATIONS.iter().filter(|m| m.version > current) {
+            let mut tx = client.transaction()?;
+            tx.batch_execute(m.postgres)?;
+            tx.execute("INSERT INTO ludus_schema(version) VALUES ($1)", &[&m.version])?;
+            tx.commit()?;
+        }
+        Ok(())
+    })();
+    let unlocked = client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK]);
+    result.and(unlocked.map(|_| ()))
+}
+
+fn stored_player(r: &postgres::Row) -> StoredPlayer {
+    StoredPlayer {
+        id: r.get::<_, i64>(0) as u64,
+        hash: r.get(1),
+        prev: r.get(2),
+        last_seen_ms: r.get::<_, i64>(3).max(0) as u64,
+        nickname: r.get(4),
+    }
+}
+
+impl Backend for Postgres {
+    fn commit(&mut self, batches: &[(u64, Vec<Op>)]) -> Result<(), DbError> {
+        self.reconnect_if_closed()?;
+        let p = &self.prepared;
+        let mut tx = self.client.transaction()?;
+        for (_, ops) in batches {
+            for op in ops {
+                match op {
+                    Op::NewPlayer { id, hash, nickname, created_ms } => {
+                        tx.execute(&p.new_player, &[&(*id as i64), hash, nickname, &(*created_ms as i64)])?;
+                    }
+                    Op::Credential { id, hash, prev, last_seen_ms } => {
+                        tx.execute(&p.credential, &[&(*id as i64), hash, prev, &(*last_seen_ms as i64)])?;
+                    }
+                    Op::Nickname { id, nickname } => {
+                        tx.execute(&p.nickname, &[&(*id as i64), nickname])?;
+                    }
+                    Op::NewGame { id, room, variant, start, players, public, clock, created_ms } => {
+                        tx.execute(
+                            &p.new_game,
+                            &[
+                                &(*id as i64),
+                                room,
+                                &variant.name(),
+                                start,
+                                &(players[0] as i64),
+                                &(players[1] as i64),
+                                &(*public as i64),
+                                &clock.map(|c| c.initial_ms as i64),
+                                &clock.map(|c| c.increment_ms as i64),
+                                &(*created_ms as i64),
+                            ],
+                        )?;
+                    }
+                    Op::Move { game, ply, mv, at_ms, clocks } => {
+                        tx.execute(
+                            &p.mv,
+                            &[
+                                &(*game as i64),
+                                &(*ply as i64),
+                                mv,
+                                &(*at_ms as i64),
+                                &clocks.map(|c| c[0] as i64),
+                                &clocks.map(|c| c[1] as i64),
+                            ],
+                        )?;
+                    }
+                    Op::Proposals { game, ply, proposals } => {
+                        for pr in proposals {
+                            tx.execute(
+                                &p.proposal,
+                                &[&(*game as i64), &(*ply as i64), &pr.mv, &(pr.count as i64)],
+                            )?;
+                        }
+                    }
+                    Op::Finish { game, outcome, ended_ms, archive } => {
+                        tx.execute(&p.finish, &[&(*game as i64), outcome, &(*ended_ms as i64), archive])?;
+                    }
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn find_player(&mut self, hash: &str, cutoff_ms: u64) -> Result<Option<StoredPlayer>, DbError> {
+        self.reconnect_if_closed()?;
+        let row = self.client.query_opt(&self.prepared.find_player, &[&hash, &(cutoff_ms as i64)])?;
+        Ok(row.as_ref().map(stored_player))
+    }
+
+    fn next_ids(&mut self) -> Result<(u64, u64), DbError> {
+        let player: i64 = self.client.query_one(sql::NEXT_PLAYER, &[])?.get(0);
+        let game: i64 = self.client.query_one(sql::NEXT_GAME, &[])?.get(0);
+        Ok((player.max(1) as u64, game.max(1) as u64))
+    }
+
+    fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError> {
+        let rows = self.client.query(sql::LIVE_GAMES, &[])?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                (
+                    game_row(
+                        r.get(0),
+                        r.get(1),
+                        r.get(3),
+                        [r.get(4), r.get(5)],
+                        r.get::<_, i64>(6) != 0,
+                        (r.get(7), r.get(8)),
+                        r.get(9),
+                    ),
+                    r.get(2),
+                )
+            })
+            .collect())
+    }
+
+    fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError> {
+        let rows = self.client.query(&self.prepared.moves, &[&(game as i64)])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError> {
+        let rows = self.client.query(&self.prepared.proposals, &[&(game as i64)])?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let clamp = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+                (clamp(r.get(0)), r.get(1), clamp(r.get(2)))
+            })
+            .collect())
+    }
+
+    fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError> {
+        let row = self.client.query_opt(&self.prepared.player, &[&(id as i64)])?;
+        Ok(row.as_ref().map(stored_player))
+    }
+}

@@ -1,0 +1,232 @@
+//! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
+
+use super::{Backend, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, game_row, sql};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+use std::time::Duration;
+
+/// One connection to the SQLite file.
+pub(crate) struct Sqlite {
+    conn: Connection,
+    checkpoints: bool,
+}
+
+fn connect(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
+
+/// Opens the file (writer, reader, checkpointer), applies the migrations and prunes the
+/// players whose credential was last used before `cutoff_ms`.
+pub(crate) fn open(path: &Path, now_ms: u64, cutoff_ms: u64) -> Result<[Sqlite; 3], DbError> {
+    let mut writer = connect(path)?;
+    migrate(&mut writer, now_ms)?;
+    let pruned = writer.execute(sql::PRUNE, params![cutoff_ms as i64])?;
+    if pruned > 0 {
+        tracing::info!(pruned, "players with expired credentials deleted");
+    }
+    // Checkpoints run on their own thread, so that a commit never waits for one.
+    writer.pragma_update(None, "wal_autocheckpoint", 0)?;
+    Ok([
+        Sqlite { conn: writer, checkpoints: false },
+        Sqlite { conn: connect(path)?, checkpoints: false },
+        Sqlite { conn: connect(path)?, checkpoints: true },
+    ])
+}
+
+/// Applies the migrations not applied yet, each in its transaction, and the SQLite-only upgrade
+/// of clear credentials after version 1.
+fn migrate(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> {
+    conn.execute_batch("CREATE TABLE IF NOT EXISTS ludus_schema(version INTEGER NOT NULL)")?;
+    let current: i64 =
+        conn.query_row("SELECT COALESCE(MAX(version), 0) FROM ludus_schema", [], |r| r.get(0))?;
+    if current >= 1 {
+        hash_credentials(conn, now_ms)?;
+    }
+    for m in MIGRATIONS.iter().filter(|m| m.version > current) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(m.sqlite)?;
+        tx.execute("INSERT INTO ludus_schema(version) VALUES (?1)", params![m.version])?;
+        tx.commit()?;
+        if m.version == 1 {
+            hash_credentials(conn, now_ms)?;
+        }
+    }
+    Ok(())
+}
+
+/// Brings a database of an earlier version up to date, in one transaction: session
+/// credentials were stored in clear (`players.token`); they are replaced by their SHA-256
+/// (`token_hash`), so that a stolen database file signs nobody in. Their last use counts as now.
+fn hash_credentials(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> {
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('players')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if columns.iter().any(|c| c == "token") {
+        let tx = conn.transaction()?;
+        tx.execute_batch(
+            "ALTER TABLE players ADD COLUMN prev_hash TEXT;
+             ALTER TABLE players ADD COLUMN last_seen_ms INTEGER NOT NULL DEFAULT 0;",
+        )?;
+        let rows: Vec<(i64, String)> = tx
+            .prepare("SELECT id, token FROM players")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        {
+            let mut update = tx.prepare("UPDATE players SET token = ?2, last_seen_ms = ?3 WHERE id = ?1")?;
+            for (id, token) in rows {
+                update.execute(params![id, crate::core::credential_hash(&token), now_ms as i64])?;
+            }
+        }
+        tx.execute_batch("ALTER TABLE players RENAME COLUMN token TO token_hash;")?;
+        // The index of version 2, in case the schema is recorded past it already.
+        tx.execute_batch(MIGRATIONS[1].sqlite)?;
+        tx.commit()?;
+        tracing::info!("database migrated: session credentials are now stored hashed");
+    }
+    Ok(())
+}
+
+fn stored_player(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPlayer> {
+    Ok(StoredPlayer {
+        id: r.get::<_, i64>(0)? as u64,
+        hash: r.get(1)?,
+        prev: r.get(2)?,
+        last_seen_ms: r.get::<_, i64>(3)?.max(0) as u64,
+        nickname: r.get(4)?,
+    })
+}
+
+impl Backend for Sqlite {
+    fn commit(&mut self, batches: &[(u64, Vec<Op>)]) -> Result<(), DbError> {
+        let tx = self.conn.transaction()?;
+        for (_, ops) in batches {
+            for op in ops {
+                match op {
+                    Op::NewPlayer { id, hash, nickname, created_ms } => {
+                        tx.prepare_cached(sql::NEW_PLAYER)?.execute(params![
+                            *id as i64,
+                            hash,
+                            nickname,
+                            *created_ms as i64
+                        ])?;
+                    }
+                    Op::Credential { id, hash, prev, last_seen_ms } => {
+                        tx.prepare_cached(sql::CREDENTIAL)?.execute(params![
+                            *id as i64,
+                            hash,
+                            prev,
+                            *last_seen_ms as i64
+                        ])?;
+                    }
+                    Op::Nickname { id, nickname } => {
+                        tx.prepare_cached(sql::NICKNAME)?.execute(params![*id as i64, nickname])?;
+                    }
+                    Op::NewGame { id, room, variant, start, players, public, clock, created_ms } => {
+                        tx.prepare_cached(sql::NEW_GAME)?.execute(params![
+                            *id as i64,
+                            room,
+                            variant.name(),
+                            start,
+                            players[0] as i64,
+                            players[1] as i64,
+                            *public,
+                            clock.map(|c| c.initial_ms),
+                            clock.map(|c| c.increment_ms),
+                            *created_ms as i64,
+                        ])?;
+                    }
+                    Op::Move { game, ply, mv, at_ms, clocks } => {
+                        tx.prepare_cached(sql::MOVE)?.execute(params![
+                            *game as i64,
+                            *ply,
+                            mv,
+                            *at_ms as i64,
+                            clocks.map(|c| c[0] as i64),
+                            clocks.map(|c| c[1] as i64),
+                        ])?;
+                    }
+                    Op::Proposals { game, ply, proposals } => {
+                        let mut stmt = tx.prepare_cached(sql::PROPOSAL)?;
+                        for p in proposals {
+                            stmt.execute(params![*game as i64, *ply, p.mv, p.count])?;
+                        }
+                    }
+                    Op::Finish { game, outcome, ended_ms, archive } => {
+                        tx.prepare_cached(sql::FINISH)?.execute(params![
+                            *game as i64,
+                            outcome,
+                            *ended_ms as i64,
+                            archive
+                        ])?;
+                    }
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn find_player(&mut self, hash: &str, cutoff_ms: u64) -> Result<Option<StoredPlayer>, DbError> {
+        Ok(self
+            .conn
+            .prepare_cached(sql::FIND_PLAYER)?
+            .query_row(params![hash, cutoff_ms as i64], stored_player)
+            .optional()?)
+    }
+
+    fn next_ids(&mut self) -> Result<(u64, u64), DbError> {
+        let player: i64 = self.conn.query_row(sql::NEXT_PLAYER, [], |r| r.get(0))?;
+        let game: i64 = self.conn.query_row(sql::NEXT_GAME, [], |r| r.get(0))?;
+        Ok((player.max(1) as u64, game.max(1) as u64))
+    }
+
+    fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError> {
+        let mut stmt = self.conn.prepare(sql::LIVE_GAMES)?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                game_row(
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(3)?,
+                    [r.get(4)?, r.get(5)?],
+                    r.get(6)?,
+                    (r.get(7)?, r.get(8)?),
+                    r.get(9)?,
+                ),
+                r.get(2)?,
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::MOVES)?;
+        let rows = stmt.query_map(params![game as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::PROPOSALS)?;
+        let rows = stmt.query_map(params![game as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError> {
+        Ok(self.conn.prepare_cached(sql::PLAYER)?.query_row(params![id as i64], stored_player).optional()?)
+    }
+
+    fn upkeep(&mut self, last: bool) {
+        let pragma = if last { "PRAGMA wal_checkpoint(TRUNCATE)" } else { "PRAGMA wal_checkpoint(PASSIVE)" };
+        let _ = self.conn.query_row(pragma, [], |_| Ok(()));
+    }
+
+    fn needs_upkeep(&self) -> bool {
+        self.checkpoints
+    }
+}

@@ -1,0 +1,204 @@
+//! The store's own cases, run against SQLite and (when its binaries are there) PostgreSQL.
+
+use super::*;
+use ludus_protocol::ClockSpec;
+
+fn sqlite(name: &str) -> Database {
+    let dir = std::env::temp_dir().join(format!("ludus-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    Database::Sqlite(dir)
+}
+
+fn postgres(name: &str) -> Option<(pg_harness::TestPostgres, Database)> {
+    let pg = pg_harness::TestPostgres::start(name)?;
+    let url = pg.new_database(name);
+    Some((pg, Database::Postgres(url)))
+}
+
+const LIFETIME: Duration = Duration::from_secs(180 * 24 * 3600);
+
+/// A game with two players, three moves with clocks, proposals, a second game finished: all
+/// of it comes back on reopening, the finished game does not, and credentials are looked up by
+/// either hash only while not expired.
+fn round_trip(db: &Database) {
+    let now = now_ms();
+    {
+        let (mut store, loaded) = Store::open_with(db, LIFETIME).expect("open");
+        assert!(loaded.games.is_empty());
+        assert_eq!((loaded.next_player, loaded.next_game), (1, 1));
+        let clock = Some(ClockSpec { initial_ms: 60_000, increment_ms: 1000 });
+        let mut ops = vec![
+            Op::NewPlayer { id: 1, hash: "h1".into(), nickname: "Ann".into(), created_ms: now },
+            Op::NewPlayer { id: 2, hash: "h2".into(), nickname: "Ben".into(), created_ms: now },
+            Op::NewGame {
+                id: 1,
+                room: "ABCD".into(),
+                variant: Variant::LatrunculiQuick,
+                start: String::new(),
+                players: [1, 2],
+                public: true,
+                clock,
+                created_ms: now,
+            },
+            Op::NewGame {
+                id: 2,
+                room: "EFGH".into(),
+                variant: Variant::Alquerque,
+                start: String::new(),
+                players: [2, 1],
+                public: false,
+                clock: None,
+                created_ms: now,
+            },
+        ];
+        for (ply, mv) in ["a1a3", "a8a6", "b1b3"].iter().enumerate() {
+            ops.push(Op::Move {
+                game: 1,
+                ply: ply as u32,
+                mv: mv.to_string(),
+                at_ms: now,
+                clocks: Some([60_000 - ply as u64, 59_000]),
+            });
+        }
+        store.submit(ops);
+        let proposals =
+            vec![Proposal { mv: "b1b2".into(), count: 1 }, Proposal { mv: "c1c3".into(), count: 3 }];
+        store.submit(vec![
+            Op::Proposals { game: 1, ply: 2, proposals: proposals.clone() },
+            Op::Proposals { game: 1, ply: 2, proposals: vec![Proposal { mv: "b1b2".into(), count: 2 }] },
+            Op::Credential { id: 1, hash: "h1b".into(), prev: Some("h1".into()), last_seen_ms: now },
+            Op::Nickname { id: 2, nickname: "Benedict".into() },
+            Op::Finish { game: 2, outcome: "draw".into(), ended_ms: now, archive: "{}".into() },
+        ]);
+        assert!(store.sync(Duration::from_secs(30)), "committed");
+        assert_eq!(store.committed(), 2);
+        assert!(!store.is_failing());
+        for (conn, hash, expect) in [(7, "h1b", Some(1)), (8, "h1", Some(1)), (9, "nope", None)] {
+            store.lookup(conn, hash.into(), now - 1);
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            let answer = loop {
+                if let Some(a) = store.looked_up().pop() {
+                    break a;
+                }
+                assert!(std::time::Instant::now() < deadline, "no lookup answer");
+                std::thread::sleep(Duration::from_millis(1));
+            };
+            assert_eq!((answer.0, answer.1.as_str()), (conn, hash));
+            assert_eq!(answer.2.map(|p| p.id), expect, "{hash}");
+        }
+        store.lookup(10, "h1b".into(), now + 60_000);
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let answer = loop {
+            if let Some(a) = store.looked_up().pop() {
+                break a;
+            }
+            assert!(std::time::Instant::now() < deadline, "no lookup answer");
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert!(answer.2.is_none(), "an expired credential finds nobody");
+    }
+    let (store, loaded) = Store::open_with(db, LIFETIME).expect("reopen");
+    assert_eq!((loaded.next_player, loaded.next_game), (3, 3));
+    assert_eq!(loaded.games.len(), 1, "only the live game");
+    let g = &loaded.games[0];
+    assert_eq!(
+        (g.id, g.room.as_str(), g.variant, g.players, g.public),
+        (1, "ABCD", Variant::LatrunculiQuick, [1, 2], true)
+    );
+    assert_eq!(g.clock, Some(ClockSpec { initial_ms: 60_000, increment_ms: 1000 }));
+    assert_eq!(g.moves, ["a1a3", "a8a6", "b1b3"]);
+    assert_eq!(g.clocks, Some([59_998, 59_000]));
+    assert_eq!(g.proposals.len(), 1);
+    assert_eq!(g.proposals[0].ply, 2);
+    assert_eq!(g.proposals[0].played, "b1b3");
+    let counts: Vec<(&str, u32)> =
+        g.proposals[0].proposals.iter().map(|p| (p.mv.as_str(), p.count)).collect();
+    assert_eq!(counts, [("c1c3", 3), ("b1b2", 2)], "the later count replaces the earlier, most first");
+    let mut players: Vec<(u64, &str, Option<&str>)> =
+        loaded.players.iter().map(|p| (p.id, p.nickname.as_str(), p.prev.as_deref())).collect();
+    players.sort();
+    assert_eq!(players, [(1, "Ann", Some("h1")), (2, "Benedict", None)]);
+    assert_eq!(
+        loaded.players.iter().find(|p| p.id == 1).map(|p| p.hash.as_str()),
+        Some("h1b"),
+        "stored hashed as given"
+    );
+    drop(store);
+    // Reopening with a lifetime of zero prunes nobody in a live game.
+    let (_, loaded) = Store::open_with(db, Duration::ZERO).expect("reopen");
+    assert_eq!(loaded.players.len(), 2);
+}
+
+#[test]
+fn round_trip_sqlite() {
+    round_trip(&sqlite("round-trip"));
+}
+
+#[test]
+fn round_trip_postgres() {
+    if let Some((_pg, db)) = postgres("round_trip") {
+        round_trip(&db);
+    }
+}
+
+/// A move already stored for a ply makes the batch fail as a whole (the primary key), and the
+/// writer keeps retrying rather than dropping it: nothing after it counts as committed.
+fn duplicate_move_is_not_committed(db: &Database) {
+    let (mut store, _) = Store::open_with(db, LIFETIME).expect("open");
+    let mv = |ply| Op::Move { game: 1, ply, mv: "a1a2".into(), at_ms: 0, clocks: None };
+    store.submit(vec![mv(0)]);
+    assert!(store.sync(Duration::from_secs(30)));
+    store.submit(vec![mv(1), mv(0)]);
+    assert!(!store.sync(Duration::from_millis(700)), "the failing batch is not reported committed");
+    assert!(store.is_failing());
+    assert_eq!(store.committed(), 1);
+    // Dropping the store would wait for the retrying writer forever: leak it in the test.
+    std::mem::forget(store);
+}
+
+#[test]
+fn failing_batch_is_retried_not_dropped_sqlite() {
+    duplicate_move_is_not_committed(&sqlite("duplicate"));
+}
+
+#[test]
+fn failing_batch_is_retried_not_dropped_postgres() {
+    if let Some((_pg, db)) = postgres("duplicate") {
+        duplicate_move_is_not_committed(&db);
+    }
+}
+
+#[test]
+fn unreachable_postgres_is_a_clear_error() {
+    // A port nobody listens on (taken and given back).
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("postgres://ludus:secret@127.0.0.1:{port}/ludus");
+    let e = Store::open_with(&Database::Postgres(url), LIFETIME).err().expect("refused");
+    let text = e.to_string();
+    assert!(text.contains(&format!("127.0.0.1:{port}")), "{text}");
+    assert!(!text.contains("secret"), "the password is not shown: {text}");
+    let e = Store::open_with(&Database::Postgres("postgres://a@b/c?bogus=1".into()), LIFETIME).err().unwrap();
+    assert!(matches!(e, StoreError::Url { .. }), "{e}");
+}
+
+#[test]
+fn passwords_are_redacted() {
+    assert_eq!(redact("postgres://u:p@h:5/db"), "postgres://u:***@h:5/db");
+    assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
+    assert_eq!(redact("postgres://h/db"), "postgres://h/db");
+    assert_eq!(redact("nonsense"), "nonsense");
+    assert_eq!(redact("postgres://u:p@ss@h/db"), "postgres://u:***@h/db");
+}
+
+/// Several nodes on one PostgreSQL database are not built yet: a second node refuses to start
+/// (rather than stall on colliding player numbers), and starts once the first one is gone.
+#[test]
+fn a_second_node_on_one_postgres_database_is_refused() {
+    let Some((_pg, db)) = postgres("second_node") else { return };
+    let (first, _) = Store::open_with(&db, LIFETIME).expect("open");
+    let e = Store::open_with(&db, LIFETIME).err().expect("a second node is refused");
+    assert!(e.to_string().contains("another ludus-server node"), "{e}");
+    drop(first);
+    let (second, _) = Store::open_with(&db, LIFETIME).expect("the first node is gone");
+    drop(second);
+}
