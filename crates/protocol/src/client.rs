@@ -328,13 +328,15 @@ impl TokenFetch {
 }
 
 /// Native: asks again after a `503` (the server's HTTP connections are capped per address:
-/// many clients behind one address may find it busy for a moment), within `timeout`.
+/// many clients behind one address may find it busy for a moment) or a connection the server
+/// dropped mid-request (a reset or broken pipe, for the same reason), within `timeout`. A
+/// refused connection (nobody there) is not asked again.
 #[cfg(not(target_family = "wasm"))]
 fn fetch_blocking(url: &str, body: &[u8], timeout: Duration) -> FetchResult {
     let deadline = Instant::now() + timeout;
     loop {
         match fetch_once(url, body, timeout) {
-            Err((503, failure)) => {
+            Err((BUSY | DROPPED, failure)) => {
                 let wait = Duration::from_millis(200 + u64::from(generate_jitter()));
                 if Instant::now() + wait >= deadline {
                     return Err(failure);
@@ -353,6 +355,14 @@ fn generate_jitter() -> u16 {
     u16::from_le_bytes(renet2_netcode::generate_random_bytes::<2>()) % 400
 }
 
+/// The status of a busy server's refusal, asked again.
+#[cfg(not(target_family = "wasm"))]
+const BUSY: u16 = 503;
+
+/// Not an HTTP status: the server dropped the connection mid-request; asked again.
+#[cfg(not(target_family = "wasm"))]
+const DROPPED: u16 = 1;
+
 #[cfg(not(target_family = "wasm"))]
 fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16, TokenFailure)> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
@@ -361,11 +371,15 @@ fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16
         .max_redirects(0)
         .build()
         .into();
-    let mut response = agent
-        .post(url)
-        .header("content-type", "application/octet-stream")
-        .send(body)
-        .map_err(|e| (0, format!("cannot reach {url}: {e}").into()))?;
+    let mut response =
+        agent.post(url).header("content-type", "application/octet-stream").send(body).map_err(|e| {
+            let dropped = matches!(&e, ureq::Error::Io(io) if matches!(io.kind(),
+                std::io::ErrorKind::BrokenPipe
+                    | std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::UnexpectedEof));
+            (if dropped { DROPPED } else { 0 }, format!("cannot reach {url}: {e}").into())
+        })?;
     let status = response.status().as_u16();
     let version = response.headers().get(VERSION_HEADER).and_then(|v| v.to_str().ok()?.parse().ok());
     let bytes = response
