@@ -218,8 +218,10 @@ fn live_board(ui: &egui::Ui, position: &AnyPosition, colors: &Colors) {
     let side = window.width().min(window.height()) * 0.92;
     let area = egui::Rect::from_center_size(window.center(), egui::vec2(side, side));
     board_picture(ui.painter(), area, position, colors);
-    // Washed out by the panel's own colour, so that the menu reads over it.
-    ui.painter().rect_filled(window, 0.0, ui.visuals().panel_fill.gamma_multiply(0.86));
+    // Washed out by the panel's own colour, so that the menu reads over it; more on a phone,
+    // where the board lies under the small print of the game and level descriptions.
+    let wash = if window.width() < 500.0 { 0.92 } else { 0.86 };
+    ui.painter().rect_filled(window, 0.0, ui.visuals().panel_fill.gamma_multiply(wash));
 }
 
 /// Lays the title screen out in `ui` (the whole window): the name, the game as pictures, the
