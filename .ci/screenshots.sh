@@ -29,3 +29,20 @@ for shot in 1280x800:en 1024x768:vi 768x1024:en 390x844:vi; do
     xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --screen title --lang "$lang" --size "$size" --screenshot "$png"
   python3 .ci/check_screenshot.py "$png" title
 done
+# Moments caught in flight (`--play` plays the moves once the board has settled, and
+# `--screenshot-after` counts from the last one in game time): a Latrunculi double capture's
+# bursts, an Alquerque chain counting its jumps, and the end-of-game moment (the winner and the
+# reason, before the card), in both languages.
+moment() {
+  local name="$1" game="$2" lang="$3" after="$4" position="$5" moves="$6"
+  local png="$out/$name-$lang.png"
+  rm -f "$png"
+  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan timeout 180 \
+    xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --game "$game" --position "$position" --play "$moves" \
+    --lang "$lang" --size 1280x800 --screenshot "$png" --screenshot-after "$after"
+  python3 .ci/check_screenshot.py "$png" "${game%-quick}"
+}
+moment capture latrunculi en 300 'bbb1bb1bbbbb/5B6/12/3rb1br4/12/12/6R5/rrrr1rr1rrrr r' 'f1-f5'
+moment chain alquerque vi 700 'BBBBB/1B1B1/BBB1W/WWWWW/WWWWW w' 'c2xc4xa4'
+moment end latrunculi-quick vi 1500 'Bbbbbbbb/8/8/8/8/8/4R3/rrrrrrrr r' 'a1-a7'
+moment end alquerque en 1500 '5/5/2B2/1W3/5 w' 'b2xd4'

@@ -1,5 +1,5 @@
 //! Launch options: `ludus --game GAME [--position POS] [--lang en|vi] [--size WxH]
-//! [--screenshot PATH] [--screen NAME] [--lesson ID] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
+//! [--play MOVES] [--screenshot PATH [--screenshot-after MS]] [--screen NAME] [--lesson ID] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
 //! (clap on the desktop: `--help`, exit code 2 for a usage error), and the same in the browser's
 //! address: `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second` and
 //! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann`.
@@ -8,7 +8,7 @@ use crate::app::Screen;
 use crate::i18n::Lang;
 use bevy::prelude::*;
 use ludus_ai::Level;
-use ludus_rules::{AnyGame, AnyPosition, Side, Variant};
+use ludus_rules::{AnyGame, AnyMove, AnyPosition, Side, Variant};
 use std::path::PathBuf;
 
 /// What the game was started with.
@@ -34,6 +34,9 @@ pub struct Launch {
     pub screen: Option<Screen>,
     /// Start this lesson (its id, as in the lessons' files).
     pub lesson: Option<String>,
+    /// Moves to play on the board once it has settled, one after another, as if tapped (checked
+    /// against `game` at launch): a screenshot of a capture or of the end of a game.
+    pub play: Vec<AnyMove>,
 }
 
 /// Who the person plays against.
@@ -143,6 +146,11 @@ pub struct Options {
     /// Start a lesson, by its id (`latrunculi-1`, `alquerque-3`...).
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ID"))]
     pub lesson: Option<String>,
+    /// With --game and --screenshot: play these moves (notation, separated by spaces) once the
+    /// board has settled, animated, each after the last has settled; --screenshot-after then
+    /// counts from the last one (a capture's burst, the end-of-game moment).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "MOVES"))]
+    pub play: Option<String>,
     /// Go online at once: lobby, quick, room, watch or join:CODE.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ACTION", value_parser = OnlineAction::parse))]
     pub online: Option<OnlineAction>,
@@ -197,6 +205,26 @@ impl Options {
             launch.game = Some(AnyGame::from_position(pos));
         } else if let Some(v) = self.game {
             launch.game = Some(AnyGame::new(v));
+        }
+        if let Some(moves) = &self.play {
+            if launch.screenshot.is_none() {
+                return Err("--play needs --screenshot".to_string());
+            }
+            let mut game = launch.game.clone().ok_or("--play needs --game")?;
+            for (i, mv) in moves.split_whitespace().enumerate() {
+                if game.is_over() {
+                    return Err(format!("--play: move {} '{mv}' comes after the end of the game", i + 1));
+                }
+                let parsed = game
+                    .position()
+                    .parse_move(mv)
+                    .map_err(|e| format!("--play: move {} '{mv}': {e}", i + 1))?;
+                game.play(&parsed).map_err(|e| format!("--play: move {} '{mv}': {e}", i + 1))?;
+                launch.play.push(parsed);
+            }
+            if launch.play.is_empty() {
+                return Err("--play needs at least one move".to_string());
+            }
         }
         if launch.screenshot.is_some()
             && launch.game.is_none()
@@ -362,5 +390,49 @@ mod tests {
             assert!(Launch::from_query(q).is_err(), "{q}");
         }
         assert!(Launch::from_query("?game=alquerque&position=%zz").is_err());
+    }
+
+    #[test]
+    fn play_option_checks_the_moves_against_the_game() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let quick_end = "Bbbbbbbb/8/8/8/8/8/4R3/rrrrrrrr r";
+        let l = Launch::parse(&args(&[
+            "--game",
+            "latrunculi-quick",
+            "--position",
+            quick_end,
+            "--play",
+            "a1-a7",
+            "--screenshot",
+            "x.png",
+        ]))
+        .unwrap();
+        assert_eq!(l.play.len(), 1);
+        let start = AnyPosition::parse(Variant::LatrunculiQuick, quick_end).unwrap();
+        assert_eq!(l.game.unwrap().position(), start, "the moves are played on the board, not at launch");
+        let two =
+            Launch::parse(&args(&["--game", "alquerque", "--play", "b2-c3 d4xb2", "--screenshot", "x.png"]));
+        assert_eq!(two.unwrap().play.len(), 2);
+        for bad in [
+            // Illegal, malformed, after the end, without a game, without a screenshot, empty.
+            &["--game", "alquerque", "--play", "a1-a2", "--screenshot", "x.png"][..],
+            &["--game", "alquerque", "--play", "zz", "--screenshot", "x.png"],
+            &[
+                "--game",
+                "latrunculi-quick",
+                "--position",
+                quick_end,
+                "--play",
+                "a1-a7 a8-a7",
+                "--screenshot",
+                "x.png",
+            ],
+            &["--play", "b2-c3", "--screenshot", "x.png"],
+            &["--game", "alquerque", "--play", "b2-c3"],
+            &["--game", "alquerque", "--play", " ", "--screenshot", "x.png"],
+        ] {
+            let e = Launch::parse(&args(bad)).unwrap_err();
+            assert!(e.contains("--play"), "{bad:?}: {e}");
+        }
     }
 }
