@@ -280,6 +280,58 @@ try {
         // not supported: nothing to observe
       }
     }
+    // Draw calls, counted per painted frame (every draw of one frame's animation-frame callbacks
+    // shares `document.timeline.currentTime`) and by the shader program that drew them: the
+    // program is named from its shaders' sources (naga keeps the WGSL names), so that the board's
+    // meshes, egui and anything else are told apart.
+    window.__ludusDraws = new Map();
+    const P = window.WebGL2RenderingContext?.prototype;
+    if (P) {
+      const sources = new WeakMap();
+      const programs = new WeakMap();
+      let current = null;
+      const wrap = (name, before) => {
+        const f = P[name];
+        P[name] = function (...args) {
+          before(...args);
+          return f.apply(this, args);
+        };
+      };
+      wrap('shaderSource', (shader, src) => sources.set(shader, src));
+      wrap('attachShader', (program, shader) => {
+        const p = programs.get(program) ?? { src: '', label: null };
+        p.src += sources.get(shader) ?? '';
+        programs.set(program, p);
+      });
+      wrap('useProgram', (program) => (current = program));
+      const label = () => {
+        const p = current && programs.get(current);
+        if (!p) return 'unknown';
+        if (p.label == null) {
+          p.label = /egui/i.test(p.src)
+            ? 'egui'
+            : /mesh2d|Mesh2d|color_material|ColorMaterial/.test(p.src)
+              ? 'board'
+              : `other:${(p.src.match(/\b(?:uniform|struct)\s+(\w+)/g) ?? []).slice(0, 3).join(',')}`;
+        }
+        return p.label;
+      };
+      for (const name of ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced', 'drawRangeElements']) {
+        if (!P[name]) continue;
+        wrap(name, () => {
+          const t = document.timeline.currentTime;
+          let frame = window.__ludusDraws.get(t);
+          if (!frame) {
+            frame = { total: 0, by: {} };
+            window.__ludusDraws.set(t, frame);
+            if (window.__ludusDraws.size > 2000) window.__ludusDraws.delete(window.__ludusDraws.keys().next().value);
+          }
+          const l = label();
+          frame.total += 1;
+          frame.by[l] = (frame.by[l] ?? 0) + 1;
+        });
+      }
+    }
   });
   watch(page, 'game');
   let wasmResponse = null;
@@ -418,6 +470,26 @@ try {
   check('Hard plays a move', s.game.moves.length === 1, s.game.moves.join(' '));
   const hardShot = path.join(out, 'latrunculi-hard.png');
   await page.waitForTimeout(300);
+  // Draw calls a frame on the Latrunculi 12x8 board (the frames drawn since Hard began: the
+  // board, its move and the panel), a benchmark printed for the README (about 17 for the board
+  // in a debug count before this measurement).
+  const draws = await page.evaluate(() => {
+    const frames = [...window.__ludusDraws.values()];
+    const totals = frames.map((f) => f.total).sort((a, b) => a - b);
+    const median = totals[Math.floor(totals.length / 2)] ?? 0;
+    const sample = frames.find((f) => f.total === median);
+    return { frames: frames.length, median, max: totals[totals.length - 1] ?? 0, min: totals[0] ?? 0, by: sample?.by ?? {} };
+  });
+  const split = Object.entries(draws.by)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  console.log(
+    `     draw calls a frame, Latrunculi 12x8 board with the panel: median ${draws.median} ` +
+      `(min ${draws.min}, max ${draws.max}, ${draws.frames} frames drawn); the median frame: ${split}`,
+  );
+  console.log(`DRAW_CALLS_MEDIAN ${draws.median}`);
+  check('draw calls were counted on the board', draws.frames > 0 && draws.median > 0, `${draws.frames} frames`);
   await page.screenshot({ path: hardShot });
   screenshotCheck(hardShot, 'latrunculi');
 
