@@ -54,7 +54,7 @@ fn take(
     // The moves to play: each once the board has settled for a few frames.
     if progress.played < launch.play.len() {
         if progress.settled_frames >= 12 {
-            play.write(GameCommand::Play(launch.play[progress.played].clone()));
+            play.write(GameCommand::Play(launch.play[progress.played]));
             progress.played += 1;
             progress.settled_frames = 0;
             if progress.played == launch.play.len() {
