@@ -1,7 +1,8 @@
-//! The board on screen: its view and animations (2D meshes), the colours of each theme, and the
-//! pointer and keyboard on it.
+//! The board on screen: its view and animations (2D meshes), the colours and surfaces (wood,
+//! marble, granite, made by code) of each theme, and the pointer and keyboard on it.
 
 pub mod input;
+pub mod materials;
 pub mod palette;
 pub mod view;
 

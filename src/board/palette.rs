@@ -1,6 +1,7 @@
 //! Colours of the board, the pieces and the highlights for each theme. The two sides differ in
 //! lightness as well as hue, so that colour-blind players tell them apart at a glance.
 
+use crate::board::materials::{Grain, Surfaces};
 use crate::game::settings::Theme;
 use bevy::prelude::*;
 
@@ -13,6 +14,10 @@ pub struct Colors {
     pub dark_square: Color,
     pub line: Color,
     pub point: Color,
+    /// The pale groove Alquerque's lines and points are inlaid in (none: plain lines).
+    pub inlay: Option<Color>,
+    /// What the board is made of (none: flat colours).
+    pub surfaces: Option<Surfaces>,
     /// `[first, second]` piece rims.
     pub rim: [Color; 2],
     /// `[first, second]` piece bodies.
@@ -55,6 +60,13 @@ impl Colors {
                 dark_square: Color::srgb(0.76, 0.60, 0.40),
                 line: Color::srgb(0.30, 0.18, 0.09),
                 point: Color::srgb(0.30, 0.18, 0.09),
+                inlay: Some(Color::srgb(0.95, 0.86, 0.68)),
+                surfaces: Some(Surfaces {
+                    frame: Grain::Wood,
+                    light: Grain::Wood,
+                    dark: Grain::Wood,
+                    dark_turned: true,
+                }),
                 rim: [Color::srgb(0.98, 0.93, 0.84), Color::srgb(0.02, 0.02, 0.03)],
                 body: [red_body, black_body],
                 mark: [Color::srgb(0.99, 0.88, 0.76), Color::srgb(0.62, 0.62, 0.66)],
@@ -79,6 +91,13 @@ impl Colors {
                 dark_square: Color::srgb(0.64, 0.65, 0.66),
                 line: Color::srgb(0.22, 0.23, 0.26),
                 point: Color::srgb(0.22, 0.23, 0.26),
+                inlay: Some(Color::srgb(0.93, 0.93, 0.91)),
+                surfaces: Some(Surfaces {
+                    frame: Grain::Granite,
+                    light: Grain::Marble,
+                    dark: Grain::Granite,
+                    dark_turned: false,
+                }),
                 rim: [Color::srgb(0.99, 0.96, 0.90), Color::srgb(0.02, 0.02, 0.03)],
                 body: [red_body, black_body],
                 mark: [Color::srgb(0.99, 0.88, 0.76), Color::srgb(0.62, 0.62, 0.66)],
@@ -103,6 +122,8 @@ impl Colors {
                 dark_square: Color::srgb(0.72, 0.72, 0.72),
                 line: Color::BLACK,
                 point: Color::BLACK,
+                inlay: None,
+                surfaces: None,
                 rim: [Color::BLACK, Color::srgb(1.0, 1.0, 1.0)],
                 // Red stays red (the game calls that side Red), strong against the pale squares,
                 // with a black rim and a white mark.

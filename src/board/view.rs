@@ -3,6 +3,7 @@
 //! captured pieces that shrink away).
 
 use crate::app::Screen;
+use crate::board::materials::{self, Grain, Tile};
 use crate::board::palette::Colors;
 use crate::game::selection::{self, Selected};
 use crate::game::session::Session;
@@ -341,11 +342,18 @@ fn update_layout(
 /// browser draws on the CPU (SwiftShader): the Latrunculi board's 180 draw calls a frame became
 /// 17, counted in headless Chromium.
 #[derive(Resource, Default)]
-pub(crate) struct SharedMaterials(std::collections::HashMap<[u32; 4], Handle<ColorMaterial>>);
+pub(crate) struct SharedMaterials {
+    by_color: std::collections::HashMap<[u32; 4], Handle<ColorMaterial>>,
+    /// The surfaces' textures, made the first time a theme needs them.
+    textures: std::collections::HashMap<Grain, Handle<Image>>,
+    /// One material per surface and colour.
+    by_surface: std::collections::HashMap<(Grain, [u32; 4]), Handle<ColorMaterial>>,
+}
 
 /// The materials of the board view: the assets and the shared one per colour.
 struct MaterialsByColor<'a> {
     materials: &'a mut Assets<ColorMaterial>,
+    images: Option<&'a mut Assets<Image>>,
     palette: &'a mut SharedMaterials,
 }
 
@@ -354,31 +362,76 @@ impl MaterialsByColor<'_> {
     fn of(&mut self, color: Color) -> MeshMaterial2d<ColorMaterial> {
         let key = color.to_srgba().to_f32_array().map(f32::to_bits);
         let materials = &mut *self.materials;
-        let handle = self.palette.0.entry(key).or_insert_with(|| {
+        let handle = self.palette.by_color.entry(key).or_insert_with(|| {
             let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
             materials.add(ColorMaterial { color, alpha_mode, ..default() })
         });
         MeshMaterial2d(handle.clone())
     }
+
+    /// The shared material of `color` made of `grain` (its texture shades the colour), or the
+    /// plain colour when there is no surface or no image store.
+    fn surface(&mut self, color: Color, grain: Option<Grain>) -> MeshMaterial2d<ColorMaterial> {
+        let (Some(grain), Some(images)) = (grain, self.images.as_deref_mut()) else { return self.of(color) };
+        let key = (grain, color.to_srgba().to_f32_array().map(f32::to_bits));
+        let texture = self
+            .palette
+            .textures
+            .entry(grain)
+            .or_insert_with(|| images.add(materials::texture(grain)))
+            .clone();
+        let materials = &mut *self.materials;
+        let handle =
+            self.palette.by_surface.entry(key).or_insert_with(|| {
+                materials.add(ColorMaterial { color, texture: Some(texture), ..default() })
+            });
+        MeshMaterial2d(handle.clone())
+    }
 }
 
-/// Spawns the board (squares or lines and points) under a fresh root.
+/// The four strips of a frame `outer` wide and high around a hole `inner` wide and high.
+fn frame_strips(outer: Vec2, inner: Vec2) -> [Tile; 4] {
+    let band = (outer - inner) / 2.0;
+    let (x, y) = ((inner.x + band.x) / 2.0, (inner.y + band.y) / 2.0);
+    [
+        Tile::strip(Vec2::new(0.0, y), Vec2::new(outer.x, band.y), 0),
+        Tile::strip(Vec2::new(0.0, -y), Vec2::new(outer.x, band.y), 1),
+        Tile::strip(Vec2::new(-x, 0.0), Vec2::new(band.x, inner.y), 2),
+        Tile::strip(Vec2::new(x, 0.0), Vec2::new(band.x, inner.y), 3),
+    ]
+}
+
+/// Spawns the board (squares or lines and points) under a fresh root. The squares, the frame
+/// and Alquerque's plate are made of the theme's surfaces, each kind one mesh of quads with one
+/// material; the Alquerque lines are inlaid: a dark strip in a pale groove.
 fn spawn_board(
     commands: &mut Commands,
     kit: &BoardShapes,
+    meshes: &mut Assets<Mesh>,
     paints: &mut MaterialsByColor,
     colors: &Colors,
     layout: &BoardLayout,
 ) -> Entity {
     let root = commands.spawn((BoardRoot, BoardStatic, Transform::default(), Visibility::default())).id();
     let (w, h) = (f32::from(layout.width), f32::from(layout.height));
-    let mut put = |commands: &mut Commands,
-                   mesh: &Handle<Mesh>,
-                   color: Color,
-                   pos: Vec2,
-                   z: f32,
-                   scale: Vec2,
-                   rot: f32| {
+    let surfaces = colors.surfaces;
+    let mut tiles =
+        |commands: &mut Commands, paints: &mut MaterialsByColor, tiles: &[Tile], color, grain, z| {
+            commands.spawn((
+                Mesh2d(meshes.add(materials::tiles_mesh(tiles))),
+                paints.surface(color, grain),
+                Transform::from_xyz(0.0, 0.0, z),
+                ChildOf(root),
+            ));
+        };
+    let put = |commands: &mut Commands,
+               paints: &mut MaterialsByColor,
+               mesh: &Handle<Mesh>,
+               color: Color,
+               pos: Vec2,
+               z: f32,
+               scale: Vec2,
+               rot: f32| {
         commands.spawn((
             Mesh2d(mesh.clone()),
             paints.of(color),
@@ -390,70 +443,70 @@ fn spawn_board(
     };
     if layout.points {
         let extent = Vec2::new(w - 1.0 + 1.1, h - 1.0 + 1.1);
-        put(commands, &kit.square, colors.frame, Vec2::ZERO, 0.0, extent + 0.14, 0.0);
-        put(commands, &kit.square, colors.light_square, Vec2::ZERO, 0.1, extent, 0.0);
-        let line = 0.045;
-        // Orthogonal lines.
+        let frame = frame_strips(extent + 0.14, extent);
+        tiles(commands, paints, &frame, colors.frame, surfaces.map(|s| s.frame), 0.0);
+        let plate =
+            Tile { center: Vec2::ZERO, size: extent, uv: Rect::new(0.0, 0.0, 1.0, 1.0), turned: false };
+        tiles(commands, paints, &[plate], colors.light_square, surfaces.map(|s| s.light), 0.1);
+        // Each line as (centre, length, angle): the ranks and files, then the diagonals, one
+        // unit segment from every point with diagonals, north-east and north-west (each drawn
+        // once, from its lower end).
+        let mut lines = Vec::new();
         for i in 0..layout.width {
             let x = f32::from(i) - (w - 1.0) / 2.0;
-            put(
-                commands,
-                &kit.square,
-                colors.line,
-                Vec2::new(x, 0.0),
-                0.2,
-                Vec2::new(line, h - 1.0 + line),
-                0.0,
-            );
+            lines.push((Vec2::new(x, 0.0), h - 1.0, std::f32::consts::FRAC_PI_2));
         }
         for i in 0..layout.height {
             let y = f32::from(i) - (h - 1.0) / 2.0;
-            put(
-                commands,
-                &kit.square,
-                colors.line,
-                Vec2::new(0.0, y),
-                0.2,
-                Vec2::new(w - 1.0 + line, line),
-                0.0,
-            );
+            lines.push((Vec2::new(0.0, y), w - 1.0, 0.0));
         }
-        // Diagonals: one unit segment from every point with diagonals, north-east and north-west.
-        let diag = std::f32::consts::SQRT_2;
         for i in 0..(layout.width * layout.height) {
             let p = Square(i);
             if !alquerque::has_diagonals(p) {
                 continue;
             }
-            // North-east and north-west: each diagonal segment is drawn once, from its lower end.
             for d in [1usize, 7] {
                 if let Some(q) = alquerque::neighbour(p, d) {
                     let (a, b) = (layout.local(p), layout.local(q));
                     let v = b - a;
-                    let mid = (a + b) / 2.0;
-                    put(
-                        commands,
-                        &kit.square,
-                        colors.line,
-                        mid,
-                        0.2,
-                        Vec2::new(diag + line * 0.5, line),
-                        v.y.atan2(v.x),
-                    );
+                    lines.push(((a + b) / 2.0, v.length(), v.y.atan2(v.x)));
                 }
             }
         }
+        // The groove (where there is an inlay colour), then the strip in it.
+        let line = 0.045;
+        let layers = colors.inlay.map(|groove| (groove, line * 1.9, 0.15)).into_iter().chain([(
+            colors.line,
+            line,
+            0.2,
+        )]);
+        for (color, width, z) in layers {
+            for &(mid, length, angle) in &lines {
+                put(commands, paints, &kit.square, color, mid, z, Vec2::new(length + width, width), angle);
+            }
+        }
         for i in 0..(layout.width * layout.height) {
-            put(commands, &kit.circle, colors.point, layout.local(Square(i)), 0.3, Vec2::splat(0.16), 0.0);
+            let at = layout.local(Square(i));
+            if let Some(groove) = colors.inlay {
+                put(commands, paints, &kit.circle, groove, at, 0.25, Vec2::splat(0.16 + line * 0.9), 0.0);
+            }
+            put(commands, paints, &kit.circle, colors.point, at, 0.3, Vec2::splat(0.16), 0.0);
         }
     } else {
-        put(commands, &kit.square, colors.frame, Vec2::ZERO, 0.0, Vec2::new(w + 0.3, h + 0.3), 0.0);
+        let frame = frame_strips(Vec2::new(w + 0.3, h + 0.3), Vec2::new(w, h));
+        tiles(commands, paints, &frame, colors.frame, surfaces.map(|s| s.frame), 0.0);
+        let (mut light, mut dark) = (Vec::new(), Vec::new());
+        let turned = surfaces.is_some_and(|s| s.dark_turned);
         for i in 0..(layout.width * layout.height) {
             let sq = Square(i);
-            let dark = (sq.file(layout.width) + sq.rank(layout.width)).is_multiple_of(2);
-            let color = if dark { colors.dark_square } else { colors.light_square };
-            put(commands, &kit.square, color, layout.local(sq), 0.1, Vec2::ONE, 0.0);
+            if (sq.file(layout.width) + sq.rank(layout.width)).is_multiple_of(2) {
+                dark.push(Tile::square(layout.local(sq), u32::from(i), turned));
+            } else {
+                light.push(Tile::square(layout.local(sq), u32::from(i), false));
+            }
         }
+        tiles(commands, paints, &light, colors.light_square, surfaces.map(|s| s.light), 0.1);
+        tiles(commands, paints, &dark, colors.dark_square, surfaces.map(|s| s.dark), 0.1);
     }
     root
 }
@@ -537,6 +590,8 @@ fn sync_board(
     mut view: ResMut<BoardView>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut palette: ResMut<SharedMaterials>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut images: ResMut<Assets<Image>>,
     roots: Query<Entity, With<BoardRoot>>,
     pieces: Query<(Entity, &PieceEntity)>,
     mut last_layout: Local<Option<(u8, u8, bool, bool)>>,
@@ -628,8 +683,9 @@ fn sync_board(
     for r in &roots {
         commands.entity(r).despawn();
     }
-    let mut paints = MaterialsByColor { materials: &mut materials, palette: &mut palette };
-    let root = spawn_board(&mut commands, &kit, &mut paints, &colors, &layout);
+    let mut paints =
+        MaterialsByColor { materials: &mut materials, images: Some(&mut images), palette: &mut palette };
+    let root = spawn_board(&mut commands, &kit, &mut meshes, &mut paints, &colors, &layout);
     for (sq, piece) in session.game.position().pieces() {
         spawn_piece(&mut commands, &kit, &mut paints, &colors, &layout, root, sq, piece);
     }
@@ -780,7 +836,7 @@ fn sync_overlay(
         commands.entity(e).despawn();
     }
     let colors = Colors::of(settings.theme);
-    let mut paints = MaterialsByColor { materials: &mut materials, palette: &mut palette };
+    let mut paints = MaterialsByColor { materials: &mut materials, images: None, palette: &mut palette };
     let mut marks = Marks { commands: &mut commands, root };
     if let Some(last) = view.shown_moves.last() {
         let m = paints.of(colors.last_move);

@@ -14,6 +14,7 @@ mod online;
 mod saves;
 mod selection;
 mod session;
+mod surfaces;
 mod texts;
 mod title;
 
