@@ -69,6 +69,7 @@ pub fn reason_text(
         Reason::Resignation => lang.t("reason.Resignation"),
         Reason::Timeout => lang.t("reason.Timeout"),
         Reason::Abandoned => lang.t("reason.Abandoned"),
+        Reason::Agreement => lang.t("reason.Agreement"),
     }
 }
 
@@ -245,6 +246,8 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::GameOver => "net.err.over",
         ErrorCode::NoRematch => "net.err.no_rematch",
         ErrorCode::ServerFull => "net.err.full",
+        ErrorCode::NoDrawOffer => "net.err.no_draw_offer",
+        ErrorCode::DrawAlreadyOffered => "net.err.draw_offered",
     }
 }
 

@@ -41,6 +41,17 @@
 //!   same room with colours swapped ([`ServerMessage::RematchOffered`] tells the other).
 //!   [`ClientMessage::Leave`] leaves the room (or queue, or watched game); leaving a game in
 //!   progress resigns it. [`ClientMessage::Resign`] resigns.
+//! - **Draw offers.** A player of a live game sends [`ClientMessage::OfferDraw`] (on either
+//!   side's turn); both players and the spectators get [`ServerMessage::DrawOffered`]. The
+//!   opponent answers with [`ClientMessage::AnswerDraw`]: accepted, the game ends drawn by
+//!   `Reason::Agreement` ([`ServerMessage::GameOver`], archived like any ending); declined,
+//!   everyone gets [`ServerMessage::DrawDeclined`] and the game goes on. The offer stands
+//!   until answered (the clocks keep running) and lapses when the offerer plays a move
+//!   ([`ServerMessage::DrawOfferLapsed`] after the [`ServerMessage::MovePlayed`]). One offer per
+//!   player and ply, even once declined ([`ErrorCode::DrawAlreadyOffered`]); offering while the
+//!   opponent's offer is open accepts it. Answering no open offer, one's own, a lapsed or
+//!   answered one is [`ErrorCode::NoDrawOffer`]; spectators get [`ErrorCode::NotAPlayer`]. An open
+//!   offer is not stored (a server restart forgets it); an agreed draw is.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
@@ -65,7 +76,11 @@ use serde::{Serialize, de::DeserializeOwned};
 use std::time::Duration;
 
 /// The version of the messages. Raise it whenever a message changes (except the frozen ones).
-pub const PROTOCOL_VERSION: u16 = 2;
+///
+/// 3: draw offers ([`ClientMessage::OfferDraw`], [`ClientMessage::AnswerDraw`],
+/// [`ServerMessage::DrawOffered`], [`ServerMessage::DrawDeclined`],
+/// [`ServerMessage::DrawOfferLapsed`], two [`ErrorCode`]s and `Reason::Agreement`).
+pub const PROTOCOL_VERSION: u16 = 3;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent
@@ -285,6 +300,53 @@ mod tests {
             crowd: None,
         };
         assert_eq!(decode_server(&encode(&s).unwrap()).unwrap(), s);
+    }
+
+    #[test]
+    fn draw_offer_messages_are_appended_and_round_trip() {
+        // New variants go at the end: the tags of the older ones do not move.
+        let tag = |bytes: Vec<u8>| bytes[0];
+        assert_eq!(tag(encode(&ClientMessage::Ping { nonce: 1 }).unwrap()), 12);
+        assert_eq!(tag(encode(&ClientMessage::OfferDraw { game: GameId(5) }).unwrap()), 13);
+        assert_eq!(tag(encode(&ServerMessage::Restarting).unwrap()), 16);
+        assert_eq!(
+            tag(encode(&ServerMessage::DrawOffered { game: GameId(5), by: Side::First }).unwrap()),
+            17
+        );
+        assert_eq!(tag(encode(&ErrorCode::TooManyAttempts).unwrap()), 23);
+        assert_eq!(tag(encode(&ErrorCode::NoDrawOffer).unwrap()), 24);
+        assert_eq!(tag(encode(&Reason::Abandoned).unwrap()), 8);
+        assert_eq!(tag(encode(&Reason::Agreement).unwrap()), 9);
+        for m in [
+            ClientMessage::OfferDraw { game: GameId(5) },
+            ClientMessage::AnswerDraw { game: GameId(5), accept: true },
+            ClientMessage::AnswerDraw { game: GameId(u64::MAX), accept: false },
+        ] {
+            assert_eq!(decode_client(&encode(&m).unwrap()).unwrap(), m);
+        }
+        for m in [
+            ServerMessage::DrawOffered { game: GameId(5), by: Side::Second },
+            ServerMessage::DrawDeclined { game: GameId(5), by: Side::First },
+            ServerMessage::DrawOfferLapsed { game: GameId(5), by: Side::Second },
+            ServerMessage::Error { code: ErrorCode::DrawAlreadyOffered, message: "x".into() },
+            ServerMessage::MovePlayed {
+                game: GameId(5),
+                ply: 3,
+                mv: "b2-c3".into(),
+                clocks: None,
+                outcome: Some(ludus_rules::Outcome::draw(Reason::Agreement)),
+                crowd: None,
+            },
+        ] {
+            assert_eq!(decode_server(&encode(&m).unwrap()).unwrap(), m);
+        }
+        // A stray byte after an answer is refused like any other trailing byte.
+        let mut bytes = encode(&ClientMessage::AnswerDraw { game: GameId(1), accept: true }).unwrap();
+        bytes.push(1);
+        assert_eq!(decode_client(&bytes), Err(DecodeError::TrailingBytes(1)));
+        // `accept` is a bool: 2 is not one.
+        let bad = [14u8, 1, 2];
+        assert!(decode_client(&bad).is_err());
     }
 
     #[test]

@@ -161,6 +161,24 @@ pub enum ClientMessage {
         /// Echoed back.
         nonce: u64,
     },
+    /// Offers the opponent a draw in one's own live game ([`ServerMessage::DrawOffered`] to
+    /// everyone in the game). At most one offer per player and ply, even once declined; the
+    /// offer stands until the opponent answers it, and lapses when the offerer plays a move
+    /// ([`ServerMessage::DrawOfferLapsed`]). Offering while the opponent's offer is open
+    /// accepts it.
+    OfferDraw {
+        /// The game.
+        game: GameId,
+    },
+    /// Answers the opponent's open draw offer: `accept` ends the game drawn by
+    /// [`ludus_rules::Reason::Agreement`] ([`ServerMessage::GameOver`]); otherwise
+    /// [`ServerMessage::DrawDeclined`] and the game goes on.
+    AnswerDraw {
+        /// The game.
+        game: GameId,
+        /// Accept (`true`) or decline the offer.
+        accept: bool,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -191,7 +209,7 @@ pub enum ErrorCode {
     Busy,
     /// No live game has this id (or it is private and you are not in it).
     UnknownGame,
-    /// Only the game's players may do that (moves, resignation, rematch).
+    /// Only the game's players may do that (moves, resignation, draw offers, rematch).
     NotAPlayer,
     /// Players cannot propose moves in their own game.
     PlayerCannotPropose,
@@ -216,6 +234,11 @@ pub enum ErrorCode {
     SessionExpired,
     /// Too many wrong room codes from this address: wait before trying again.
     TooManyAttempts,
+    /// No draw offer from the opponent is open: none was made, it was answered, it lapsed, or
+    /// it is one's own.
+    NoDrawOffer,
+    /// Already offered a draw at this ply (one offer per player and ply, even once declined).
+    DrawAlreadyOffered,
 }
 
 /// One move proposed by spectators, with how many proposed it.
@@ -380,7 +403,8 @@ impl LobbyView {
 pub struct ArchivedGame {
     /// The game.
     pub game: GameId,
-    /// Start, moves and any ending from outside the rules (resignation, time, abandonment).
+    /// Start, moves and any ending from outside the rules (resignation, time, abandonment,
+    /// agreed draw).
     pub record: GameRecord,
     /// How it ended.
     pub outcome: Outcome,
@@ -519,4 +543,32 @@ pub enum ServerMessage {
     /// The server is shutting down to restart: the connection closes next. Reconnect (with the
     /// same session token) in a moment; a seat in a live game is held meanwhile.
     Restarting,
+    /// A player offers a draw (sent to both players and the spectators; also right after a
+    /// [`ServerMessage::Game`] whose game has an open offer). The opponent answers with
+    /// [`ClientMessage::AnswerDraw`]; the offer is open until [`ServerMessage::DrawDeclined`],
+    /// [`ServerMessage::DrawOfferLapsed`] or [`ServerMessage::GameOver`]. An open offer does not
+    /// survive a server restart.
+    DrawOffered {
+        /// The game.
+        game: GameId,
+        /// Who offers.
+        by: Side,
+    },
+    /// The draw offer was declined and the game goes on (sent to both players and the
+    /// spectators).
+    DrawDeclined {
+        /// The game.
+        game: GameId,
+        /// Who declined (the offerer's opponent).
+        by: Side,
+    },
+    /// The open draw offer lapsed because its offerer played a move (sent to both players and
+    /// the spectators, right after that move's [`ServerMessage::MovePlayed`]; not sent when the
+    /// move ended the game).
+    DrawOfferLapsed {
+        /// The game.
+        game: GameId,
+        /// Who had offered.
+        by: Side,
+    },
 }

@@ -249,7 +249,7 @@ pub struct GameRecord {
     pub start: String,
     /// The moves in notation.
     pub moves: Vec<String>,
-    /// An ending from outside the rules (resignation, time, abandonment), if any.
+    /// An ending from outside the rules (resignation, time, abandonment, agreed draw), if any.
     #[serde(default)]
     pub ending: Option<Outcome>,
 }

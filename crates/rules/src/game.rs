@@ -11,7 +11,7 @@ pub struct Game<P: GamePosition> {
     positions: Vec<P>,
     moves: Vec<P::Move>,
     outcome: Option<Outcome>,
-    /// Whether `outcome` came from outside the rules (resignation, time, abandonment).
+    /// Whether `outcome` came from outside the rules (resignation, time, abandonment, agreement).
     external: bool,
 }
 
@@ -121,8 +121,8 @@ impl<P: GamePosition> Game<P> {
         }
     }
 
-    /// Ends the game from outside the rules (resignation, time, abandonment). Fails if the game
-    /// is already over.
+    /// Ends the game from outside the rules (resignation, time, abandonment, a draw by
+    /// agreement: `Outcome::draw(Reason::Agreement)`). Fails if the game is already over.
     pub fn end(&mut self, outcome: Outcome) -> Result<(), Outcome> {
         match self.outcome {
             Some(o) => Err(o),

@@ -60,6 +60,8 @@ pub enum Reason {
     Timeout,
     /// A player left the game and did not come back in time.
     Abandoned,
+    /// Both players agreed to a draw (online play: one offered it, the other accepted).
+    Agreement,
 }
 
 impl Reason {
@@ -75,6 +77,7 @@ impl Reason {
             Reason::Resignation => "Resignation",
             Reason::Timeout => "Timeout",
             Reason::Abandoned => "Abandoned",
+            Reason::Agreement => "Agreement",
         }
     }
 }

@@ -7,7 +7,8 @@ mod common;
 use common::naive::{Board, RefGame};
 use common::{kind_of, read_games};
 use ludus_rules::{
-    AnyGame, AnyPosition, Game, GamePosition, Outcome, Reason, Side, Variant, alquerque, latrunculi,
+    AnyGame, AnyPosition, Game, GamePosition, GameRecord, Outcome, Reason, Side, Variant, alquerque,
+    latrunculi,
 };
 
 #[test]
@@ -138,6 +139,30 @@ fn external_endings() {
 }
 
 #[test]
+fn an_agreed_draw_is_an_external_ending_that_survives_the_record() {
+    let mut g = AnyGame::new(Variant::LatrunculiQuick);
+    let mv = g.legal_moves()[0];
+    g.play(&mv).unwrap();
+    let agreed = Outcome::draw(Reason::Agreement);
+    assert_eq!(agreed.to_string(), "1/2-1/2 Agreement");
+    g.end(agreed).unwrap();
+    assert!(g.is_over());
+    assert!(g.legal_moves().is_empty());
+    let record = g.record();
+    assert_eq!(record.ending, Some(agreed));
+    // Saved as JSON (the server's archive, the game's records) and read back.
+    let json = serde_json::to_string(&record).unwrap();
+    assert!(json.contains(r#""reason":"Agreement""#), "{json}");
+    let back: GameRecord = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, record);
+    let game = AnyGame::from_record(&back).unwrap();
+    assert_eq!(game.outcome(), Some(agreed));
+    assert_eq!(game.move_strings(), g.move_strings());
+    // A finished game cannot be agreed drawn afterwards.
+    assert_eq!(g.end(Outcome::draw(Reason::Agreement)), Err(agreed));
+}
+
+#[test]
 fn a_game_can_start_over() {
     // A start position that is already over gives a game that is over from the first moment.
     let g = Game::new(lat("Bb3/r4/5/5/4R r"));
@@ -167,6 +192,7 @@ fn outcome_display_and_names() {
         Reason::Resignation,
         Reason::Timeout,
         Reason::Abandoned,
+        Reason::Agreement,
     ] {
         assert_eq!(r.name(), format!("{r:?}"));
     }

@@ -1,5 +1,15 @@
-//! The live game: starting it, moves, resignation, the clock (one function: [`time_left`]),
-//! held seats, the end and its archive.
+//! The live game: starting it, moves, resignation, draw offers, the clock (one function:
+//! [`time_left`]), held seats, the end and its archive.
+//!
+//! Draw offers: a seated player of a live game may offer a draw on either side's turn, at most
+//! once per ply (a declined offer still counts). The offer stands until the opponent answers
+//! it; it lapses when the offerer plays a move (everyone in the game gets `DrawOfferLapsed`
+//! right after that `MovePlayed`, unless the move ended the game), and with the game. Only the
+//! opponent answers: accepted, the game ends drawn by `Reason::Agreement` through [`Core::finish`]
+//! like a resignation; declined, everyone gets `DrawDeclined` and nothing else changes. An offer
+//! while the opponent's is open accepts it. The clocks keep running meanwhile. Open offers
+//! live in memory only: a server restart forgets them (the players may offer again), while an
+//! agreed draw is a stored ending like any other.
 
 use super::limits::MAX_MOVE_CHARS;
 use super::spectators::tally;
@@ -31,6 +41,10 @@ pub(super) struct LiveGame {
     /// When each side's player went offline (their seat is held from then).
     pub(super) disconnected: [Option<Instant>; 2],
     pub(super) created_ms: u64,
+    /// The side whose draw offer is open, if any. Not stored: a restart forgets it.
+    pub(super) draw_offer: Option<Side>,
+    /// The ply at which each side last offered a draw (one offer per player and ply).
+    pub(super) draw_offered_at: [Option<usize>; 2],
 }
 
 impl LiveGame {
@@ -61,11 +75,13 @@ impl LiveGame {
             history: Vec::new(),
             disconnected: [None, None],
             created_ms,
+            draw_offer: None,
+            draw_offered_at: [None, None],
         }
     }
 
     /// A game reloaded after a restart: both players offline with their seats held from `now`,
-    /// the clocks as after the last move.
+    /// the clocks as after the last move, and no draw offer open (offers are not stored).
     pub(super) fn reloaded(g: StoredGame, game: AnyGame, players: [PlayerId; 2], now: Instant) -> LiveGame {
         let mut live =
             LiveGame::new(GameId(g.id), g.room, game, players, g.public, g.clock, now, g.created_ms);
@@ -145,11 +161,20 @@ impl Core {
         self.stats.games_started += 1;
         for p in players {
             self.unwatch(p);
-            if let Some(view) = self.view(id, p) {
-                self.send_player(p, &ServerMessage::Game(view));
-            }
+            self.send_view(id, p);
         }
         Ok(())
+    }
+
+    /// Sends `viewer` the whole game ([`ServerMessage::Game`]), then the open draw offer if
+    /// there is one (the view has no field for it).
+    pub(super) fn send_view(&mut self, gid: GameId, viewer: PlayerId) {
+        if let Some(view) = self.view(gid, viewer) {
+            self.send_player(viewer, &ServerMessage::Game(view));
+        }
+        if let Some(by) = self.games.get(&gid).and_then(|g| g.draw_offer) {
+            self.send_player(viewer, &ServerMessage::DrawOffered { game: gid, by });
+        }
     }
 
     pub(super) fn clocks(&self, g: &LiveGame) -> Option<ClockView> {
@@ -255,9 +280,7 @@ impl Core {
             return;
         };
         g.disconnected[i] = None;
-        if let Some(view) = self.view(gid, pid) {
-            self.send_player(pid, &ServerMessage::Game(view));
-        }
+        self.send_view(gid, pid);
         let others: Vec<PlayerId> = self.audience(gid).into_iter().filter(|&p| p != pid).collect();
         self.send_players(
             others,
@@ -289,6 +312,8 @@ impl Core {
         }
         g.turn_started = now;
         let outcome = g.game.play(&mv).map_err(|e| Refusal::new(ErrorCode::IllegalMove, e.to_string()))?;
+        // The mover's own open draw offer lapses with their move (the opponent's stands).
+        let lapsed = g.draw_offer.take_if(|by| *by == side);
         self.stats.moves += 1;
         self.played.push((gid, ply));
         let clocks_after = g.clock.map(|_| g.remaining_ms);
@@ -324,9 +349,12 @@ impl Core {
             crowd,
         };
         self.send_players(players, &played(None));
-        self.send_players(spectators, &played(crowd.clone()));
+        self.send_players(spectators.iter().copied(), &played(crowd.clone()));
         if let Some(outcome) = outcome {
             self.finish(gid, outcome);
+        } else if let Some(by) = lapsed {
+            let lapse = ServerMessage::DrawOfferLapsed { game: gid, by };
+            self.send_players(players.into_iter().chain(spectators), &lapse);
         }
         Ok(())
     }
@@ -340,7 +368,77 @@ impl Core {
         Ok(())
     }
 
-    /// Ends a live game: archive, tell everyone, free the spectators.
+    /// Refuses a request on a game that is over. A game whose side to move has run out of time
+    /// (the timers have not seen it yet) ends on time first: a draw offer or answer cannot
+    /// save a lost game.
+    fn still_on(&mut self, gid: GameId) -> Result<(), Refusal> {
+        let Some(g) = self.games.get(&gid) else {
+            return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
+        };
+        if g.game.is_over() {
+            return refuse(ErrorCode::GameOver, "the game is over");
+        }
+        let stm = g.game.side_to_move();
+        if g.clock.is_some() && time_left(g, stm, self.now) == 0 {
+            self.finish(gid, Outcome::win(stm.opponent(), Reason::Timeout));
+            return refuse(ErrorCode::GameOver, "time ran out");
+        }
+        Ok(())
+    }
+
+    /// A player offers a draw (see the module documentation for the rules).
+    pub(super) fn offer_draw(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
+        let side = self.seat(pid, gid)?;
+        self.still_on(gid)?;
+        let Some(g) = self.games.get_mut(&gid) else {
+            return refuse(ErrorCode::UnknownGame, "no such game");
+        };
+        if g.draw_offer == Some(side.opponent()) {
+            // Both players offer: they agree.
+            self.finish(gid, Outcome::draw(Reason::Agreement));
+            return Ok(());
+        }
+        if g.draw_offer == Some(side) {
+            return refuse(ErrorCode::DrawAlreadyOffered, "your draw offer is still open");
+        }
+        let ply = g.game.ply();
+        if g.draw_offered_at[side.index()] == Some(ply) {
+            return refuse(
+                ErrorCode::DrawAlreadyOffered,
+                format!("you already offered a draw at ply {ply}: one offer per move"),
+            );
+        }
+        g.draw_offered_at[side.index()] = Some(ply);
+        g.draw_offer = Some(side);
+        let audience = g.audience();
+        self.send_players(audience, &ServerMessage::DrawOffered { game: gid, by: side });
+        Ok(())
+    }
+
+    /// The opponent of the offerer accepts or declines the open draw offer.
+    pub(super) fn answer_draw(&mut self, pid: PlayerId, gid: GameId, accept: bool) -> Result<(), Refusal> {
+        let side = self.seat(pid, gid)?;
+        self.still_on(gid)?;
+        let Some(g) = self.games.get_mut(&gid) else {
+            return refuse(ErrorCode::UnknownGame, "no such game");
+        };
+        match g.draw_offer {
+            Some(by) if by == side.opponent() => {}
+            Some(_) => return refuse(ErrorCode::NoDrawOffer, "you cannot answer your own draw offer"),
+            None => return refuse(ErrorCode::NoDrawOffer, "no draw offer to answer"),
+        }
+        if accept {
+            self.finish(gid, Outcome::draw(Reason::Agreement));
+        } else {
+            g.draw_offer = None;
+            let audience = g.audience();
+            self.send_players(audience, &ServerMessage::DrawDeclined { game: gid, by: side });
+        }
+        Ok(())
+    }
+
+    /// Ends a live game: archive, tell everyone, free the spectators (any open draw offer ends
+    /// with it).
     pub(super) fn finish(&mut self, gid: GameId, outcome: Outcome) {
         let Some(mut g) = self.games.remove(&gid) else {
             return;

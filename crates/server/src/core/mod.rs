@@ -14,7 +14,7 @@
 //! - `limits`: [`Limits`], the per-connection message budget, clock and move bounds.
 //! - `rooms`: rooms and their codes, rematches, leaving.
 //! - `matchmaking`: the quick-match queue.
-//! - `game`: the live game: starting, moves, the clock (one function), the end.
+//! - `game`: the live game: starting, moves, draw offers, the clock (one function), the end.
 //! - `spectators`: watching, proposals and their tally.
 
 mod game;
@@ -216,6 +216,8 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::Internal => "internal",
         ErrorCode::SessionExpired => "session_expired",
         ErrorCode::TooManyAttempts => "too_many_attempts",
+        ErrorCode::NoDrawOffer => "no_draw_offer",
+        ErrorCode::DrawAlreadyOffered => "draw_already_offered",
     }
 }
 
@@ -826,6 +828,8 @@ impl Core {
             ClientMessage::Move { game, ply, mv } => self.play(pid, game, ply, &mv),
             ClientMessage::Propose { game, ply, mv } => self.propose(pid, game, ply, &mv),
             ClientMessage::Resign { game } => self.resign(pid, game),
+            ClientMessage::OfferDraw { game } => self.offer_draw(pid, game),
+            ClientMessage::AnswerDraw { game, accept } => self.answer_draw(pid, game, accept),
             ClientMessage::Rematch { game } => self.rematch(pid, game),
             ClientMessage::Leave => {
                 self.leave(pid);

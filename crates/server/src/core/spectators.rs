@@ -40,9 +40,7 @@ impl Core {
             }
             self.spectators_changed(gid);
         }
-        if let Some(view) = self.view(gid, pid) {
-            self.send_player(pid, &ServerMessage::Game(view));
-        }
+        self.send_view(gid, pid);
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 mod attacks;
 mod common;
 mod dependency_bugs;
+mod draws;
 mod http;
 mod persistence;
 mod play;

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-fn rejoin(addr: SocketAddr, transport: Transport, token: SessionToken, name: &str) -> TestClient {
+pub fn rejoin(addr: SocketAddr, transport: Transport, token: SessionToken, name: &str) -> TestClient {
     let config = config(addr, transport).token(Some(token)).timeout(Duration::from_secs(2));
     let mut c = TestClient::connect_with(config, name);
     let resumed = c.expect("welcome", |m| match m {
@@ -33,7 +33,7 @@ fn expect_connection(c: &mut TestClient, side: Side, connected: bool) {
 }
 
 /// Plays `n` moves of a local replica (index 0 = First).
-fn play_moves(players: &mut [TestClient; 2], game: GameId, local: &mut AnyGame, n: usize) {
+pub fn play_moves(players: &mut [TestClient; 2], game: GameId, local: &mut AnyGame, n: usize) {
     for _ in 0..n {
         let ply = local.ply() as u32;
         let mv = local.legal_moves()[ply as usize % local.legal_moves().len()];
@@ -142,14 +142,15 @@ fn abandoned_seat_loses(dir: &Path, database: Option<String>) {
     assert_eq!(outcome, Outcome::win(leaver_side.opponent(), Reason::Abandoned));
 }
 
-struct Spawned {
-    child: Child,
-    udp: SocketAddr,
-    ws: SocketAddr,
+/// The `ludus-server` binary running as a child process (killed when dropped).
+pub struct Spawned {
+    pub child: Child,
+    pub udp: SocketAddr,
+    pub ws: SocketAddr,
 }
 
 /// Runs the binary with its data in `dir`, and its database in PostgreSQL when given.
-fn spawn_binary(dir: &Path, database: Option<&str>) -> Spawned {
+pub fn spawn_binary(dir: &Path, database: Option<&str>) -> Spawned {
     let mut command = Command::new(env!("CARGO_BIN_EXE_ludus-server"));
     command.args(["--udp", "127.0.0.1:0", "--ws", "127.0.0.1:0", "--data"]).arg(dir);
     if let Some(url) = database {
