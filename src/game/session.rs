@@ -1,7 +1,7 @@
 //! The game being played: the record, who plays each side, redo, and the messages that change it.
 
 use bevy::prelude::*;
-use ludus_rules::{AnyGame, AnyMove, Outcome, Side, Variant};
+use ludus_rules::{AnyGame, AnyMove, Outcome, Reason, Side, Variant};
 use serde::{Deserialize, Serialize};
 
 /// Who plays a side.
@@ -94,6 +94,21 @@ pub struct Session {
     /// position. With two players' seats the person plays one move (then the board waits);
     /// against the computer the position is played to the end.
     pub lesson: bool,
+    /// The draw offer on the table, if any, and how the last one was answered.
+    pub draw: DrawOffers,
+}
+
+/// Draw offers: one open at a time, at most one per side and move, lapsing when the offerer
+/// moves. In a local game the session keeps them itself; online the server does, and its news
+/// comes here ([`ServerUpdate::DrawOffered`] and the rest), so that the screen reads one place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawOffers {
+    /// The side whose offer is open.
+    pub open: Option<Side>,
+    /// The ply at which each side last offered (one offer per side and move).
+    pub offered_at: [Option<usize>; 2],
+    /// The side that declined the last offer (until the next move).
+    pub declined_by: Option<Side>,
 }
 
 impl Session {
@@ -112,6 +127,7 @@ impl Session {
             spectating: false,
             review: false,
             lesson: false,
+            draw: DrawOffers::default(),
         }
     }
 
@@ -162,7 +178,13 @@ impl Session {
 
     /// Plays a legal move; clears redo unless it is the move redo would play.
     pub fn play(&mut self, mv: &AnyMove) -> Result<Option<Outcome>, ludus_rules::IllegalMove> {
+        let mover = self.game.side_to_move();
         let outcome = self.game.play(mv)?;
+        // The mover's own open offer lapses with the move; a declined offer is old news.
+        if self.draw.open == Some(mover) {
+            self.draw.open = None;
+        }
+        self.draw.declined_by = None;
         if self.redo.last() == Some(mv) {
             self.redo.pop();
         } else {
@@ -178,6 +200,8 @@ impl Session {
         if self.seats.is_online() {
             return false;
         }
+        // Taking back forgets the offers: the plies they were made at are played again.
+        self.draw = DrawOffers::default();
         if self.game.withdraw_ending() {
             self.revision += 1;
             return true;
@@ -251,6 +275,8 @@ impl Session {
                 }
             }
             ServerUpdate::Game(game) => {
+                // The whole game again (a reconnection): the server tells an open offer next.
+                self.draw = DrawOffers::default();
                 if !self.catch_up(game) {
                     self.game = (**game).clone();
                     self.redo.clear();
@@ -261,6 +287,21 @@ impl Session {
                 if self.game.outcome() != Some(*outcome) {
                     self.game.withdraw_ending();
                     let _ = self.game.end(*outcome);
+                    self.revision += 1;
+                }
+            }
+            ServerUpdate::DrawOffered(by) => {
+                if self.draw.open != Some(*by) {
+                    self.note_offer(*by);
+                }
+            }
+            ServerUpdate::DrawDeclined(by) => {
+                self.draw.open = None;
+                self.draw.declined_by = Some(*by);
+                self.revision += 1;
+            }
+            ServerUpdate::DrawLapsed => {
+                if self.draw.open.take().is_some() {
                     self.revision += 1;
                 }
             }
@@ -331,11 +372,64 @@ impl Session {
             return false;
         }
         let loser = self.seats.human_side().unwrap_or(self.game.side_to_move());
-        let ok = self.game.end(Outcome::win(!loser, ludus_rules::Reason::Resignation)).is_ok();
+        let ok = self.game.end(Outcome::win(!loser, Reason::Resignation)).is_ok();
         if ok {
             self.revision += 1;
         }
         ok
+    }
+
+    /// The side the person here offers a draw for, or answers one for: their own side against
+    /// the computer or online, the side to move with two players on one device (an offer
+    /// stands for the other player to answer on the same screen).
+    pub fn offering_side(&self) -> Option<Side> {
+        if self.review || self.lesson || self.spectating {
+            return None;
+        }
+        self.seats.human_side().or_else(|| self.seats.is_two_players().then(|| self.game.side_to_move()))
+    }
+
+    /// Whether `side` may offer a draw now: a game going on, no offer of theirs open, none
+    /// made yet at this move.
+    pub fn may_offer_draw(&self, side: Side) -> bool {
+        !self.review
+            && !self.lesson
+            && !self.game.is_over()
+            && self.draw.open.is_none()
+            && self.draw.offered_at[side.index()] != Some(self.game.ply())
+    }
+
+    /// `side` offers a draw (a local game; online the server decides). False when it may not.
+    pub fn offer_draw(&mut self, side: Side) -> bool {
+        if self.seats.is_online() || !self.may_offer_draw(side) {
+            return false;
+        }
+        self.note_offer(side);
+        true
+    }
+
+    /// Records an offer by `side` (made here, or told by the server).
+    fn note_offer(&mut self, side: Side) {
+        self.draw.open = Some(side);
+        self.draw.offered_at[side.index()] = Some(self.game.ply());
+        self.draw.declined_by = None;
+        self.revision += 1;
+    }
+
+    /// The open offer is answered by the other side (a local game): accepted, the game is drawn
+    /// by agreement; declined, it goes on. False when there is no offer to answer.
+    pub fn answer_draw(&mut self, accept: bool) -> bool {
+        if self.seats.is_online() || self.game.is_over() {
+            return false;
+        }
+        let Some(by) = self.draw.open.take() else { return false };
+        if accept {
+            let _ = self.game.end(Outcome::draw(Reason::Agreement));
+        } else {
+            self.draw.declined_by = Some(!by);
+        }
+        self.revision += 1;
+        true
     }
 }
 
@@ -364,6 +458,12 @@ pub enum ServerUpdate {
         /// How many moves the server has confirmed.
         confirmed: usize,
     },
+    /// A player offers a draw.
+    DrawOffered(Side),
+    /// The offer was declined by this side.
+    DrawDeclined(Side),
+    /// The offer lapsed: its side moved.
+    DrawLapsed,
 }
 
 /// Requests that change the session: the person's taps and buttons, the keyboard, the computer's
@@ -378,6 +478,11 @@ pub enum GameCommand {
     Redo,
     /// Resign.
     Resign,
+    /// The person here offers a draw (for [`Session::offering_side`]).
+    OfferDraw,
+    /// The open draw offer is answered: accepted or declined (by the person here, or by the
+    /// computer it was offered to).
+    AnswerDraw(bool),
     /// Start a new game with the same settings.
     NewGame,
     /// What the server confirmed (online games): applied as told, never sent back to it.
@@ -414,6 +519,14 @@ pub(crate) fn apply_commands(mut commands: MessageReader<GameCommand>, session: 
             }
             GameCommand::Resign => {
                 session.resign();
+            }
+            GameCommand::OfferDraw => {
+                if let Some(side) = session.offering_side() {
+                    session.offer_draw(side);
+                }
+            }
+            GameCommand::AnswerDraw(accept) => {
+                session.answer_draw(*accept);
             }
             GameCommand::NewGame if session.seats.is_online() => {}
             GameCommand::NewGame => session.restart(),

@@ -203,6 +203,17 @@ fn follow_server(
                     o.archive = Some(archive.clone());
                 }
             }
+            ServerMessage::DrawOffered { game, by } if current.as_ref().is_some_and(|o| o.id == *game) => {
+                to_session(ServerUpdate::DrawOffered(*by));
+            }
+            ServerMessage::DrawDeclined { game, by } if current.as_ref().is_some_and(|o| o.id == *game) => {
+                to_session(ServerUpdate::DrawDeclined(*by));
+            }
+            ServerMessage::DrawOfferLapsed { game, .. }
+                if current.as_ref().is_some_and(|o| o.id == *game) =>
+            {
+                to_session(ServerUpdate::DrawLapsed);
+            }
             ServerMessage::RematchOffered { game, by } => {
                 if let Some(o) = current.as_mut()
                     && o.id == *game
@@ -240,7 +251,8 @@ fn check_in_step(
     }
 }
 
-/// Sends the person's moves, proposals, resignation and rematch requests to the server.
+/// Sends the person's moves, proposals, resignation, draw offers and answers, and rematch
+/// requests to the server.
 fn send_commands(
     mut reader: MessageReader<GameCommand>,
     mut net: ResMut<Net>,
@@ -273,6 +285,21 @@ fn send_commands(
             GameCommand::Resign => {
                 if online.local_side().is_some() && !session.game.is_over() {
                     net.send(ClientMessage::Resign { game });
+                }
+            }
+            GameCommand::OfferDraw => {
+                if let Some(side) = online.local_side()
+                    && session.may_offer_draw(side)
+                {
+                    net.send(ClientMessage::OfferDraw { game });
+                }
+            }
+            GameCommand::AnswerDraw(accept) => {
+                if let Some(side) = online.local_side()
+                    && session.draw.open == Some(!side)
+                    && !session.game.is_over()
+                {
+                    net.send(ClientMessage::AnswerDraw { game, accept: *accept });
                 }
             }
             GameCommand::NewGame => {

@@ -6,7 +6,7 @@
 
 use crate::app::{AppSet, Screen};
 use crate::board::view::BoardView;
-use crate::game::session::{GameCommand, HintRequest, Level, Session};
+use crate::game::session::{GameCommand, HintRequest, Level, Player, Session};
 use crate::net::connection::Net;
 use crate::platform::background::{Background, Wake};
 use crate::players::endgames::Endgames;
@@ -225,6 +225,34 @@ fn finish(
     }
 }
 
+/// Nodes the computer searches to answer a draw offer: a few milliseconds, once per offer, on
+/// the frame's own thread (in the browser too: too short to slice).
+const DRAW_NODES: u64 = 8_000;
+
+/// The computer answers a draw offered to it (a local game): it takes the draw when its
+/// evaluation says the game is drawn or it is behind ([`ludus_ai::accepts_draw`], with the
+/// endgame tables in Alquerque), and plays on when it is ahead.
+fn answer_draw(
+    session: Option<Res<Session>>,
+    endgames: Option<Res<Endgames>>,
+    mut commands: MessageWriter<GameCommand>,
+    mut answered: Local<Option<u64>>,
+) {
+    let Some(session) = session else { return };
+    let Some(by) = session.draw.open else { return };
+    if session.seats.is_online() || !matches!(session.seats.player(!by), Player::Computer(_)) {
+        return;
+    }
+    // Once per offer: the answer is applied in the next frame.
+    if *answered == Some(session.revision) {
+        return;
+    }
+    *answered = Some(session.revision);
+    let tb = endgames.and_then(|e| e.tb.clone());
+    let accept = ludus_ai::accepts_draw(&session.game, !by, DRAW_NODES, tb, session.revision);
+    commands.write(GameCommand::AnswerDraw(accept));
+}
+
 /// The status follows the player, in the frame it changes (the game may then sleep a while).
 fn status(player: Res<ComputerPlayer>, mut thinking: ResMut<Thinking>) {
     let active = player.on_a_move();
@@ -273,7 +301,10 @@ fn cancel(mut player: ResMut<ComputerPlayer>, mut thinking: ResMut<Thinking>) {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Thinking>()
         .init_resource::<ComputerPlayer>()
-        .add_systems(Update, (think, status).chain().in_set(AppSet::Think).run_if(in_state(Screen::Playing)))
+        .add_systems(
+            Update,
+            (answer_draw, think, status).chain().in_set(AppSet::Think).run_if(in_state(Screen::Playing)),
+        )
         .add_systems(
             Update,
             finish
@@ -319,5 +350,42 @@ mod tests {
         assert_eq!(session.game.ply(), 1);
         assert!(session.human_to_move());
         assert!(!app.world().resource::<Thinking>().active, "the status changes with the move");
+    }
+
+    /// A person offers the computer a draw on their turn: it is answered within two frames, and
+    /// the game is drawn by agreement (the computer is behind) or goes on with the offer declined
+    /// (the computer is ahead).
+    fn offer_to_the_computer(position: &str, person: Side) -> Session {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
+        app.add_plugins(crate::app::plugin);
+        app.add_message::<RequestRedraw>();
+        app.init_resource::<BoardView>();
+        app.add_plugins((session::plugin, plugin));
+        app.insert_state(Screen::Playing);
+        let pos = ludus_rules::AnyPosition::parse(Variant::LatrunculiQuick, position).expect("position");
+        let game = AnyGame::from_position(pos);
+        app.insert_resource(Session::from_game(game, Seats::versus_computer(person, Level::Easy)));
+        app.update();
+        app.world_mut().write_message(GameCommand::OfferDraw);
+        app.update();
+        app.update();
+        app.world().resource::<Session>().clone()
+    }
+
+    #[test]
+    fn the_computer_takes_a_draw_when_behind_and_declines_when_ahead() {
+        // Red (first) has eight soldiers and its king against Black's king and three.
+        let behind = offer_to_the_computer("B1bbb3/8/8/8/8/8/4R3/rrrrrrrr r", Side::First);
+        assert_eq!(
+            behind.game.outcome(),
+            Some(ludus_rules::Outcome::draw(ludus_rules::Reason::Agreement)),
+            "Black, five soldiers down, takes the draw"
+        );
+        let ahead = offer_to_the_computer("B1bbb3/8/8/8/8/8/4R3/rrrrrrrr b", Side::Second);
+        assert!(!ahead.game.is_over(), "Red, five soldiers up, plays on");
+        assert_eq!(ahead.draw.open, None);
+        assert_eq!(ahead.draw.declined_by, Some(Side::First));
+        assert!(!ahead.may_offer_draw(Side::Second), "one offer per move");
     }
 }

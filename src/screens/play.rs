@@ -97,6 +97,7 @@ pub(super) fn panel(
         if let Some(online) = online {
             online_panel(ui, lang, &actions.net, online, session, now);
         }
+        draw_offer(ui, lang, session, online, &mut actions.game);
         if let Some(level) = session.seats.players.iter().find_map(|p| match p {
             Player::Computer(l) => Some(*l),
             Player::Human | Player::Remote => None,
@@ -133,6 +134,17 @@ pub(super) fn panel(
                         ui.ctx().data_mut(|d| d.insert_temp(id, t + 4.0));
                         ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(4.1));
                     }
+                }
+                if let Some(side) = online.local_side()
+                    && playing
+                    && ui
+                        .add_enabled(
+                            session.may_offer_draw(side),
+                            egui::Button::new(lang.t("hud.offer_draw")),
+                        )
+                        .clicked()
+                {
+                    actions.game.write(GameCommand::OfferDraw);
                 }
                 if session.spectating && ui.button(lang.t("hud.flip")).clicked() {
                     board.view.turned = !board.view.turned;
@@ -171,6 +183,13 @@ pub(super) fn panel(
                     .clicked()
                 {
                     actions.game.write(GameCommand::Resign);
+                }
+                let may_offer = session.offering_side().is_some_and(|side| session.may_offer_draw(side));
+                if ui
+                    .add_enabled(may_offer && human_turn_or_over, egui::Button::new(lang.t("hud.offer_draw")))
+                    .clicked()
+                {
+                    actions.game.write(GameCommand::OfferDraw);
                 }
                 if ui.button(lang.t("hud.new_game")).clicked() {
                     actions.game.write(GameCommand::NewGame);
@@ -228,6 +247,51 @@ pub(super) fn panel(
         hidden.0 = false;
     }
     Ok(())
+}
+
+/// The draw offer on the table: who offers it, with "accept" and "decline" for the person who
+/// answers it here (the opponent online; the other player with two players on one device; the
+/// computer answers its own), and the answer to the last one until the next move.
+fn draw_offer(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    session: &Session,
+    online: Option<&OnlineGame>,
+    game: &mut MessageWriter<GameCommand>,
+) {
+    if session.game.is_over() {
+        return;
+    }
+    let variant = session.game.variant();
+    let gold = egui::Color32::from_rgb(240, 200, 110);
+    if let Some(by) = session.draw.open {
+        let answers_here = match online {
+            Some(online) => online.local_side() == Some(!by),
+            None => session.seats.player(!by) == Player::Human,
+        };
+        let mine = online.is_some_and(|o| o.local_side() == Some(by))
+            || (online.is_none() && session.seats.human_side() == Some(by));
+        if answers_here {
+            ui.label(
+                egui::RichText::new(fill(lang.t("draw.offered"), &[side_name(lang, variant, by)]))
+                    .color(gold),
+            );
+            ui.horizontal_wrapped(|ui| {
+                if ui.button(lang.t("draw.accept")).clicked() {
+                    game.write(GameCommand::AnswerDraw(true));
+                }
+                if ui.button(lang.t("draw.decline")).clicked() {
+                    game.write(GameCommand::AnswerDraw(false));
+                }
+            });
+        } else if mine {
+            ui.label(egui::RichText::new(lang.t("draw.waiting")).color(gold));
+        }
+    } else if let Some(side) = session.draw.declined_by {
+        ui.label(
+            egui::RichText::new(fill(lang.t("draw.declined"), &[side_name(lang, variant, side)])).color(gold),
+        );
+    }
 }
 
 /// How many spectators proposed each ghost move, and the frames a running clock needs.

@@ -4,6 +4,7 @@
 
 mod analysis;
 mod app;
+mod draws;
 mod endgames;
 mod fonts;
 mod language;

@@ -402,3 +402,64 @@ fn server_news_change_the_session_through_its_commands() {
     assert_eq!(session.game.outcome().map(|o| o.reason), Some(Reason::Resignation));
     assert!(session.revision > revision);
 }
+
+/// Draw offers through a real server: the game's offer is declined by the bot (and cannot be
+/// made again at that move), the bot's offer is accepted from the game's panel command, and the
+/// game ends drawn by agreement on both ends.
+#[test]
+fn draw_offers_go_through_the_server_both_ways() {
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-draws");
+    let (_server, addr, mut app) = server_and_app(&dir.join("server"));
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
+        variant: Variant::Alquerque,
+        clock: None,
+        public: false,
+    });
+    run_until(&mut app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
+    let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
+        panic!("not a room")
+    };
+    let mut bot = Bot::new(addr, "Bot");
+    bot.client.send(&ClientMessage::JoinRoom { code });
+    run_until(&mut app, &mut [&mut bot], 10, "the game on both ends", |app, bots| {
+        bots[0].game.is_some() && app.world().get_resource::<OnlineGame>().is_some()
+    });
+    let online = app.world().resource::<OnlineGame>().clone();
+    let mine = online.local_side().expect("the app plays");
+    let game = online.id;
+
+    // The app offers; the bot hears it and declines.
+    app.world_mut().write_message(GameCommand::OfferDraw);
+    run_until(&mut app, &mut [&mut bot], 10, "the offer on both ends", |app, bots| {
+        app.world().resource::<Session>().draw.open == Some(mine)
+            && bots[0].heard.iter().any(|m| matches!(m, ServerMessage::DrawOffered { by, .. } if *by == mine))
+    });
+    bot.client.send(&ClientMessage::AnswerDraw { game, accept: false });
+    run_until(&mut app, &mut [&mut bot], 10, "the refusal", |app, _| {
+        app.world().resource::<Session>().draw.declined_by == Some(!mine)
+    });
+    let session = app.world().resource::<Session>().clone();
+    assert_eq!(session.draw.open, None);
+    assert!(!session.game.is_over());
+    assert!(!session.may_offer_draw(mine), "one offer a move");
+
+    // A move each way, then the bot offers and the app accepts.
+    one_ply(&mut app, &mut bot);
+    one_ply(&mut app, &mut bot);
+    bot.client.send(&ClientMessage::OfferDraw { game });
+    run_until(&mut app, &mut [&mut bot], 10, "the bot's offer", |app, _| {
+        app.world().resource::<Session>().draw.open == Some(!mine)
+    });
+    app.world_mut().write_message(GameCommand::AnswerDraw(true));
+    let agreed = ludus_rules::Outcome::draw(Reason::Agreement);
+    run_until(&mut app, &mut [&mut bot], 10, "the agreed draw on both ends", |app, bots| {
+        app.world().resource::<Session>().game.outcome() == Some(agreed)
+            && bots[0]
+                .heard
+                .iter()
+                .any(|m| matches!(m, ServerMessage::GameOver { outcome, .. } if *outcome == agreed))
+    });
+    let archive = app.world().resource::<OnlineGame>().archive.clone().expect("the archive");
+    assert_eq!(archive.outcome, agreed);
+}

@@ -6,9 +6,9 @@ use crate::limits::Limits;
 use crate::params::Params;
 use crate::score::Score;
 use crate::search::{Search, Status};
-use crate::tablebase::{Probe, Tablebase};
+use crate::tablebase::{Probe, Tablebase, Wdl};
 use crate::tt::TranspositionTable;
-use ludus_rules::{AnyGame, AnyMove, AnyPosition, GamePosition, Variant, alquerque, latrunculi};
+use ludus_rules::{AnyGame, AnyMove, AnyPosition, GamePosition, Side, Variant, alquerque, latrunculi};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -244,6 +244,58 @@ impl AnySearch {
 /// The move `level` plays in `game`'s current position, in one go (see [`AnySearch::new`]).
 pub fn best_move(game: &AnyGame, level: Level, limits: Limits, seed: u64) -> Option<AnyMove> {
     AnySearch::new(game, level, limits, seed).run_to_end()
+}
+
+/// How far ahead (centi-soldiers) a side may be and still take a draw: the search's own noise.
+pub const DRAW_MARGIN: i32 = 25;
+
+/// Whether `side` takes a draw offered in `game`: a search of `nodes` nodes with Hard's
+/// evaluation (and the endgame tables `tb`, when given and they cover the position) says the
+/// game is drawn or that `side` is behind or at most [`DRAW_MARGIN`] ahead. Never in a game
+/// that is over.
+pub fn accepts_draw(game: &AnyGame, side: Side, nodes: u64, tb: Option<Arc<Tablebase>>, seed: u64) -> bool {
+    if game.is_over() {
+        return false;
+    }
+    let mut search = AnySearch::new(game, Level::Hard, Limits::nodes(nodes), seed);
+    if let Some(tb) = tb {
+        search = search.with_tablebase(tb);
+    }
+    search.run_to_end();
+    let info = search.info();
+    // The search's and the tables' values are the side to move's.
+    let mine = game.side_to_move() == side;
+    if let Some(probe) = info.tablebase {
+        return match probe.wdl {
+            Wdl::Draw => true,
+            Wdl::Win => !mine,
+            Wdl::Loss => mine,
+        };
+    }
+    let value = match info.score {
+        Score::Eval(cp) => {
+            if mine {
+                cp
+            } else {
+                -cp
+            }
+        }
+        Score::WinIn(_) => {
+            if mine {
+                i32::MAX
+            } else {
+                i32::MIN
+            }
+        }
+        Score::LossIn(_) => {
+            if mine {
+                i32::MIN
+            } else {
+                i32::MAX
+            }
+        }
+    };
+    value <= DRAW_MARGIN
 }
 
 /// A game of `variant` after `plies` random moves (from `seed`) that leave a balanced

@@ -67,7 +67,7 @@ pub mod tablebase;
 pub mod tt;
 pub mod uct;
 
-pub use any::{AnyInfo, AnySearch, balanced_opening, best_move};
+pub use any::{AnyInfo, AnySearch, DRAW_MARGIN, accepts_draw, balanced_opening, best_move};
 pub use eval::SearchGame;
 pub use level::{Level, UnknownLevel};
 pub use limits::Limits;

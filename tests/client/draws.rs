@@ -1,0 +1,81 @@
+//! Draw offers on one device: two players offer and answer on the same screen (one offer per
+//! side and move, lapsing when the offerer moves, an agreed draw ending the game), and an online
+//! game's offers are the server's to decide. The computer's answer is tested with the computer
+//! player (`src/players/computer.rs`), the server's rules in `crates/server`.
+
+use ludus::game::session::{GameCommand, Seats, ServerUpdate, Session};
+use ludus_rules::{Outcome, Reason, Side, Variant};
+
+fn two_players() -> bevy::prelude::App {
+    let mut app = crate::headless();
+    app.insert_resource(Session::new(Variant::Alquerque, Seats::two_players()));
+    app.update();
+    app
+}
+
+fn send(app: &mut bevy::prelude::App, command: GameCommand) -> Session {
+    app.world_mut().write_message(command);
+    app.update();
+    app.world().resource::<Session>().clone()
+}
+
+fn play_first_legal(app: &mut bevy::prelude::App) -> Session {
+    let mv = app.world().resource::<Session>().game.legal_moves()[0];
+    send(app, GameCommand::Play(mv))
+}
+
+#[test]
+fn two_players_agree_a_draw_on_the_same_screen() {
+    let mut app = two_players();
+    let s = send(&mut app, GameCommand::OfferDraw);
+    assert_eq!(s.draw.open, Some(Side::First), "the side to move offers");
+    assert!(!s.may_offer_draw(Side::Second), "one offer at a time");
+    let s = send(&mut app, GameCommand::AnswerDraw(true));
+    assert_eq!(s.game.outcome(), Some(Outcome::draw(Reason::Agreement)));
+    assert!(s.game.is_over());
+    // Undo takes the agreement back, as any other ending.
+    let s = send(&mut app, GameCommand::Undo);
+    assert!(!s.game.is_over());
+    assert_eq!(s.draw.open, None);
+}
+
+#[test]
+fn a_declined_offer_waits_for_the_next_move_and_an_offer_lapses_when_its_side_moves() {
+    let mut app = two_players();
+    send(&mut app, GameCommand::OfferDraw);
+    let s = send(&mut app, GameCommand::AnswerDraw(false));
+    assert!(!s.game.is_over());
+    assert_eq!((s.draw.open, s.draw.declined_by), (None, Some(Side::Second)));
+    let s = send(&mut app, GameCommand::OfferDraw);
+    assert_eq!(s.draw.open, None, "no second offer by the same side at the same move");
+    assert!(!s.may_offer_draw(Side::First));
+    // White moves: the refusal is old news; Black, now to move, offers and then moves instead
+    // of waiting: the offer lapses.
+    let s = play_first_legal(&mut app);
+    assert_eq!(s.draw.declined_by, None);
+    assert!(s.may_offer_draw(Side::Second));
+    let s = send(&mut app, GameCommand::OfferDraw);
+    assert_eq!(s.draw.open, Some(Side::Second));
+    let s = play_first_legal(&mut app);
+    assert_eq!(s.draw.open, None, "the offer lapsed with its side's move");
+    let s = send(&mut app, GameCommand::AnswerDraw(true));
+    assert!(!s.game.is_over(), "a lapsed offer cannot be accepted");
+    // White may offer again at its new move.
+    assert!(s.may_offer_draw(Side::First));
+}
+
+#[test]
+fn online_the_server_decides_and_its_news_reach_the_session() {
+    let mut s = Session::new(Variant::Alquerque, Seats::online(Some(Side::First)));
+    assert!(!s.offer_draw(Side::First), "online an offer goes to the server");
+    assert_eq!(s.draw.open, None);
+    s.follow_server(&ServerUpdate::DrawOffered(Side::Second));
+    assert_eq!(s.draw.open, Some(Side::Second));
+    assert!(!s.answer_draw(true), "online the answer goes to the server");
+    assert!(!s.game.is_over());
+    s.follow_server(&ServerUpdate::DrawDeclined(Side::First));
+    assert_eq!((s.draw.open, s.draw.declined_by), (None, Some(Side::First)));
+    s.follow_server(&ServerUpdate::DrawOffered(Side::First));
+    s.follow_server(&ServerUpdate::DrawLapsed);
+    assert_eq!(s.draw.open, None);
+}
