@@ -6,7 +6,7 @@ use crate::app::launch::{Launch, OnlineAction};
 use crate::net::address::default_server;
 use crate::net::connection::{LinkState, Net, OnlineConfig};
 use bevy::prelude::*;
-use ludus_protocol::{ClientMessage, ClockSpec};
+use ludus_protocol::ClientMessage;
 use ludus_rules::Variant;
 
 /// How far the launch's online request has come.
@@ -46,7 +46,7 @@ fn autostart(
             *progress = Progress::Done;
             let variant =
                 launch.as_ref().and_then(|l| l.game.as_ref()).map_or(Variant::Alquerque, |g| g.variant());
-            let clock = config.clock.then_some(ClockSpec::BLITZ);
+            let clock = config.time_control;
             match auto.action {
                 OnlineAction::Lobby => {}
                 OnlineAction::Quick => net.send(ClientMessage::QuickMatch { variant, clock }),

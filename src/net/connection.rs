@@ -16,7 +16,8 @@ use bevy_renet2::netcode::{NetcodeClientPlugin, NetcodeClientTransport};
 use bevy_renet2::prelude::{RenetClient, RenetClientPlugin, RenetSend};
 use ludus_protocol::client::{ClientConfig, TokenFailure, TokenRequest, hello, open_link};
 use ludus_protocol::{
-    CHANNEL, ClientMessage, ErrorCode, LobbyView, ServerMessage, SessionToken, decode_server, encode,
+    CHANNEL, ClientMessage, ClockSpec, ErrorCode, LobbyView, ServerMessage, SessionToken, decode_server,
+    encode,
 };
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
@@ -41,8 +42,12 @@ pub struct OnlineConfig {
     pub tokens: BTreeMap<String, String>,
     /// The game chosen for quick match and new rooms.
     pub variant: Option<Variant>,
-    /// Play with clocks (5 minutes plus 3 seconds a move).
-    pub clock: bool,
+    /// The time control chosen for quick match and new rooms (none: untimed).
+    pub time_control: Option<ClockSpec>,
+    /// Files written before the choice of time controls said only whether to play with clocks
+    /// (then 5+3): read, never written.
+    #[serde(rename = "clock", skip_serializing)]
+    pub legacy_clock: bool,
 }
 
 /// The online configuration's document.
@@ -52,7 +57,11 @@ impl OnlineConfig {
     /// Reads the stored configuration; an unreadable one is set aside and reported.
     pub fn load(lang: Lang) -> (OnlineConfig, Option<String>) {
         let (config, notice) = DOCUMENT.load_json(lang);
-        (config.unwrap_or_default(), notice)
+        let mut config: OnlineConfig = config.unwrap_or_default();
+        if std::mem::take(&mut config.legacy_clock) && config.time_control.is_none() {
+            config.time_control = Some(ClockSpec::BLITZ);
+        }
+        (config, notice)
     }
 
     fn save(&self) {

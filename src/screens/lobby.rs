@@ -136,7 +136,7 @@ pub(super) fn online_screen(
 
 fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
     match clock {
-        Some(c) => format!("{}+{}", c.initial_ms / 60_000, c.increment_ms / 1000),
+        Some(c) => c.label(),
         None => lang.t("net.no_clock").to_string(),
     }
 }
@@ -169,8 +169,19 @@ fn lobby_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, config: &mut Onli
             }
         }
     });
-    ui.checkbox(&mut config.clock, lang.t("net.with_clock"));
-    let clock = config.clock.then_some(ClockSpec::BLITZ);
+    ui.label(egui::RichText::new(lang.t("net.time_control")).strong());
+    ui.horizontal_wrapped(|ui| {
+        let choices = std::iter::once(None).chain(ClockSpec::CONTROLS.map(Some));
+        for choice in choices {
+            if ui
+                .add(egui::Button::selectable(config.time_control == choice, clock_label(lang, choice)))
+                .clicked()
+            {
+                config.time_control = choice;
+            }
+        }
+    });
+    let clock = config.time_control;
     ui.horizontal_wrapped(|ui| {
         if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.quick_match"))).clicked() {
             net.send(ClientMessage::QuickMatch { variant, clock });

@@ -75,3 +75,28 @@ fn finished_games_are_not_offered() {
     store(&session);
     assert!(!dir.join("unfinished-game.json").exists());
 }
+
+/// The online screen's choices: a time control is kept, and a file from before the choice of
+/// time controls (`"clock": true`, then 5+3) keeps playing with clocks.
+#[test]
+fn the_time_control_is_kept_and_an_older_clock_choice_read() {
+    use ludus::net::connection::OnlineConfig;
+    use ludus_protocol::ClockSpec;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-config");
+    let lang = Lang::En;
+    std::fs::write(dir.join("online.json"), r#"{"server":"127.0.0.1:5000","nickname":"Ann","clock":true}"#)
+        .expect("write");
+    let (config, notice) = OnlineConfig::load(lang);
+    assert_eq!(notice, None);
+    assert_eq!(config.nickname, "Ann");
+    assert_eq!(config.time_control, Some(ClockSpec::BLITZ));
+    std::fs::write(dir.join("online.json"), r#"{"nickname":"Ann","clock":false}"#).expect("write");
+    assert_eq!(OnlineConfig::load(lang).0.time_control, None);
+    let written =
+        serde_json::to_string(&OnlineConfig { time_control: Some(ClockSpec::CONTROLS[1]), ..config })
+            .expect("json");
+    assert!(!written.contains("\"clock\""), "{written}");
+    std::fs::write(dir.join("online.json"), written).expect("write");
+    assert_eq!(OnlineConfig::load(lang).0.time_control, Some(ClockSpec::minutes_plus(3, 2)));
+}

@@ -422,6 +422,10 @@ mod tests {
     #[test]
     fn clock_limits() {
         assert!(ClockSpec::BLITZ.is_valid());
+        assert!(ClockSpec::CONTROLS.iter().all(ClockSpec::is_valid));
+        let labels: Vec<String> = ClockSpec::CONTROLS.iter().map(ClockSpec::label).collect();
+        assert_eq!(labels, ["1+0", "3+2", "5+3", "10+5", "15+10"]);
+        assert_eq!(ClockSpec { initial_ms: 30_000, increment_ms: 1500 }.label(), "0.5+1.5");
         assert!(!ClockSpec { initial_ms: 1000, increment_ms: 0 }.is_valid());
         assert!(!ClockSpec { initial_ms: 60_000, increment_ms: 61_000 }.is_valid());
         let _ = Variant::ALL;

@@ -50,7 +50,29 @@ impl ClockSpec {
     pub const MAX_INCREMENT_MS: u32 = 60_000;
 
     /// Five minutes plus three seconds a move.
-    pub const BLITZ: ClockSpec = ClockSpec { initial_ms: 5 * 60 * 1000, increment_ms: 3000 };
+    pub const BLITZ: ClockSpec = ClockSpec::minutes_plus(5, 3);
+
+    /// The time controls the game offers for rooms and quick match (besides none), fastest
+    /// first: 1+0, 3+2, 5+3, 10+5 and 15+10 (minutes plus seconds a move).
+    pub const CONTROLS: [ClockSpec; 5] = [
+        ClockSpec::minutes_plus(1, 0),
+        ClockSpec::minutes_plus(3, 2),
+        ClockSpec::BLITZ,
+        ClockSpec::minutes_plus(10, 5),
+        ClockSpec::minutes_plus(15, 10),
+    ];
+
+    /// `minutes` for the game plus `seconds` a move.
+    pub const fn minutes_plus(minutes: u32, seconds: u32) -> ClockSpec {
+        ClockSpec { initial_ms: minutes * 60 * 1000, increment_ms: seconds * 1000 }
+    }
+
+    /// As players write it: "3+2" (minutes plus seconds a move; "0.5+0" below a minute).
+    pub fn label(&self) -> String {
+        let minutes = f64::from(self.initial_ms) / 60_000.0;
+        let seconds = f64::from(self.increment_ms) / 1000.0;
+        format!("{minutes}+{seconds}")
+    }
 
     /// Whether the server accepts this time control.
     pub fn is_valid(&self) -> bool {

@@ -191,6 +191,37 @@ fn the_clock_runs_out_on_the_side_to_move() {
     assert_eq!(h.core.live_games(), 0);
 }
 
+/// Every time control the game offers: the side to move loses on time when its own time is
+/// spent (not a millisecond before), the mover's clock gaining the increment.
+#[test]
+fn a_loss_on_time_at_each_control_the_game_offers() {
+    for clock in ClockSpec::CONTROLS {
+        let mut h = Harness::new(Limits::default());
+        let (first, second, view) = h.quick_game(Some(clock));
+        h.advance(Duration::from_secs(1));
+        let mv = first_legal(&view, 0);
+        h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv });
+        let clocks = h.inbox(second).iter().find_map(|m| match m {
+            ServerMessage::MovePlayed { clocks, .. } => *clocks,
+            _ => None,
+        });
+        let label = clock.label();
+        let first_left = clock.initial_ms - 1000 + clock.increment_ms;
+        assert_eq!(clocks.map(|c| c.remaining_ms), Some([first_left, clock.initial_ms]), "{label}");
+        h.advance(Duration::from_millis(u64::from(clock.initial_ms) - 1));
+        assert!(
+            h.inbox(first).iter().all(|m| !matches!(m, ServerMessage::GameOver { .. })),
+            "{label}: early"
+        );
+        h.advance(Duration::from_millis(1));
+        let outcome = h.inbox(first).iter().find_map(|m| match m {
+            ServerMessage::GameOver { outcome, .. } => Some(*outcome),
+            _ => None,
+        });
+        assert_eq!(outcome, Some(Outcome::win(Side::First, Reason::Timeout)), "{label}");
+    }
+}
+
 #[test]
 fn a_move_after_the_flag_fell_does_not_count() {
     let mut h = Harness::new(Limits { min_clock_ms: 1000, ..Limits::default() });
