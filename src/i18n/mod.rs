@@ -177,7 +177,10 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("net.err.draw_offered", "You have already offered a draw on this move."),
     ("net.err.full", "The server is full; try again later."),
     ("net.err.chat_too_long", "That message is too long: 200 characters at most."),
-    ("net.err.chat_bad_text", "That message cannot be sent: it is empty or has invisible or control characters."),
+    (
+        "net.err.chat_bad_text",
+        "That message cannot be sent: it is empty or has invisible or control characters.",
+    ),
     ("net.err.not_in_game", "You are not in that game."),
     ("net.err.chat_full", "The chat of this game is full."),
     ("net.err.mute_self", "You cannot mute yourself."),
@@ -540,7 +543,10 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("net.err.draw_offered", "Bạn đã đề nghị hòa ở nước này rồi."),
     ("net.err.full", "Máy chủ đã đầy; hãy thử lại sau."),
     ("net.err.chat_too_long", "Tin nhắn quá dài: tối đa 200 ký tự."),
-    ("net.err.chat_bad_text", "Không gửi được tin nhắn này: tin nhắn trống hoặc có ký tự ẩn hay ký tự điều khiển."),
+    (
+        "net.err.chat_bad_text",
+        "Không gửi được tin nhắn này: tin nhắn trống hoặc có ký tự ẩn hay ký tự điều khiển.",
+    ),
     ("net.err.not_in_game", "Bạn không ở trong ván này."),
     ("net.err.chat_full", "Khung trò chuyện của ván này đã đầy."),
     ("net.err.mute_self", "Bạn không thể tự tắt tiếng chính mình."),

@@ -524,10 +524,34 @@ mod tests {
             assert_eq!(validate_chat(&format!("a{c}b")), Err(ChatError::Control(c)), "{c:?}");
         }
         for c in [
-            '\u{00AD}', '\u{034F}', '\u{061C}', '\u{115F}', '\u{1160}', '\u{17B4}', '\u{17B5}', '\u{180B}',
-            '\u{180E}', '\u{180F}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{200E}', '\u{200F}', '\u{202A}',
-            '\u{202E}', '\u{2060}', '\u{2066}', '\u{206F}', '\u{3164}', '\u{FE00}', '\u{FE0F}', '\u{FEFF}',
-            '\u{FFA0}', '\u{E0000}', '\u{E0041}', '\u{E007F}',
+            '\u{00AD}',
+            '\u{034F}',
+            '\u{061C}',
+            '\u{115F}',
+            '\u{1160}',
+            '\u{17B4}',
+            '\u{17B5}',
+            '\u{180B}',
+            '\u{180E}',
+            '\u{180F}',
+            '\u{200B}',
+            '\u{200C}',
+            '\u{200D}',
+            '\u{200E}',
+            '\u{200F}',
+            '\u{202A}',
+            '\u{202E}',
+            '\u{2060}',
+            '\u{2066}',
+            '\u{206F}',
+            '\u{3164}',
+            '\u{FE00}',
+            '\u{FE0F}',
+            '\u{FEFF}',
+            '\u{FFA0}',
+            '\u{E0000}',
+            '\u{E0041}',
+            '\u{E007F}',
         ] {
             assert_eq!(validate_chat(&format!("a{c}b")), Err(ChatError::Invisible(c)), "{c:?}");
             // Alone, too: not trimmed away into an empty line.
@@ -558,7 +582,10 @@ mod tests {
             ply: 4,
             at_ms: 1_700_000_000_000,
         };
-        assert_eq!(tag(encode(&ServerMessage::DrawOfferLapsed { game: GameId(1), by: Side::First }).unwrap()), 19);
+        assert_eq!(
+            tag(encode(&ServerMessage::DrawOfferLapsed { game: GameId(1), by: Side::First }).unwrap()),
+            19
+        );
         assert_eq!(tag(encode(&ServerMessage::Chat(line.clone())).unwrap()), 20);
         assert_eq!(tag(encode(&ErrorCode::DrawAlreadyOffered).unwrap()), 25);
         assert_eq!(tag(encode(&ErrorCode::ChatTooLong).unwrap()), 26);

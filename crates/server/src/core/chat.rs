@@ -151,7 +151,8 @@ impl Core {
         let was_muted = g.mutes.get(&pid).is_some_and(|m| m.contains(&target));
         // Unmuting someone who has left since is fine; muting needs them there.
         let present = g.players.contains(&target) || g.spectators.contains(&target);
-        if !present && !(was_muted && !muted) {
+        let unmuting = was_muted && !muted;
+        if !present && !unmuting {
             return refuse(ErrorCode::NotInGame, format!("player {} is not in game {}", target.0, gid.0));
         }
         let set = g.mutes.entry(pid).or_default();

@@ -16,8 +16,8 @@ use super::spectators::tally;
 use super::{Core, Refusal, refuse, side_of};
 use crate::store::{Op, StoredGame};
 use ludus_protocol::{
-    ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId, PlayerInfo,
-    PlyProposals, Role, ServerMessage,
+    ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId,
+    PlayerInfo, PlyProposals, Role, ServerMessage,
 };
 use ludus_rules::{AnyGame, AnyMove, Outcome, Reason, Side};
 use std::collections::{HashMap, HashSet};

@@ -131,7 +131,8 @@ impl ChatRate {
         while self.said.front().is_some_and(|&t| now.saturating_duration_since(t) >= limits.chat_window) {
             self.said.pop_front();
         }
-        let spaced = self.said.back().is_none_or(|&t| now.saturating_duration_since(t) >= limits.chat_interval);
+        let spaced =
+            self.said.back().is_none_or(|&t| now.saturating_duration_since(t) >= limits.chat_interval);
         spaced && self.said.len() < limits.chat_lines as usize
     }
 

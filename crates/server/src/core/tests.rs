@@ -910,7 +910,8 @@ fn chat_is_rate_limited_per_player_by_the_core_clock() {
 
 #[test]
 fn bad_chat_text_is_refused_nothing_stored_or_sent_and_the_game_chat_is_capped() {
-    let limits = Limits { chat_interval: Duration::ZERO, chat_lines: 1000, chat_max_lines: 3, ..Limits::default() };
+    let limits =
+        Limits { chat_interval: Duration::ZERO, chat_lines: 1000, chat_max_lines: 3, ..Limits::default() };
     let mut h = Harness::new(limits);
     let (first, second, game) = watched_chat_game(&mut h);
     let long = "x".repeat(ludus_protocol::CHAT_MAX_CHARS + 1);
@@ -1040,7 +1041,11 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
         next_game: 8,
     };
     let now = Instant::now();
-    let mut h = Harness { core: Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]), now, unix_ms: 1_000_000 };
+    let mut h = Harness {
+        core: Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]),
+        now,
+        unix_ms: 1_000_000,
+    };
     h.core.connected_with(1, Grant { credential: Some(creds[0].clone()), may_create: false });
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(1, &ClientMessage::Hello(hello));

@@ -2,7 +2,9 @@
 //! per database thread): the same statements as SQLite with `$N` parameters, every commit a
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
-use super::{Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql};
+use super::{
+    Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql,
+};
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
 

@@ -1,6 +1,8 @@
 //! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
 
-use super::{Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql};
+use super::{
+    Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql,
+};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::time::Duration;

@@ -8,8 +8,8 @@ use crate::persistence::{rejoin, spawn_binary};
 use crate::play::start_game;
 use ludus_protocol::client::Transport;
 use ludus_protocol::{
-    ArchivedGame, CHAT_MAX_CHARS, ChatChannel, ChatLine, ChatText, ClientMessage, ErrorCode, GameId, PlayerId,
-    QuickPhrase, ServerMessage,
+    ArchivedGame, CHAT_MAX_CHARS, ChatChannel, ChatLine, ChatText, ClientMessage, ErrorCode, GameId,
+    PlayerId, QuickPhrase, ServerMessage,
 };
 use ludus_rules::Variant;
 use ludus_server::core::Limits;
@@ -18,7 +18,12 @@ use std::time::Duration;
 
 /// Limits that never rate-limit these tests' chat (the limit has its own test).
 fn roomy() -> Limits {
-    Limits { chat_lines: 1000, chat_window: Duration::from_secs(3600), chat_interval: Duration::ZERO, ..Limits::default() }
+    Limits {
+        chat_lines: 1000,
+        chat_window: Duration::from_secs(3600),
+        chat_interval: Duration::ZERO,
+        ..Limits::default()
+    }
 }
 
 fn free(text: &str) -> ChatText {
@@ -262,12 +267,12 @@ fn chat_survives_a_restart(dir: &Path, database: Option<&str>) {
     drop(server);
     if database.is_none() {
         let db = rusqlite::Connection::open(dir.join("ludus.sqlite3")).unwrap();
-        let archive: String = db
-            .query_row("SELECT archive FROM games WHERE id = ?1", [game.0 as i64], |r| r.get(0))
-            .unwrap();
+        let archive: String =
+            db.query_row("SELECT archive FROM games WHERE id = ?1", [game.0 as i64], |r| r.get(0)).unwrap();
         let archive: ArchivedGame = serde_json::from_str(&archive).unwrap();
         assert_eq!(archive.chat, expected, "the stored archive has the chat");
-        let rows: i64 = db.query_row("SELECT COUNT(*) FROM chat WHERE game = ?1", [game.0 as i64], |r| r.get(0)).unwrap();
+        let rows: i64 =
+            db.query_row("SELECT COUNT(*) FROM chat WHERE game = ?1", [game.0 as i64], |r| r.get(0)).unwrap();
         assert_eq!(rows, 3);
     }
 }
