@@ -61,7 +61,7 @@
 //!   the spectators' lines after the game: [`ArchivedGame::chat`] in
 //!   [`ServerMessage::GameOver`] has both channels. After a [`ServerMessage::Game`] view, the
 //!   lines so far on your channel follow as `Chat` messages (clear the chat on a view). Limits:
-//!   [`CHAT_MAX_CHARS`] characters a line, [`CHAT_MAX_LINES`] lines a game
+//!   [`CHAT_MAX_CHARS`] characters a line, [`CHAT_MAX_LINES`] lines (and 96 KiB) a game
 //!   ([`ErrorCode::ChatFull`]), and by default 5 lines in 10 s and one per 500 ms per player
 //!   ([`ErrorCode::RateLimited`]). Someone neither playing nor watching the game gets
 //!   [`ErrorCode::NotInGame`]; a finished game, [`ErrorCode::GameOver`].
@@ -308,7 +308,9 @@ pub fn validate_nickname(nickname: &str) -> Result<String, NicknameError> {
 pub const CHAT_MAX_CHARS: usize = 200;
 
 /// Most chat lines the server keeps for one game (both channels); then it refuses more
-/// ([`ErrorCode::ChatFull`]).
+/// ([`ErrorCode::ChatFull`]). The server also caps a game's chat at 96 KiB of text and
+/// nicknames by default, so that the archive in [`ServerMessage::GameOver`] always fits in one
+/// message.
 pub const CHAT_MAX_LINES: usize = 300;
 
 /// Whether `c` is an invisible or formatting character refused in chat lines: soft hyphen,

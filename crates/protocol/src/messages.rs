@@ -272,8 +272,8 @@ pub enum ErrorCode {
     /// You neither play nor watch that game, or (mute) the player named is not in it
     /// (protocol 4).
     NotInGame,
-    /// The game's chat is full ([`crate::CHAT_MAX_LINES`] lines): nothing more can be said in
-    /// it (protocol 4).
+    /// The game's chat is full ([`crate::CHAT_MAX_LINES`] lines, or by default 96 KiB of text
+    /// and nicknames): nothing more, or nothing that long, can be said in it (protocol 4).
     ChatFull,
     /// You cannot mute yourself (protocol 4).
     CannotMuteSelf,

@@ -9,7 +9,8 @@
 //! - Checks, in this order: free text by `ludus_protocol::validate_chat` (`ChatTooLong`,
 //!   `ChatBadText`; quick phrases are always valid), membership (`UnknownGame`, `GameOver`,
 //!   `NotInGame`: a stranger to a private game is told `UnknownGame`, as for watching), the
-//!   game's line cap ([`Limits::chat_max_lines`], `ChatFull`) and the author's budget
+//!   game's caps ([`Limits::chat_max_lines`] lines and [`Limits::chat_max_bytes`] bytes, so that
+//!   the archive always fits in one `GameOver`: `ChatFull`) and the author's budget
 //!   ([`Limits::chat_lines`] in [`Limits::chat_window`], one per [`Limits::chat_interval`]:
 //!   `RateLimited`; only accepted lines count). The time is the core's injected clock.
 //! - An accepted line is an [`Op::Chat`] of the tick, so it is stored before anyone receives it
@@ -22,6 +23,7 @@
 //!   them; they never change what is stored or archived).
 //!
 //! [`Limits::chat_max_lines`]: super::Limits::chat_max_lines
+//! [`Limits::chat_max_bytes`]: super::Limits::chat_max_bytes
 //! [`Limits::chat_lines`]: super::Limits::chat_lines
 //! [`Limits::chat_window`]: super::Limits::chat_window
 //! [`Limits::chat_interval`]: super::Limits::chat_interval
@@ -40,6 +42,17 @@ pub(super) fn hears(g: &LiveGame, listener: PlayerId, line: &ChatLine) -> bool {
         ChatChannel::Spectators => g.spectators.contains(&listener),
     };
     on && !g.mutes.get(&listener).is_some_and(|muted| muted.contains(&line.from))
+}
+
+/// What a line weighs against [`Limits::chat_max_bytes`]: its text and its author's nickname.
+///
+/// [`Limits::chat_max_bytes`]: super::Limits::chat_max_bytes
+pub(super) fn weight(line: &ChatLine) -> usize {
+    let text = match &line.text {
+        ChatText::Phrase(_) => 1,
+        ChatText::Free(s) => s.len(),
+    };
+    text + line.nickname.len()
 }
 
 /// Free text cleaned, or the refusal of it.
@@ -92,15 +105,23 @@ impl Core {
         let Some(g) = self.games.get(&gid) else {
             return refuse(ErrorCode::UnknownGame, "no such game");
         };
-        if g.chat.len() >= self.limits.chat_max_lines {
-            return refuse(
-                ErrorCode::ChatFull,
-                format!("the chat of this game is full ({} lines)", self.limits.chat_max_lines),
-            );
-        }
         let Some(player) = self.players.get_mut(&pid) else {
             return refuse(ErrorCode::Internal, "player vanished");
         };
+        let used: usize = g.chat.iter().map(weight).sum();
+        let this = match &text {
+            ChatText::Phrase(_) => 1,
+            ChatText::Free(s) => s.len(),
+        } + player.nickname.len();
+        if g.chat.len() >= self.limits.chat_max_lines || used + this > self.limits.chat_max_bytes {
+            return refuse(
+                ErrorCode::ChatFull,
+                format!(
+                    "the chat of this game is full ({} lines or {} bytes at most)",
+                    self.limits.chat_max_lines, self.limits.chat_max_bytes
+                ),
+            );
+        }
         if !player.chat_rate.allows(&self.limits, now) {
             return refuse(
                 ErrorCode::RateLimited,

@@ -38,6 +38,9 @@ pub struct Limits {
     pub chat_interval: Duration,
     /// Most chat lines kept for one game (both channels); more are refused.
     pub chat_max_lines: usize,
+    /// Most bytes of chat kept for one game (the UTF-8 of every line's text and nickname), so
+    /// that the archive in `GameOver` stays well within one server message.
+    pub chat_max_bytes: usize,
 }
 
 impl Default for Limits {
@@ -58,6 +61,7 @@ impl Default for Limits {
             chat_window: Duration::from_secs(10),
             chat_interval: Duration::from_millis(500),
             chat_max_lines: ludus_protocol::CHAT_MAX_LINES,
+            chat_max_bytes: 96 * 1024,
         }
     }
 }

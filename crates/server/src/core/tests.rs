@@ -1070,3 +1070,49 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
     assert_eq!(archive.chat.len(), 3);
     assert_eq!(archive.chat[..2], said[..]);
 }
+
+#[test]
+fn a_full_chat_still_fits_its_archive_in_one_server_message() {
+    let limits = Limits { chat_interval: Duration::ZERO, chat_lines: 100_000, ..Limits::default() };
+    let mut h = Harness::new(limits);
+    let (first, second, game) = watched_chat_game(&mut h);
+    h.sign_in(13, "Nguyễn Thị Ánh Tuyết");
+    h.send(13, &ClientMessage::Watch { game });
+    h.all();
+    // The heaviest lines there are: 200 four-byte characters each, by the longest names.
+    let heavy = free(&"🎲".repeat(ludus_protocol::CHAT_MAX_CHARS));
+    let mut said = 0;
+    let refusal = loop {
+        let conn = [first, 13][said % 2];
+        // Within the connection's own message budget.
+        h.advance(Duration::from_millis(100));
+        h.send(conn, &ClientMessage::Chat { game, text: heavy.clone() });
+        if let Some(code) = refusal_code(&h.inbox(conn)) {
+            break code;
+        }
+        said += 1;
+        assert!(said <= ludus_protocol::CHAT_MAX_LINES, "the chat has a cap");
+    };
+    assert_eq!(refusal, ErrorCode::ChatFull);
+    assert!(said < ludus_protocol::CHAT_MAX_LINES, "the byte cap comes first for heavy lines ({said})");
+    // Light lines still fill it up to the line cap at most.
+    h.send(second, &ClientMessage::Chat { game, text: ChatText::Phrase(QuickPhrase::Oops) });
+    assert_eq!(refusal_code(&h.inbox(second)), None, "a quick phrase weighs little");
+    h.send(second, &ClientMessage::Resign { game });
+    let game_over = h
+        .core
+        .take_out()
+        .into_iter()
+        .find_map(|o| match o {
+            Outgoing::Message(c, bytes) if c == first => {
+                matches!(decode_server(&bytes), Ok(ServerMessage::GameOver { .. })).then_some(bytes)
+            }
+            _ => None,
+        })
+        .expect("game over");
+    assert!(
+        game_over.len() < ludus_protocol::MAX_SERVER_MESSAGE_BYTES / 2,
+        "{} bytes: room left for the moves and the proposals",
+        game_over.len()
+    );
+}
