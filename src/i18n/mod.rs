@@ -176,6 +176,14 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("net.err.no_draw_offer", "There is no draw offer to answer."),
     ("net.err.draw_offered", "You have already offered a draw on this move."),
     ("net.err.full", "The server is full; try again later."),
+    ("net.err.chat_too_long", "That message is too long: 200 characters at most."),
+    (
+        "net.err.chat_bad_text",
+        "That message cannot be sent: it is empty or has invisible or control characters.",
+    ),
+    ("net.err.not_in_game", "You are not in that game."),
+    ("net.err.chat_full", "The chat of this game is full."),
+    ("net.err.mute_self", "You cannot mute yourself."),
     ("over.back_lobby", "Back to the lobby"),
     ("host.title", "Host on the local network (LAN)"),
     (
@@ -534,6 +542,14 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("net.err.no_draw_offer", "Không có lời đề nghị hòa nào để trả lời."),
     ("net.err.draw_offered", "Bạn đã đề nghị hòa ở nước này rồi."),
     ("net.err.full", "Máy chủ đã đầy; hãy thử lại sau."),
+    ("net.err.chat_too_long", "Tin nhắn quá dài: tối đa 200 ký tự."),
+    (
+        "net.err.chat_bad_text",
+        "Không gửi được tin nhắn này: tin nhắn trống hoặc có ký tự ẩn hay ký tự điều khiển.",
+    ),
+    ("net.err.not_in_game", "Bạn không ở trong ván này."),
+    ("net.err.chat_full", "Khung trò chuyện của ván này đã đầy."),
+    ("net.err.mute_self", "Bạn không thể tự tắt tiếng chính mình."),
     ("over.back_lobby", "Về sảnh chờ"),
     ("host.title", "Làm máy chủ trong mạng nội bộ (LAN)"),
     (

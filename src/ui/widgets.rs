@@ -248,6 +248,11 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::ServerFull => "net.err.full",
         ErrorCode::NoDrawOffer => "net.err.no_draw_offer",
         ErrorCode::DrawAlreadyOffered => "net.err.draw_offered",
+        ErrorCode::ChatTooLong => "net.err.chat_too_long",
+        ErrorCode::ChatBadText => "net.err.chat_bad_text",
+        ErrorCode::NotInGame => "net.err.not_in_game",
+        ErrorCode::ChatFull => "net.err.chat_full",
+        ErrorCode::CannotMuteSelf => "net.err.mute_self",
     }
 }
 

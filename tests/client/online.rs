@@ -395,6 +395,7 @@ fn server_news_change_the_session_through_its_commands() {
             proposals: Vec::new(),
             started_ms: 0,
             ended_ms: 0,
+            chat: Vec::new(),
         },
     }));
     app.update();

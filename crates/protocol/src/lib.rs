@@ -52,6 +52,21 @@
 //!   opponent's offer is open accepts it. Answering no open offer, one's own, a lapsed or
 //!   answered one is [`ErrorCode::NoDrawOffer`]; spectators get [`ErrorCode::NotAPlayer`]. An open
 //!   offer is not stored (a server restart forgets it); an agreed draw is.
+//! - **Chat** (protocol 4). [`ClientMessage::Chat`] with a [`ChatText`]: a [`QuickPhrase`]
+//!   (the client translates it) or free text (checked by [`validate_chat`]). The server picks
+//!   the [`ChatChannel`] from who speaks: the players of a live game talk on
+//!   [`ChatChannel::Players`], heard by the two players only; its spectators on
+//!   [`ChatChannel::Spectators`], heard by the spectators only. Each accepted line is stored,
+//!   then delivered as [`ServerMessage::Chat`] to the channel (the author too). The players read
+//!   the spectators' lines after the game: [`ArchivedGame::chat`] in
+//!   [`ServerMessage::GameOver`] has both channels. After a [`ServerMessage::Game`] view, the
+//!   lines so far on your channel follow as `Chat` messages (clear the chat on a view). Limits:
+//!   [`CHAT_MAX_CHARS`] characters a line, [`CHAT_MAX_LINES`] lines (and 96 KiB) a game
+//!   ([`ErrorCode::ChatFull`]), and by default 5 lines in 10 s and one per 500 ms per player
+//!   ([`ErrorCode::RateLimited`]). Someone neither playing nor watching the game gets
+//!   [`ErrorCode::NotInGame`]; a finished game, [`ErrorCode::GameOver`].
+//!   [`ClientMessage::Mute`] stops (or resumes) delivering one person's lines to you in that
+//!   game ([`ServerMessage::Muted`] answers); mutes are kept in memory only.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
@@ -80,7 +95,10 @@ use std::time::Duration;
 /// 3: draw offers ([`ClientMessage::OfferDraw`], [`ClientMessage::AnswerDraw`],
 /// [`ServerMessage::DrawOffered`], [`ServerMessage::DrawDeclined`],
 /// [`ServerMessage::DrawOfferLapsed`], two [`ErrorCode`]s and `Reason::Agreement`).
-pub const PROTOCOL_VERSION: u16 = 3;
+///
+/// 4: in-game chat ([`ClientMessage::Chat`], [`ClientMessage::Mute`], [`ServerMessage::Chat`],
+/// [`ServerMessage::Muted`], [`ChatLine`], [`ArchivedGame::chat`], five [`ErrorCode`]s).
+pub const PROTOCOL_VERSION: u16 = 4;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent
@@ -193,6 +211,23 @@ pub enum NicknameError {
     NoLetter,
 }
 
+/// Why a chat line is refused (see [`validate_chat`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChatError {
+    /// Nothing left once trimmed.
+    #[error("a chat line cannot be empty")]
+    Empty,
+    /// Longer than [`CHAT_MAX_CHARS`] characters (once trimmed and folded).
+    #[error("a chat line has at most {CHAT_MAX_CHARS} characters, not {0}")]
+    TooLong(usize),
+    /// A control character (line breaks and tabs included).
+    #[error("a chat line cannot contain the control character {0:?}")]
+    Control(char),
+    /// An invisible or formatting character (zero-width, direction marks, fillers, ...).
+    #[error("a chat line cannot contain the invisible character {0:?}")]
+    Invisible(char),
+}
+
 /// Encodes a message.
 pub fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, EncodeError> {
     postcard::to_allocvec(message).map_err(|e| EncodeError(e.to_string()))
@@ -267,6 +302,74 @@ pub fn validate_nickname(nickname: &str) -> Result<String, NicknameError> {
         return Err(NicknameError::NoLetter);
     }
     Ok(name.to_string())
+}
+
+/// Longest chat line, in characters (after [`validate_chat`] cleaned it).
+pub const CHAT_MAX_CHARS: usize = 200;
+
+/// Most chat lines the server keeps for one game (both channels); then it refuses more
+/// ([`ErrorCode::ChatFull`]). The server also caps a game's chat at 96 KiB of text and
+/// nicknames by default, so that the archive in [`ServerMessage::GameOver`] always fits in one
+/// message.
+pub const CHAT_MAX_LINES: usize = 300;
+
+/// Whether `c` is an invisible or formatting character refused in chat lines: soft hyphen,
+/// combining grapheme joiner, Arabic letter mark, Hangul fillers, Khmer inherent vowels,
+/// Mongolian variation selectors and vowel separator, zero-width characters and direction
+/// marks, bidirectional embeddings and isolates, word joiner and invisible operators,
+/// variation selectors, the byte-order mark, interlinear annotations, musical formatting
+/// characters and tags.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E007F}'
+            | '\u{E0100}'..='\u{E01EF}'
+    )
+}
+
+/// Checks a free-text chat line and returns it cleaned: trimmed, every run of white space
+/// folded into one space, then 1 to [`CHAT_MAX_CHARS`] characters, none of them a control
+/// character ([`char::is_control`]: line breaks and tabs too) or an invisible one
+/// ([`is_invisible`]). Any script and emoji are fine.
+pub fn validate_chat(text: &str) -> Result<String, ChatError> {
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(ChatError::Control(c));
+    }
+    if let Some(c) = text.chars().find(|&c| is_invisible(c)) {
+        return Err(ChatError::Invisible(c));
+    }
+    let mut line = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    let n = line.chars().count();
+    if n == 0 {
+        return Err(ChatError::Empty);
+    }
+    if n > CHAT_MAX_CHARS {
+        return Err(ChatError::TooLong(n));
+    }
+    Ok(line)
 }
 
 /// The characters of room codes: no 0/O, 1/I/L to mistype.
@@ -406,6 +509,105 @@ mod tests {
         assert!(validate_nickname("--").is_err());
         assert!(validate_nickname(&"x".repeat(21)).is_err());
         assert!(validate_nickname("<script>").is_err());
+    }
+
+    #[test]
+    fn chat_lines_are_cleaned_or_refused() {
+        assert_eq!(validate_chat("  hello   there  "), Ok("hello there".to_string()));
+        assert_eq!(validate_chat("Chúc may mắn! 🎲"), Ok("Chúc may mắn! 🎲".to_string()));
+        assert_eq!(validate_chat("a\u{3000}\u{2003} b"), Ok("a b".to_string()), "any space folds");
+        assert_eq!(validate_chat(""), Err(ChatError::Empty));
+        assert_eq!(validate_chat("   "), Err(ChatError::Empty));
+        assert_eq!(validate_chat(&"x".repeat(CHAT_MAX_CHARS)), Ok("x".repeat(CHAT_MAX_CHARS)));
+        assert_eq!(validate_chat(&"é".repeat(CHAT_MAX_CHARS + 1)), Err(ChatError::TooLong(201)));
+        // Counted once folded: 300 characters of which most are spaces are fine.
+        assert!(validate_chat(&format!("a{}b", " ".repeat(298))).is_ok());
+        for c in ['\n', '\r', '\t', '\u{0}', '\u{7}', '\u{1b}', '\u{7f}', '\u{85}', '\u{9b}'] {
+            assert_eq!(validate_chat(&format!("a{c}b")), Err(ChatError::Control(c)), "{c:?}");
+        }
+        for c in [
+            '\u{00AD}',
+            '\u{034F}',
+            '\u{061C}',
+            '\u{115F}',
+            '\u{1160}',
+            '\u{17B4}',
+            '\u{17B5}',
+            '\u{180B}',
+            '\u{180E}',
+            '\u{180F}',
+            '\u{200B}',
+            '\u{200C}',
+            '\u{200D}',
+            '\u{200E}',
+            '\u{200F}',
+            '\u{202A}',
+            '\u{202E}',
+            '\u{2060}',
+            '\u{2066}',
+            '\u{206F}',
+            '\u{3164}',
+            '\u{FE00}',
+            '\u{FE0F}',
+            '\u{FEFF}',
+            '\u{FFA0}',
+            '\u{E0000}',
+            '\u{E0041}',
+            '\u{E007F}',
+        ] {
+            assert_eq!(validate_chat(&format!("a{c}b")), Err(ChatError::Invisible(c)), "{c:?}");
+            // Alone, too: not trimmed away into an empty line.
+            assert_eq!(validate_chat(&c.to_string()), Err(ChatError::Invisible(c)), "{c:?}");
+        }
+        // Neighbours of the ranges are ordinary characters.
+        for c in ['\u{200A}', '\u{2010}', '\u{2029}', '\u{3165}', '\u{FE10}', '\u{E0080}'] {
+            assert!(!is_invisible(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn chat_messages_are_appended_and_round_trip() {
+        let tag = |bytes: Vec<u8>| bytes[0];
+        let free = ChatText::Free("hi".into());
+        assert_eq!(tag(encode(&ClientMessage::AnswerDraw { game: GameId(1), accept: true }).unwrap()), 14);
+        assert_eq!(tag(encode(&ClientMessage::Chat { game: GameId(1), text: free.clone() }).unwrap()), 15);
+        assert_eq!(
+            tag(encode(&ClientMessage::Mute { game: GameId(1), player: PlayerId(2), muted: true }).unwrap()),
+            16
+        );
+        let line = ChatLine {
+            game: GameId(1),
+            channel: ChatChannel::Spectators,
+            from: PlayerId(3),
+            nickname: "Sam".into(),
+            text: ChatText::Phrase(QuickPhrase::GoodGame),
+            ply: 4,
+            at_ms: 1_700_000_000_000,
+        };
+        assert_eq!(
+            tag(encode(&ServerMessage::DrawOfferLapsed { game: GameId(1), by: Side::First }).unwrap()),
+            19
+        );
+        assert_eq!(tag(encode(&ServerMessage::Chat(line.clone())).unwrap()), 20);
+        assert_eq!(tag(encode(&ErrorCode::DrawAlreadyOffered).unwrap()), 25);
+        assert_eq!(tag(encode(&ErrorCode::ChatTooLong).unwrap()), 26);
+        assert_eq!(tag(encode(&ErrorCode::CannotMuteSelf).unwrap()), 30);
+        for phrase in QuickPhrase::ALL {
+            let m = ClientMessage::Chat { game: GameId(7), text: ChatText::Phrase(phrase) };
+            assert_eq!(decode_client(&encode(&m).unwrap()).unwrap(), m);
+        }
+        let longest = ClientMessage::Chat { game: GameId(u64::MAX), text: ChatText::Free("ế".repeat(200)) };
+        let bytes = encode(&longest).unwrap();
+        assert!(bytes.len() <= MAX_CLIENT_MESSAGE_BYTES, "{} bytes", bytes.len());
+        assert_eq!(decode_client(&bytes).unwrap(), longest);
+        for m in [
+            ServerMessage::Chat(line.clone()),
+            ServerMessage::Muted { game: GameId(1), player: PlayerId(2), muted: false },
+        ] {
+            assert_eq!(decode_server(&encode(&m).unwrap()).unwrap(), m);
+        }
+        // `ArchivedGame::chat` defaults to empty for the JSON archives stored before protocol 4:
+        // tested in ludus-server, which reads them.
     }
 
     #[test]

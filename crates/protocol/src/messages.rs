@@ -201,6 +201,31 @@ pub enum ClientMessage {
         /// Accept (`true`) or decline the offer.
         accept: bool,
     },
+    /// Says something in a live game (protocol 4): a player on [`ChatChannel::Players`], a
+    /// spectator on [`ChatChannel::Spectators`] (the server picks the channel from who you
+    /// are). Accepted, it is stored, then everyone on the channel who has not muted you (you
+    /// too) gets [`ServerMessage::Chat`]. Free text is checked by [`crate::validate_chat`] (the
+    /// server stores and sends the cleaned text). Refusals: [`ErrorCode::ChatTooLong`],
+    /// [`ErrorCode::ChatBadText`], [`ErrorCode::RateLimited`], [`ErrorCode::ChatFull`],
+    /// [`ErrorCode::NotInGame`], [`ErrorCode::UnknownGame`], [`ErrorCode::GameOver`].
+    Chat {
+        /// The game.
+        game: GameId,
+        /// What to say.
+        text: ChatText,
+    },
+    /// Stops (`muted: true`) or resumes delivering `player`'s chat lines to you in `game`
+    /// (protocol 4); answered by [`ServerMessage::Muted`]. Players and spectators of the game
+    /// may mute anyone else in it (players or spectators). Mutes live in the server's memory
+    /// only: they end with the game or a server restart.
+    Mute {
+        /// The game.
+        game: GameId,
+        /// Whose lines.
+        player: PlayerId,
+        /// Mute (`true`) or unmute.
+        muted: bool,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -261,6 +286,98 @@ pub enum ErrorCode {
     NoDrawOffer,
     /// Already offered a draw at this ply (one offer per player and ply, even once declined).
     DrawAlreadyOffered,
+    /// A chat line longer than [`crate::CHAT_MAX_CHARS`] characters (protocol 4).
+    ChatTooLong,
+    /// A chat line that is empty, or holds a control or invisible character (protocol 4; see
+    /// [`crate::validate_chat`]).
+    ChatBadText,
+    /// You neither play nor watch that game, or (mute) the player named is not in it
+    /// (protocol 4).
+    NotInGame,
+    /// The game's chat is full ([`crate::CHAT_MAX_LINES`] lines, or by default 96 KiB of text
+    /// and nicknames): nothing more, or nothing that long, can be said in it (protocol 4).
+    ChatFull,
+    /// You cannot mute yourself (protocol 4).
+    CannotMuteSelf,
+}
+
+/// The quick phrases of the chat (protocol 4): the client shows them translated, the server
+/// sends only the variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum QuickPhrase {
+    /// "Hello!"
+    Hello,
+    /// "Good luck!"
+    GoodLuck,
+    /// "Have fun!"
+    HaveFun,
+    /// "Nice move!"
+    NiceMove,
+    /// "Oops!"
+    Oops,
+    /// "Thanks!"
+    Thanks,
+    /// "Well played!"
+    WellPlayed,
+    /// "Good game!"
+    GoodGame,
+    /// "Rematch?"
+    Rematch,
+}
+
+impl QuickPhrase {
+    /// Every quick phrase, in the order a client should list them.
+    pub const ALL: [QuickPhrase; 9] = [
+        QuickPhrase::Hello,
+        QuickPhrase::GoodLuck,
+        QuickPhrase::HaveFun,
+        QuickPhrase::NiceMove,
+        QuickPhrase::Oops,
+        QuickPhrase::Thanks,
+        QuickPhrase::WellPlayed,
+        QuickPhrase::GoodGame,
+        QuickPhrase::Rematch,
+    ];
+}
+
+/// What a chat line says: a quick phrase (always valid) or free text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChatText {
+    /// A quick phrase, translated by each client.
+    Phrase(QuickPhrase),
+    /// Free text: in [`ClientMessage::Chat`] as typed; in [`ServerMessage::Chat`] as cleaned by
+    /// [`crate::validate_chat`] (trimmed, runs of spaces folded, 1 to [`crate::CHAT_MAX_CHARS`]
+    /// characters, no control or invisible character).
+    Free(String),
+}
+
+/// Who hears a chat line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChatChannel {
+    /// The two players of the game (only they receive it).
+    Players,
+    /// The spectators of the game (only they receive it while the game goes on; the players
+    /// read it in the archive of [`ServerMessage::GameOver`]).
+    Spectators,
+}
+
+/// One accepted chat line, as delivered and archived.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The game.
+    pub game: GameId,
+    /// Who heard it.
+    pub channel: ChatChannel,
+    /// Who said it.
+    pub from: PlayerId,
+    /// Their nickname when they said it.
+    pub nickname: String,
+    /// What they said.
+    pub text: ChatText,
+    /// How many moves had been played when it was said.
+    pub ply: u32,
+    /// When the server accepted it, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
 }
 
 /// One move proposed by spectators, with how many proposed it.
@@ -440,6 +557,10 @@ pub struct ArchivedGame {
     pub started_ms: u64,
     /// See `started_ms`.
     pub ended_ms: u64,
+    /// Every chat line of the game, both channels, in the order they were said (protocol 4;
+    /// archives stored before it have none).
+    #[serde(default)]
+    pub chat: Vec<ChatLine>,
 }
 
 /// A message from the server to a client.
@@ -592,5 +713,20 @@ pub enum ServerMessage {
         game: GameId,
         /// Who had offered.
         by: Side,
+    },
+    /// A chat line (protocol 4), already stored: sent to everyone on its channel who has not
+    /// muted its author, the author included. Right after a [`ServerMessage::Game`] (start,
+    /// watch, reconnect) the lines said so far on your channel follow as `Chat` messages, oldest
+    /// first: a client clears its chat when it receives a `Game` view.
+    Chat(ChatLine),
+    /// Answer to [`ClientMessage::Mute`]: `player`'s lines in `game` are now muted for you, or
+    /// not (protocol 4).
+    Muted {
+        /// The game.
+        game: GameId,
+        /// Whose lines.
+        player: PlayerId,
+        /// Muted now?
+        muted: bool,
     },
 }

@@ -1,4 +1,4 @@
-//! Persistence: players, games, moves, proposals, archives, in SQLite (the default: WAL,
+//! Persistence: players, games, moves, proposals, chat lines, archives, in SQLite (the default: WAL,
 //! `synchronous=FULL`, one file in the data directory) or PostgreSQL (`--database URL`), behind
 //! one [`Backend`] trait with the same schema and migrations ([`MIGRATIONS`]).
 //!
@@ -9,7 +9,7 @@
 //! and every batch before it, is committed: a move is on disk before anyone sees it, without
 //! the network loop ever waiting for the disk.
 
-use ludus_protocol::{ClockSpec, PlyProposals, Proposal};
+use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, PlyProposals, Proposal};
 use ludus_rules::Variant;
 use std::path::{Path, PathBuf};
 
@@ -112,6 +112,8 @@ pub enum Op {
     Move { game: u64, ply: u32, mv: String, at_ms: u64, clocks: Option<[u64; 2]> },
     /// The spectators' proposals for a ply that was just played.
     Proposals { game: u64, ply: u32, proposals: Vec<Proposal> },
+    /// A chat line accepted in a live game: the `seq`-th of the game (from 0).
+    Chat { game: u64, seq: u32, line: ChatLine },
     /// The game is over: its archive (an `ArchivedGame` in JSON).
     Finish { game: u64, outcome: String, ended_ms: u64, archive: String },
 }
@@ -132,6 +134,8 @@ pub struct StoredGame {
     /// Remaining times after the last move (or `None`: the initial ones).
     pub clocks: Option<[u64; 2]>,
     pub proposals: Vec<PlyProposals>,
+    /// The chat lines so far, in order.
+    pub chat: Vec<ChatLine>,
 }
 
 /// A player as stored.
@@ -190,6 +194,8 @@ pub(crate) trait Backend: Send + 'static {
     fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError>;
     /// A game's proposals: (ply, move, count), by ply.
     fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError>;
+    /// A game's chat lines in order (the columns of [`sql::CHAT_LINES`]).
+    fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError>;
     /// A player by number.
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError>;
     /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
@@ -303,6 +309,35 @@ CREATE TABLE IF NOT EXISTS proposals(
         sqlite: "CREATE INDEX IF NOT EXISTS players_prev ON players(prev_hash) WHERE prev_hash IS NOT NULL;",
         postgres: "CREATE INDEX IF NOT EXISTS players_prev ON players(prev_hash) WHERE prev_hash IS NOT NULL;",
     },
+    // Version 3: in-game chat (protocol 4). `channel` 0 players, 1 spectators; `text` the
+    // `ChatText` in JSON.
+    Migration {
+        version: 3,
+        sqlite: "
+CREATE TABLE IF NOT EXISTS chat(
+    game INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    channel INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    nickname TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY(game, seq)
+) WITHOUT ROWID;",
+        postgres: "
+CREATE TABLE IF NOT EXISTS chat(
+    game BIGINT NOT NULL,
+    seq BIGINT NOT NULL,
+    channel BIGINT NOT NULL,
+    player BIGINT NOT NULL,
+    nickname TEXT NOT NULL,
+    ply BIGINT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY(game, seq)
+);",
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -336,6 +371,43 @@ pub(crate) mod sql {
          clock_initial_ms, clock_increment_ms, created_ms FROM games WHERE live = 1 ORDER BY id";
     pub const MOVES: &str = "SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply";
     pub const PROPOSALS: &str = "SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply";
+    pub const CHAT_LINE: &str = "INSERT INTO chat(game, seq, channel, player, nickname, ply, at_ms, text)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    pub const CHAT_LINES: &str =
+        "SELECT channel, player, nickname, ply, at_ms, text FROM chat WHERE game = ?1 ORDER BY seq";
+}
+
+/// A stored chat line: channel, player, nickname, ply, time, text (JSON).
+pub(crate) type ChatRow = (i64, i64, String, i64, i64, String);
+
+/// The columns of a chat line to store: channel, player, nickname, ply, time, text (JSON).
+pub(crate) fn chat_columns(line: &ChatLine) -> (i64, i64, &str, i64, i64, String) {
+    let channel = match line.channel {
+        ChatChannel::Players => 0,
+        ChatChannel::Spectators => 1,
+    };
+    let text = serde_json::to_string(&line.text).unwrap_or_default();
+    (channel, line.from.0 as i64, &line.nickname, i64::from(line.ply), line.at_ms as i64, text)
+}
+
+/// A stored chat line of `game` back, or why not.
+fn chat_line(game: u64, row: ChatRow) -> Result<ChatLine, String> {
+    let (channel, player, nickname, ply, at_ms, text) = row;
+    let channel = match channel {
+        0 => ChatChannel::Players,
+        1 => ChatChannel::Spectators,
+        other => return Err(format!("unknown chat channel {other}")),
+    };
+    let text: ChatText = serde_json::from_str(&text).map_err(|e| format!("chat text: {e}"))?;
+    Ok(ChatLine {
+        game: GameId(game),
+        channel,
+        from: PlayerId(player.max(0) as u64),
+        nickname,
+        text,
+        ply: ply.clamp(0, u32::MAX as i64) as u32,
+        at_ms: at_ms.max(0) as u64,
+    })
 }
 
 /// A stored game row before its moves: the columns of [`sql::LIVE_GAMES`].
@@ -363,6 +435,7 @@ pub(crate) fn game_row(
         moves: Vec::new(),
         clocks: None,
         proposals: Vec::new(),
+        chat: Vec::new(),
     }
 }
 
@@ -396,6 +469,12 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
         }
         for p in &mut game.proposals {
             p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+        }
+        for row in db.chat(game.id)? {
+            match chat_line(game.id, row) {
+                Ok(line) => game.chat.push(line),
+                Err(e) => tracing::error!(game = game.id, "skipping stored chat line: {e}"),
+            }
         }
     }
     let mut ids: Vec<u64> = loaded.games.iter().flat_map(|g| g.players).collect();

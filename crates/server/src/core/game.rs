@@ -16,8 +16,8 @@ use super::spectators::tally;
 use super::{Core, Refusal, refuse, side_of};
 use crate::store::{Op, StoredGame};
 use ludus_protocol::{
-    ArchivedGame, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId, PlayerInfo,
-    PlyProposals, Role, ServerMessage,
+    ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId,
+    PlayerInfo, PlyProposals, Role, ServerMessage,
 };
 use ludus_rules::{AnyGame, AnyMove, Outcome, Reason, Side};
 use std::collections::{HashMap, HashSet};
@@ -45,6 +45,10 @@ pub(super) struct LiveGame {
     pub(super) draw_offer: Option<Side>,
     /// The ply at which each side last offered a draw (one offer per player and ply).
     pub(super) draw_offered_at: [Option<usize>; 2],
+    /// Every chat line so far, both channels (stored; reloaded after a restart).
+    pub(super) chat: Vec<ChatLine>,
+    /// Whose lines each listener muted (in memory only).
+    pub(super) mutes: HashMap<PlayerId, HashSet<PlayerId>>,
 }
 
 impl LiveGame {
@@ -77,11 +81,14 @@ impl LiveGame {
             created_ms,
             draw_offer: None,
             draw_offered_at: [None, None],
+            chat: Vec::new(),
+            mutes: HashMap::new(),
         }
     }
 
     /// A game reloaded after a restart: both players offline with their seats held from `now`,
-    /// the clocks as after the last move, and no draw offer open (offers are not stored).
+    /// the clocks as after the last move, the chat as stored, and no draw offer open and no
+    /// mutes (neither is stored).
     pub(super) fn reloaded(g: StoredGame, game: AnyGame, players: [PlayerId; 2], now: Instant) -> LiveGame {
         let mut live =
             LiveGame::new(GameId(g.id), g.room, game, players, g.public, g.clock, now, g.created_ms);
@@ -89,6 +96,7 @@ impl LiveGame {
             live.remaining_ms = clocks;
         }
         live.history = g.proposals;
+        live.chat = g.chat;
         live.disconnected = [Some(now), Some(now)];
         live
     }
@@ -167,7 +175,8 @@ impl Core {
     }
 
     /// Sends `viewer` the whole game ([`ServerMessage::Game`]), then the open draw offer if
-    /// there is one (the view has no field for it).
+    /// there is one and the chat lines so far that `viewer` hears (the view has no field for
+    /// them).
     pub(super) fn send_view(&mut self, gid: GameId, viewer: PlayerId) {
         if let Some(view) = self.view(gid, viewer) {
             self.send_player(viewer, &ServerMessage::Game(view));
@@ -175,6 +184,7 @@ impl Core {
         if let Some(by) = self.games.get(&gid).and_then(|g| g.draw_offer) {
             self.send_player(viewer, &ServerMessage::DrawOffered { game: gid, by });
         }
+        self.send_chat_history(gid, viewer);
     }
 
     pub(super) fn clocks(&self, g: &LiveGame) -> Option<ClockView> {
@@ -371,7 +381,7 @@ impl Core {
     /// Refuses a request on a game that is over. A game whose side to move has run out of time
     /// (the timers have not seen it yet) ends on time first: a draw offer or answer cannot
     /// save a lost game.
-    fn still_on(&mut self, gid: GameId) -> Result<(), Refusal> {
+    pub(super) fn still_on(&mut self, gid: GameId) -> Result<(), Refusal> {
         let Some(g) = self.games.get(&gid) else {
             return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
         };
@@ -457,6 +467,7 @@ impl Core {
             proposals: g.history.clone(),
             started_ms: g.created_ms,
             ended_ms: self.unix_ms,
+            chat: std::mem::take(&mut g.chat),
         };
         self.ops.push(Op::Finish {
             game: gid.0,
@@ -471,6 +482,7 @@ impl Core {
                 && p.watching == Some(gid)
             {
                 p.watching = None;
+                p.watched_over = Some(gid);
             }
         }
         // Players who are gone leave the room; the room closes if nobody is left to rematch.

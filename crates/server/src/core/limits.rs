@@ -30,6 +30,17 @@ pub struct Limits {
     pub code_window: Duration,
     /// How long an address that guessed too many codes is refused every code.
     pub code_cooldown: Duration,
+    /// Chat lines one player may say within [`Limits::chat_window`].
+    pub chat_lines: u32,
+    /// The window in which a player's chat lines are counted.
+    pub chat_window: Duration,
+    /// Shortest interval between two chat lines of one player.
+    pub chat_interval: Duration,
+    /// Most chat lines kept for one game (both channels); more are refused.
+    pub chat_max_lines: usize,
+    /// Most bytes of chat kept for one game (the UTF-8 of every line's text and nickname), so
+    /// that the archive in `GameOver` stays well within one server message.
+    pub chat_max_bytes: usize,
 }
 
 impl Default for Limits {
@@ -46,6 +57,11 @@ impl Default for Limits {
             code_guesses: 10,
             code_window: Duration::from_secs(600),
             code_cooldown: Duration::from_secs(300),
+            chat_lines: 5,
+            chat_window: Duration::from_secs(10),
+            chat_interval: Duration::from_millis(500),
+            chat_max_lines: ludus_protocol::CHAT_MAX_LINES,
+            chat_max_bytes: 96 * 1024,
         }
     }
 }
@@ -102,6 +118,31 @@ impl Bucket {
     pub(super) fn strike(&mut self) -> u32 {
         self.strikes += 1;
         self.strikes
+    }
+}
+
+/// A player's chat budget: at most [`Limits::chat_lines`] accepted lines in any
+/// [`Limits::chat_window`], and [`Limits::chat_interval`] between two (a sliding window of the
+/// times of the last lines; the connection's [`Bucket`] still counts every message too).
+#[derive(Default)]
+pub(super) struct ChatRate {
+    said: std::collections::VecDeque<Instant>,
+}
+
+impl ChatRate {
+    /// Whether a line may be said at `now` (nothing is counted: see [`ChatRate::said`]).
+    pub(super) fn allows(&mut self, limits: &Limits, now: Instant) -> bool {
+        while self.said.front().is_some_and(|&t| now.saturating_duration_since(t) >= limits.chat_window) {
+            self.said.pop_front();
+        }
+        let spaced =
+            self.said.back().is_none_or(|&t| now.saturating_duration_since(t) >= limits.chat_interval);
+        spaced && self.said.len() < limits.chat_lines as usize
+    }
+
+    /// Counts a line said at `now`.
+    pub(super) fn said(&mut self, now: Instant) {
+        self.said.push_back(now);
     }
 }
 

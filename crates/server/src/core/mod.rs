@@ -16,7 +16,9 @@
 //! - `matchmaking`: the quick-match queue.
 //! - `game`: the live game: starting, moves, draw offers, the clock (one function), the end.
 //! - `spectators`: watching, proposals and their tally.
+//! - `chat`: in-game chat: channels, checks, storage and delivery, mutes.
 
+mod chat;
 mod game;
 mod limits;
 mod matchmaking;
@@ -128,6 +130,10 @@ struct Player {
     room: Option<String>,
     queued: Option<QueueKey>,
     watching: Option<GameId>,
+    /// The game the player watched when it ended (chat in it is then `GameOver`).
+    watched_over: Option<GameId>,
+    /// The chat budget.
+    chat_rate: limits::ChatRate,
 }
 
 impl Player {
@@ -143,6 +149,8 @@ impl Player {
             room: None,
             queued: None,
             watching: None,
+            watched_over: None,
+            chat_rate: limits::ChatRate::default(),
         }
     }
 
@@ -218,6 +226,11 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::TooManyAttempts => "too_many_attempts",
         ErrorCode::NoDrawOffer => "no_draw_offer",
         ErrorCode::DrawAlreadyOffered => "draw_already_offered",
+        ErrorCode::ChatTooLong => "chat_too_long",
+        ErrorCode::ChatBadText => "chat_bad_text",
+        ErrorCode::NotInGame => "not_in_game",
+        ErrorCode::ChatFull => "chat_full",
+        ErrorCode::CannotMuteSelf => "cannot_mute_self",
     }
 }
 
@@ -831,6 +844,8 @@ impl Core {
             ClientMessage::OfferDraw { game } => self.offer_draw(pid, game),
             ClientMessage::AnswerDraw { game, accept } => self.answer_draw(pid, game, accept),
             ClientMessage::Rematch { game } => self.rematch(pid, game),
+            ClientMessage::Chat { game, text } => self.chat(pid, game, text),
+            ClientMessage::Mute { game, player, muted } => self.mute(pid, game, player, muted),
             ClientMessage::Leave => {
                 self.leave(pid);
                 self.send_conn(conn, &ServerMessage::Left);

@@ -2,7 +2,9 @@
 //! per database thread): the same statements as SQLite with `$N` parameters, every commit a
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
-use super::{Backend, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, game_row, sql};
+use super::{
+    Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql,
+};
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
 
@@ -50,6 +52,8 @@ struct Prepared {
     player: Statement,
     moves: Statement,
     proposals: Statement,
+    chat_line: Statement,
+    chat_lines: Statement,
 }
 
 impl Prepared {
@@ -67,6 +71,8 @@ impl Prepared {
             player: p(sql::PLAYER)?,
             moves: p(sql::MOVES)?,
             proposals: p(sql::PROPOSALS)?,
+            chat_line: p(sql::CHAT_LINE)?,
+            chat_lines: p(sql::CHAT_LINES)?,
         })
     }
 }
@@ -212,6 +218,22 @@ impl Backend for Postgres {
                             )?;
                         }
                     }
+                    Op::Chat { game, seq, line } => {
+                        let (channel, player, nickname, ply, at_ms, text) = chat_columns(line);
+                        tx.execute(
+                            &p.chat_line,
+                            &[
+                                &(*game as i64),
+                                &i64::from(*seq),
+                                &channel,
+                                &player,
+                                &nickname,
+                                &ply,
+                                &at_ms,
+                                &text,
+                            ],
+                        )?;
+                    }
                     Op::Finish { game, outcome, ended_ms, archive } => {
                         tx.execute(&p.finish, &[&(*game as i64), outcome, &(*ended_ms as i64), archive])?;
                     }
@@ -269,6 +291,11 @@ impl Backend for Postgres {
                 (clamp(r.get(0)), r.get(1), clamp(r.get(2)))
             })
             .collect())
+    }
+
+    fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError> {
+        let rows = self.client.query(&self.prepared.chat_lines, &[&(game as i64)])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))).collect())
     }
 
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError> {

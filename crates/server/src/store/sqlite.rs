@@ -1,6 +1,8 @@
 //! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
 
-use super::{Backend, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, game_row, sql};
+use super::{
+    Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql,
+};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::time::Duration;
@@ -157,6 +159,19 @@ impl Backend for Sqlite {
                             stmt.execute(params![*game as i64, *ply, p.mv, p.count])?;
                         }
                     }
+                    Op::Chat { game, seq, line } => {
+                        let (channel, player, nickname, ply, at_ms, text) = chat_columns(line);
+                        tx.prepare_cached(sql::CHAT_LINE)?.execute(params![
+                            *game as i64,
+                            *seq,
+                            channel,
+                            player,
+                            nickname,
+                            ply,
+                            at_ms,
+                            text
+                        ])?;
+                    }
                     Op::Finish { game, outcome, ended_ms, archive } => {
                         tx.prepare_cached(sql::FINISH)?.execute(params![
                             *game as i64,
@@ -214,6 +229,14 @@ impl Backend for Sqlite {
     fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::PROPOSALS)?;
         let rows = stmt.query_map(params![game as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::CHAT_LINES)?;
+        let rows = stmt.query_map(params![game as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -1,7 +1,31 @@
 //! The store's own cases, run against SQLite and (when its binaries are there) PostgreSQL.
 
 use super::*;
-use ludus_protocol::ClockSpec;
+use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, QuickPhrase};
+
+/// Two chat lines of game 1 (both channels, a phrase and free text in Vietnamese).
+fn chat_lines(now: u64) -> Vec<ChatLine> {
+    vec![
+        ChatLine {
+            game: GameId(1),
+            channel: ChatChannel::Players,
+            from: PlayerId(1),
+            nickname: "Ann".into(),
+            text: ChatText::Phrase(QuickPhrase::GoodLuck),
+            ply: 0,
+            at_ms: now,
+        },
+        ChatLine {
+            game: GameId(1),
+            channel: ChatChannel::Spectators,
+            from: PlayerId(3),
+            nickname: "Sam".into(),
+            text: ChatText::Free("Nước đi hay! \"quoted\" 🎲".into()),
+            ply: 2,
+            at_ms: now + 1,
+        },
+    ]
+}
 
 fn sqlite(name: &str) -> Database {
     let dir = std::env::temp_dir().join(format!("ludus-store-{name}-{}", std::process::id()));
@@ -17,7 +41,7 @@ fn postgres(name: &str) -> Option<(pg_harness::TestPostgres, Database)> {
 
 const LIFETIME: Duration = Duration::from_secs(180 * 24 * 3600);
 
-/// A game with two players, three moves with clocks, proposals, a second game finished: all
+/// A game with two players, three moves with clocks, proposals, chat, a second game finished: all
 /// of it comes back on reopening, the finished game does not, and credentials are looked up by
 /// either hash only while not expired.
 fn round_trip(db: &Database) {
@@ -60,6 +84,12 @@ fn round_trip(db: &Database) {
                 clocks: Some([60_000 - ply as u64, 59_000]),
             });
         }
+        for (seq, line) in chat_lines(now).into_iter().enumerate() {
+            ops.push(Op::Chat { game: 1, seq: seq as u32, line });
+        }
+        let mut finished_line = chat_lines(now).remove(0);
+        finished_line.game = GameId(2);
+        ops.push(Op::Chat { game: 2, seq: 0, line: finished_line });
         store.submit(ops);
         let proposals =
             vec![Proposal { mv: "b1b2".into(), count: 1 }, Proposal { mv: "c1c3".into(), count: 3 }];
@@ -114,6 +144,7 @@ fn round_trip(db: &Database) {
     let counts: Vec<(&str, u32)> =
         g.proposals[0].proposals.iter().map(|p| (p.mv.as_str(), p.count)).collect();
     assert_eq!(counts, [("c1c3", 3), ("b1b2", 2)], "the later count replaces the earlier, most first");
+    assert_eq!(g.chat, chat_lines(now), "the chat comes back in order, both channels");
     let mut players: Vec<(u64, &str, Option<&str>)> =
         loaded.players.iter().map(|p| (p.id, p.nickname.as_str(), p.prev.as_deref())).collect();
     players.sort();

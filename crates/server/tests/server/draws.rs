@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 
 /// Ann and Ben in a new Alquerque game on `addr`, watched by Sam: `[First, Second]`, Sam, the
 /// game.
-fn watched_game(addr: SocketAddr) -> ([TestClient; 2], TestClient, GameId) {
+pub fn watched_game(addr: SocketAddr) -> ([TestClient; 2], TestClient, GameId) {
     let mut a = TestClient::signed_in(addr, Transport::Udp, "Ann");
     let mut b = TestClient::signed_in(addr, Transport::Udp, "Ben");
     let mut s = TestClient::signed_in(addr, Transport::Udp, "Sam");
@@ -40,7 +40,7 @@ fn expect_lapsed(c: &mut TestClient, game: GameId, by: Side) {
     });
 }
 
-fn expect_over(c: &mut TestClient, game: GameId) -> ArchivedGame {
+pub fn expect_over(c: &mut TestClient, game: GameId) -> ArchivedGame {
     c.expect("game over", |m| match m {
         ServerMessage::GameOver { game: g, outcome, archive } if *g == game => {
             assert_eq!(archive.outcome, *outcome);
@@ -52,7 +52,7 @@ fn expect_over(c: &mut TestClient, game: GameId) -> ArchivedGame {
 
 /// How many messages `c` ever received that `pick` selects, once everything sent to the
 /// server before (by anyone, as far as `c` could see its answer) has been handled.
-fn count(c: &mut TestClient, pick: impl Fn(&ServerMessage) -> bool) -> usize {
+pub fn count(c: &mut TestClient, pick: impl Fn(&ServerMessage) -> bool) -> usize {
     c.sync();
     c.log.iter().filter(|m| pick(m)).count()
 }
