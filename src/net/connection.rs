@@ -16,8 +16,8 @@ use bevy_renet2::netcode::{NetcodeClientPlugin, NetcodeClientTransport};
 use bevy_renet2::prelude::{RenetClient, RenetClientPlugin, RenetSend};
 use ludus_protocol::client::{ClientConfig, TokenFailure, TokenRequest, hello, open_link};
 use ludus_protocol::{
-    CHANNEL, ClientMessage, ClockSpec, ErrorCode, LobbyView, ServerMessage, SessionToken, decode_server,
-    encode,
+    CHANNEL, ClientMessage, ClockSpec, ErrorCode, LobbyView, PlayerId, ServerMessage, SessionToken,
+    decode_server, encode,
 };
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
@@ -151,6 +151,8 @@ pub struct Net {
     pub phase: LinkState,
     /// The nickname the server confirmed.
     pub nickname: Option<String>,
+    /// Who the server says the person here is (from its `Welcome`).
+    pub player: Option<PlayerId>,
     /// The last lobby received.
     pub lobby: Option<LobbyView>,
     /// A room or queue the player waits in.
@@ -361,8 +363,9 @@ pub fn receive(
                 ServerMessage::Incompatible { message, .. } => {
                     net.phase = LinkState::Failed(LinkFailure::Incompatible(message.clone()));
                 }
-                ServerMessage::Welcome { nickname, token, .. } => {
+                ServerMessage::Welcome { nickname, token, player, .. } => {
                     net.phase = LinkState::SignedIn;
+                    net.player = Some(*player);
                     net.signed_in_once = true;
                     net.nickname = Some(nickname.clone());
                     net.credential = Some(token.clone());

@@ -8,8 +8,8 @@ use crate::game::session::{GameCommand, Seats, ServerUpdate, Session, apply_comm
 use crate::net::connection::{FromServer, Net};
 use bevy::prelude::*;
 use ludus_protocol::{
-    ArchivedGame, ClientMessage, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerInfo,
-    Proposal, Role, ServerMessage,
+    ArchivedGame, ChatLine, ClientMessage, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView,
+    PlayerId, PlayerInfo, Proposal, Role, ServerMessage,
 };
 use ludus_rules::{AnyMove, Side};
 
@@ -47,7 +47,16 @@ pub struct OnlineGame {
     pub rematch_sent: bool,
     /// The archive at the end (with the spectators' proposals).
     pub archive: Option<ArchivedGame>,
+    /// The chat the person here hears in this game, oldest first (at the end, the archive's,
+    /// both channels).
+    pub chat: Vec<ChatLine>,
+    /// The speakers the person here muted in this game (their lines are not shown, and the
+    /// server stops sending them).
+    pub muted: Vec<PlayerId>,
 }
+
+/// The most chat lines kept for the screen (the server keeps a game's whole chat).
+const CHAT_SHOWN: usize = 400;
 
 impl OnlineGame {
     /// The online game a server's view describes; `now` is the app's time (seconds).
@@ -68,7 +77,14 @@ impl OnlineGame {
             rematch_offered: false,
             rematch_sent: false,
             archive: None,
+            chat: Vec::new(),
+            muted: Vec::new(),
         }
+    }
+
+    /// The chat lines to show: those of speakers not muted.
+    pub fn chat_shown(&self) -> impl Iterator<Item = &ChatLine> {
+        self.chat.iter().filter(|l| !self.muted.contains(&l.from))
     }
 
     /// The person's side, if they play.
@@ -135,9 +151,10 @@ fn follow_server(
                     let fresh = OnlineGame::from_view(view, now);
                     match current.as_mut() {
                         Some(o) if o.id == view.game => {
-                            let keep = (o.verdict.clone(), o.rematch_sent);
+                            // The chat so far follows the view again; the mutes stay.
+                            let keep = (o.verdict.clone(), o.rematch_sent, std::mem::take(&mut o.muted));
                             *o = fresh;
-                            (o.verdict, o.rematch_sent) = keep;
+                            (o.verdict, o.rematch_sent, o.muted) = keep;
                             to_session(ServerUpdate::Game(Box::new(game)));
                         }
                         _ => {
@@ -201,6 +218,28 @@ fn follow_server(
                         view.running = None;
                     }
                     o.archive = Some(archive.clone());
+                    // Both channels, now that the game is over.
+                    o.chat = archive.chat.clone();
+                }
+            }
+            ServerMessage::Chat(line) => {
+                if let Some(o) = current.as_mut()
+                    && o.id == line.game
+                {
+                    if o.chat.len() >= CHAT_SHOWN {
+                        o.chat.remove(0);
+                    }
+                    o.chat.push(line.clone());
+                }
+            }
+            ServerMessage::Muted { game, player, muted } => {
+                if let Some(o) = current.as_mut()
+                    && o.id == *game
+                {
+                    o.muted.retain(|p| p != player);
+                    if *muted {
+                        o.muted.push(*player);
+                    }
                 }
             }
             ServerMessage::DrawOffered { game, by } if current.as_ref().is_some_and(|o| o.id == *game) => {

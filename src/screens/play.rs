@@ -17,6 +17,10 @@ use crate::ui::widgets::{
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use ludus_protocol::{
+    CHAT_MAX_CHARS, ChatChannel, ChatError, ChatLine, ChatText, ClientMessage, ErrorCode, PlayerId,
+    QuickPhrase, validate_chat,
+};
 use ludus_rules::{AnyPosition, Side};
 
 /// Whether the game-over card is hidden to look at the final board.
@@ -96,6 +100,7 @@ pub(super) fn panel(
         }
         if let Some(online) = online {
             online_panel(ui, lang, &actions.net, online, session, now);
+            chat_panel(ui, lang, &mut actions.net, online, session);
         }
         draw_offer(ui, lang, session, online, &mut actions.game);
         if let Some(level) = session.seats.players.iter().find_map(|p| match p {
@@ -351,6 +356,118 @@ pub(super) fn ghost_counts(mut contexts: EguiContexts, shown: GameShown, board: 
         ctx.request_repaint_after(std::time::Duration::from_millis(200));
     }
     Ok(())
+}
+
+/// The key of a quick phrase's words.
+pub fn phrase_key(phrase: QuickPhrase) -> &'static str {
+    match phrase {
+        QuickPhrase::Hello => "chat.hello",
+        QuickPhrase::GoodLuck => "chat.good_luck",
+        QuickPhrase::HaveFun => "chat.have_fun",
+        QuickPhrase::NiceMove => "chat.nice_move",
+        QuickPhrase::Oops => "chat.oops",
+        QuickPhrase::Thanks => "chat.thanks",
+        QuickPhrase::WellPlayed => "chat.well_played",
+        QuickPhrase::GoodGame => "chat.good_game",
+        QuickPhrase::Rematch => "chat.rematch",
+    }
+}
+
+/// A chat line as the screen shows it: who, and what in the person's language (a quick phrase)
+/// or as typed; a spectator's line marked as such where players read it (after the game).
+pub fn chat_line_text(lang: Lang, line: &ChatLine, viewer_plays: bool) -> String {
+    let said = match &line.text {
+        ChatText::Phrase(p) => lang.t(phrase_key(*p)).to_string(),
+        ChatText::Free(text) => text.clone(),
+    };
+    if viewer_plays && line.channel == ChatChannel::Spectators {
+        fill(lang.t("chat.spectator_line"), &[&line.nickname, &said])
+    } else {
+        format!("{}: {said}", line.nickname)
+    }
+}
+
+/// The game's chat (online): the lines heard, quick phrases and free text while the game goes
+/// on (players talk to each other, spectators among themselves; the players read the
+/// spectators' lines once it is over), and muting a speaker.
+fn chat_panel(ui: &mut egui::Ui, lang: Lang, net: &mut Net, online: &OnlineGame, session: &Session) {
+    let game = online.id;
+    let plays = online.local_side().is_some();
+    let open = !session.game.is_over();
+    let shown: Vec<&ChatLine> = online.chat_shown().collect();
+    let title = fill(lang.t("chat.title"), &[&shown.len().to_string()]);
+    egui::CollapsingHeader::new(egui::RichText::new(title).strong()).id_salt("chat").default_open(true).show(
+        ui,
+        |ui| {
+            egui::ScrollArea::vertical().id_salt("chat-lines").max_height(120.0).stick_to_bottom(true).show(
+                ui,
+                |ui| {
+                    if shown.is_empty() {
+                        ui.label(egui::RichText::new(lang.t("chat.none")).italics());
+                    }
+                    for line in &shown {
+                        ui.add(egui::Label::new(chat_line_text(lang, line, plays)).wrap());
+                    }
+                },
+            );
+            if open {
+                ui.horizontal_wrapped(|ui| {
+                    for phrase in QuickPhrase::ALL {
+                        if ui.small_button(lang.t(phrase_key(phrase))).clicked() {
+                            net.send(ClientMessage::Chat { game, text: ChatText::Phrase(phrase) });
+                        }
+                    }
+                });
+                let id = egui::Id::new(("chat-draft", game.0));
+                let mut draft = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_default();
+                ui.horizontal(|ui| {
+                    let field = ui.add(
+                        egui::TextEdit::singleline(&mut draft)
+                            .char_limit(CHAT_MAX_CHARS)
+                            .hint_text(lang.t("chat.hint"))
+                            .desired_width(ui.available_width() - 70.0),
+                    );
+                    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    let send =
+                        ui.add_enabled(!draft.trim().is_empty(), egui::Button::new(lang.t("chat.send")));
+                    if (enter || send.clicked()) && !draft.trim().is_empty() {
+                        match validate_chat(&draft) {
+                            Ok(clean) => {
+                                net.send(ClientMessage::Chat { game, text: ChatText::Free(clean) });
+                                draft.clear();
+                            }
+                            Err(e) => {
+                                let code = match e {
+                                    ChatError::TooLong(_) => ErrorCode::ChatTooLong,
+                                    _ => ErrorCode::ChatBadText,
+                                };
+                                net.notice = Some((code, e.to_string()));
+                            }
+                        }
+                    }
+                });
+                ui.data_mut(|d| d.insert_temp(id, draft));
+            }
+            // Mute or unmute anyone who has spoken (never oneself).
+            let mut speakers: Vec<(PlayerId, &str)> = Vec::new();
+            for line in &online.chat {
+                if Some(line.from) != net.player && !speakers.iter().any(|(p, _)| *p == line.from) {
+                    speakers.push((line.from, &line.nickname));
+                }
+            }
+            if open && !speakers.is_empty() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(lang.t("chat.mute"));
+                    for (player, nickname) in speakers {
+                        let muted = online.muted.contains(&player);
+                        if ui.add(egui::Button::selectable(muted, nickname)).clicked() {
+                            net.send(ClientMessage::Mute { game, player, muted: !muted });
+                        }
+                    }
+                });
+            }
+        },
+    );
 }
 
 /// The online part of the game screen's panel: players, clocks, connection, and for spectators

@@ -404,6 +404,26 @@ fn server_news_change_the_session_through_its_commands() {
     assert!(session.revision > revision);
 }
 
+/// The app opens an Alquerque room (`public`: listed, so that it can be watched) and a bot joins
+/// it by its code; returns the bot once the game is on both ends.
+fn game_with_bot(app: &mut App, addr: SocketAddr, public: bool) -> Bot {
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
+        variant: Variant::Alquerque,
+        clock: None,
+        public,
+    });
+    run_until(app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
+    let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
+        panic!("not a room")
+    };
+    let mut bot = Bot::new(addr, "Bot");
+    bot.client.send(&ClientMessage::JoinRoom { code });
+    run_until(app, &mut [&mut bot], 10, "the game on both ends", |app, bots| {
+        bots[0].game.is_some() && app.world().get_resource::<OnlineGame>().is_some()
+    });
+    bot
+}
+
 /// Draw offers through a real server: the game's offer is declined by the bot (and cannot be
 /// made again at that move), the bot's offer is accepted from the game's panel command, and the
 /// game ends drawn by agreement on both ends.
@@ -412,20 +432,7 @@ fn draw_offers_go_through_the_server_both_ways() {
     let _guard = data_dir_lock();
     let dir = fresh_data_dir("online-draws");
     let (_server, addr, mut app) = server_and_app(&dir.join("server"));
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
-        variant: Variant::Alquerque,
-        clock: None,
-        public: false,
-    });
-    run_until(&mut app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
-    let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
-        panic!("not a room")
-    };
-    let mut bot = Bot::new(addr, "Bot");
-    bot.client.send(&ClientMessage::JoinRoom { code });
-    run_until(&mut app, &mut [&mut bot], 10, "the game on both ends", |app, bots| {
-        bots[0].game.is_some() && app.world().get_resource::<OnlineGame>().is_some()
-    });
+    let mut bot = game_with_bot(&mut app, addr, false);
     let online = app.world().resource::<OnlineGame>().clone();
     let mine = online.local_side().expect("the app plays");
     let game = online.id;
@@ -463,4 +470,98 @@ fn draw_offers_go_through_the_server_both_ways() {
     });
     let archive = app.world().resource::<OnlineGame>().archive.clone().expect("the archive");
     assert_eq!(archive.outcome, agreed);
+}
+
+/// The game's chat through a real server: a quick phrase from the opponent in the person's
+/// language, free text sent from the game, a mute (the muted speaker's next line neither sent nor
+/// shown), and a spectator's line that the players read only in the archive once the game is over.
+#[test]
+fn the_chat_goes_through_the_server_and_the_spectators_are_read_after_the_game() {
+    use ludus::screens::play::chat_line_text;
+    use ludus_protocol::{ChatChannel, ChatText, QuickPhrase};
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-chat");
+    let (_server, addr, mut app) = server_and_app(&dir.join("server"));
+    let mut bot = game_with_bot(&mut app, addr, true);
+    let game = app.world().resource::<OnlineGame>().id;
+    let lang = ludus::i18n::Lang::En;
+    let shown = |app: &App| -> Vec<String> {
+        let online = app.world().resource::<OnlineGame>();
+        online.chat_shown().map(|l| chat_line_text(lang, l, true)).collect()
+    };
+
+    bot.client.send(&ClientMessage::Chat { game, text: ChatText::Phrase(QuickPhrase::GoodLuck) });
+    run_until(&mut app, &mut [&mut bot], 10, "the bot's phrase", |app, _| shown(app) == ["Bot: Good luck!"]);
+    app.world_mut()
+        .resource_mut::<Net>()
+        .send(ClientMessage::Chat { game, text: ChatText::Free("  thanks,   you too ".into()) });
+    run_until(&mut app, &mut [&mut bot], 10, "the app's line at the bot", |_, bots| {
+        bots[0].heard.iter().any(|m| {
+            matches!(m, ServerMessage::Chat(l) if l.text == ChatText::Free("thanks, you too".into()) && l.channel == ChatChannel::Players)
+        })
+    });
+
+    // A spectator talks: the players hear nothing of it while the game goes on.
+    let mut watcher = Bot::new(addr, "Wes");
+    watcher.client.send(&ClientMessage::Watch { game });
+    run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the spectator's view", |_, bots| {
+        bots[1].game.is_some()
+    });
+    watcher.client.send(&ClientMessage::Chat { game, text: ChatText::Free("go Ann".into()) });
+    run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the spectator's own line", |_, bots| {
+        bots[1]
+            .heard
+            .iter()
+            .any(|m| matches!(m, ServerMessage::Chat(l) if l.channel == ChatChannel::Spectators))
+    });
+
+    // The app mutes the bot: the bot's next line is not shown.
+    let bot_id =
+        app.world().resource::<OnlineGame>().players.iter().find(|p| p.nickname == "Bot").map(|p| p.id);
+    let bot_id = bot_id.expect("the bot plays");
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::Mute { game, player: bot_id, muted: true });
+    run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the mute", |app, _| {
+        app.world().resource::<OnlineGame>().muted == [bot_id]
+    });
+    // The bot says "Oops" (again if the server's one-line-in-500-ms limit refused it: a bounded
+    // loop), then the app says "ping" likewise: the server had dealt with the bot's line before
+    // the app's, so a line delivered to the app would have arrived before the app's own echo.
+    let oops = ChatText::Phrase(QuickPhrase::Oops);
+    for attempt in 0.. {
+        assert!(attempt < 100, "the bot's line was never accepted");
+        let before = bot.heard.len();
+        bot.client.send(&ClientMessage::Chat { game, text: oops.clone() });
+        run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the bot's line answered", |_, bots| {
+            bots[0].heard[before..].iter().any(|m| {
+                matches!(m, ServerMessage::Chat(l) if l.text == oops)
+                    || matches!(m, ServerMessage::Error { code: ludus_protocol::ErrorCode::RateLimited, .. })
+            })
+        });
+        if bot.heard[before..].iter().any(|m| matches!(m, ServerMessage::Chat(l) if l.text == oops)) {
+            break;
+        }
+    }
+    let ping = ChatText::Free("ping".into());
+    let echoed = |app: &App| app.world().resource::<OnlineGame>().chat.iter().any(|l| l.text == ping);
+    for attempt in 0.. {
+        assert!(attempt < 100, "the app's line was never accepted");
+        app.world_mut().resource_mut::<Net>().notice = None;
+        app.world_mut().resource_mut::<Net>().send(ClientMessage::Chat { game, text: ping.clone() });
+        run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the app's line answered", |app, _| {
+            echoed(app) || app.world().resource::<Net>().notice.is_some()
+        });
+        if echoed(&app) {
+            break;
+        }
+    }
+    let heard = app.world().resource::<OnlineGame>().chat.clone();
+    assert!(!heard.iter().any(|l| l.text == oops), "the server sent a muted speaker's line: {heard:?}");
+    bot.client.send(&ClientMessage::Resign { game });
+    run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the end", |app, _| {
+        app.world().resource::<OnlineGame>().archive.is_some()
+    });
+    let lines = shown(&app);
+    assert!(!lines.iter().any(|l| l.contains("Oops")), "a muted line was shown: {lines:?}");
+    assert!(lines.contains(&"Wes (spectator): go Ann".to_string()), "{lines:?}");
+    assert!(lines.contains(&"Ann: thanks, you too".to_string()), "{lines:?}");
 }
