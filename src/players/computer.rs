@@ -322,10 +322,8 @@ mod tests {
     use crate::game::session::{self, Seats};
     use ludus_rules::Side;
 
-    /// The computer player's systems in a headless app: the search runs in the background,
-    /// its move is played, and the status says when it thinks.
-    #[test]
-    fn the_computer_thinks_in_the_background_and_plays() {
+    /// The computer player's systems in a headless app, on the game screen with `session`.
+    fn computer_app(session: Session) -> App {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
         app.add_plugins(crate::app::plugin);
@@ -333,7 +331,15 @@ mod tests {
         app.init_resource::<BoardView>();
         app.add_plugins((session::plugin, plugin));
         app.insert_state(Screen::Playing);
-        app.insert_resource(Session::new(
+        app.insert_resource(session);
+        app
+    }
+
+    /// The search runs in the background, its move is played, and the status says when it
+    /// thinks.
+    #[test]
+    fn the_computer_thinks_in_the_background_and_plays() {
+        let mut app = computer_app(Session::new(
             Variant::Alquerque,
             Seats::versus_computer(Side::Second, Level::Medium),
         ));
@@ -356,16 +362,9 @@ mod tests {
     /// the game is drawn by agreement (the computer is behind) or goes on with the offer declined
     /// (the computer is ahead).
     fn offer_to_the_computer(position: &str, person: Side) -> Session {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
-        app.add_plugins(crate::app::plugin);
-        app.add_message::<RequestRedraw>();
-        app.init_resource::<BoardView>();
-        app.add_plugins((session::plugin, plugin));
-        app.insert_state(Screen::Playing);
         let pos = ludus_rules::AnyPosition::parse(Variant::LatrunculiQuick, position).expect("position");
         let game = AnyGame::from_position(pos);
-        app.insert_resource(Session::from_game(game, Seats::versus_computer(person, Level::Easy)));
+        let mut app = computer_app(Session::from_game(game, Seats::versus_computer(person, Level::Easy)));
         app.update();
         app.world_mut().write_message(GameCommand::OfferDraw);
         app.update();
