@@ -32,6 +32,24 @@ impl std::fmt::Debug for SessionToken {
     }
 }
 
+/// The password of a claimed nickname (protocol 5): [`PASSWORD_MIN_CHARS`] to
+/// [`PASSWORD_MAX_CHARS`] characters. Sent only in [`ClientMessage::ClaimNickname`] and
+/// [`ClientMessage::SignInClaimed`]; the server keeps only an Argon2id hash of it.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Password(pub String);
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a password, not even in part (logs, panics).
+        f.write_str("Password(***)")
+    }
+}
+
+/// Fewest characters of a [`Password`].
+pub const PASSWORD_MIN_CHARS: usize = 8;
+/// Most characters of a [`Password`].
+pub const PASSWORD_MAX_CHARS: usize = 128;
+
 /// Time control: `initial_ms` for the whole game plus `increment_ms` added after each own move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ClockSpec {
@@ -226,6 +244,54 @@ pub enum ClientMessage {
         /// Mute (`true`) or unmute.
         muted: bool,
     },
+    /// Claims your current nickname with a password (protocol 5), answered by
+    /// [`ServerMessage::NicknameClaimed`]. A claimed nickname is yours alone: nobody else may
+    /// take it or a name that looks like it (see the server's look-alike rules), and you can
+    /// sign in as yourself from any device with [`ClientMessage::SignInClaimed`]. A claimed
+    /// nickname cannot be changed. Refusals: [`ErrorCode::BadPassword`] (length),
+    /// [`ErrorCode::BadNickname`] (already claimed, by you or as a look-alike by someone else),
+    /// [`ErrorCode::Internal`].
+    ClaimNickname {
+        /// The password ([`PASSWORD_MIN_CHARS`] to [`PASSWORD_MAX_CHARS`] characters).
+        password: Password,
+    },
+    /// Signs this connection in as the player who claimed `nickname` (protocol 5), sent after
+    /// the usual [`ClientMessage::Hello`]: the connection leaves the anonymous player it signed
+    /// in as (who must not be seated, queued or watching: [`ErrorCode::Busy`]) and becomes the
+    /// claimed player, answered by a new [`ServerMessage::Welcome`] with that player's id and a
+    /// new session token (store it as usual). A connection of that player elsewhere is closed
+    /// ([`ErrorCode::SignedInElsewhere`]). A wrong password or unknown nickname is
+    /// [`ErrorCode::BadCredentials`] (the same for both); too many of them from one address or
+    /// for one nickname are [`ErrorCode::TooManyAttempts`] for a while.
+    SignInClaimed {
+        /// The claimed nickname (compared by look-alike skeleton, so case does not matter).
+        nickname: String,
+        /// Its password.
+        password: Password,
+    },
+    /// [`ClientMessage::CreateRoom`] with a choice of rated play (protocol 5). A rated room
+    /// needs a claimed nickname ([`ErrorCode::NotClaimed`]), and so does joining it.
+    OpenRoom {
+        /// Which game.
+        variant: Variant,
+        /// Optional time control.
+        clock: Option<ClockSpec>,
+        /// Listed in the lobby (public) or reachable only by its code (private).
+        public: bool,
+        /// A rated game: both ratings change when it ends.
+        rated: bool,
+    },
+    /// [`ClientMessage::QuickMatch`] with a choice of rated play (protocol 5): rated and casual
+    /// players wait in separate queues; rated play needs a claimed nickname
+    /// ([`ErrorCode::NotClaimed`]).
+    FindMatch {
+        /// Which game.
+        variant: Variant,
+        /// Optional time control; only equal ones are paired.
+        clock: Option<ClockSpec>,
+        /// A rated game: both ratings change when it ends.
+        rated: bool,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -299,6 +365,14 @@ pub enum ErrorCode {
     ChatFull,
     /// You cannot mute yourself (protocol 4).
     CannotMuteSelf,
+    /// A password shorter than [`PASSWORD_MIN_CHARS`] or longer than [`PASSWORD_MAX_CHARS`]
+    /// characters (protocol 5).
+    BadPassword,
+    /// Unknown claimed nickname or wrong password (protocol 5; the same code for both).
+    BadCredentials,
+    /// Rated play needs a claimed nickname ([`ClientMessage::ClaimNickname`]); for a room,
+    /// both players' (protocol 5).
+    NotClaimed,
 }
 
 /// The quick phrases of the chat (protocol 4): the client shows them translated, the server
@@ -561,6 +635,35 @@ pub struct ArchivedGame {
     /// archives stored before it have none).
     #[serde(default)]
     pub chat: Vec<ChatLine>,
+    /// Whether the game was rated (protocol 5; archives stored before it were not).
+    #[serde(default)]
+    pub rated: bool,
+    /// A rated game: the ratings of `[First, Second]` before and after it (protocol 5).
+    #[serde(default)]
+    pub ratings: Option<[RatingChange; 2]>,
+}
+
+/// A rating as clients show it (protocol 5): Glicko-2, rounded to whole points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RatingView {
+    /// The rating (1500 to start).
+    pub rating: i32,
+    /// The rating deviation (350 to start): how uncertain the rating is.
+    pub deviation: i32,
+    /// Deviation above [`PROVISIONAL_DEVIATION`]: clients show the rating with a "?".
+    pub provisional: bool,
+}
+
+/// A deviation above this makes a rating provisional ([`RatingView::provisional`]).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// One player's rating before and after a rated game (protocol 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RatingChange {
+    /// Before the game.
+    pub before: RatingView,
+    /// After it.
+    pub after: RatingView,
 }
 
 /// A message from the server to a client.
@@ -728,5 +831,10 @@ pub enum ServerMessage {
         player: PlayerId,
         /// Muted now?
         muted: bool,
+    },
+    /// Answer to [`ClientMessage::ClaimNickname`]: your nickname is claimed now (protocol 5).
+    NicknameClaimed {
+        /// The nickname.
+        nickname: String,
     },
 }

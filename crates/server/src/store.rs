@@ -107,6 +107,8 @@ pub enum Op {
         public: bool,
         clock: Option<ClockSpec>,
         created_ms: u64,
+        /// A rated game (protocol 5).
+        rated: bool,
     },
     /// A move was accepted; `clocks` are the remaining times after it.
     Move { game: u64, ply: u32, mv: String, at_ms: u64, clocks: Option<[u64; 2]> },
@@ -116,7 +118,56 @@ pub enum Op {
     Chat { game: u64, seq: u32, line: ChatLine },
     /// The game is over: its archive (an `ArchivedGame` in JSON).
     Finish { game: u64, outcome: String, ended_ms: u64, archive: String },
+    /// A player claimed their nickname: its look-alike skeleton and the password's Argon2id
+    /// hash (a PHC string; never the password).
+    Claim { id: u64, skeleton: String, password_hash: String },
+    /// A player's rating for a variant after a rated game (pushed in the same batch as the
+    /// game's [`Op::Finish`]: one transaction).
+    Rating { player: u64, variant: Variant, rating: StoredRating },
 }
+
+/// A player's Glicko-2 rating for one variant, with their record in rated games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoredRating {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Default for StoredRating {
+    /// The rating of a player who has not played a rated game yet (skillratings' defaults:
+    /// 1500, deviation 350, volatility 0.06).
+    fn default() -> StoredRating {
+        let r = skillratings::glicko2::Glicko2Rating::new();
+        StoredRating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+        }
+    }
+}
+
+/// A claimed nickname as stored: the player, the nickname, the password's PHC string, and
+/// the player's ratings by variant.
+#[derive(Clone, Debug)]
+pub struct StoredClaim {
+    pub id: u64,
+    pub nickname: String,
+    pub password_hash: String,
+    pub ratings: Vec<(Variant, StoredRating)>,
+}
+
+/// A stored rating row: player, variant name, rating, deviation, volatility, games, wins,
+/// draws, losses.
+pub(crate) type RatingRow = (i64, String, f64, f64, f64, i64, i64, i64, i64);
 
 /// A live game as stored.
 #[derive(Clone, Debug)]
@@ -129,6 +180,8 @@ pub struct StoredGame {
     pub public: bool,
     pub clock: Option<ClockSpec>,
     pub created_ms: u64,
+    /// A rated game.
+    pub rated: bool,
     /// Every move in order.
     pub moves: Vec<String>,
     /// Remaining times after the last move (or `None`: the initial ones).
@@ -156,6 +209,8 @@ pub struct StoredPlayer {
 pub struct Loaded {
     pub games: Vec<StoredGame>,
     pub players: Vec<StoredPlayer>,
+    /// Every claimed nickname (kept in memory: they are checked at every name change).
+    pub claims: Vec<StoredClaim>,
     pub next_player: u64,
     pub next_game: u64,
 }
@@ -198,6 +253,10 @@ pub(crate) trait Backend: Send + 'static {
     fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError>;
     /// A player by number.
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError>;
+    /// Every claimed nickname: player, nickname, password hash (the columns of [`sql::CLAIMS`]).
+    fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError>;
+    /// Every stored rating (the columns of [`sql::RATINGS`]).
+    fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
     /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
     fn upkeep(&mut self, _last: bool) {}
     /// Whether [`Backend::upkeep`] does anything (else no thread is started for it).
@@ -338,6 +397,47 @@ CREATE TABLE IF NOT EXISTS chat(
     PRIMARY KEY(game, seq)
 );",
     },
+    // Version 4: claimed nicknames and ratings (protocol 5). `password_hash` is an Argon2id PHC
+    // string, `claim_skeleton` the claimed name's look-alike skeleton (unique); claimed players
+    // are never pruned. `games.rated` 1 for a rated game. One `ratings` row per player and
+    // variant that played a rated game.
+    Migration {
+        version: 4,
+        sqlite: "
+ALTER TABLE players ADD COLUMN password_hash TEXT;
+ALTER TABLE players ADD COLUMN claim_skeleton TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS players_claimed ON players(claim_skeleton) WHERE claim_skeleton IS NOT NULL;
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS ratings(
+    player INTEGER NOT NULL,
+    variant TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    PRIMARY KEY(player, variant)
+) WITHOUT ROWID;",
+        postgres: "
+ALTER TABLE players ADD COLUMN IF NOT EXISTS password_hash TEXT;
+ALTER TABLE players ADD COLUMN IF NOT EXISTS claim_skeleton TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS players_claimed ON players(claim_skeleton) WHERE claim_skeleton IS NOT NULL;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS ratings(
+    player BIGINT NOT NULL,
+    variant TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    wins BIGINT NOT NULL,
+    draws BIGINT NOT NULL,
+    losses BIGINT NOT NULL,
+    PRIMARY KEY(player, variant)
+);",
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -350,15 +450,15 @@ pub(crate) mod sql {
     pub const NICKNAME: &str = "UPDATE players SET nickname = ?2 WHERE id = ?1";
     pub const NEW_GAME: &str =
         "INSERT INTO games(id, room, variant, start, first_player, second_player, public,
-         clock_initial_ms, clock_increment_ms, created_ms, live)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)";
+         clock_initial_ms, clock_increment_ms, created_ms, live, rated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1, ?11)";
     pub const MOVE: &str =
         "INSERT INTO moves(game, ply, mv, at_ms, first_ms, second_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
     pub const PROPOSAL: &str = "INSERT INTO proposals(game, ply, mv, count) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(game, ply, mv) DO UPDATE SET count = excluded.count";
     pub const FINISH: &str =
         "UPDATE games SET live = 0, outcome = ?2, ended_ms = ?3, archive = ?4 WHERE id = ?1";
-    pub const PRUNE: &str = "DELETE FROM players WHERE last_seen_ms < ?1
+    pub const PRUNE: &str = "DELETE FROM players WHERE last_seen_ms < ?1 AND password_hash IS NULL
          AND id NOT IN (SELECT first_player FROM games WHERE live = 1)
          AND id NOT IN (SELECT second_player FROM games WHERE live = 1)";
     pub const FIND_PLAYER: &str = "SELECT id, token_hash, prev_hash, last_seen_ms, nickname FROM players
@@ -368,7 +468,19 @@ pub(crate) mod sql {
     pub const NEXT_PLAYER: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM players";
     pub const NEXT_GAME: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM games";
     pub const LIVE_GAMES: &str = "SELECT id, room, variant, start, first_player, second_player, public,
-         clock_initial_ms, clock_increment_ms, created_ms FROM games WHERE live = 1 ORDER BY id";
+         clock_initial_ms, clock_increment_ms, created_ms, rated FROM games WHERE live = 1 ORDER BY id";
+    pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1";
+    pub const RATING: &str =
+        "INSERT INTO ratings(player, variant, rating, deviation, volatility, games, wins, draws, losses)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT(player, variant) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+         volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
+         draws = excluded.draws, losses = excluded.losses";
+    pub const CLAIMS: &str =
+        "SELECT id, nickname, password_hash FROM players WHERE password_hash IS NOT NULL ORDER BY id";
+    pub const RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM ratings ORDER BY player, variant";
     pub const MOVES: &str = "SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply";
     pub const PROPOSALS: &str = "SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply";
     pub const CHAT_LINE: &str = "INSERT INTO chat(game, seq, channel, player, nickname, ply, at_ms, text)
@@ -419,6 +531,7 @@ pub(crate) fn game_row(
     public: bool,
     clock: (Option<i64>, Option<i64>),
     created_ms: i64,
+    rated: bool,
 ) -> StoredGame {
     StoredGame {
         id: id as u64,
@@ -432,6 +545,7 @@ pub(crate) fn game_row(
             increment_ms: clock.1.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
         }),
         created_ms: created_ms.max(0) as u64,
+        rated,
         moves: Vec::new(),
         clocks: None,
         proposals: Vec::new(),
@@ -484,6 +598,31 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
         if let Some(p) = db.player(id)? {
             loaded.players.push(p);
         }
+    }
+    let mut ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
+    for (player, variant, rating, deviation, volatility, games, wins, draws, losses) in db.ratings()? {
+        let Ok(variant) = Variant::parse(&variant) else {
+            tracing::error!(player, "skipping stored rating of unknown variant {variant}");
+            continue;
+        };
+        let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+        ratings.entry(player.max(0) as u64).or_default().push((
+            variant,
+            StoredRating {
+                rating,
+                deviation,
+                volatility,
+                games: count(games),
+                wins: count(wins),
+                draws: count(draws),
+                losses: count(losses),
+            },
+        ));
+    }
+    for (id, nickname, password_hash) in db.claims()? {
+        let id = id.max(0) as u64;
+        let ratings = ratings.remove(&id).unwrap_or_default();
+        loaded.claims.push(StoredClaim { id, nickname, password_hash, ratings });
     }
     Ok(loaded)
 }
