@@ -256,6 +256,7 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::BadPassword => "net.err.password",
         ErrorCode::BadCredentials => "net.err.credentials",
         ErrorCode::NotClaimed => "net.err.not_claimed",
+        ErrorCode::UnknownPlayer => "net.err.unknown_player",
     }
 }
 

@@ -77,6 +77,8 @@
 //!   [`ErrorCode::NotClaimed`]): when a rated game ends, both players' Glicko-2 ratings for
 //!   that variant change ([`ArchivedGame::ratings`]); a rating whose deviation is above
 //!   [`PROVISIONAL_DEVIATION`] is provisional (shown with a "?").
+//!   [`ClientMessage::Leaderboard`] lists the best rated players of a variant;
+//!   [`ClientMessage::Profile`] shows a player's ratings, record and last games.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
@@ -111,8 +113,9 @@ use std::time::Duration;
 ///
 /// 5: claimed nicknames and ratings ([`ClientMessage::ClaimNickname`],
 /// [`ClientMessage::SignInClaimed`], [`ClientMessage::OpenRoom`], [`ClientMessage::FindMatch`],
-/// [`ServerMessage::NicknameClaimed`], [`Password`], [`ArchivedGame::rated`],
-/// [`ArchivedGame::ratings`], three [`ErrorCode`]s).
+/// [`ClientMessage::Leaderboard`], [`ClientMessage::Profile`], [`ServerMessage::NicknameClaimed`],
+/// [`ServerMessage::Leaderboard`], [`ServerMessage::Profile`], [`Password`],
+/// [`ArchivedGame::rated`], [`ArchivedGame::ratings`], four [`ErrorCode`]s).
 pub const PROTOCOL_VERSION: u16 = 5;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and

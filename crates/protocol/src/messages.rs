@@ -292,6 +292,20 @@ pub enum ClientMessage {
         /// A rated game: both ratings change when it ends.
         rated: bool,
     },
+    /// Asks for the best rated players of a variant (protocol 5), answered by
+    /// [`ServerMessage::Leaderboard`].
+    Leaderboard {
+        /// Which game.
+        variant: Variant,
+    },
+    /// Asks for a player's profile by nickname (protocol 5), answered by
+    /// [`ServerMessage::Profile`]: a claimed nickname, or the nickname of a player online.
+    /// Refusals: [`ErrorCode::UnknownPlayer`], [`ErrorCode::RateLimited`] (one profile at a
+    /// time per connection).
+    Profile {
+        /// The nickname (compared by look-alike skeleton).
+        nickname: String,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -373,6 +387,8 @@ pub enum ErrorCode {
     /// Rated play needs a claimed nickname ([`ClientMessage::ClaimNickname`]); for a room,
     /// both players' (protocol 5).
     NotClaimed,
+    /// No claimed nickname, and no player online, has that nickname (protocol 5).
+    UnknownPlayer,
 }
 
 /// The quick phrases of the chat (protocol 4): the client shows them translated, the server
@@ -657,6 +673,88 @@ pub struct RatingView {
 /// A deviation above this makes a rating provisional ([`RatingView::provisional`]).
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
+/// One line of a leaderboard (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingEntry {
+    /// Who.
+    pub player: PlayerId,
+    /// Their (claimed) nickname.
+    pub nickname: String,
+    /// Their rating in the leaderboard's variant.
+    pub rating: RatingView,
+    /// Rated games they played in that variant.
+    pub games: u32,
+}
+
+/// A player's rated record in one variant (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantRecord {
+    /// Which game.
+    pub variant: Variant,
+    /// The rating (the starting one, 1500 with deviation 350, before any rated game).
+    pub rating: RatingView,
+    /// Rated games played.
+    pub games: u32,
+    /// Of which won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
+/// How a finished game went for one of its players (protocol 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// Won.
+    Win,
+    /// Drawn.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+/// One finished game in a profile (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecentGame {
+    /// The game.
+    pub game: GameId,
+    /// Which game.
+    pub variant: Variant,
+    /// The opponent's nickname at the time.
+    pub opponent: String,
+    /// The result from the profile's player's side.
+    pub result: GameResult,
+    /// Whether it was rated.
+    pub rated: bool,
+    /// When it ended, in milliseconds since the Unix epoch.
+    pub ended_ms: u64,
+}
+
+/// A player's profile (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileView {
+    /// Who.
+    pub player: PlayerId,
+    /// Their nickname.
+    pub nickname: String,
+    /// Whether the nickname is claimed.
+    pub claimed: bool,
+    /// One record per variant ([`ludus_rules::Variant::ALL`] order); empty for an unclaimed
+    /// player (only claimed players are rated).
+    pub ratings: Vec<VariantRecord>,
+    /// Their last finished games (at most [`ProfileView::RECENT`]), newest first.
+    pub recent: Vec<RecentGame>,
+}
+
+impl ProfileView {
+    /// Most recent games in a profile.
+    pub const RECENT: usize = 20;
+}
+
+/// Most lines in [`ServerMessage::Leaderboard::top`].
+pub const LEADERBOARD_TOP: usize = 50;
+
 /// One player's rating before and after a rated game (protocol 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RatingChange {
@@ -837,4 +935,17 @@ pub enum ServerMessage {
         /// The nickname.
         nickname: String,
     },
+    /// Answer to [`ClientMessage::Leaderboard`] (protocol 5): the claimed players with at least
+    /// one rated game in `variant`, best first (by rating, then more games, then the lower
+    /// player id), at most [`LEADERBOARD_TOP`].
+    Leaderboard {
+        /// Which game.
+        variant: Variant,
+        /// The best, in order (place 1 first).
+        top: Vec<RatingEntry>,
+        /// Your place (from 1) and line, if you are on the leaderboard at all.
+        yours: Option<(u32, RatingEntry)>,
+    },
+    /// Answer to [`ClientMessage::Profile`] (protocol 5).
+    Profile(ProfileView),
 }

@@ -558,6 +558,9 @@ impl Server {
         while let Ok(answer) = self.passwords.rx.try_recv() {
             self.core.password_done(answer);
         }
+        for (conn, player, nickname, games) in self.store.games_found() {
+            self.core.games_found(conn, player, nickname, games);
+        }
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {
             match event {
@@ -587,6 +590,9 @@ impl Server {
         }
         for (conn, hash, cutoff) in self.core.take_lookups() {
             self.store.lookup(conn, hash, cutoff);
+        }
+        for request in self.core.take_games_lookups() {
+            self.store.recent_games(request);
         }
         for job in self.core.take_password_jobs() {
             if let Some(tx) = &self.passwords.tx {

@@ -9,7 +9,10 @@
 //! and every batch before it, is committed: a move is on disk before anyone sees it, without
 //! the network loop ever waiting for the disk.
 
-use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, PlyProposals, Proposal};
+use ludus_protocol::{
+    ArchivedGame, ChatChannel, ChatLine, ChatText, ClockSpec, GameId, GameResult, PlayerId, PlyProposals,
+    Proposal, RecentGame,
+};
 use ludus_rules::Variant;
 use std::path::{Path, PathBuf};
 
@@ -233,6 +236,22 @@ pub struct CommitStats {
 type LookupRequest = (u64, String, u64);
 type LookupAnswer = (u64, String, Option<StoredPlayer>);
 
+/// A profile's recent games: (connection, player, nickname) in; the same with the player's
+/// last finished games (newest first) out.
+pub type GamesRequest = (u64, u64, String);
+/// See [`GamesRequest`].
+pub type GamesAnswer = (u64, u64, String, Vec<RecentGame>);
+
+/// What the reader thread is asked.
+enum ReadRequest {
+    Player(LookupRequest),
+    Games(GamesRequest),
+}
+
+/// A finished game row: id, variant, first player, ended, rated, archive (the columns of
+/// [`sql::RECENT_GAMES`]).
+pub(crate) type RecentRow = (i64, String, i64, Option<i64>, i64, Option<String>);
+
 /// One connection to a database, whichever it is: the writer, the reader and (SQLite) the
 /// checkpointer each own one. Everything above this trait is the same for both backends.
 pub(crate) trait Backend: Send + 'static {
@@ -257,6 +276,8 @@ pub(crate) trait Backend: Send + 'static {
     fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError>;
     /// Every stored rating (the columns of [`sql::RATINGS`]).
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// The last `limit` finished games of `player`, newest first.
+    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError>;
     /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
     fn upkeep(&mut self, _last: bool) {}
     /// Whether [`Backend::upkeep`] does anything (else no thread is started for it).
@@ -419,7 +440,9 @@ CREATE TABLE IF NOT EXISTS ratings(
     draws INTEGER NOT NULL,
     losses INTEGER NOT NULL,
     PRIMARY KEY(player, variant)
-) WITHOUT ROWID;",
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_first ON games(first_player, ended_ms);
+CREATE INDEX IF NOT EXISTS games_second ON games(second_player, ended_ms);",
         postgres: "
 ALTER TABLE players ADD COLUMN IF NOT EXISTS password_hash TEXT;
 ALTER TABLE players ADD COLUMN IF NOT EXISTS claim_skeleton TEXT;
@@ -436,7 +459,9 @@ CREATE TABLE IF NOT EXISTS ratings(
     draws BIGINT NOT NULL,
     losses BIGINT NOT NULL,
     PRIMARY KEY(player, variant)
-);",
+);
+CREATE INDEX IF NOT EXISTS games_first ON games(first_player, ended_ms);
+CREATE INDEX IF NOT EXISTS games_second ON games(second_player, ended_ms);",
     },
 ];
 
@@ -481,6 +506,9 @@ pub(crate) mod sql {
     pub const RATINGS: &str =
         "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
          FROM ratings ORDER BY player, variant";
+    pub const RECENT_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE live = 0 AND (first_player = ?1 OR second_player = ?1)
+         ORDER BY ended_ms DESC, id DESC LIMIT ?2";
     pub const MOVES: &str = "SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply";
     pub const PROPOSALS: &str = "SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply";
     pub const CHAT_LINE: &str = "INSERT INTO chat(game, seq, channel, player, nickname, ply, at_ms, text)
@@ -500,6 +528,26 @@ pub(crate) fn chat_columns(line: &ChatLine) -> (i64, i64, &str, i64, i64, String
     };
     let text = serde_json::to_string(&line.text).unwrap_or_default();
     (channel, line.from.0 as i64, &line.nickname, i64::from(line.ply), line.at_ms as i64, text)
+}
+
+/// A profile's game from its row, for `player` (`None`: an archive that does not parse).
+fn recent_game(player: u64, row: RecentRow) -> Option<RecentGame> {
+    let (id, variant, first, ended_ms, rated, archive) = row;
+    let archive: ArchivedGame = serde_json::from_str(archive.as_deref()?).ok()?;
+    let me = if first.max(0) as u64 == player { 0 } else { 1 };
+    let result = match archive.outcome.winner {
+        None => GameResult::Draw,
+        Some(w) if w.index() == me => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    };
+    Some(RecentGame {
+        game: GameId(id.max(0) as u64),
+        variant: Variant::parse(&variant).ok()?,
+        opponent: archive.players[1 - me].clone(),
+        result,
+        rated: rated != 0,
+        ended_ms: ended_ms.unwrap_or(0).max(0) as u64,
+    })
 }
 
 /// A stored chat line of `game` back, or why not.
@@ -630,8 +678,9 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
 /// The database: a writer thread, a reader thread (player lookups) and, for SQLite, a
 /// checkpointer thread. The server thread never touches the database.
 pub struct Store {
-    lookup_tx: Option<mpsc::Sender<LookupRequest>>,
+    lookup_tx: Option<mpsc::Sender<ReadRequest>>,
     lookup_rx: mpsc::Receiver<LookupAnswer>,
+    games_rx: mpsc::Receiver<GamesAnswer>,
     reader: Option<JoinHandle<()>>,
     tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
     writer: Option<JoinHandle<()>>,
@@ -692,18 +741,34 @@ impl Store {
         upkeep: Option<Box<dyn Backend>>,
         described: String,
     ) -> Result<Store, StoreError> {
-        let (lookup_tx, lookup_requests) = mpsc::channel::<LookupRequest>();
+        let (lookup_tx, lookup_requests) = mpsc::channel::<ReadRequest>();
         let (lookup_answers, lookup_rx) = mpsc::channel::<LookupAnswer>();
+        let (games_answers, games_rx) = mpsc::channel::<GamesAnswer>();
         let reader = std::thread::Builder::new()
             .name("ludus-db-reader".into())
             .spawn(move || {
-                while let Ok((conn, hash, cutoff)) = lookup_requests.recv() {
-                    // A failed read answers "unknown": the sign-in then makes a new player.
-                    let found = reader.find_player(&hash, cutoff).unwrap_or_else(|e| {
-                        tracing::warn!("player lookup failed: {e}");
-                        None
-                    });
-                    if lookup_answers.send((conn, hash, found)).is_err() {
+                while let Ok(request) = lookup_requests.recv() {
+                    let sent = match request {
+                        ReadRequest::Player((conn, hash, cutoff)) => {
+                            // A failed read answers "unknown": the sign-in then makes a new player.
+                            let found = reader.find_player(&hash, cutoff).unwrap_or_else(|e| {
+                                tracing::warn!("player lookup failed: {e}");
+                                None
+                            });
+                            lookup_answers.send((conn, hash, found)).is_ok()
+                        }
+                        ReadRequest::Games((conn, player, nickname)) => {
+                            // A failed read answers no games.
+                            let limit = ludus_protocol::ProfileView::RECENT as u32;
+                            let rows = reader.recent_games(player, limit).unwrap_or_else(|e| {
+                                tracing::warn!("recent games lookup failed: {e}");
+                                Vec::new()
+                            });
+                            let games = rows.into_iter().filter_map(|r| recent_game(player, r)).collect();
+                            games_answers.send((conn, player, nickname, games)).is_ok()
+                        }
+                    };
+                    if !sent {
                         break;
                     }
                 }
@@ -772,6 +837,7 @@ impl Store {
         Ok(Store {
             lookup_tx: Some(lookup_tx),
             lookup_rx,
+            games_rx,
             reader: Some(reader),
             tx: Some(tx),
             writer: Some(writer),
@@ -819,8 +885,21 @@ impl Store {
     /// [`Store::looked_up`].
     pub fn lookup(&self, conn: u64, hash: String, cutoff_ms: u64) {
         if let Some(tx) = &self.lookup_tx {
-            let _ = tx.send((conn, hash, cutoff_ms));
+            let _ = tx.send(ReadRequest::Player((conn, hash, cutoff_ms)));
         }
+    }
+
+    /// Asks the reader thread for `player`'s last finished games (for connection `conn`, a
+    /// profile of `nickname`); the answer comes back through [`Store::games_found`].
+    pub fn recent_games(&self, request: GamesRequest) {
+        if let Some(tx) = &self.lookup_tx {
+            let _ = tx.send(ReadRequest::Games(request));
+        }
+    }
+
+    /// The recent games found since the last call.
+    pub fn games_found(&self) -> Vec<GamesAnswer> {
+        self.games_rx.try_iter().collect()
     }
 
     /// The lookups answered since the last call: (connection, token, the player if stored).

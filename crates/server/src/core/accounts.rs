@@ -18,8 +18,9 @@
 use super::{CodeStrikes, ConnId, Core, Refusal, refuse};
 use crate::store::{Op, StoredRating};
 use ludus_protocol::{
-    ErrorCode, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION, Password, PlayerId,
-    RatingChange, RatingView, ServerMessage, SessionToken,
+    ErrorCode, LEADERBOARD_TOP, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION, Password,
+    PlayerId, ProfileView, RatingChange, RatingEntry, RatingView, RecentGame, ServerMessage, SessionToken,
+    VariantRecord,
 };
 use ludus_rules::{Outcome, Side, Variant};
 use skillratings::Outcomes;
@@ -409,5 +410,92 @@ fn strike(s: &mut CodeStrikes, now: std::time::Instant) {
     s.count += 1;
     if s.count >= LOGIN_GUESSES {
         s.until = Some(now + LOGIN_COOLDOWN);
+    }
+}
+
+impl Core {
+    /// [`ludus_protocol::ClientMessage::Leaderboard`]: from memory (every claimed player's
+    /// ratings are there); sorting every rated player costs little at the sizes this server
+    /// serves, and the connection's message budget bounds how often it is done.
+    pub(super) fn leaderboard(
+        &mut self,
+        conn: ConnId,
+        pid: PlayerId,
+        variant: Variant,
+    ) -> Result<(), Refusal> {
+        let mut entries: Vec<(PlayerId, &Claim, StoredRating)> = self
+            .claims
+            .iter()
+            .filter_map(|(id, c)| c.ratings.get(&variant).filter(|r| r.games > 0).map(|r| (*id, c, *r)))
+            .collect();
+        entries.sort_by(|a, b| {
+            b.2.rating.total_cmp(&a.2.rating).then(b.2.games.cmp(&a.2.games)).then(a.0.cmp(&b.0))
+        });
+        let entry = |(id, c, r): &(PlayerId, &Claim, StoredRating)| RatingEntry {
+            player: *id,
+            nickname: c.nickname.clone(),
+            rating: rating_view(r),
+            games: r.games,
+        };
+        let yours = entries.iter().position(|e| e.0 == pid).map(|i| (i as u32 + 1, entry(&entries[i])));
+        let top = entries.iter().take(LEADERBOARD_TOP).map(entry).collect();
+        self.send_conn(conn, &ServerMessage::Leaderboard { variant, top, yours });
+        Ok(())
+    }
+
+    /// [`ludus_protocol::ClientMessage::Profile`]: the ratings come from memory, the recent games
+    /// from the database (off the loop: [`Core::take_games_lookups`]).
+    pub(super) fn profile(&mut self, conn: ConnId, nickname: &str) -> Result<(), Refusal> {
+        let skeleton = crate::names::skeleton(nickname.trim());
+        let target = match self.claimed.get(&skeleton) {
+            Some(id) => self.claims.get(id).map(|c| (*id, c.nickname.clone())),
+            None => self
+                .players
+                .iter()
+                .filter(|(_, p)| p.conn.is_some() && p.skeleton == skeleton)
+                .min_by_key(|(id, _)| **id)
+                .map(|(id, p)| (*id, p.nickname.clone())),
+        };
+        let Some((player, nickname)) = target else {
+            return refuse(ErrorCode::UnknownPlayer, "no claimed nickname or player online has that name");
+        };
+        if !self.profiles_pending.insert(conn) {
+            return refuse(ErrorCode::RateLimited, "one profile at a time: wait for the answer");
+        }
+        self.games_lookups.push((conn, player.0, nickname));
+        Ok(())
+    }
+
+    /// Takes the recent-games lookups of profiles: answer each with [`Core::games_found`].
+    pub fn take_games_lookups(&mut self) -> Vec<crate::store::GamesRequest> {
+        std::mem::take(&mut self.games_lookups)
+    }
+
+    /// The answer to a lookup of [`Core::take_games_lookups`]: the profile goes out.
+    pub fn games_found(&mut self, conn: ConnId, player: u64, nickname: String, recent: Vec<RecentGame>) {
+        if !self.profiles_pending.remove(&conn) || !self.conns.contains_key(&conn) {
+            return;
+        }
+        let player = PlayerId(player);
+        let claim = self.claims.get(&player);
+        let ratings = match claim {
+            Some(c) => Variant::ALL
+                .iter()
+                .map(|v| {
+                    let r = c.ratings.get(v).copied().unwrap_or_default();
+                    VariantRecord {
+                        variant: *v,
+                        rating: rating_view(&r),
+                        games: r.games,
+                        wins: r.wins,
+                        draws: r.draws,
+                        losses: r.losses,
+                    }
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let view = ProfileView { player, nickname, claimed: claim.is_some(), ratings, recent };
+        self.send_conn(conn, &ServerMessage::Profile(view));
     }
 }

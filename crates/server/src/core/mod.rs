@@ -197,6 +197,10 @@ pub struct Core {
     login_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
     /// Wrong passwords for one claimed nickname.
     claim_strikes: HashMap<PlayerId, CodeStrikes>,
+    /// Recent-games lookups of profiles for the database reader.
+    games_lookups: Vec<crate::store::GamesRequest>,
+    /// Connections waiting for a profile (one at a time each).
+    profiles_pending: std::collections::HashSet<ConnId>,
     /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
     played: Vec<(GameId, u32)>,
     /// Counters for the operator.
@@ -252,6 +256,7 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::BadPassword => "bad_password",
         ErrorCode::BadCredentials => "bad_credentials",
         ErrorCode::NotClaimed => "not_claimed",
+        ErrorCode::UnknownPlayer => "unknown_player",
     }
 }
 
@@ -284,6 +289,8 @@ impl Core {
             password_jobs: Vec::new(),
             login_strikes: HashMap::new(),
             claim_strikes: HashMap::new(),
+            games_lookups: Vec::new(),
+            profiles_pending: std::collections::HashSet::new(),
             played: Vec::new(),
             stats: Stats::default(),
         };
@@ -531,6 +538,7 @@ impl Core {
         let Some(c) = self.conns.remove(&conn) else {
             return;
         };
+        self.profiles_pending.remove(&conn);
         let Some(pid) = c.player else {
             return;
         };
@@ -897,6 +905,8 @@ impl Core {
                 self.quick_match(pid, variant, clock, rated)
             }
             ClientMessage::ClaimNickname { password } => self.claim_nickname(conn, pid, password),
+            ClientMessage::Leaderboard { variant } => self.leaderboard(conn, pid, variant),
+            ClientMessage::Profile { nickname } => self.profile(conn, &nickname),
             ClientMessage::SignInClaimed { nickname, password } => {
                 self.sign_in_claimed(conn, pid, &nickname, password)
             }

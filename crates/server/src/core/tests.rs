@@ -1348,3 +1348,68 @@ fn argon2_cost_is_measured() {
     assert!(!verify_password("not a phc string", "correct horse"));
     println!("argon2id default parameters: hash {hashed:?}, verify {verified:?}");
 }
+
+#[test]
+fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_claims() {
+    use crate::store::{StoredClaim, StoredRating};
+    let rated = |rating, games| StoredRating { rating, games, wins: games, ..StoredRating::default() };
+    let claim = |id, name: &str, ratings: Vec<(Variant, StoredRating)>| StoredClaim {
+        id,
+        nickname: name.into(),
+        password_hash: String::new(),
+        ratings,
+    };
+    let mut claims = vec![
+        claim(1, "Ann", vec![(Variant::Alquerque, rated(1600.0, 3))]),
+        claim(2, "Ben", vec![(Variant::Alquerque, rated(1700.0, 1))]),
+        claim(3, "Cy", vec![(Variant::Alquerque, rated(1600.0, 5))]),
+        claim(4, "Di", vec![(Variant::Alquerque, rated(1600.0, 3)), (Variant::Latrunculi, rated(1400.0, 1))]),
+        claim(5, "Ed", vec![]),
+    ];
+    claims.extend(
+        (10..70).map(|id| claim(id, &format!("P{id}"), vec![(Variant::Alquerque, rated(1000.0, 1))])),
+    );
+    let loaded = Loaded { claims, next_player: 100, ..Loaded::default() };
+    let now = Instant::now();
+    let mut h = Harness {
+        core: Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]),
+        now,
+        unix_ms: 1_000_000,
+    };
+    h.sign_in(1, "Zed");
+    h.send(1, &ClientMessage::Leaderboard { variant: Variant::Alquerque });
+    let (top, yours) = match h.inbox(1).as_slice() {
+        [ServerMessage::Leaderboard { variant: Variant::Alquerque, top, yours }] => {
+            (top.clone(), yours.clone())
+        }
+        other => panic!("expected a leaderboard, got {other:?}"),
+    };
+    let names: Vec<&str> = top.iter().take(4).map(|e| e.nickname.as_str()).collect();
+    assert_eq!(names, ["Ben", "Cy", "Ann", "Di"], "by rating, then more games, then the lower id");
+    assert_eq!(top.len(), ludus_protocol::LEADERBOARD_TOP);
+    assert!(top.iter().all(|e| e.nickname != "Ed"), "no rated game: not listed");
+    assert_eq!(yours, None, "an anonymous player has no place");
+    h.send(1, &ClientMessage::Leaderboard { variant: Variant::LatrunculiQuick });
+    assert!(
+        matches!(h.inbox(1).as_slice(), [ServerMessage::Leaderboard { top, yours: None, .. }] if top.is_empty())
+    );
+    // A profile: ratings from memory, recent games from the database (answered here by hand).
+    h.send(1, &ClientMessage::Profile { nickname: "di".into() });
+    assert!(h.inbox(1).is_empty(), "waits for the database");
+    let lookups = h.core.take_games_lookups();
+    assert_eq!(lookups, [(1, 4, "Di".to_string())]);
+    h.send(1, &ClientMessage::Profile { nickname: "Ann".into() });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::RateLimited), "one profile at a time");
+    h.core.games_found(1, 4, "Di".into(), Vec::new());
+    let profile = match h.inbox(1).as_slice() {
+        [ServerMessage::Profile(p)] => p.clone(),
+        other => panic!("expected a profile, got {other:?}"),
+    };
+    assert!(profile.claimed);
+    assert_eq!(profile.player, PlayerId(4));
+    assert_eq!(profile.ratings.len(), 3);
+    let latrunculi = profile.ratings.iter().find(|r| r.variant == Variant::Latrunculi).unwrap();
+    assert_eq!((latrunculi.rating.rating, latrunculi.games, latrunculi.wins), (1400, 1, 1));
+    h.send(1, &ClientMessage::Profile { nickname: "Nobody".into() });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownPlayer));
+}

@@ -3,8 +3,8 @@
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
 use super::{
-    Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, StoredGame, StoredPlayer, chat_columns, game_row,
-    sql,
+    Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer, chat_columns,
+    game_row, sql,
 };
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
@@ -57,6 +57,7 @@ struct Prepared {
     chat_lines: Statement,
     claim: Statement,
     rating: Statement,
+    recent_games: Statement,
 }
 
 impl Prepared {
@@ -78,6 +79,7 @@ impl Prepared {
             chat_lines: p(sql::CHAT_LINES)?,
             claim: p(sql::CLAIM)?,
             rating: p(sql::RATING)?,
+            recent_games: p(sql::RECENT_GAMES)?,
         })
     }
 }
@@ -332,6 +334,12 @@ impl Backend for Postgres {
     fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError> {
         let rows = self.client.query(&dialect(sql::CLAIMS), &[])?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError> {
+        self.reconnect_if_closed()?;
+        let rows = self.client.query(&self.prepared.recent_games, &[&(player as i64), &i64::from(limit)])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))).collect())
     }
 
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {

@@ -7,8 +7,8 @@
 use crate::common::*;
 use ludus_protocol::client::Transport;
 use ludus_protocol::{
-    ArchivedGame, ClientMessage, ErrorCode, GameId, GameView, Password, PlayerId, RatingView, Role,
-    ServerMessage,
+    ArchivedGame, ClientMessage, ErrorCode, GameId, GameResult, GameView, Password, PlayerId, RatingView,
+    Role, ServerMessage,
 };
 use ludus_rules::{Side, Variant};
 use skillratings::Outcomes;
@@ -165,7 +165,50 @@ fn claimed_names_and_ratings(dir: &Path, database: Option<String>) {
     assert_eq!(sign_in_claimed(&mut cy, "ANN", "ann's secret"), ids[0], "Ann's id on the second device");
     let mut ben = TestClient::signed_in(udp, Transport::Udp, "Gus");
     assert_eq!(sign_in_claimed(&mut ben, "Ben", "ben's secret"), ids[1]);
+    // The leaderboard lists both, the winner first, from the loser's side too.
+    let winner_name = archive.players[archive.outcome.winner.unwrap().index()].clone();
+    let loser_name = archive.players[loser.index()].clone();
     let mut players = [cy, ben];
+    for c in players.iter_mut() {
+        c.send(ClientMessage::Leaderboard { variant: Variant::Alquerque });
+        let (top, yours) = c.expect("leaderboard", |m| match m {
+            ServerMessage::Leaderboard { variant: Variant::Alquerque, top, yours } => {
+                Some((top.clone(), yours.clone()))
+            }
+            _ => None,
+        });
+        let names: Vec<&str> = top.iter().map(|e| e.nickname.as_str()).collect();
+        assert_eq!(names, [winner_name.as_str(), loser_name.as_str()]);
+        assert_eq!(top[0].games, 1);
+        let me = c.client.nickname().map(str::to_string).expect("a nickname");
+        let place = yours.expect("on the leaderboard").0;
+        assert_eq!(place, if me == winner_name { 1 } else { 2 }, "{me}");
+    }
+    players[0].send(ClientMessage::Leaderboard { variant: Variant::Latrunculi });
+    players[0].expect("an empty leaderboard", |m| match m {
+        ServerMessage::Leaderboard { variant: Variant::Latrunculi, top, yours: None } if top.is_empty() => {
+            Some(())
+        }
+        _ => None,
+    });
+    // Ann's profile: her record and both games, newest first.
+    players[1].send(ClientMessage::Profile { nickname: "ann".into() });
+    let profile = players[1].expect("profile", |m| match m {
+        ServerMessage::Profile(p) => Some(p.clone()),
+        _ => None,
+    });
+    assert_eq!((profile.player, profile.nickname.as_str(), profile.claimed), (ids[0], "Ann", true));
+    let alquerque = profile.ratings.iter().find(|r| r.variant == Variant::Alquerque).expect("a record");
+    assert_eq!(alquerque.rating, ann_after);
+    let won = winner_name == "Ann";
+    assert_eq!((alquerque.games, alquerque.wins, alquerque.losses), (1, u32::from(won), u32::from(!won)));
+    let recent: Vec<(GameId, bool, &str)> =
+        profile.recent.iter().map(|g| (g.game, g.rated, g.opponent.as_str())).collect();
+    assert_eq!(recent, [(casual.game, false, "Ben"), (archive.game, true, "Ben")]);
+    let result = if won { GameResult::Win } else { GameResult::Loss };
+    assert_eq!(profile.recent[1].result, result);
+    players[1].send(ClientMessage::Profile { nickname: "Nobody".into() });
+    players[1].expect_error(ErrorCode::UnknownPlayer);
     let second = resigned(&mut players, true);
     let before = second.ratings.expect("rated").map(|c| c.before);
     let index = |name: &str| second.players.iter().position(|p| p == name).expect("a player");
