@@ -751,6 +751,10 @@ impl Core {
         known: Option<(PlayerId, String)>,
         nickname: Option<String>,
     ) -> Result<(), Refusal> {
+        // A new player asking for a claimed name (its owner on a new device, say) becomes a
+        // guest: they may then sign in as the claimed player with its password.
+        let nickname =
+            nickname.filter(|n| known.is_some() || !self.claimed_by_other(&crate::names::skeleton(n), None));
         if known.is_none()
             && let Some(n) = &nickname
             && self.name_taken(n, None)

@@ -154,6 +154,14 @@ fn claimed_names_and_ratings(dir: &Path, database: Option<String>) {
         cy.send(ClientMessage::SetNickname { nickname: name.into() });
         cy.expect_error(ErrorCode::BadNickname);
     }
+    // Ann's name asked for by a new player (Ann on a new device): a guest name instead.
+    let mut guest = TestClient::connect(udp, Transport::Udp, "Ann");
+    let name = guest.expect("welcome", |m| match m {
+        ServerMessage::Welcome { nickname, resumed: false, .. } => Some(nickname.clone()),
+        _ => None,
+    });
+    assert!(name.starts_with("Guest-"), "{name}");
+    drop(guest);
     // A second device: a wrong password changes nothing, the right one is Ann.
     cy.send(ClientMessage::SignInClaimed { nickname: "Ann".into(), password: password("ben's secret") });
     cy.expect_error(ErrorCode::BadCredentials);
