@@ -1412,4 +1412,10 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
     assert_eq!((latrunculi.rating.rating, latrunculi.games, latrunculi.wins), (1400, 1, 1));
     h.send(1, &ClientMessage::Profile { nickname: "Nobody".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownPlayer));
+    assert!(h.core.take_games_lookups().is_empty(), "nothing asked of the database");
+    // A leaderboard of a variant that does not exist does not even decode.
+    let mut bytes = encode(&ClientMessage::Leaderboard { variant: Variant::Alquerque }).unwrap();
+    *bytes.last_mut().unwrap() = 9;
+    h.core.message(1, &bytes);
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::Malformed));
 }
