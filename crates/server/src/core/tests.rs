@@ -1419,3 +1419,39 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
     h.core.message(1, &bytes);
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::Malformed));
 }
+
+/// A player who already had (a look-alike of) a name when someone else claimed it keeps it
+/// when they come back, but cannot claim it; nobody is renamed.
+#[test]
+fn an_earlier_holder_of_a_claimed_name_keeps_it_but_cannot_claim_it() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Bob");
+    h.claim(1, "bob's secret");
+    // Player 42 was "BOB" in the database before the claim; they come back with their token.
+    let token = "0123456789abcdef0123456789abcdef".to_string();
+    let hash = credential_hash(&token);
+    h.core.connected_with(2, Grant { credential: Some(token), may_create: false });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some("BOB".into()) };
+    h.send(2, &ClientMessage::Hello(hello));
+    h.core.take_lookups();
+    let stored = StoredPlayer {
+        id: 42,
+        hash: hash.clone(),
+        prev: None,
+        last_seen_ms: u64::MAX / 2,
+        nickname: "BOB".into(),
+    };
+    h.core.looked_up(2, &hash, Some(stored));
+    assert!(matches!(
+        h.inbox(2).as_slice(),
+        [ServerMessage::Welcome { player: PlayerId(42), nickname, resumed: true, .. }] if nickname == "BOB"
+    ));
+    h.send(2, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("bob2's secret".into()) });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::BadNickname));
+    assert!(h.core.take_password_jobs().is_empty());
+    // Renaming away works; taking it back does not.
+    h.send(2, &ClientMessage::SetNickname { nickname: "Rob".into() });
+    assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::NicknameSet { .. }]));
+    h.send(2, &ClientMessage::SetNickname { nickname: "BOB".into() });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::BadNickname));
+}
