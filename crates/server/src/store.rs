@@ -490,7 +490,10 @@ pub(crate) mod sql {
          WHERE (token_hash = ?1 OR prev_hash = ?1) AND last_seen_ms >= ?2";
     pub const PLAYER: &str =
         "SELECT id, token_hash, prev_hash, last_seen_ms, nickname FROM players WHERE id = ?1";
-    pub const NEXT_PLAYER: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM players";
+    /// Past every stored player and every player of a stored game: a pruned player's number is
+    /// never given again (a profile lists games by player number).
+    pub const NEXT_PLAYER: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM (SELECT id FROM players
+         UNION ALL SELECT first_player FROM games UNION ALL SELECT second_player FROM games) AS ids";
     pub const NEXT_GAME: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM games";
     pub const LIVE_GAMES: &str = "SELECT id, room, variant, start, first_player, second_player, public,
          clock_initial_ms, clock_increment_ms, created_ms, rated FROM games WHERE live = 1 ORDER BY id";

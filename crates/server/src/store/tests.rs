@@ -179,6 +179,18 @@ fn claims_and_ratings(db: &Database) {
             Op::Claim { id: 1, skeleton: "ann".into(), password_hash: "$argon2id$fake1".into() },
             Op::Claim { id: 2, skeleton: "ben".into(), password_hash: "$argon2id$fake2".into() },
             Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1600.25, 1) },
+            Op::NewGame {
+                id: 1,
+                room: "ROOM".into(),
+                variant: Variant::Alquerque,
+                start: String::new(),
+                players: [2, 3],
+                public: true,
+                clock: None,
+                created_ms: now,
+                rated: false,
+            },
+            Op::Finish { game: 1, outcome: "draw".into(), ended_ms: now, archive: "{}".into() },
         ]);
         store.submit(vec![
             Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1650.5, 2) },
@@ -199,7 +211,7 @@ fn claims_and_ratings(db: &Database) {
     assert_eq!(ann[0].1.deviation, StoredRating::default().deviation);
     assert_eq!((ann[1].0, ann[1].1.rating), (Variant::Latrunculi, 1400.0));
     assert!(loaded.claims[1].ratings.is_empty());
-    assert_eq!(loaded.next_player, 3, "the unclaimed player 3 was pruned");
+    assert_eq!(loaded.next_player, 4, "the unclaimed player 3 was pruned, but their number stays used");
 }
 
 #[test]
