@@ -184,6 +184,10 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ("net.err.not_in_game", "You are not in that game."),
     ("net.err.chat_full", "The chat of this game is full."),
     ("net.err.mute_self", "You cannot mute yourself."),
+    ("net.err.password", "A password has 8 to 128 characters."),
+    ("net.err.credentials", "Wrong nickname or password."),
+    ("net.err.not_claimed", "Rated games need a claimed nickname, for both players."),
+    ("net.err.unknown_player", "No player has that nickname."),
     ("over.back_lobby", "Back to the lobby"),
     ("host.title", "Host on the local network (LAN)"),
     (
@@ -565,6 +569,10 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ("net.err.not_in_game", "Bạn không ở trong ván này."),
     ("net.err.chat_full", "Khung trò chuyện của ván này đã đầy."),
     ("net.err.mute_self", "Bạn không thể tự tắt tiếng chính mình."),
+    ("net.err.password", "Mật khẩu phải có từ 8 đến 128 ký tự."),
+    ("net.err.credentials", "Sai biệt danh hoặc mật khẩu."),
+    ("net.err.not_claimed", "Ván có xếp hạng cần biệt danh đã đăng ký, cho cả hai người chơi."),
+    ("net.err.unknown_player", "Không có người chơi nào có biệt danh này."),
     ("over.back_lobby", "Về sảnh chờ"),
     ("host.title", "Làm máy chủ trong mạng nội bộ (LAN)"),
     (

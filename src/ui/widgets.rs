@@ -253,6 +253,10 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::NotInGame => "net.err.not_in_game",
         ErrorCode::ChatFull => "net.err.chat_full",
         ErrorCode::CannotMuteSelf => "net.err.mute_self",
+        ErrorCode::BadPassword => "net.err.password",
+        ErrorCode::BadCredentials => "net.err.credentials",
+        ErrorCode::NotClaimed => "net.err.not_claimed",
+        ErrorCode::UnknownPlayer => "net.err.unknown_player",
     }
 }
 

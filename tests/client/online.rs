@@ -400,6 +400,8 @@ fn server_news_change_the_session_through_its_commands() {
             started_ms: 0,
             ended_ms: 0,
             chat: Vec::new(),
+            rated: false,
+            ratings: None,
         },
     }));
     app.update();

@@ -67,6 +67,18 @@
 //!   [`ErrorCode::NotInGame`]; a finished game, [`ErrorCode::GameOver`].
 //!   [`ClientMessage::Mute`] stops (or resumes) delivering one person's lines to you in that
 //!   game ([`ServerMessage::Muted`] answers); mutes are kept in memory only.
+//! - **Claimed nicknames and ratings** (protocol 5). Playing needs no account. A player may
+//!   claim their nickname with a password ([`ClientMessage::ClaimNickname`]); nobody else may
+//!   then take it or a look-alike, and [`ClientMessage::SignInClaimed`] (after the usual
+//!   `Hello`) signs in as that player on any device (a new [`ServerMessage::Welcome`]). Wrong
+//!   credentials are [`ErrorCode::BadCredentials`], rate limited
+//!   ([`ErrorCode::TooManyAttempts`]). [`ClientMessage::OpenRoom`] and
+//!   [`ClientMessage::FindMatch`] choose rated play (claimed players only,
+//!   [`ErrorCode::NotClaimed`]): when a rated game ends, both players' Glicko-2 ratings for
+//!   that variant change ([`ArchivedGame::ratings`]); a rating whose deviation is above
+//!   [`PROVISIONAL_DEVIATION`] is provisional (shown with a "?").
+//!   [`ClientMessage::Leaderboard`] lists the best rated players of a variant;
+//!   [`ClientMessage::Profile`] shows a player's ratings, record and last games.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
@@ -98,7 +110,13 @@ use std::time::Duration;
 ///
 /// 4: in-game chat ([`ClientMessage::Chat`], [`ClientMessage::Mute`], [`ServerMessage::Chat`],
 /// [`ServerMessage::Muted`], [`ChatLine`], [`ArchivedGame::chat`], five [`ErrorCode`]s).
-pub const PROTOCOL_VERSION: u16 = 4;
+///
+/// 5: claimed nicknames and ratings ([`ClientMessage::ClaimNickname`],
+/// [`ClientMessage::SignInClaimed`], [`ClientMessage::OpenRoom`], [`ClientMessage::FindMatch`],
+/// [`ClientMessage::Leaderboard`], [`ClientMessage::Profile`], [`ServerMessage::NicknameClaimed`],
+/// [`ServerMessage::Leaderboard`], [`ServerMessage::Profile`], [`Password`],
+/// [`ArchivedGame::rated`], [`ArchivedGame::ratings`], four [`ErrorCode`]s).
+pub const PROTOCOL_VERSION: u16 = 5;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent

@@ -32,6 +32,24 @@ impl std::fmt::Debug for SessionToken {
     }
 }
 
+/// The password of a claimed nickname (protocol 5): [`PASSWORD_MIN_CHARS`] to
+/// [`PASSWORD_MAX_CHARS`] characters. Sent only in [`ClientMessage::ClaimNickname`] and
+/// [`ClientMessage::SignInClaimed`]; the server keeps only an Argon2id hash of it.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Password(pub String);
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a password, not even in part (logs, panics).
+        f.write_str("Password(***)")
+    }
+}
+
+/// Fewest characters of a [`Password`].
+pub const PASSWORD_MIN_CHARS: usize = 8;
+/// Most characters of a [`Password`].
+pub const PASSWORD_MAX_CHARS: usize = 128;
+
 /// Time control: `initial_ms` for the whole game plus `increment_ms` added after each own move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ClockSpec {
@@ -226,6 +244,68 @@ pub enum ClientMessage {
         /// Mute (`true`) or unmute.
         muted: bool,
     },
+    /// Claims your current nickname with a password (protocol 5), answered by
+    /// [`ServerMessage::NicknameClaimed`]. A claimed nickname is yours alone: nobody else may
+    /// take it or a name that looks like it (see the server's look-alike rules), and you can
+    /// sign in as yourself from any device with [`ClientMessage::SignInClaimed`]. A claimed
+    /// nickname cannot be changed. Refusals: [`ErrorCode::BadPassword`] (length),
+    /// [`ErrorCode::BadNickname`] (already claimed, by you or as a look-alike by someone else),
+    /// [`ErrorCode::Internal`].
+    ClaimNickname {
+        /// The password ([`PASSWORD_MIN_CHARS`] to [`PASSWORD_MAX_CHARS`] characters).
+        password: Password,
+    },
+    /// Signs this connection in as the player who claimed `nickname` (protocol 5), sent after
+    /// the usual [`ClientMessage::Hello`]: the connection leaves the anonymous player it signed
+    /// in as (who must not be seated, queued or watching: [`ErrorCode::Busy`]) and becomes the
+    /// claimed player, answered by a new [`ServerMessage::Welcome`] with that player's id and a
+    /// new session token (store it as usual). A connection of that player elsewhere is closed
+    /// ([`ErrorCode::SignedInElsewhere`]). A wrong password or unknown nickname is
+    /// [`ErrorCode::BadCredentials`] (the same for both); too many of them from one address or
+    /// for one nickname are [`ErrorCode::TooManyAttempts`] for a while.
+    SignInClaimed {
+        /// The claimed nickname (compared by look-alike skeleton, so case does not matter).
+        nickname: String,
+        /// Its password.
+        password: Password,
+    },
+    /// [`ClientMessage::CreateRoom`] with a choice of rated play (protocol 5). A rated room
+    /// needs a claimed nickname ([`ErrorCode::NotClaimed`]), and so does joining it.
+    OpenRoom {
+        /// Which game.
+        variant: Variant,
+        /// Optional time control.
+        clock: Option<ClockSpec>,
+        /// Listed in the lobby (public) or reachable only by its code (private).
+        public: bool,
+        /// A rated game: both ratings change when it ends.
+        rated: bool,
+    },
+    /// [`ClientMessage::QuickMatch`] with a choice of rated play (protocol 5): rated and casual
+    /// players wait in separate queues; rated play needs a claimed nickname
+    /// ([`ErrorCode::NotClaimed`]).
+    FindMatch {
+        /// Which game.
+        variant: Variant,
+        /// Optional time control; only equal ones are paired.
+        clock: Option<ClockSpec>,
+        /// A rated game: both ratings change when it ends.
+        rated: bool,
+    },
+    /// Asks for the best rated players of a variant (protocol 5), answered by
+    /// [`ServerMessage::Leaderboard`].
+    Leaderboard {
+        /// Which game.
+        variant: Variant,
+    },
+    /// Asks for a player's profile by nickname (protocol 5), answered by
+    /// [`ServerMessage::Profile`]: a claimed nickname, or the nickname of a player online.
+    /// Refusals: [`ErrorCode::UnknownPlayer`], [`ErrorCode::RateLimited`] (one profile at a
+    /// time per connection).
+    Profile {
+        /// The nickname (compared by look-alike skeleton).
+        nickname: String,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -299,6 +379,16 @@ pub enum ErrorCode {
     ChatFull,
     /// You cannot mute yourself (protocol 4).
     CannotMuteSelf,
+    /// A password shorter than [`PASSWORD_MIN_CHARS`] or longer than [`PASSWORD_MAX_CHARS`]
+    /// characters (protocol 5).
+    BadPassword,
+    /// Unknown claimed nickname or wrong password (protocol 5; the same code for both).
+    BadCredentials,
+    /// Rated play needs a claimed nickname ([`ClientMessage::ClaimNickname`]); for a room,
+    /// both players' (protocol 5).
+    NotClaimed,
+    /// No claimed nickname, and no player online, has that nickname (protocol 5).
+    UnknownPlayer,
 }
 
 /// The quick phrases of the chat (protocol 4): the client shows them translated, the server
@@ -561,6 +651,117 @@ pub struct ArchivedGame {
     /// archives stored before it have none).
     #[serde(default)]
     pub chat: Vec<ChatLine>,
+    /// Whether the game was rated (protocol 5; archives stored before it were not).
+    #[serde(default)]
+    pub rated: bool,
+    /// A rated game: the ratings of `[First, Second]` before and after it (protocol 5).
+    #[serde(default)]
+    pub ratings: Option<[RatingChange; 2]>,
+}
+
+/// A rating as clients show it (protocol 5): Glicko-2, rounded to whole points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RatingView {
+    /// The rating (1500 to start).
+    pub rating: i32,
+    /// The rating deviation (350 to start): how uncertain the rating is.
+    pub deviation: i32,
+    /// Deviation above [`PROVISIONAL_DEVIATION`]: clients show the rating with a "?".
+    pub provisional: bool,
+}
+
+/// A deviation above this makes a rating provisional ([`RatingView::provisional`]).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// One line of a leaderboard (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingEntry {
+    /// Who.
+    pub player: PlayerId,
+    /// Their (claimed) nickname.
+    pub nickname: String,
+    /// Their rating in the leaderboard's variant.
+    pub rating: RatingView,
+    /// Rated games they played in that variant.
+    pub games: u32,
+}
+
+/// A player's rated record in one variant (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantRecord {
+    /// Which game.
+    pub variant: Variant,
+    /// The rating (the starting one, 1500 with deviation 350, before any rated game).
+    pub rating: RatingView,
+    /// Rated games played.
+    pub games: u32,
+    /// Of which won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
+/// How a finished game went for one of its players (protocol 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// Won.
+    Win,
+    /// Drawn.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+/// One finished game in a profile (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecentGame {
+    /// The game.
+    pub game: GameId,
+    /// Which game.
+    pub variant: Variant,
+    /// The opponent's nickname at the time.
+    pub opponent: String,
+    /// The result from the profile's player's side.
+    pub result: GameResult,
+    /// Whether it was rated.
+    pub rated: bool,
+    /// When it ended, in milliseconds since the Unix epoch.
+    pub ended_ms: u64,
+}
+
+/// A player's profile (protocol 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileView {
+    /// Who.
+    pub player: PlayerId,
+    /// Their nickname.
+    pub nickname: String,
+    /// Whether the nickname is claimed.
+    pub claimed: bool,
+    /// One record per variant ([`ludus_rules::Variant::ALL`] order); empty for an unclaimed
+    /// player (only claimed players are rated).
+    pub ratings: Vec<VariantRecord>,
+    /// Their last finished games (at most [`ProfileView::RECENT`]), newest first.
+    pub recent: Vec<RecentGame>,
+}
+
+impl ProfileView {
+    /// Most recent games in a profile.
+    pub const RECENT: usize = 20;
+}
+
+/// Most lines in [`ServerMessage::Leaderboard::top`].
+pub const LEADERBOARD_TOP: usize = 50;
+
+/// One player's rating before and after a rated game (protocol 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RatingChange {
+    /// Before the game.
+    pub before: RatingView,
+    /// After it.
+    pub after: RatingView,
 }
 
 /// A message from the server to a client.
@@ -729,4 +930,22 @@ pub enum ServerMessage {
         /// Muted now?
         muted: bool,
     },
+    /// Answer to [`ClientMessage::ClaimNickname`]: your nickname is claimed now (protocol 5).
+    NicknameClaimed {
+        /// The nickname.
+        nickname: String,
+    },
+    /// Answer to [`ClientMessage::Leaderboard`] (protocol 5): the claimed players with at least
+    /// one rated game in `variant`, best first (by rating, then more games, then the lower
+    /// player id), at most [`LEADERBOARD_TOP`].
+    Leaderboard {
+        /// Which game.
+        variant: Variant,
+        /// The best, in order (place 1 first).
+        top: Vec<RatingEntry>,
+        /// Your place (from 1) and line, if you are on the leaderboard at all.
+        yours: Option<(u32, RatingEntry)>,
+    },
+    /// Answer to [`ClientMessage::Profile`] (protocol 5).
+    Profile(ProfileView),
 }

@@ -305,6 +305,40 @@ pub struct Server {
     last_poll: Instant,
     last_slow: Instant,
     poll_interval: Duration,
+    passwords: PasswordWorker,
+}
+
+/// The password thread: Argon2 hashing and checking (tens of milliseconds each) off the game
+/// loop. The loop hands it the core's [`core::PasswordJob`]s and gives the answers back to the
+/// core at the start of a tick, like the database reader's player lookups.
+struct PasswordWorker {
+    tx: Option<std::sync::mpsc::Sender<core::PasswordJob>>,
+    rx: std::sync::mpsc::Receiver<core::PasswordAnswer>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl PasswordWorker {
+    fn start() -> Result<PasswordWorker, std::io::Error> {
+        let (tx, jobs) = std::sync::mpsc::channel::<core::PasswordJob>();
+        let (answers, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::Builder::new().name("ludus-passwords".into()).spawn(move || {
+            while let Ok(job) = jobs.recv() {
+                if answers.send(core::run_job(job)).is_err() {
+                    break;
+                }
+            }
+        })?;
+        Ok(PasswordWorker { tx: Some(tx), rx, thread: Some(thread) })
+    }
+}
+
+impl Drop for PasswordWorker {
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 impl Server {
@@ -438,6 +472,8 @@ impl Server {
             last_poll: now,
             last_slow: now,
             poll_interval: config.poll_interval,
+            passwords: PasswordWorker::start()
+                .map_err(|source| ServerError::Start { what: "password thread", source })?,
         })
     }
 
@@ -519,6 +555,12 @@ impl Server {
         for (conn, token, found) in self.store.looked_up() {
             self.core.looked_up(conn, &token, found);
         }
+        while let Ok(answer) = self.passwords.rx.try_recv() {
+            self.core.password_done(answer);
+        }
+        for (conn, player, nickname, games) in self.store.games_found() {
+            self.core.games_found(conn, player, nickname, games);
+        }
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {
             match event {
@@ -548,6 +590,14 @@ impl Server {
         }
         for (conn, hash, cutoff) in self.core.take_lookups() {
             self.store.lookup(conn, hash, cutoff);
+        }
+        for request in self.core.take_games_lookups() {
+            self.store.recent_games(request);
+        }
+        for job in self.core.take_password_jobs() {
+            if let Some(tx) = &self.passwords.tx {
+                let _ = tx.send(job);
+            }
         }
         let moves = self.core.take_played().len();
         self.metrics.moves.inc_by(moves as u64);

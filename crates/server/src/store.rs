@@ -9,7 +9,10 @@
 //! and every batch before it, is committed: a move is on disk before anyone sees it, without
 //! the network loop ever waiting for the disk.
 
-use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, PlyProposals, Proposal};
+use ludus_protocol::{
+    ArchivedGame, ChatChannel, ChatLine, ChatText, ClockSpec, GameId, GameResult, PlayerId, PlyProposals,
+    Proposal, RecentGame,
+};
 use ludus_rules::Variant;
 use std::path::{Path, PathBuf};
 
@@ -107,6 +110,8 @@ pub enum Op {
         public: bool,
         clock: Option<ClockSpec>,
         created_ms: u64,
+        /// A rated game (protocol 5).
+        rated: bool,
     },
     /// A move was accepted; `clocks` are the remaining times after it.
     Move { game: u64, ply: u32, mv: String, at_ms: u64, clocks: Option<[u64; 2]> },
@@ -116,7 +121,56 @@ pub enum Op {
     Chat { game: u64, seq: u32, line: ChatLine },
     /// The game is over: its archive (an `ArchivedGame` in JSON).
     Finish { game: u64, outcome: String, ended_ms: u64, archive: String },
+    /// A player claimed their nickname: its look-alike skeleton and the password's Argon2id
+    /// hash (a PHC string; never the password).
+    Claim { id: u64, skeleton: String, password_hash: String },
+    /// A player's rating for a variant after a rated game (pushed in the same batch as the
+    /// game's [`Op::Finish`]: one transaction).
+    Rating { player: u64, variant: Variant, rating: StoredRating },
 }
+
+/// A player's Glicko-2 rating for one variant, with their record in rated games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoredRating {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Default for StoredRating {
+    /// The rating of a player who has not played a rated game yet (skillratings' defaults:
+    /// 1500, deviation 350, volatility 0.06).
+    fn default() -> StoredRating {
+        let r = skillratings::glicko2::Glicko2Rating::new();
+        StoredRating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+        }
+    }
+}
+
+/// A claimed nickname as stored: the player, the nickname, the password's PHC string, and
+/// the player's ratings by variant.
+#[derive(Clone, Debug)]
+pub struct StoredClaim {
+    pub id: u64,
+    pub nickname: String,
+    pub password_hash: String,
+    pub ratings: Vec<(Variant, StoredRating)>,
+}
+
+/// A stored rating row: player, variant name, rating, deviation, volatility, games, wins,
+/// draws, losses.
+pub(crate) type RatingRow = (i64, String, f64, f64, f64, i64, i64, i64, i64);
 
 /// A live game as stored.
 #[derive(Clone, Debug)]
@@ -129,6 +183,8 @@ pub struct StoredGame {
     pub public: bool,
     pub clock: Option<ClockSpec>,
     pub created_ms: u64,
+    /// A rated game.
+    pub rated: bool,
     /// Every move in order.
     pub moves: Vec<String>,
     /// Remaining times after the last move (or `None`: the initial ones).
@@ -156,6 +212,8 @@ pub struct StoredPlayer {
 pub struct Loaded {
     pub games: Vec<StoredGame>,
     pub players: Vec<StoredPlayer>,
+    /// Every claimed nickname (kept in memory: they are checked at every name change).
+    pub claims: Vec<StoredClaim>,
     pub next_player: u64,
     pub next_game: u64,
 }
@@ -178,6 +236,22 @@ pub struct CommitStats {
 type LookupRequest = (u64, String, u64);
 type LookupAnswer = (u64, String, Option<StoredPlayer>);
 
+/// A profile's recent games: (connection, player, nickname) in; the same with the player's
+/// last finished games (newest first) out.
+pub type GamesRequest = (u64, u64, String);
+/// See [`GamesRequest`].
+pub type GamesAnswer = (u64, u64, String, Vec<RecentGame>);
+
+/// What the reader thread is asked.
+enum ReadRequest {
+    Player(LookupRequest),
+    Games(GamesRequest),
+}
+
+/// A finished game row: id, variant, first player, ended, rated, archive (the columns of
+/// [`sql::RECENT_GAMES`]).
+pub(crate) type RecentRow = (i64, String, i64, Option<i64>, i64, Option<String>);
+
 /// One connection to a database, whichever it is: the writer, the reader and (SQLite) the
 /// checkpointer each own one. Everything above this trait is the same for both backends.
 pub(crate) trait Backend: Send + 'static {
@@ -198,6 +272,12 @@ pub(crate) trait Backend: Send + 'static {
     fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError>;
     /// A player by number.
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError>;
+    /// Every claimed nickname: player, nickname, password hash (the columns of [`sql::CLAIMS`]).
+    fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError>;
+    /// Every stored rating (the columns of [`sql::RATINGS`]).
+    fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// The last `limit` finished games of `player`, newest first.
+    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError>;
     /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
     fn upkeep(&mut self, _last: bool) {}
     /// Whether [`Backend::upkeep`] does anything (else no thread is started for it).
@@ -338,6 +418,51 @@ CREATE TABLE IF NOT EXISTS chat(
     PRIMARY KEY(game, seq)
 );",
     },
+    // Version 4: claimed nicknames and ratings (protocol 5). `password_hash` is an Argon2id PHC
+    // string, `claim_skeleton` the claimed name's look-alike skeleton (unique); claimed players
+    // are never pruned. `games.rated` 1 for a rated game. One `ratings` row per player and
+    // variant that played a rated game.
+    Migration {
+        version: 4,
+        sqlite: "
+ALTER TABLE players ADD COLUMN password_hash TEXT;
+ALTER TABLE players ADD COLUMN claim_skeleton TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS players_claimed ON players(claim_skeleton) WHERE claim_skeleton IS NOT NULL;
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS ratings(
+    player INTEGER NOT NULL,
+    variant TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    PRIMARY KEY(player, variant)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_first ON games(first_player, ended_ms);
+CREATE INDEX IF NOT EXISTS games_second ON games(second_player, ended_ms);",
+        postgres: "
+ALTER TABLE players ADD COLUMN IF NOT EXISTS password_hash TEXT;
+ALTER TABLE players ADD COLUMN IF NOT EXISTS claim_skeleton TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS players_claimed ON players(claim_skeleton) WHERE claim_skeleton IS NOT NULL;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS ratings(
+    player BIGINT NOT NULL,
+    variant TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    wins BIGINT NOT NULL,
+    draws BIGINT NOT NULL,
+    losses BIGINT NOT NULL,
+    PRIMARY KEY(player, variant)
+);
+CREATE INDEX IF NOT EXISTS games_first ON games(first_player, ended_ms);
+CREATE INDEX IF NOT EXISTS games_second ON games(second_player, ended_ms);",
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -350,25 +475,43 @@ pub(crate) mod sql {
     pub const NICKNAME: &str = "UPDATE players SET nickname = ?2 WHERE id = ?1";
     pub const NEW_GAME: &str =
         "INSERT INTO games(id, room, variant, start, first_player, second_player, public,
-         clock_initial_ms, clock_increment_ms, created_ms, live)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)";
+         clock_initial_ms, clock_increment_ms, created_ms, live, rated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1, ?11)";
     pub const MOVE: &str =
         "INSERT INTO moves(game, ply, mv, at_ms, first_ms, second_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
     pub const PROPOSAL: &str = "INSERT INTO proposals(game, ply, mv, count) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(game, ply, mv) DO UPDATE SET count = excluded.count";
     pub const FINISH: &str =
         "UPDATE games SET live = 0, outcome = ?2, ended_ms = ?3, archive = ?4 WHERE id = ?1";
-    pub const PRUNE: &str = "DELETE FROM players WHERE last_seen_ms < ?1
+    pub const PRUNE: &str = "DELETE FROM players WHERE last_seen_ms < ?1 AND password_hash IS NULL
          AND id NOT IN (SELECT first_player FROM games WHERE live = 1)
          AND id NOT IN (SELECT second_player FROM games WHERE live = 1)";
     pub const FIND_PLAYER: &str = "SELECT id, token_hash, prev_hash, last_seen_ms, nickname FROM players
          WHERE (token_hash = ?1 OR prev_hash = ?1) AND last_seen_ms >= ?2";
     pub const PLAYER: &str =
         "SELECT id, token_hash, prev_hash, last_seen_ms, nickname FROM players WHERE id = ?1";
-    pub const NEXT_PLAYER: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM players";
+    /// Past every stored player and every player of a stored game: a pruned player's number is
+    /// never given again (a profile lists games by player number).
+    pub const NEXT_PLAYER: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM (SELECT id FROM players
+         UNION ALL SELECT first_player FROM games UNION ALL SELECT second_player FROM games) AS ids";
     pub const NEXT_GAME: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM games";
     pub const LIVE_GAMES: &str = "SELECT id, room, variant, start, first_player, second_player, public,
-         clock_initial_ms, clock_increment_ms, created_ms FROM games WHERE live = 1 ORDER BY id";
+         clock_initial_ms, clock_increment_ms, created_ms, rated FROM games WHERE live = 1 ORDER BY id";
+    pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1";
+    pub const RATING: &str =
+        "INSERT INTO ratings(player, variant, rating, deviation, volatility, games, wins, draws, losses)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT(player, variant) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+         volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
+         draws = excluded.draws, losses = excluded.losses";
+    pub const CLAIMS: &str =
+        "SELECT id, nickname, password_hash FROM players WHERE password_hash IS NOT NULL ORDER BY id";
+    pub const RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM ratings ORDER BY player, variant";
+    pub const RECENT_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE live = 0 AND (first_player = ?1 OR second_player = ?1)
+         ORDER BY ended_ms DESC, id DESC LIMIT ?2";
     pub const MOVES: &str = "SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply";
     pub const PROPOSALS: &str = "SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply";
     pub const CHAT_LINE: &str = "INSERT INTO chat(game, seq, channel, player, nickname, ply, at_ms, text)
@@ -388,6 +531,26 @@ pub(crate) fn chat_columns(line: &ChatLine) -> (i64, i64, &str, i64, i64, String
     };
     let text = serde_json::to_string(&line.text).unwrap_or_default();
     (channel, line.from.0 as i64, &line.nickname, i64::from(line.ply), line.at_ms as i64, text)
+}
+
+/// A profile's game from its row, for `player` (`None`: an archive that does not parse).
+fn recent_game(player: u64, row: RecentRow) -> Option<RecentGame> {
+    let (id, variant, first, ended_ms, rated, archive) = row;
+    let archive: ArchivedGame = serde_json::from_str(archive.as_deref()?).ok()?;
+    let me = if first.max(0) as u64 == player { 0 } else { 1 };
+    let result = match archive.outcome.winner {
+        None => GameResult::Draw,
+        Some(w) if w.index() == me => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    };
+    Some(RecentGame {
+        game: GameId(id.max(0) as u64),
+        variant: Variant::parse(&variant).ok()?,
+        opponent: archive.players[1 - me].clone(),
+        result,
+        rated: rated != 0,
+        ended_ms: ended_ms.unwrap_or(0).max(0) as u64,
+    })
 }
 
 /// A stored chat line of `game` back, or why not.
@@ -419,6 +582,7 @@ pub(crate) fn game_row(
     public: bool,
     clock: (Option<i64>, Option<i64>),
     created_ms: i64,
+    rated: bool,
 ) -> StoredGame {
     StoredGame {
         id: id as u64,
@@ -432,6 +596,7 @@ pub(crate) fn game_row(
             increment_ms: clock.1.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
         }),
         created_ms: created_ms.max(0) as u64,
+        rated,
         moves: Vec::new(),
         clocks: None,
         proposals: Vec::new(),
@@ -485,14 +650,40 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
             loaded.players.push(p);
         }
     }
+    let mut ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
+    for (player, variant, rating, deviation, volatility, games, wins, draws, losses) in db.ratings()? {
+        let Ok(variant) = Variant::parse(&variant) else {
+            tracing::error!(player, "skipping stored rating of unknown variant {variant}");
+            continue;
+        };
+        let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+        ratings.entry(player.max(0) as u64).or_default().push((
+            variant,
+            StoredRating {
+                rating,
+                deviation,
+                volatility,
+                games: count(games),
+                wins: count(wins),
+                draws: count(draws),
+                losses: count(losses),
+            },
+        ));
+    }
+    for (id, nickname, password_hash) in db.claims()? {
+        let id = id.max(0) as u64;
+        let ratings = ratings.remove(&id).unwrap_or_default();
+        loaded.claims.push(StoredClaim { id, nickname, password_hash, ratings });
+    }
     Ok(loaded)
 }
 
 /// The database: a writer thread, a reader thread (player lookups) and, for SQLite, a
 /// checkpointer thread. The server thread never touches the database.
 pub struct Store {
-    lookup_tx: Option<mpsc::Sender<LookupRequest>>,
+    lookup_tx: Option<mpsc::Sender<ReadRequest>>,
     lookup_rx: mpsc::Receiver<LookupAnswer>,
+    games_rx: mpsc::Receiver<GamesAnswer>,
     reader: Option<JoinHandle<()>>,
     tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
     writer: Option<JoinHandle<()>>,
@@ -553,18 +744,34 @@ impl Store {
         upkeep: Option<Box<dyn Backend>>,
         described: String,
     ) -> Result<Store, StoreError> {
-        let (lookup_tx, lookup_requests) = mpsc::channel::<LookupRequest>();
+        let (lookup_tx, lookup_requests) = mpsc::channel::<ReadRequest>();
         let (lookup_answers, lookup_rx) = mpsc::channel::<LookupAnswer>();
+        let (games_answers, games_rx) = mpsc::channel::<GamesAnswer>();
         let reader = std::thread::Builder::new()
             .name("ludus-db-reader".into())
             .spawn(move || {
-                while let Ok((conn, hash, cutoff)) = lookup_requests.recv() {
-                    // A failed read answers "unknown": the sign-in then makes a new player.
-                    let found = reader.find_player(&hash, cutoff).unwrap_or_else(|e| {
-                        tracing::warn!("player lookup failed: {e}");
-                        None
-                    });
-                    if lookup_answers.send((conn, hash, found)).is_err() {
+                while let Ok(request) = lookup_requests.recv() {
+                    let sent = match request {
+                        ReadRequest::Player((conn, hash, cutoff)) => {
+                            // A failed read answers "unknown": the sign-in then makes a new player.
+                            let found = reader.find_player(&hash, cutoff).unwrap_or_else(|e| {
+                                tracing::warn!("player lookup failed: {e}");
+                                None
+                            });
+                            lookup_answers.send((conn, hash, found)).is_ok()
+                        }
+                        ReadRequest::Games((conn, player, nickname)) => {
+                            // A failed read answers no games.
+                            let limit = ludus_protocol::ProfileView::RECENT as u32;
+                            let rows = reader.recent_games(player, limit).unwrap_or_else(|e| {
+                                tracing::warn!("recent games lookup failed: {e}");
+                                Vec::new()
+                            });
+                            let games = rows.into_iter().filter_map(|r| recent_game(player, r)).collect();
+                            games_answers.send((conn, player, nickname, games)).is_ok()
+                        }
+                    };
+                    if !sent {
                         break;
                     }
                 }
@@ -633,6 +840,7 @@ impl Store {
         Ok(Store {
             lookup_tx: Some(lookup_tx),
             lookup_rx,
+            games_rx,
             reader: Some(reader),
             tx: Some(tx),
             writer: Some(writer),
@@ -680,8 +888,21 @@ impl Store {
     /// [`Store::looked_up`].
     pub fn lookup(&self, conn: u64, hash: String, cutoff_ms: u64) {
         if let Some(tx) = &self.lookup_tx {
-            let _ = tx.send((conn, hash, cutoff_ms));
+            let _ = tx.send(ReadRequest::Player((conn, hash, cutoff_ms)));
         }
+    }
+
+    /// Asks the reader thread for `player`'s last finished games (for connection `conn`, a
+    /// profile of `nickname`); the answer comes back through [`Store::games_found`].
+    pub fn recent_games(&self, request: GamesRequest) {
+        if let Some(tx) = &self.lookup_tx {
+            let _ = tx.send(ReadRequest::Games(request));
+        }
+    }
+
+    /// The recent games found since the last call.
+    pub fn games_found(&self) -> Vec<GamesAnswer> {
+        self.games_rx.try_iter().collect()
     }
 
     /// The lookups answered since the last call: (connection, token, the player if stored).

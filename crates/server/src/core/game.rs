@@ -25,6 +25,8 @@ use std::time::Instant;
 
 pub(super) struct LiveGame {
     pub(super) id: GameId,
+    /// A rated game: both ratings change when it ends (protocol 5).
+    pub(super) rated: bool,
     pub(super) room: String,
     pub(super) game: AnyGame,
     pub(super) players: [PlayerId; 2],
@@ -65,6 +67,7 @@ impl LiveGame {
         let initial = clock.map_or(0, |c| u64::from(c.initial_ms));
         LiveGame {
             id,
+            rated: false,
             room,
             game,
             players,
@@ -92,6 +95,7 @@ impl LiveGame {
     pub(super) fn reloaded(g: StoredGame, game: AnyGame, players: [PlayerId; 2], now: Instant) -> LiveGame {
         let mut live =
             LiveGame::new(GameId(g.id), g.room, game, players, g.public, g.clock, now, g.created_ms);
+        live.rated = g.rated;
         if let Some(clocks) = g.clocks {
             live.remaining_ms = clocks;
         }
@@ -151,7 +155,7 @@ impl Core {
         room.game = Some(id);
         room.last_players = Some(players);
         room.rematch = [false; 2];
-        let (variant, clock, public) = (room.variant, room.clock, room.public);
+        let (variant, clock, public, rated) = (room.variant, room.clock, room.public, room.rated);
         let game = AnyGame::new(variant);
         let created_ms = self.unix_ms;
         self.ops.push(Op::NewGame {
@@ -163,8 +167,11 @@ impl Core {
             public,
             clock,
             created_ms,
+            rated,
         });
-        let live = LiveGame::new(id, code.to_string(), game, players, public, clock, self.now, created_ms);
+        let mut live =
+            LiveGame::new(id, code.to_string(), game, players, public, clock, self.now, created_ms);
+        live.rated = rated;
         self.games.insert(id, live);
         self.stats.games_started += 1;
         for p in players {
@@ -457,6 +464,8 @@ impl Core {
             let _ = g.game.end(outcome);
         }
         let outcome = g.game.outcome().unwrap_or(outcome);
+        // Rated: both ratings change in the same batch as the archive (one transaction).
+        let ratings = if g.rated { self.rate_game(g.game.variant(), g.players, outcome) } else { None };
         let nick = |p: &PlayerId| self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default();
         let archive = ArchivedGame {
             game: gid,
@@ -468,6 +477,8 @@ impl Core {
             started_ms: g.created_ms,
             ended_ms: self.unix_ms,
             chat: std::mem::take(&mut g.chat),
+            rated: g.rated,
+            ratings,
         };
         self.ops.push(Op::Finish {
             game: gid.0,

@@ -1,12 +1,12 @@
-//! The quick-match queue: one queue per variant and time control; the first two players
+//! The quick-match queue: one queue per variant, time control and rated or casual play; the first two players
 //! waiting in the same queue get a room and a game.
 
 use super::rooms::Room;
-use super::{Core, Refusal};
-use ludus_protocol::{ClockSpec, PlayerId, ServerMessage};
+use super::{Core, Refusal, refuse};
+use ludus_protocol::{ClockSpec, ErrorCode, PlayerId, ServerMessage};
 use ludus_rules::Variant;
 
-pub(super) type QueueKey = (Variant, Option<ClockSpec>);
+pub(super) type QueueKey = (Variant, Option<ClockSpec>, bool);
 
 impl Core {
     pub(super) fn quick_match(
@@ -14,10 +14,14 @@ impl Core {
         pid: PlayerId,
         variant: Variant,
         clock: Option<ClockSpec>,
+        rated: bool,
     ) -> Result<(), Refusal> {
         super::limits::check_clock(&self.limits, clock)?;
+        if rated && !self.is_claimed(pid) {
+            return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
+        }
         self.make_free(pid)?;
-        let key = (variant, clock);
+        let key = (variant, clock, rated);
         let opponent = loop {
             let Some(queue) = self.queue.get_mut(&key) else {
                 break None;
@@ -43,7 +47,9 @@ impl Core {
         }
         let code = self.new_code();
         self.room_serial += 1;
-        let room = Room::new(code.clone(), variant, clock, true, true, vec![other, pid], self.room_serial);
+        let mut room =
+            Room::new(code.clone(), variant, clock, true, true, vec![other, pid], self.room_serial);
+        room.rated = rated;
         self.rooms.insert(code.clone(), room);
         for p in [other, pid] {
             if let Some(p) = self.players.get_mut(&p) {

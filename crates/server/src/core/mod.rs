@@ -17,7 +17,10 @@
 //! - `game`: the live game: starting, moves, draw offers, the clock (one function), the end.
 //! - `spectators`: watching, proposals and their tally.
 //! - `chat`: in-game chat: channels, checks, storage and delivery, mutes.
+//! - `accounts`: claimed nicknames (passwords hashed off the loop), signing in as a claimed
+//!   player, the Glicko-2 update of rated games.
 
+mod accounts;
 mod chat;
 mod game;
 mod limits;
@@ -27,6 +30,9 @@ mod spectators;
 #[cfg(test)]
 mod tests;
 
+pub use accounts::{
+    PasswordAnswer, PasswordJob, hash_password, rating_period, rating_view, run_job, verify_password,
+};
 pub use limits::Limits;
 
 use crate::store::{Loaded, Op, StoredPlayer};
@@ -96,6 +102,8 @@ struct Conn {
     grant: Grant,
     /// The address it comes from (IPv4 address, IPv6 /64), for per-address limits.
     origin: Option<std::net::IpAddr>,
+    /// A password job of this connection is on the password thread (one at a time).
+    password_busy: bool,
 }
 
 /// Wrong room codes from one address.
@@ -179,6 +187,20 @@ pub struct Core {
     out: Vec<Outgoing>,
     lookups: Vec<(ConnId, String, u64)>,
     code_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
+    /// Every claimed nickname, by player.
+    claims: HashMap<PlayerId, accounts::Claim>,
+    /// The owner of each claimed nickname, by its skeleton.
+    claimed: HashMap<String, PlayerId>,
+    /// Password work for the password thread.
+    password_jobs: Vec<PasswordJob>,
+    /// Wrong passwords from one address.
+    login_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
+    /// Wrong passwords for one claimed nickname.
+    claim_strikes: HashMap<PlayerId, CodeStrikes>,
+    /// Recent-games lookups of profiles for the database reader.
+    games_lookups: Vec<crate::store::GamesRequest>,
+    /// Connections waiting for a profile (one at a time each).
+    profiles_pending: std::collections::HashSet<ConnId>,
     /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
     played: Vec<(GameId, u32)>,
     /// Counters for the operator.
@@ -231,6 +253,10 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::NotInGame => "not_in_game",
         ErrorCode::ChatFull => "chat_full",
         ErrorCode::CannotMuteSelf => "cannot_mute_self",
+        ErrorCode::BadPassword => "bad_password",
+        ErrorCode::BadCredentials => "bad_credentials",
+        ErrorCode::NotClaimed => "not_claimed",
+        ErrorCode::UnknownPlayer => "unknown_player",
     }
 }
 
@@ -258,11 +284,27 @@ impl Core {
             out: Vec::new(),
             lookups: Vec::new(),
             code_strikes: HashMap::new(),
+            claims: HashMap::new(),
+            claimed: HashMap::new(),
+            password_jobs: Vec::new(),
+            login_strikes: HashMap::new(),
+            claim_strikes: HashMap::new(),
+            games_lookups: Vec::new(),
+            profiles_pending: std::collections::HashSet::new(),
             played: Vec::new(),
             stats: Stats::default(),
         };
         for p in loaded.players {
             core.remember(p);
+        }
+        for c in loaded.claims {
+            let id = PlayerId(c.id);
+            core.claimed.insert(crate::names::skeleton(&c.nickname), id);
+            let ratings = c.ratings.into_iter().collect();
+            core.claims.insert(
+                id,
+                accounts::Claim { nickname: c.nickname, password_hash: c.password_hash, ratings },
+            );
         }
         for g in loaded.games {
             let record = GameRecord {
@@ -291,6 +333,9 @@ impl Core {
                 }
             }
             let id = GameId(g.id);
+            if let Some(room) = core.rooms.get_mut(&g.room) {
+                room.rated = g.rated;
+            }
             core.games.insert(id, LiveGame::reloaded(g, game, players, now));
         }
         core
@@ -333,10 +378,14 @@ impl Core {
     }
 
     /// Whether `name` looks like (same confusable skeleton as) the name of another player who is
-    /// signed in now.
+    /// signed in now, or a nickname someone else claimed.
     fn name_taken(&self, name: &str, me: Option<PlayerId>) -> bool {
         let skeleton = crate::names::skeleton(name);
-        self.players.iter().any(|(id, p)| Some(*id) != me && p.conn.is_some() && p.skeleton == skeleton)
+        self.claimed_by_other(&skeleton, me)
+            || self
+                .players
+                .iter()
+                .any(|(id, p)| Some(*id) != me && p.conn.is_some() && p.skeleton == skeleton)
     }
 
     /// The oldest last sign-in whose credential is still valid (Unix milliseconds).
@@ -438,6 +487,7 @@ impl Core {
                 pending: None,
                 grant,
                 origin: None,
+                password_busy: false,
             },
         );
     }
@@ -488,6 +538,7 @@ impl Core {
         let Some(c) = self.conns.remove(&conn) else {
             return;
         };
+        self.profiles_pending.remove(&conn);
         let Some(pid) = c.player else {
             return;
         };
@@ -700,6 +751,10 @@ impl Core {
         known: Option<(PlayerId, String)>,
         nickname: Option<String>,
     ) -> Result<(), Refusal> {
+        // A new player asking for a claimed name (its owner on a new device, say) becomes a
+        // guest: they may then sign in as the claimed player with its password.
+        let nickname =
+            nickname.filter(|n| known.is_some() || !self.claimed_by_other(&crate::names::skeleton(n), None));
         if known.is_none()
             && let Some(n) = &nickname
             && self.name_taken(n, None)
@@ -758,32 +813,14 @@ impl Core {
                 (id, false)
             }
         };
-        // One connection per player: the newest wins.
-        if let Some(old) = self.players.get(&pid).and_then(|p| p.conn)
-            && old != conn
-        {
-            self.send_conn(
-                old,
-                &ServerMessage::Error {
-                    code: ErrorCode::SignedInElsewhere,
-                    message: "signed in from another connection".into(),
-                },
-            );
-            if let Some(c) = self.conns.get_mut(&old) {
-                c.player = None;
-            }
-            self.close(old);
-        }
-        if let Some(c) = self.conns.get_mut(&conn) {
-            c.player = Some(pid);
-        }
-        let Some(player) = self.players.get_mut(&pid) else {
+        self.take_connection(conn, pid);
+        let Some(player) = self.players.get(&pid) else {
             return refuse(ErrorCode::Internal, "player vanished");
         };
-        player.conn = Some(conn);
         // A returning player asking for another name gets it unless it looks like the name of
-        // someone online (then keeps the stored one).
-        let rename = nickname.filter(|n| resumed && *n != player.nickname);
+        // someone online or a claimed name (then keeps the stored one); a claimed nickname stays.
+        let claimed = self.is_claimed(pid);
+        let rename = nickname.filter(|n| resumed && !claimed && *n != player.nickname);
         if let Some(n) = rename
             && !self.name_taken(&n, Some(pid))
             && let Some(player) = self.players.get_mut(&pid)
@@ -805,6 +842,31 @@ impl Core {
         Ok(())
     }
 
+    /// Makes `conn` the connection of `pid`. One connection per player: the newest wins.
+    fn take_connection(&mut self, conn: ConnId, pid: PlayerId) {
+        if let Some(old) = self.players.get(&pid).and_then(|p| p.conn)
+            && old != conn
+        {
+            self.send_conn(
+                old,
+                &ServerMessage::Error {
+                    code: ErrorCode::SignedInElsewhere,
+                    message: "signed in from another connection".into(),
+                },
+            );
+            if let Some(c) = self.conns.get_mut(&old) {
+                c.player = None;
+            }
+            self.close(old);
+        }
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.player = Some(pid);
+        }
+        if let Some(player) = self.players.get_mut(&pid) {
+            player.conn = Some(conn);
+        }
+    }
+
     // Requests.
 
     fn request(&mut self, conn: ConnId, pid: PlayerId, message: ClientMessage) -> Result<(), Refusal> {
@@ -814,6 +876,9 @@ impl Core {
                 let nickname = crate::names::check(&nickname)
                     .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?
                     .name;
+                if self.is_claimed(pid) {
+                    return refuse(ErrorCode::BadNickname, "a claimed nickname cannot be changed");
+                }
                 if self.name_taken(&nickname, Some(pid)) {
                     return refuse(
                         ErrorCode::BadNickname,
@@ -833,10 +898,22 @@ impl Core {
                 Ok(())
             }
             ClientMessage::CreateRoom { variant, clock, public } => {
-                self.create_room(pid, variant, clock, public)
+                self.create_room(pid, variant, clock, public, false)
+            }
+            ClientMessage::OpenRoom { variant, clock, public, rated } => {
+                self.create_room(pid, variant, clock, public, rated)
             }
             ClientMessage::JoinRoom { code } => self.join_by_code(conn, pid, &code),
-            ClientMessage::QuickMatch { variant, clock } => self.quick_match(pid, variant, clock),
+            ClientMessage::QuickMatch { variant, clock } => self.quick_match(pid, variant, clock, false),
+            ClientMessage::FindMatch { variant, clock, rated } => {
+                self.quick_match(pid, variant, clock, rated)
+            }
+            ClientMessage::ClaimNickname { password } => self.claim_nickname(conn, pid, password),
+            ClientMessage::Leaderboard { variant } => self.leaderboard(conn, pid, variant),
+            ClientMessage::Profile { nickname } => self.profile(conn, &nickname),
+            ClientMessage::SignInClaimed { nickname, password } => {
+                self.sign_in_claimed(conn, pid, &nickname, password)
+            }
             ClientMessage::Watch { game } => self.watch(pid, game),
             ClientMessage::Move { game, ply, mv } => self.play(pid, game, ply, &mv),
             ClientMessage::Propose { game, ply, mv } => self.propose(pid, game, ply, &mv),
@@ -903,6 +980,15 @@ impl Core {
         if self.code_strikes.len() > 10_000 {
             let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
             self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
+        }
+        if self.login_strikes.len() + self.claim_strikes.len() > 10_000 {
+            let now = self.now;
+            let stale = |s: &CodeStrikes| {
+                now.saturating_duration_since(s.since) > std::time::Duration::from_secs(900)
+                    && s.until.is_none_or(|u| now >= u)
+            };
+            self.login_strikes.retain(|_, s| !stale(s));
+            self.claim_strikes.retain(|_, s| !stale(s));
         }
         self.game_timers();
         self.proposal_timers();

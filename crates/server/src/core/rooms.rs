@@ -23,6 +23,8 @@ pub(super) struct Room {
     pub(super) last_players: Option<[PlayerId; 2]>,
     pub(super) rematch: [bool; 2],
     pub(super) created: u64,
+    /// A rated room: both players claimed, every game in it rated (protocol 5).
+    pub(super) rated: bool,
 }
 
 impl Room {
@@ -47,6 +49,7 @@ impl Room {
             last_players: None,
             rematch: [false; 2],
             created,
+            rated: false,
         }
     }
 
@@ -99,12 +102,17 @@ impl Core {
         variant: Variant,
         clock: Option<ClockSpec>,
         public: bool,
+        rated: bool,
     ) -> Result<(), Refusal> {
         super::limits::check_clock(&self.limits, clock)?;
+        if rated && !self.is_claimed(pid) {
+            return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
+        }
         self.make_free(pid)?;
         let code = self.new_code();
         self.room_serial += 1;
-        let room = Room::new(code.clone(), variant, clock, public, false, vec![pid], self.room_serial);
+        let mut room = Room::new(code.clone(), variant, clock, public, false, vec![pid], self.room_serial);
+        room.rated = rated;
         self.rooms.insert(code.clone(), room);
         if let Some(p) = self.players.get_mut(&pid) {
             p.room = Some(code.clone());
@@ -125,6 +133,9 @@ impl Core {
         }
         if room.members.len() >= 2 || room.game.is_some() {
             return refuse(ErrorCode::RoomFull, format!("room {code} is full"));
+        }
+        if room.rated && !self.is_claimed(pid) {
+            return refuse(ErrorCode::NotClaimed, "this room is rated: claim your nickname first");
         }
         self.make_free(pid)?;
         let Some(room) = self.rooms.get_mut(&code) else {

@@ -1054,6 +1054,7 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
             public: true,
             clock: None,
             created_ms: 100,
+            rated: false,
             moves: vec![],
             clocks: None,
             proposals: vec![],
@@ -1068,6 +1069,7 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
                 nickname: ["Ann", "Ben"][id as usize - 1].into(),
             })
             .collect(),
+        claims: vec![],
         next_player: 4,
         next_game: 8,
     };
@@ -1146,4 +1148,310 @@ fn a_full_chat_still_fits_its_archive_in_one_server_message() {
         "{} bytes: room left for the moves and the proposals",
         game_over.len()
     );
+}
+
+// Claimed nicknames and ratings (protocol 5).
+
+impl Harness {
+    /// Runs the queued password work in line (the server runs it on its password thread).
+    fn run_password_jobs(&mut self) {
+        for job in self.core.take_password_jobs() {
+            self.core.password_done(run_job(job));
+        }
+    }
+
+    /// `conn` (signed in) claims its nickname with `password`.
+    fn claim(&mut self, conn: ConnId, password: &str) {
+        self.send(
+            conn,
+            &ClientMessage::ClaimNickname { password: ludus_protocol::Password(password.into()) },
+        );
+        assert!(self.inbox(conn).is_empty(), "nothing before the hash is made");
+        self.run_password_jobs();
+        assert!(matches!(self.inbox(conn).as_slice(), [ServerMessage::NicknameClaimed { .. }]), "claimed");
+    }
+
+    fn sign_in_claimed(&mut self, conn: ConnId, nickname: &str, password: &str) -> Vec<ServerMessage> {
+        self.send(
+            conn,
+            &ClientMessage::SignInClaimed {
+                nickname: nickname.into(),
+                password: ludus_protocol::Password(password.into()),
+            },
+        );
+        let mut messages = self.inbox(conn);
+        self.run_password_jobs();
+        messages.extend(self.inbox(conn));
+        messages
+    }
+}
+
+#[test]
+fn a_claimed_name_is_kept_from_look_alikes_and_signs_in_on_another_device() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    h.send(1, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("short".into()) });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::BadPassword));
+    assert!(h.core.take_password_jobs().is_empty(), "nothing hashed");
+    h.claim(1, "correct horse");
+    let claimed = h.core.take_ops().into_iter().find_map(|op| match op {
+        Op::Claim { id, skeleton, password_hash } => Some((id, skeleton, password_hash)),
+        _ => None,
+    });
+    let (id, skeleton, password_hash) = claimed.expect("the claim is stored");
+    assert_eq!((id, skeleton.as_str()), (1, "ann"));
+    assert!(password_hash.starts_with("$argon2id$"), "a PHC string: {password_hash}");
+    assert!(!password_hash.contains("correct horse"));
+    h.send(1, &ClientMessage::SetNickname { nickname: "Annie".into() });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::BadNickname), "a claimed name stays");
+    // Gone, Ann's name and its look-alikes stay hers.
+    h.core.disconnected(1);
+    h.sign_in(2, "Bob");
+    for name in ["ann", "\u{410}nn"] {
+        h.send(2, &ClientMessage::SetNickname { nickname: name.into() });
+        assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::BadNickname), "{name}");
+    }
+    // A wrong password and an unknown name look the same.
+    for (name, password) in [("Ann", "wrong password"), ("Nobody", "correct horse")] {
+        let answer = h.sign_in_claimed(2, name, password);
+        assert_eq!(refusal_code(&answer), Some(ErrorCode::BadCredentials), "{name}");
+    }
+    // The right one, in another spelling of the name, on Bob's connection: Ann's id.
+    let answer = h.sign_in_claimed(2, "ANN", "correct horse");
+    match answer.as_slice() {
+        [ServerMessage::Welcome { player, nickname, resumed: true, .. }] => {
+            assert_eq!((*player, nickname.as_str()), (PlayerId(1), "Ann"));
+        }
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+    let credential =
+        h.core.take_ops().into_iter().any(|op| matches!(op, Op::Credential { id: 1, prev: None, .. }));
+    assert!(credential, "a fresh credential for Ann is stored");
+}
+
+#[test]
+fn wrong_passwords_earn_a_cool_down_per_address_and_per_name() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    h.claim(1, "correct horse");
+    h.sign_in(2, "Bob");
+    h.core.set_origin(2, "10.0.0.2".parse().unwrap());
+    for _ in 0..5 {
+        assert_eq!(
+            refusal_code(&h.sign_in_claimed(2, "Ann", "guess guess")),
+            Some(ErrorCode::BadCredentials)
+        );
+    }
+    assert_eq!(
+        refusal_code(&h.sign_in_claimed(2, "Ann", "correct horse")),
+        Some(ErrorCode::TooManyAttempts),
+        "even the right password waits"
+    );
+    assert!(h.core.take_password_jobs().is_empty(), "nothing is checked meanwhile");
+    // Another address is refused too: the name itself is cooling down.
+    h.sign_in(3, "Cy");
+    h.core.set_origin(3, "10.0.0.3".parse().unwrap());
+    assert_eq!(refusal_code(&h.sign_in_claimed(3, "Ann", "correct horse")), Some(ErrorCode::TooManyAttempts));
+    h.advance(Duration::from_secs(301));
+    let answer = h.sign_in_claimed(3, "Ann", "correct horse");
+    assert!(matches!(answer.as_slice(), [ServerMessage::Welcome { player: PlayerId(1), .. }]), "{answer:?}");
+}
+
+#[test]
+fn rated_play_needs_claimed_names_and_changes_both_ratings() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    let find = |rated| ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated };
+    h.send(1, &find(true));
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::NotClaimed));
+    h.claim(1, "password one");
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: true },
+    );
+    let code = match h.inbox(1).as_slice() {
+        [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+        other => panic!("expected a room, got {other:?}"),
+    };
+    h.send(2, &ClientMessage::JoinRoom { code: code.clone() });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::NotClaimed), "an anonymous guest is refused");
+    h.claim(2, "password two");
+    h.core.take_ops();
+    h.send(2, &ClientMessage::JoinRoom { code });
+    let view = h.all().into_iter().find_map(|(_, m)| match m {
+        ServerMessage::Game(v) => Some(v),
+        _ => None,
+    });
+    let view = view.expect("the game starts");
+    assert!(h.core.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
+    let first = if view.players[0].id == PlayerId(1) { 1 } else { 2 };
+    h.send(first, &ClientMessage::Resign { game: view.game });
+    let ops = h.core.take_ops();
+    let archive: ludus_protocol::ArchivedGame = ops
+        .iter()
+        .find_map(|op| match op {
+            Op::Finish { archive, .. } => serde_json::from_str(archive).ok(),
+            _ => None,
+        })
+        .expect("archived");
+    assert!(archive.rated);
+    let d = crate::store::StoredRating::default();
+    let expect = [rating_period(&d, &[(d, 0.0)]), rating_period(&d, &[(d, 1.0)])];
+    let changes = archive.ratings.expect("rating changes archived");
+    assert_eq!(changes.map(|c| c.after), expect.map(|r| rating_view(&r)));
+    assert_eq!(changes[0].before, rating_view(&d));
+    let stored: Vec<(u64, f64)> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Rating { player, variant: Variant::Alquerque, rating } => Some((*player, rating.rating)),
+            _ => None,
+        })
+        .collect();
+    let loser = view.players[0].id.0;
+    assert_eq!(stored.len(), 2, "both ratings are stored in the same batch as the archive");
+    assert!(stored.contains(&(loser, expect[0].rating)));
+    assert!(expect[0].rating < 1500.0 && expect[1].rating > 1500.0);
+}
+
+/// Glickman's worked example ("Example of the Glicko-2 system"): 1500/200/0.06 against
+/// 1400/30, 1550/100 and 1700/300, scoring 1, 0, 0, through the function the server rates with.
+#[test]
+fn glicko2_matches_glickmans_worked_example() {
+    let r = |rating, deviation| crate::store::StoredRating {
+        rating,
+        deviation,
+        volatility: 0.06,
+        ..crate::store::StoredRating::default()
+    };
+    let after = rating_period(
+        &r(1500.0, 200.0),
+        &[(r(1400.0, 30.0), 1.0), (r(1550.0, 100.0), 0.0), (r(1700.0, 300.0), 0.0)],
+    );
+    assert!((after.rating - 1464.06).abs() < 0.01, "{}", after.rating);
+    assert!((after.deviation - 151.52).abs() < 0.01, "{}", after.deviation);
+    assert!((after.volatility - 0.05999).abs() < 0.00001, "{}", after.volatility);
+    assert_eq!((after.games, after.wins, after.losses, after.draws), (3, 1, 2, 0));
+}
+
+/// The cost of one Argon2id hash with the default parameters (what the password thread
+/// spends per claim or sign-in), printed for the operator.
+#[test]
+fn argon2_cost_is_measured() {
+    let started = Instant::now();
+    let hash = hash_password("correct horse").expect("hashes");
+    let hashed = started.elapsed();
+    let started = Instant::now();
+    assert!(verify_password(&hash, "correct horse"));
+    let verified = started.elapsed();
+    assert!(!verify_password(&hash, "wrong horse"));
+    assert!(!verify_password("not a phc string", "correct horse"));
+    println!("argon2id default parameters: hash {hashed:?}, verify {verified:?}");
+}
+
+#[test]
+fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_claims() {
+    use crate::store::{StoredClaim, StoredRating};
+    let rated = |rating, games| StoredRating { rating, games, wins: games, ..StoredRating::default() };
+    let claim = |id, name: &str, ratings: Vec<(Variant, StoredRating)>| StoredClaim {
+        id,
+        nickname: name.into(),
+        password_hash: String::new(),
+        ratings,
+    };
+    let mut claims = vec![
+        claim(1, "Ann", vec![(Variant::Alquerque, rated(1600.0, 3))]),
+        claim(2, "Ben", vec![(Variant::Alquerque, rated(1700.0, 1))]),
+        claim(3, "Cy", vec![(Variant::Alquerque, rated(1600.0, 5))]),
+        claim(4, "Di", vec![(Variant::Alquerque, rated(1600.0, 3)), (Variant::Latrunculi, rated(1400.0, 1))]),
+        claim(5, "Ed", vec![]),
+    ];
+    claims.extend(
+        (10..70).map(|id| claim(id, &format!("P{id}"), vec![(Variant::Alquerque, rated(1000.0, 1))])),
+    );
+    let loaded = Loaded { claims, next_player: 100, ..Loaded::default() };
+    let now = Instant::now();
+    let mut h = Harness {
+        core: Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]),
+        now,
+        unix_ms: 1_000_000,
+    };
+    h.sign_in(1, "Zed");
+    h.send(1, &ClientMessage::Leaderboard { variant: Variant::Alquerque });
+    let (top, yours) = match h.inbox(1).as_slice() {
+        [ServerMessage::Leaderboard { variant: Variant::Alquerque, top, yours }] => {
+            (top.clone(), yours.clone())
+        }
+        other => panic!("expected a leaderboard, got {other:?}"),
+    };
+    let names: Vec<&str> = top.iter().take(4).map(|e| e.nickname.as_str()).collect();
+    assert_eq!(names, ["Ben", "Cy", "Ann", "Di"], "by rating, then more games, then the lower id");
+    assert_eq!(top.len(), ludus_protocol::LEADERBOARD_TOP);
+    assert!(top.iter().all(|e| e.nickname != "Ed"), "no rated game: not listed");
+    assert_eq!(yours, None, "an anonymous player has no place");
+    h.send(1, &ClientMessage::Leaderboard { variant: Variant::LatrunculiQuick });
+    assert!(
+        matches!(h.inbox(1).as_slice(), [ServerMessage::Leaderboard { top, yours: None, .. }] if top.is_empty())
+    );
+    // A profile: ratings from memory, recent games from the database (answered here by hand).
+    h.send(1, &ClientMessage::Profile { nickname: "di".into() });
+    assert!(h.inbox(1).is_empty(), "waits for the database");
+    let lookups = h.core.take_games_lookups();
+    assert_eq!(lookups, [(1, 4, "Di".to_string())]);
+    h.send(1, &ClientMessage::Profile { nickname: "Ann".into() });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::RateLimited), "one profile at a time");
+    h.core.games_found(1, 4, "Di".into(), Vec::new());
+    let profile = match h.inbox(1).as_slice() {
+        [ServerMessage::Profile(p)] => p.clone(),
+        other => panic!("expected a profile, got {other:?}"),
+    };
+    assert!(profile.claimed);
+    assert_eq!(profile.player, PlayerId(4));
+    assert_eq!(profile.ratings.len(), 3);
+    let latrunculi = profile.ratings.iter().find(|r| r.variant == Variant::Latrunculi).unwrap();
+    assert_eq!((latrunculi.rating.rating, latrunculi.games, latrunculi.wins), (1400, 1, 1));
+    h.send(1, &ClientMessage::Profile { nickname: "Nobody".into() });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownPlayer));
+    assert!(h.core.take_games_lookups().is_empty(), "nothing asked of the database");
+    // A leaderboard of a variant that does not exist does not even decode.
+    let mut bytes = encode(&ClientMessage::Leaderboard { variant: Variant::Alquerque }).unwrap();
+    *bytes.last_mut().unwrap() = 9;
+    h.core.message(1, &bytes);
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::Malformed));
+}
+
+/// A player who already had (a look-alike of) a name when someone else claimed it keeps it
+/// when they come back, but cannot claim it; nobody is renamed.
+#[test]
+fn an_earlier_holder_of_a_claimed_name_keeps_it_but_cannot_claim_it() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Bob");
+    h.claim(1, "bob's secret");
+    // Player 42 was "BOB" in the database before the claim; they come back with their token.
+    let token = "0123456789abcdef0123456789abcdef".to_string();
+    let hash = credential_hash(&token);
+    h.core.connected_with(2, Grant { credential: Some(token), may_create: false });
+    let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some("BOB".into()) };
+    h.send(2, &ClientMessage::Hello(hello));
+    h.core.take_lookups();
+    let stored = StoredPlayer {
+        id: 42,
+        hash: hash.clone(),
+        prev: None,
+        last_seen_ms: u64::MAX / 2,
+        nickname: "BOB".into(),
+    };
+    h.core.looked_up(2, &hash, Some(stored));
+    assert!(matches!(
+        h.inbox(2).as_slice(),
+        [ServerMessage::Welcome { player: PlayerId(42), nickname, resumed: true, .. }] if nickname == "BOB"
+    ));
+    h.send(2, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("bob2's secret".into()) });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::BadNickname));
+    assert!(h.core.take_password_jobs().is_empty());
+    // Renaming away works; taking it back does not.
+    h.send(2, &ClientMessage::SetNickname { nickname: "Rob".into() });
+    assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::NicknameSet { .. }]));
+    h.send(2, &ClientMessage::SetNickname { nickname: "BOB".into() });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::BadNickname));
 }

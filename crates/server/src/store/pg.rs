@@ -3,7 +3,8 @@
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
 use super::{
-    Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql,
+    Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer, chat_columns,
+    game_row, sql,
 };
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
@@ -54,6 +55,9 @@ struct Prepared {
     proposals: Statement,
     chat_line: Statement,
     chat_lines: Statement,
+    claim: Statement,
+    rating: Statement,
+    recent_games: Statement,
 }
 
 impl Prepared {
@@ -73,6 +77,9 @@ impl Prepared {
             proposals: p(sql::PROPOSALS)?,
             chat_line: p(sql::CHAT_LINE)?,
             chat_lines: p(sql::CHAT_LINES)?,
+            claim: p(sql::CLAIM)?,
+            rating: p(sql::RATING)?,
+            recent_games: p(sql::RECENT_GAMES)?,
         })
     }
 }
@@ -180,7 +187,7 @@ impl Backend for Postgres {
                     Op::Nickname { id, nickname } => {
                         tx.execute(&p.nickname, &[&(*id as i64), nickname])?;
                     }
-                    Op::NewGame { id, room, variant, start, players, public, clock, created_ms } => {
+                    Op::NewGame { id, room, variant, start, players, public, clock, created_ms, rated } => {
                         tx.execute(
                             &p.new_game,
                             &[
@@ -194,6 +201,7 @@ impl Backend for Postgres {
                                 &clock.map(|c| c.initial_ms as i64),
                                 &clock.map(|c| c.increment_ms as i64),
                                 &(*created_ms as i64),
+                                &(*rated as i64),
                             ],
                         )?;
                     }
@@ -237,6 +245,25 @@ impl Backend for Postgres {
                     Op::Finish { game, outcome, ended_ms, archive } => {
                         tx.execute(&p.finish, &[&(*game as i64), outcome, &(*ended_ms as i64), archive])?;
                     }
+                    Op::Claim { id, skeleton, password_hash } => {
+                        tx.execute(&p.claim, &[&(*id as i64), skeleton, password_hash])?;
+                    }
+                    Op::Rating { player, variant, rating: r } => {
+                        tx.execute(
+                            &p.rating,
+                            &[
+                                &(*player as i64),
+                                &variant.name(),
+                                &r.rating,
+                                &r.deviation,
+                                &r.volatility,
+                                &i64::from(r.games),
+                                &i64::from(r.wins),
+                                &i64::from(r.draws),
+                                &i64::from(r.losses),
+                            ],
+                        )?;
+                    }
                 }
             }
         }
@@ -270,6 +297,7 @@ impl Backend for Postgres {
                         r.get::<_, i64>(6) != 0,
                         (r.get(7), r.get(8)),
                         r.get(9),
+                        r.get::<_, i64>(10) != 0,
                     ),
                     r.get(2),
                 )
@@ -301,5 +329,26 @@ impl Backend for Postgres {
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError> {
         let row = self.client.query_opt(&self.prepared.player, &[&(id as i64)])?;
         Ok(row.as_ref().map(stored_player))
+    }
+
+    fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError> {
+        let rows = self.client.query(&dialect(sql::CLAIMS), &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError> {
+        self.reconnect_if_closed()?;
+        let rows = self.client.query(&self.prepared.recent_games, &[&(player as i64), &i64::from(limit)])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))).collect())
+    }
+
+    fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::RATINGS), &[])?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7), r.get(8))
+            })
+            .collect())
     }
 }

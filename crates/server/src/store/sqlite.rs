@@ -1,7 +1,8 @@
 //! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
 
 use super::{
-    Backend, ChatRow, DbError, MIGRATIONS, Op, StoredGame, StoredPlayer, chat_columns, game_row, sql,
+    Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer, chat_columns,
+    game_row, sql,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -129,7 +130,7 @@ impl Backend for Sqlite {
                     Op::Nickname { id, nickname } => {
                         tx.prepare_cached(sql::NICKNAME)?.execute(params![*id as i64, nickname])?;
                     }
-                    Op::NewGame { id, room, variant, start, players, public, clock, created_ms } => {
+                    Op::NewGame { id, room, variant, start, players, public, clock, created_ms, rated } => {
                         tx.prepare_cached(sql::NEW_GAME)?.execute(params![
                             *id as i64,
                             room,
@@ -141,6 +142,7 @@ impl Backend for Sqlite {
                             clock.map(|c| c.initial_ms),
                             clock.map(|c| c.increment_ms),
                             *created_ms as i64,
+                            *rated,
                         ])?;
                     }
                     Op::Move { game, ply, mv, at_ms, clocks } => {
@@ -180,6 +182,26 @@ impl Backend for Sqlite {
                             archive
                         ])?;
                     }
+                    Op::Claim { id, skeleton, password_hash } => {
+                        tx.prepare_cached(sql::CLAIM)?.execute(params![
+                            *id as i64,
+                            skeleton,
+                            password_hash
+                        ])?;
+                    }
+                    Op::Rating { player, variant, rating: r } => {
+                        tx.prepare_cached(sql::RATING)?.execute(params![
+                            *player as i64,
+                            variant.name(),
+                            r.rating,
+                            r.deviation,
+                            r.volatility,
+                            r.games,
+                            r.wins,
+                            r.draws,
+                            r.losses
+                        ])?;
+                    }
                 }
             }
         }
@@ -213,6 +235,7 @@ impl Backend for Sqlite {
                     r.get(6)?,
                     (r.get(7)?, r.get(8)?),
                     r.get(9)?,
+                    r.get(10)?,
                 ),
                 r.get(2)?,
             ))
@@ -242,6 +265,38 @@ impl Backend for Sqlite {
 
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError> {
         Ok(self.conn.prepare_cached(sql::PLAYER)?.query_row(params![id as i64], stored_player).optional()?)
+    }
+
+    fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError> {
+        let mut stmt = self.conn.prepare(sql::CLAIMS)?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
+        let mut stmt = self.conn.prepare(sql::RATINGS)?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::RECENT_GAMES)?;
+        let rows = stmt.query_map(params![player as i64, limit], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     fn upkeep(&mut self, last: bool) {

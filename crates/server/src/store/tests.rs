@@ -63,6 +63,7 @@ fn round_trip(db: &Database) {
                 public: true,
                 clock,
                 created_ms: now,
+                rated: true,
             },
             Op::NewGame {
                 id: 2,
@@ -73,6 +74,7 @@ fn round_trip(db: &Database) {
                 public: false,
                 clock: None,
                 created_ms: now,
+                rated: false,
             },
         ];
         for (ply, mv) in ["a1a3", "a8a6", "b1b3"].iter().enumerate() {
@@ -136,6 +138,7 @@ fn round_trip(db: &Database) {
         (1, "ABCD", Variant::LatrunculiQuick, [1, 2], true)
     );
     assert_eq!(g.clock, Some(ClockSpec { initial_ms: 60_000, increment_ms: 1000 }));
+    assert!(g.rated, "a rated live game stays rated");
     assert_eq!(g.moves, ["a1a3", "a8a6", "b1b3"]);
     assert_eq!(g.clocks, Some([59_998, 59_000]));
     assert_eq!(g.proposals.len(), 1);
@@ -158,6 +161,69 @@ fn round_trip(db: &Database) {
     // Reopening with a lifetime of zero prunes nobody in a live game.
     let (_, loaded) = Store::open_with(db, Duration::ZERO).expect("reopen");
     assert_eq!(loaded.players.len(), 2);
+}
+
+/// Claims (migration 4) and ratings come back at every start, with every claimed player (even
+/// outside live games), and a claimed player is never pruned; a rating is replaced in place.
+fn claims_and_ratings(db: &Database) {
+    let now = now_ms();
+    {
+        let (mut store, loaded) = Store::open_with(db, LIFETIME).expect("open");
+        assert!(loaded.claims.is_empty());
+        let rating =
+            |r: f64, games| StoredRating { rating: r, games, wins: games, ..StoredRating::default() };
+        store.submit(vec![
+            Op::NewPlayer { id: 1, hash: "h1".into(), nickname: "Ann".into(), created_ms: now },
+            Op::NewPlayer { id: 2, hash: "h2".into(), nickname: "Ben".into(), created_ms: now },
+            Op::NewPlayer { id: 3, hash: "h3".into(), nickname: "Cy".into(), created_ms: now },
+            Op::Claim { id: 1, skeleton: "ann".into(), password_hash: "$argon2id$fake1".into() },
+            Op::Claim { id: 2, skeleton: "ben".into(), password_hash: "$argon2id$fake2".into() },
+            Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1600.25, 1) },
+            Op::NewGame {
+                id: 1,
+                room: "ROOM".into(),
+                variant: Variant::Alquerque,
+                start: String::new(),
+                players: [2, 3],
+                public: true,
+                clock: None,
+                created_ms: now,
+                rated: false,
+            },
+            Op::Finish { game: 1, outcome: "draw".into(), ended_ms: now, archive: "{}".into() },
+        ]);
+        store.submit(vec![
+            Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1650.5, 2) },
+            Op::Rating { player: 1, variant: Variant::Latrunculi, rating: rating(1400.0, 1) },
+        ]);
+        assert!(store.sync(Duration::from_secs(30)), "committed");
+    }
+    // A lifetime of zero prunes every unclaimed player outside live games, no claimed one.
+    let (_store, loaded) = Store::open_with(db, Duration::ZERO).expect("reopen");
+    let claims: Vec<(u64, &str, &str)> =
+        loaded.claims.iter().map(|c| (c.id, c.nickname.as_str(), c.password_hash.as_str())).collect();
+    assert_eq!(claims, [(1, "Ann", "$argon2id$fake1"), (2, "Ben", "$argon2id$fake2")]);
+    let mut ann = loaded.claims[0].ratings.clone();
+    ann.sort_by_key(|(v, _)| v.name());
+    assert_eq!(ann.len(), 2);
+    assert_eq!(ann[0].0, Variant::Alquerque);
+    assert_eq!((ann[0].1.rating, ann[0].1.games, ann[0].1.wins), (1650.5, 2, 2), "replaced in place");
+    assert_eq!(ann[0].1.deviation, StoredRating::default().deviation);
+    assert_eq!((ann[1].0, ann[1].1.rating), (Variant::Latrunculi, 1400.0));
+    assert!(loaded.claims[1].ratings.is_empty());
+    assert_eq!(loaded.next_player, 4, "the unclaimed player 3 was pruned, but their number stays used");
+}
+
+#[test]
+fn claims_and_ratings_sqlite() {
+    claims_and_ratings(&sqlite("claims"));
+}
+
+#[test]
+fn claims_and_ratings_postgres() {
+    if let Some((_pg, db)) = postgres("claims") {
+        claims_and_ratings(&db);
+    }
 }
 
 #[test]

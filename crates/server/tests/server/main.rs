@@ -9,4 +9,5 @@ mod draws;
 mod http;
 mod persistence;
 mod play;
+mod ratings;
 mod robustness;

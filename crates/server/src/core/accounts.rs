@@ -1,0 +1,501 @@
+//! Claimed nicknames and ratings (protocol 5): claiming one's nickname with a password,
+//! signing in as a claimed player from any device, and the Glicko-2 update of rated games.
+//!
+//! Passwords are hashed and checked with Argon2id (the `argon2` crate's default parameters:
+//! 19 MiB, 2 passes, 1 lane; a random salt from the operating system; the PHC string is
+//! stored). That costs tens of milliseconds of one core, so the core never does it: it queues a
+//! [`PasswordJob`] ([`Core::take_password_jobs`]), the server's password thread runs it
+//! ([`run_job`]) and hands back a [`PasswordAnswer`] ([`Core::password_done`]), like the player
+//! lookups of the database reader. Tests run the jobs in line.
+//!
+//! Every claimed nickname is in memory (loaded at start, a few hundred bytes each): a name
+//! change is checked against them without a database read. A claimed nickname clashes with
+//! every name of the same confusable skeleton ([`crate::names::skeleton`]): nobody else may
+//! take or claim it. A player already using a look-alike when it is claimed keeps it (the
+//! claim does not rename anyone) but nobody can newly take it; a claimed player cannot change
+//! their nickname.
+
+use super::{CodeStrikes, ConnId, Core, Refusal, refuse};
+use crate::store::{Op, StoredRating};
+use ludus_protocol::{
+    ErrorCode, LEADERBOARD_TOP, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION, Password,
+    PlayerId, ProfileView, RatingChange, RatingEntry, RatingView, RecentGame, ServerMessage, SessionToken,
+    VariantRecord,
+};
+use ludus_rules::{Outcome, Side, Variant};
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
+use std::collections::HashMap;
+
+/// A claimed nickname in memory.
+pub(super) struct Claim {
+    /// The nickname as claimed.
+    pub(super) nickname: String,
+    /// The password's Argon2id PHC string.
+    pub(super) password_hash: String,
+    /// The player's ratings, by variant (absent: never played rated, the default rating).
+    pub(super) ratings: HashMap<Variant, StoredRating>,
+}
+
+/// Work for the password thread.
+#[derive(Debug)]
+pub enum PasswordJob {
+    /// Hash `password` for `player`'s claim of `nickname`.
+    Hash { conn: ConnId, player: PlayerId, nickname: String, password: Password },
+    /// Check `password` against `password_hash` (none: an unknown nickname, checked against a
+    /// dummy hash so that it takes as long) for signing `conn` in as `target`.
+    Verify { conn: ConnId, target: Option<PlayerId>, password_hash: Option<String>, password: Password },
+}
+
+/// What the password thread found.
+#[derive(Debug)]
+pub enum PasswordAnswer {
+    /// The PHC string of the claim's password (`None`: hashing failed).
+    Hashed { conn: ConnId, player: PlayerId, nickname: String, password_hash: Option<String> },
+    /// Whether the password was right.
+    Verified { conn: ConnId, target: Option<PlayerId>, ok: bool },
+}
+
+/// Hashes a password with Argon2id (default parameters, a random salt from the operating
+/// system): a PHC string.
+pub fn hash_password(password: &str) -> Result<String, argon2::password_hash::Error> {
+    use argon2::PasswordHasher;
+    use argon2::password_hash::SaltString;
+    use argon2::password_hash::rand_core::OsRng;
+    let salt = SaltString::generate(&mut OsRng);
+    Ok(argon2::Argon2::default().hash_password(password.as_bytes(), &salt)?.to_string())
+}
+
+/// Whether `password` matches the PHC string `password_hash` (a malformed hash matches nothing).
+pub fn verify_password(password_hash: &str, password: &str) -> bool {
+    use argon2::PasswordVerifier;
+    argon2::password_hash::PasswordHash::new(password_hash)
+        .is_ok_and(|h| argon2::Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+}
+
+/// A hash no password matches, for unknown nicknames (made once).
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| hash_password("not a password of anyone's").unwrap_or_default())
+}
+
+/// Runs a job (on the password thread, or in line in tests).
+pub fn run_job(job: PasswordJob) -> PasswordAnswer {
+    match job {
+        PasswordJob::Hash { conn, player, nickname, password } => {
+            let password_hash =
+                hash_password(&password.0).map_err(|e| tracing::error!("password hashing failed: {e}")).ok();
+            PasswordAnswer::Hashed { conn, player, nickname, password_hash }
+        }
+        PasswordJob::Verify { conn, target, password_hash, password } => {
+            let ok = match &password_hash {
+                Some(h) => verify_password(h, &password.0),
+                None => {
+                    let _ = verify_password(dummy_hash(), &password.0);
+                    false
+                }
+            };
+            PasswordAnswer::Verified { conn, target, ok }
+        }
+    }
+}
+
+/// One Glicko-2 rating period (skillratings' `glicko2_rating_period`, default configuration:
+/// tau 0.5) of `player` against `results` (opponent, score for `player`: 1 win, 0.5 draw, 0
+/// loss). The server rates every game as a period of its own; the worked example of Glickman's
+/// paper is three games in one period.
+pub fn rating_period(player: &StoredRating, results: &[(StoredRating, f64)]) -> StoredRating {
+    let glicko = |r: &StoredRating| Glicko2Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    };
+    let results: Vec<(Glicko2Rating, Outcomes)> = results
+        .iter()
+        .map(|(o, score)| {
+            let outcome = if *score > 0.75 {
+                Outcomes::WIN
+            } else if *score < 0.25 {
+                Outcomes::LOSS
+            } else {
+                Outcomes::DRAW
+            };
+            (glicko(o), outcome)
+        })
+        .collect();
+    let new = glicko2_rating_period(&glicko(player), &results, &Glicko2Config::new());
+    let mut after = *player;
+    after.rating = new.rating;
+    after.deviation = new.deviation;
+    after.volatility = new.volatility;
+    for (_, outcome) in &results {
+        after.games += 1;
+        match outcome {
+            Outcomes::WIN => after.wins += 1,
+            Outcomes::DRAW => after.draws += 1,
+            Outcomes::LOSS => after.losses += 1,
+        }
+    }
+    after
+}
+
+/// A rating as clients show it.
+pub fn rating_view(r: &StoredRating) -> RatingView {
+    RatingView {
+        rating: r.rating.round() as i32,
+        deviation: r.deviation.round() as i32,
+        provisional: r.deviation > PROVISIONAL_DEVIATION,
+    }
+}
+
+/// Wrong passwords allowed per address and per claimed nickname within the window.
+const LOGIN_GUESSES: u32 = 5;
+/// The window in which wrong passwords are counted.
+const LOGIN_WINDOW: std::time::Duration = std::time::Duration::from_secs(600);
+/// How long an address or nickname is refused after too many wrong passwords.
+const LOGIN_COOLDOWN: std::time::Duration = std::time::Duration::from_secs(300);
+
+impl Core {
+    /// Whether `skeleton` is the skeleton of a nickname claimed by someone other than `me`.
+    pub(super) fn claimed_by_other(&self, skeleton: &str, me: Option<PlayerId>) -> bool {
+        self.claimed.get(skeleton).is_some_and(|owner| Some(*owner) != me)
+    }
+
+    /// Whether `pid` has claimed their nickname.
+    pub(super) fn is_claimed(&self, pid: PlayerId) -> bool {
+        self.claims.contains_key(&pid)
+    }
+
+    /// Takes the password work to do: run each with [`run_job`] (off the loop) and answer it
+    /// with [`Core::password_done`].
+    pub fn take_password_jobs(&mut self) -> Vec<PasswordJob> {
+        std::mem::take(&mut self.password_jobs)
+    }
+
+    /// [`ludus_protocol::ClientMessage::ClaimNickname`].
+    pub(super) fn claim_nickname(
+        &mut self,
+        conn: ConnId,
+        pid: PlayerId,
+        password: Password,
+    ) -> Result<(), Refusal> {
+        let chars = password.0.chars().count();
+        if !(PASSWORD_MIN_CHARS..=PASSWORD_MAX_CHARS).contains(&chars) {
+            return refuse(
+                ErrorCode::BadPassword,
+                format!("a password has {PASSWORD_MIN_CHARS} to {PASSWORD_MAX_CHARS} characters"),
+            );
+        }
+        if self.is_claimed(pid) {
+            return refuse(ErrorCode::BadNickname, "your nickname is already claimed");
+        }
+        let Some(player) = self.players.get(&pid) else {
+            return refuse(ErrorCode::Internal, "player vanished");
+        };
+        if self.claimed_by_other(&player.skeleton, Some(pid)) {
+            return refuse(
+                ErrorCode::BadNickname,
+                "another player has claimed this name or one that looks like it",
+            );
+        }
+        if self.conns.get(&conn).is_some_and(|c| c.password_busy) {
+            return refuse(ErrorCode::RateLimited, "a password is being checked: wait for the answer");
+        }
+        let nickname = player.nickname.clone();
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.password_busy = true;
+        }
+        self.password_jobs.push(PasswordJob::Hash { conn, player: pid, nickname, password });
+        Ok(())
+    }
+
+    /// [`ludus_protocol::ClientMessage::SignInClaimed`].
+    pub(super) fn sign_in_claimed(
+        &mut self,
+        conn: ConnId,
+        pid: PlayerId,
+        nickname: &str,
+        password: Password,
+    ) -> Result<(), Refusal> {
+        let skeleton = crate::names::skeleton(nickname.trim());
+        let target = self.claimed.get(&skeleton).copied();
+        let origin = self.conns.get(&conn).and_then(|c| c.origin);
+        let now = self.now;
+        let cooling = |s: Option<&CodeStrikes>| s.is_some_and(|s| s.until.is_some_and(|until| now < until));
+        if cooling(origin.and_then(|o| self.login_strikes.get(&o)))
+            || cooling(target.and_then(|t| self.claim_strikes.get(&t)))
+        {
+            return refuse(
+                ErrorCode::TooManyAttempts,
+                "too many wrong passwords: try again in a few minutes",
+            );
+        }
+        if self.conns.get(&conn).is_some_and(|c| c.password_busy) {
+            return refuse(ErrorCode::RateLimited, "a password is being checked: wait for the answer");
+        }
+        self.check_free_to_switch(pid)?;
+        let password_hash = target.and_then(|t| self.claims.get(&t)).map(|c| c.password_hash.clone());
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.password_busy = true;
+        }
+        self.password_jobs.push(PasswordJob::Verify { conn, target, password_hash, password });
+        Ok(())
+    }
+
+    /// A player leaving their anonymous self for a claimed one must not sit in a room, a queue
+    /// or watch a game.
+    fn check_free_to_switch(&self, pid: PlayerId) -> Result<(), Refusal> {
+        match self.players.get(&pid) {
+            Some(p) if p.room.is_none() && p.queued.is_none() && p.watching.is_none() => Ok(()),
+            Some(_) => refuse(ErrorCode::Busy, "leave your room, queue or game before signing in"),
+            None => refuse(ErrorCode::Internal, "player vanished"),
+        }
+    }
+
+    /// The answer to a job of [`Core::take_password_jobs`].
+    pub fn password_done(&mut self, answer: PasswordAnswer) {
+        let conn = match &answer {
+            PasswordAnswer::Hashed { conn, .. } | PasswordAnswer::Verified { conn, .. } => *conn,
+        };
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return; // Gone meanwhile.
+        };
+        c.password_busy = false;
+        let Some(pid) = c.player else {
+            return;
+        };
+        let result = match answer {
+            PasswordAnswer::Hashed { player, nickname, password_hash, .. } => {
+                self.claimed_hash(conn, player, nickname, password_hash)
+            }
+            PasswordAnswer::Verified { target, ok, .. } => self.verified(conn, pid, target, ok),
+        };
+        if let Err(refusal) = result {
+            self.error(conn, refusal);
+        }
+    }
+
+    fn claimed_hash(
+        &mut self,
+        conn: ConnId,
+        pid: PlayerId,
+        nickname: String,
+        password_hash: Option<String>,
+    ) -> Result<(), Refusal> {
+        let Some(password_hash) = password_hash else {
+            return refuse(ErrorCode::Internal, "the password could not be hashed");
+        };
+        // Checked again: the player may have been renamed, or someone claimed a look-alike.
+        let Some(player) = self.players.get(&pid).filter(|p| p.nickname == nickname && p.conn == Some(conn))
+        else {
+            return refuse(ErrorCode::BadNickname, "the nickname changed meanwhile: claim it again");
+        };
+        let skeleton = player.skeleton.clone();
+        if self.is_claimed(pid) || self.claimed_by_other(&skeleton, Some(pid)) {
+            return refuse(ErrorCode::BadNickname, "this name or one that looks like it is claimed");
+        }
+        self.claimed.insert(skeleton.clone(), pid);
+        self.claims.insert(
+            pid,
+            Claim {
+                nickname: nickname.clone(),
+                password_hash: password_hash.clone(),
+                ratings: HashMap::new(),
+            },
+        );
+        self.ops.push(Op::Claim { id: pid.0, skeleton, password_hash });
+        self.send_conn(conn, &ServerMessage::NicknameClaimed { nickname });
+        Ok(())
+    }
+
+    fn verified(
+        &mut self,
+        conn: ConnId,
+        pid: PlayerId,
+        target: Option<PlayerId>,
+        ok: bool,
+    ) -> Result<(), Refusal> {
+        let origin = self.conns.get(&conn).and_then(|c| c.origin);
+        let Some(target) = target.filter(|t| ok && self.claims.contains_key(t)) else {
+            let now = self.now;
+            if let Some(o) = origin {
+                strike(self.login_strikes.entry(o).or_insert_with(|| fresh(now)), now);
+            }
+            if let Some(t) = target {
+                strike(self.claim_strikes.entry(t).or_insert_with(|| fresh(now)), now);
+            }
+            return refuse(ErrorCode::BadCredentials, "unknown nickname or wrong password");
+        };
+        self.check_free_to_switch(pid)?;
+        // Leave the anonymous player (who stays in the database, like any idle player).
+        if target != pid {
+            if let Some(p) = self.players.get_mut(&pid) {
+                p.conn = None;
+            }
+            self.forget_if_idle(pid);
+            if !self.players.contains_key(&target) {
+                let nickname = self.claims.get(&target).map(|c| c.nickname.clone()).unwrap_or_default();
+                self.players.insert(target, super::Player::new(String::new(), None, self.unix_ms, nickname));
+            }
+        }
+        // A fresh credential, the only valid one from now on (other devices' sessions end).
+        let credential = self.new_token();
+        let hash = super::credential_hash(&credential);
+        let Some(player) = self.players.get_mut(&target) else {
+            return refuse(ErrorCode::Internal, "player vanished");
+        };
+        let old = [Some(std::mem::replace(&mut player.hash, hash.clone())), player.prev.take()];
+        player.last_seen_ms = self.unix_ms;
+        for h in old.into_iter().flatten() {
+            self.tokens.remove(&h);
+        }
+        self.tokens.insert(hash.clone(), target);
+        self.ops.push(Op::Credential { id: target.0, hash, prev: None, last_seen_ms: self.unix_ms });
+        self.take_connection(conn, target);
+        let nickname = self.players.get(&target).map(|p| p.nickname.clone()).unwrap_or_default();
+        self.send_conn(
+            conn,
+            &ServerMessage::Welcome {
+                player: target,
+                nickname,
+                token: SessionToken(credential),
+                resumed: true,
+            },
+        );
+        self.reattach(target);
+        Ok(())
+    }
+
+    /// The rating changes of a rated game that ended with `outcome` between `players`
+    /// (`[First, Second]`, both claimed): stored with `ops` (the same batch as the game's end)
+    /// and returned for the archive.
+    pub(super) fn rate_game(
+        &mut self,
+        variant: Variant,
+        players: [PlayerId; 2],
+        outcome: Outcome,
+    ) -> Option<[RatingChange; 2]> {
+        let rating = |pid: PlayerId| -> Option<StoredRating> {
+            self.claims.get(&pid).map(|c| c.ratings.get(&variant).copied().unwrap_or_default())
+        };
+        let before = [rating(players[0])?, rating(players[1])?];
+        let score = |side: Side| match outcome.winner {
+            None => 0.5,
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+        };
+        let after = [
+            rating_period(&before[0], &[(before[1], score(Side::First))]),
+            rating_period(&before[1], &[(before[0], score(Side::Second))]),
+        ];
+        for i in 0..2 {
+            if let Some(c) = self.claims.get_mut(&players[i]) {
+                c.ratings.insert(variant, after[i]);
+            }
+            self.ops.push(Op::Rating { player: players[i].0, variant, rating: after[i] });
+        }
+        Some([0, 1].map(|i| RatingChange { before: rating_view(&before[i]), after: rating_view(&after[i]) }))
+    }
+}
+
+fn fresh(now: std::time::Instant) -> CodeStrikes {
+    CodeStrikes { count: 0, since: now, until: None }
+}
+
+/// Counts a wrong password: beyond [`LOGIN_GUESSES`] in [`LOGIN_WINDOW`], a cool-down.
+fn strike(s: &mut CodeStrikes, now: std::time::Instant) {
+    if now.saturating_duration_since(s.since) > LOGIN_WINDOW || s.until.is_some_and(|u| now >= u) {
+        *s = fresh(now);
+    }
+    s.count += 1;
+    if s.count >= LOGIN_GUESSES {
+        s.until = Some(now + LOGIN_COOLDOWN);
+    }
+}
+
+impl Core {
+    /// [`ludus_protocol::ClientMessage::Leaderboard`]: from memory (every claimed player's
+    /// ratings are there); sorting every rated player costs little at the sizes this server
+    /// serves, and the connection's message budget bounds how often it is done.
+    pub(super) fn leaderboard(
+        &mut self,
+        conn: ConnId,
+        pid: PlayerId,
+        variant: Variant,
+    ) -> Result<(), Refusal> {
+        let mut entries: Vec<(PlayerId, &Claim, StoredRating)> = self
+            .claims
+            .iter()
+            .filter_map(|(id, c)| c.ratings.get(&variant).filter(|r| r.games > 0).map(|r| (*id, c, *r)))
+            .collect();
+        entries.sort_by(|a, b| {
+            b.2.rating.total_cmp(&a.2.rating).then(b.2.games.cmp(&a.2.games)).then(a.0.cmp(&b.0))
+        });
+        let entry = |(id, c, r): &(PlayerId, &Claim, StoredRating)| RatingEntry {
+            player: *id,
+            nickname: c.nickname.clone(),
+            rating: rating_view(r),
+            games: r.games,
+        };
+        let yours = entries.iter().position(|e| e.0 == pid).map(|i| (i as u32 + 1, entry(&entries[i])));
+        let top = entries.iter().take(LEADERBOARD_TOP).map(entry).collect();
+        self.send_conn(conn, &ServerMessage::Leaderboard { variant, top, yours });
+        Ok(())
+    }
+
+    /// [`ludus_protocol::ClientMessage::Profile`]: the ratings come from memory, the recent games
+    /// from the database (off the loop: [`Core::take_games_lookups`]).
+    pub(super) fn profile(&mut self, conn: ConnId, nickname: &str) -> Result<(), Refusal> {
+        let skeleton = crate::names::skeleton(nickname.trim());
+        let target = match self.claimed.get(&skeleton) {
+            Some(id) => self.claims.get(id).map(|c| (*id, c.nickname.clone())),
+            None => self
+                .players
+                .iter()
+                .filter(|(_, p)| p.conn.is_some() && p.skeleton == skeleton)
+                .min_by_key(|(id, _)| **id)
+                .map(|(id, p)| (*id, p.nickname.clone())),
+        };
+        let Some((player, nickname)) = target else {
+            return refuse(ErrorCode::UnknownPlayer, "no claimed nickname or player online has that name");
+        };
+        if !self.profiles_pending.insert(conn) {
+            return refuse(ErrorCode::RateLimited, "one profile at a time: wait for the answer");
+        }
+        self.games_lookups.push((conn, player.0, nickname));
+        Ok(())
+    }
+
+    /// Takes the recent-games lookups of profiles: answer each with [`Core::games_found`].
+    pub fn take_games_lookups(&mut self) -> Vec<crate::store::GamesRequest> {
+        std::mem::take(&mut self.games_lookups)
+    }
+
+    /// The answer to a lookup of [`Core::take_games_lookups`]: the profile goes out.
+    pub fn games_found(&mut self, conn: ConnId, player: u64, nickname: String, recent: Vec<RecentGame>) {
+        if !self.profiles_pending.remove(&conn) || !self.conns.contains_key(&conn) {
+            return;
+        }
+        let player = PlayerId(player);
+        let claim = self.claims.get(&player);
+        let ratings = match claim {
+            Some(c) => Variant::ALL
+                .iter()
+                .map(|v| {
+                    let r = c.ratings.get(v).copied().unwrap_or_default();
+                    VariantRecord {
+                        variant: *v,
+                        rating: rating_view(&r),
+                        games: r.games,
+                        wins: r.wins,
+                        draws: r.draws,
+                        losses: r.losses,
+                    }
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let view = ProfileView { player, nickname, claimed: claim.is_some(), ratings, recent };
+        self.send_conn(conn, &ServerMessage::Profile(view));
+    }
+}
