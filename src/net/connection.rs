@@ -16,8 +16,8 @@ use bevy_renet2::netcode::{NetcodeClientPlugin, NetcodeClientTransport};
 use bevy_renet2::prelude::{RenetClient, RenetClientPlugin, RenetSend};
 use ludus_protocol::client::{ClientConfig, TokenFailure, TokenRequest, hello, open_link};
 use ludus_protocol::{
-    CHANNEL, ClientMessage, ClockSpec, ErrorCode, LobbyView, PlayerId, ServerMessage, SessionToken,
-    decode_server, encode,
+    CHANNEL, ClientMessage, ClockSpec, ErrorCode, LobbyView, PlayerId, ProfileView, RatingEntry,
+    ServerMessage, SessionToken, decode_server, encode,
 };
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
@@ -44,6 +44,8 @@ pub struct OnlineConfig {
     pub variant: Option<Variant>,
     /// The time control chosen for quick match and new rooms (none: untimed).
     pub time_control: Option<ClockSpec>,
+    /// Rated play chosen (with a claimed nickname).
+    pub rated: bool,
     /// Files written before the choice of time controls said only whether to play with clocks
     /// (then 5+3): read, never written.
     #[serde(rename = "clock", skip_serializing)]
@@ -69,6 +71,17 @@ impl OnlineConfig {
             warn!("{} could not be written: {e}", DOCUMENT.name);
         }
     }
+}
+
+/// A leaderboard as the server sent it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaderboard {
+    /// Which game.
+    pub variant: Variant,
+    /// The best, place 1 first.
+    pub top: Vec<RatingEntry>,
+    /// The person's own place and line, if they are on it.
+    pub yours: Option<(u32, RatingEntry)>,
 }
 
 /// Where the connection stands, as the player sees it.
@@ -153,6 +166,13 @@ pub struct Net {
     pub nickname: Option<String>,
     /// Who the server says the person here is (from its `Welcome`).
     pub player: Option<PlayerId>,
+    /// The person's own profile (asked for after every sign-in): whether the nickname is
+    /// claimed, the ratings.
+    pub profile: Option<ProfileView>,
+    /// The last leaderboard received, of the variant it is for.
+    pub leaderboard: Option<Leaderboard>,
+    /// The variant whose leaderboard was asked for since the lobby was last refreshed.
+    leaderboard_asked: Option<Variant>,
     /// The last lobby received.
     pub lobby: Option<LobbyView>,
     /// A room or queue the player waits in.
@@ -168,6 +188,14 @@ impl Net {
     /// Whether a connection to a server is open (or being opened or restored).
     pub fn has_connection(&self) -> bool {
         self.config.is_some()
+    }
+
+    /// Asks for `variant`'s leaderboard, once until the lobby is refreshed.
+    pub fn ask_leaderboard(&mut self, variant: Variant) {
+        if self.leaderboard_asked != Some(variant) {
+            self.leaderboard_asked = Some(variant);
+            self.send(ClientMessage::Leaderboard { variant });
+        }
     }
 
     /// Queues a message for the server (dropped when there is no connection).
@@ -366,6 +394,9 @@ pub fn receive(
                 ServerMessage::Welcome { nickname, token, player, .. } => {
                     net.phase = LinkState::SignedIn;
                     net.player = Some(*player);
+                    // Claimed or not, and the ratings: the own profile.
+                    net.profile = None;
+                    net.send(ClientMessage::Profile { nickname: nickname.clone() });
                     net.signed_in_once = true;
                     net.nickname = Some(nickname.clone());
                     net.credential = Some(token.clone());
@@ -386,6 +417,23 @@ pub fn receive(
                     net.notice = Some((*code, message.clone()));
                 }
                 ServerMessage::Lobby(lobby) => net.lobby = Some(lobby.clone()),
+                ServerMessage::Profile(profile) if Some(profile.player) == net.player => {
+                    net.profile = Some(profile.clone());
+                }
+                ServerMessage::NicknameClaimed { nickname } => {
+                    // The profile again: claimed now.
+                    net.send(ClientMessage::Profile { nickname: nickname.clone() });
+                }
+                ServerMessage::GameOver { archive, .. } if archive.rated => {
+                    // The ratings changed.
+                    if let Some(nickname) = net.nickname.clone() {
+                        net.send(ClientMessage::Profile { nickname });
+                    }
+                }
+                ServerMessage::Leaderboard { variant, top, yours } => {
+                    net.leaderboard =
+                        Some(Leaderboard { variant: *variant, top: top.clone(), yours: yours.clone() });
+                }
                 ServerMessage::RoomOpened { code, variant, public, .. } => {
                     net.waiting =
                         Some(Waiting::Room { code: code.clone(), variant: *variant, public: *public });
@@ -416,6 +464,7 @@ pub fn receive(
         && net.lobby_asked.is_none_or(|t| now - t >= LOBBY_REFRESH_S)
     {
         net.lobby_asked = Some(now);
+        net.leaderboard_asked = None;
         net.send(ClientMessage::Lobby);
     }
 }

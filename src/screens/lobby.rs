@@ -15,7 +15,9 @@ use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, error_key, link_text, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use ludus_protocol::{ClientMessage, ClockSpec};
+use ludus_protocol::{
+    ClientMessage, ClockSpec, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, Password, RatingView,
+};
 use ludus_rules::Variant;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Duration;
@@ -26,6 +28,10 @@ pub(super) struct LobbyForm {
     server: String,
     nickname: String,
     code: String,
+    /// The password to claim the nickname with, or to sign in with.
+    password: String,
+    /// The claimed nickname to sign in as.
+    claimed_name: String,
     ready: bool,
 }
 
@@ -126,6 +132,7 @@ pub(super) fn online_screen(
                         return;
                     }
                     ui.separator();
+                    account_section(ui, lang, &mut net, &mut fields);
                     lobby_section(ui, lang, &mut net, &mut config, &mut fields.code);
                 });
             });
@@ -182,15 +189,24 @@ fn lobby_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, config: &mut Onli
         }
     });
     let clock = config.time_control;
+    // Rated play needs a claimed nickname (above).
+    let claimed = net.profile.as_ref().is_some_and(|p| p.claimed);
+    let mut rated = config.rated && claimed;
+    if ui.add_enabled(claimed, egui::Checkbox::new(&mut rated, lang.t("net.rated"))).changed() {
+        config.rated = rated;
+    }
+    if !claimed {
+        ui.label(egui::RichText::new(lang.t("net.rated_needs_claim")).small());
+    }
     ui.horizontal_wrapped(|ui| {
         if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.quick_match"))).clicked() {
-            net.send(ClientMessage::QuickMatch { variant, clock });
+            net.send(ClientMessage::FindMatch { variant, clock, rated });
         }
         if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.create_public"))).clicked() {
-            net.send(ClientMessage::CreateRoom { variant, clock, public: true });
+            net.send(ClientMessage::OpenRoom { variant, clock, public: true, rated });
         }
         if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.create_private"))).clicked() {
-            net.send(ClientMessage::CreateRoom { variant, clock, public: false });
+            net.send(ClientMessage::OpenRoom { variant, clock, public: false, rated });
         }
     });
     ui.horizontal(|ui| {
@@ -242,6 +258,113 @@ fn lobby_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, config: &mut Onli
                 fill(lang.t("net.spectators"), &[&g.spectators.to_string()]),
             ));
         });
+    }
+    leaderboard_section(ui, lang, net, variant);
+}
+
+/// A rating as players read it: "1623", or "1500?" while it is provisional.
+pub fn rating_text(rating: &RatingView) -> String {
+    if rating.provisional { format!("{}?", rating.rating) } else { rating.rating.to_string() }
+}
+
+/// The nickname's claim and the ratings: claim the nickname with a password (then it is the
+/// person's alone, on any device), or sign in as a claimed nickname with its password.
+fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut LobbyForm) {
+    let Some(profile) = net.profile.clone() else { return };
+    if profile.claimed {
+        let ratings: Vec<String> = profile
+            .ratings
+            .iter()
+            .map(|r| format!("{} {}", lang.t(variant_key(r.variant)), rating_text(&r.rating)))
+            .collect();
+        ui.label(fill(lang.t("net.claimed"), &[&profile.nickname]));
+        ui.label(fill(lang.t("net.your_ratings"), &[&ratings.join(" · ")]));
+        return;
+    }
+    egui::CollapsingHeader::new(lang.t("net.account")).id_salt("account").show(ui, |ui| {
+        ui.label(lang.t("net.claim_why"));
+        ui.horizontal_wrapped(|ui| {
+            ui.label(lang.t("net.password"));
+            ui.add(
+                egui::TextEdit::singleline(&mut fields.password)
+                    .password(true)
+                    .char_limit(PASSWORD_MAX_CHARS)
+                    .desired_width(200.0),
+            );
+        });
+        let long_enough = fields.password.chars().count() >= PASSWORD_MIN_CHARS;
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .add_enabled(long_enough, egui::Button::new(fill(lang.t("net.claim"), &[&profile.nickname])))
+                .clicked()
+            {
+                net.send(ClientMessage::ClaimNickname {
+                    password: Password(std::mem::take(&mut fields.password)),
+                });
+            }
+        });
+        ui.separator();
+        ui.label(lang.t("net.sign_in_claimed"));
+        ui.horizontal_wrapped(|ui| {
+            ui.label(lang.t("net.nickname"));
+            ui.add(
+                egui::TextEdit::singleline(&mut fields.claimed_name)
+                    .char_limit(ludus_protocol::NICKNAME_MAX_CHARS)
+                    .desired_width(200.0),
+            );
+        });
+        let ready = long_enough && !fields.claimed_name.trim().is_empty();
+        if ui.add_enabled(ready, egui::Button::new(lang.t("net.sign_in"))).clicked() {
+            net.send(ClientMessage::SignInClaimed {
+                nickname: fields.claimed_name.trim().to_string(),
+                password: Password(std::mem::take(&mut fields.password)),
+            });
+        }
+        if !long_enough {
+            ui.label(
+                egui::RichText::new(fill(lang.t("net.password_length"), &[&PASSWORD_MIN_CHARS.to_string()]))
+                    .small(),
+            );
+        }
+    });
+}
+
+/// The best rated players of the chosen game, and the person's own place (asked for when the
+/// section is opened and when another game is chosen).
+fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Variant) {
+    ui.add_space(6.0);
+    let header = egui::CollapsingHeader::new(
+        egui::RichText::new(fill(lang.t("net.leaderboard"), &[lang.t(variant_key(variant))])).strong(),
+    )
+    .id_salt("leaderboard")
+    .show(ui, |ui| {
+        let board = net.leaderboard.clone().filter(|b| b.variant == variant);
+        let Some(board) = board else {
+            ui.spinner();
+            return;
+        };
+        if board.top.is_empty() {
+            ui.label(egui::RichText::new(lang.t("net.none")).italics());
+        }
+        for (i, entry) in board.top.iter().take(20).enumerate() {
+            let line = format!(
+                "{:>3}. {}  {}  ({})",
+                i + 1,
+                entry.nickname,
+                rating_text(&entry.rating),
+                entry.games
+            );
+            let text = egui::RichText::new(line).monospace();
+            ui.label(if Some(entry.player) == net.player { text.strong() } else { text });
+        }
+        if let Some((place, entry)) = &board.yours {
+            ui.label(fill(lang.t("net.your_place"), &[&place.to_string(), &rating_text(&entry.rating)]));
+        }
+    });
+    // Asked for when opened, for another game, and with each refresh of the lobby.
+    let open = header.body_returned.is_some();
+    if open {
+        net.ask_leaderboard(variant);
     }
 }
 

@@ -495,7 +495,7 @@ fn the_chat_goes_through_the_server_and_the_spectators_are_read_after_the_game()
         ..ludus_server::core::Limits::default()
     };
     let (_server, addr, mut app) =
-        server_with_app(ServerConfig { ws: None, limits, ..ServerConfig::local(&dir.join("server")) });
+        server_with_app(ServerConfig { ws: None, limits, ..ServerConfig::local(dir.join("server")) });
     let mut bot = game_with_bot(&mut app, addr, true);
     let game = app.world().resource::<OnlineGame>().id;
     let lang = ludus::i18n::Lang::En;
@@ -559,4 +559,29 @@ fn the_chat_goes_through_the_server_and_the_spectators_are_read_after_the_game()
     assert!(!lines.iter().any(|l| l.contains("Oops")), "a muted line was shown: {lines:?}");
     assert!(lines.contains(&"Wes (spectator): go Ann".to_string()), "{lines:?}");
     assert!(lines.contains(&"Ann: thanks, you too".to_string()), "{lines:?}");
+}
+
+/// The person's own profile comes after the sign-in and follows a claim of the nickname (which
+/// opens rated play in the lobby); the leaderboard of a game is asked for once and arrives.
+#[test]
+fn the_own_profile_follows_the_claim_and_the_leaderboard_arrives() {
+    use ludus_protocol::Password;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-claim");
+    let (_server, _addr, mut app) = server_and_app(&dir.join("server"));
+    run_until(&mut app, &mut [], 10, "the own profile", |app, _| {
+        app.world().resource::<Net>().profile.as_ref().is_some_and(|p| !p.claimed && p.nickname == "Ann")
+    });
+    app.world_mut()
+        .resource_mut::<Net>()
+        .send(ClientMessage::ClaimNickname { password: Password("correct horse battery".into()) });
+    run_until(&mut app, &mut [], 10, "the claim in the profile", |app, _| {
+        app.world().resource::<Net>().profile.as_ref().is_some_and(|p| p.claimed)
+    });
+    app.world_mut().resource_mut::<Net>().ask_leaderboard(Variant::Alquerque);
+    run_until(&mut app, &mut [], 10, "the leaderboard", |app, _| {
+        app.world().resource::<Net>().leaderboard.as_ref().is_some_and(|b| b.variant == Variant::Alquerque)
+    });
+    let board = app.world().resource::<Net>().leaderboard.clone().expect("a leaderboard");
+    assert!(board.top.is_empty() && board.yours.is_none(), "nobody has played a rated game: {board:?}");
 }
