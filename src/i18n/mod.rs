@@ -140,6 +140,10 @@ pub(crate) const EN: &[(&str, &str)] = &[
         "Claim your nickname with a password: nobody else can take it, and you sign in with it on any device.",
     ),
     ("net.password", "Password"),
+    (
+        "net.password_insecure",
+        "This server was not reached over https: someone on the network could read a password. Use a password you use nowhere else.",
+    ),
     ("net.claim", "Claim \u{201c}{}\u{201d}"),
     ("net.sign_in_claimed", "Already claimed a nickname? Sign in with it:"),
     ("net.sign_in", "Sign in"),
@@ -541,6 +545,10 @@ pub(crate) const VI: &[(&str, &str)] = &[
         "Đăng ký biệt danh bằng một mật khẩu: không ai khác lấy được nó, và bạn đăng nhập bằng nó trên mọi thiết bị.",
     ),
     ("net.password", "Mật khẩu"),
+    (
+        "net.password_insecure",
+        "Máy chủ này không được kết nối qua https: người khác trong mạng có thể đọc được mật khẩu. Hãy dùng một mật khẩu bạn không dùng ở nơi nào khác.",
+    ),
     ("net.claim", "Đăng ký biệt danh \u{201c}{}\u{201d}"),
     ("net.sign_in_claimed", "Đã đăng ký biệt danh? Đăng nhập bằng biệt danh đó:"),
     ("net.sign_in", "Đăng nhập"),

@@ -283,6 +283,15 @@ fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut Lo
     }
     egui::CollapsingHeader::new(lang.t("net.account")).id_salt("account").show(ui, |ui| {
         ui.label(lang.t("net.claim_why"));
+        // The password travels inside netcode's encryption, whose keys come over HTTP: only
+        // https keeps them from the network.
+        let secure = ["https://", "wss://"].iter().any(|p| net.server.to_ascii_lowercase().starts_with(p));
+        if !secure {
+            ui.label(
+                egui::RichText::new(lang.t("net.password_insecure"))
+                    .color(egui::Color32::from_rgb(230, 170, 90)),
+            );
+        }
         ui.horizontal_wrapped(|ui| {
             ui.label(lang.t("net.password"));
             ui.add(
