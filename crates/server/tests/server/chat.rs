@@ -3,15 +3,13 @@
 //! server killed and restarted mid-game with its chat.
 
 use crate::common::*;
-use crate::draws::{count, expect_over, watched_game};
+use crate::draws::{count, expect_over, watched_game, watched_game_over};
 use crate::persistence::{rejoin, spawn_binary};
-use crate::play::start_game;
 use ludus_protocol::client::Transport;
 use ludus_protocol::{
     ArchivedGame, CHAT_MAX_CHARS, ChatChannel, ChatLine, ChatText, ClientMessage, ErrorCode, GameId,
     PlayerId, QuickPhrase, ServerMessage,
 };
-use ludus_rules::Variant;
 use ludus_server::core::Limits;
 use std::path::Path;
 use std::time::Duration;
@@ -223,14 +221,7 @@ fn chat_survives_a_killed_server_and_is_archived_postgres() {
 
 fn chat_survives_a_restart(dir: &Path, database: Option<&str>) {
     let mut server = spawn_binary(dir, database);
-    let mut a = TestClient::signed_in(server.udp, Transport::Udp, "Ann");
-    let mut b = TestClient::signed_in(server.ws, Transport::WebSocket, "Ben");
-    let mut s = TestClient::signed_in(server.udp, Transport::Udp, "Sam");
-    let (view, first) = start_game(&mut a, &mut b, Variant::Alquerque, None);
-    let game = view.game;
-    s.send(ClientMessage::Watch { game });
-    s.expect_game();
-    let [mut p0, mut p1] = if first == 0 { [a, b] } else { [b, a] };
+    let ([mut p0, mut p1], mut s, game) = watched_game_over(server.udp, (server.ws, Transport::WebSocket));
     let hello = ChatText::Phrase(QuickPhrase::Hello);
     p0.send(ClientMessage::Chat { game, text: hello.clone() });
     let players_line = expect_line(&mut p1, &hello);

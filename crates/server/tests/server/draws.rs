@@ -13,9 +13,17 @@ use std::net::SocketAddr;
 /// Ann and Ben in a new Alquerque game on `addr`, watched by Sam: `[First, Second]`, Sam, the
 /// game.
 pub fn watched_game(addr: SocketAddr) -> ([TestClient; 2], TestClient, GameId) {
-    let mut a = TestClient::signed_in(addr, Transport::Udp, "Ann");
-    let mut b = TestClient::signed_in(addr, Transport::Udp, "Ben");
-    let mut s = TestClient::signed_in(addr, Transport::Udp, "Sam");
+    watched_game_over(addr, (addr, Transport::Udp))
+}
+
+/// [`watched_game`] with Ben on `ben`'s address and transport (Ann and Sam on UDP at `udp`).
+pub fn watched_game_over(
+    udp: SocketAddr,
+    ben: (SocketAddr, Transport),
+) -> ([TestClient; 2], TestClient, GameId) {
+    let mut a = TestClient::signed_in(udp, Transport::Udp, "Ann");
+    let mut b = TestClient::signed_in(ben.0, ben.1, "Ben");
+    let mut s = TestClient::signed_in(udp, Transport::Udp, "Sam");
     let (view, first) = start_game(&mut a, &mut b, Variant::Alquerque, None);
     s.send(ClientMessage::Watch { game: view.game });
     s.expect_game();
@@ -84,14 +92,7 @@ fn lobby_lists(c: &mut TestClient, game: GameId) -> bool {
 fn an_accepted_draw_is_a_draw_by_agreement_for_everyone_and_after_a_restart() {
     let dir = data_dir("draw-agreed");
     let mut server = spawn_binary(&dir, None);
-    let mut a = TestClient::signed_in(server.udp, Transport::Udp, "Ann");
-    let mut b = TestClient::signed_in(server.ws, Transport::WebSocket, "Ben");
-    let mut s = TestClient::signed_in(server.udp, Transport::Udp, "Sam");
-    let (view, first) = start_game(&mut a, &mut b, Variant::Alquerque, None);
-    let game = view.game;
-    s.send(ClientMessage::Watch { game });
-    s.expect_game();
-    let mut players = if first == 0 { [a, b] } else { [b, a] };
+    let (mut players, mut s, game) = watched_game_over(server.udp, (server.ws, Transport::WebSocket));
     let mut local = AnyGame::new(Variant::Alquerque);
     play_moves(&mut players, game, &mut local, 2);
     s.expect_move(game, 1);
