@@ -137,6 +137,9 @@ struct Player {
     /// The room the player sits in (waiting, playing or just finished).
     room: Option<String>,
     queued: Option<QueueKey>,
+    /// When the player joined the quick-match queue (rated play widens its rating window with
+    /// the wait).
+    queued_at: Option<Instant>,
     watching: Option<GameId>,
     /// The game the player watched when it ended (chat in it is then `GameOver`).
     watched_over: Option<GameId>,
@@ -156,6 +159,7 @@ impl Player {
             conn: None,
             room: None,
             queued: None,
+            queued_at: None,
             watching: None,
             watched_over: None,
             chat_rate: limits::ChatRate::default(),
@@ -991,6 +995,7 @@ impl Core {
             self.claim_strikes.retain(|_, s| !stale(s));
         }
         self.game_timers();
+        self.rated_match_timers();
         self.proposal_timers();
         let now = self.now;
         let timeout = self.limits.hello_timeout;

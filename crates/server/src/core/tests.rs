@@ -1455,3 +1455,68 @@ fn an_earlier_holder_of_a_claimed_name_keeps_it_but_cannot_claim_it() {
     h.send(2, &ClientMessage::SetNickname { nickname: "BOB".into() });
     assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::BadNickname));
 }
+
+/// Gives claimed player `pid` a rating in Alquerque.
+fn rate(h: &mut Harness, pid: u64, rating: f64) {
+    let claim = h.core.claims.get_mut(&PlayerId(pid)).expect("a claimed player");
+    claim.ratings.insert(Variant::Alquerque, crate::store::StoredRating { rating, ..Default::default() });
+}
+
+/// The players of the game started in this tick, if one started.
+fn started(h: &mut Harness) -> Option<[PlayerId; 2]> {
+    h.all().into_iter().find_map(|(_, m)| match m {
+        ServerMessage::Game(v) => Some([v.players[0].id, v.players[1].id]),
+        _ => None,
+    })
+}
+
+#[test]
+fn rated_quick_match_pairs_the_closest_rating_and_widens_with_the_wait() {
+    let mut h = Harness::new(Limits::default());
+    for (conn, name, rating) in
+        [(1, "Ann", 1500.0), (2, "Bob", 2000.0), (3, "Cid", 1560.0), (4, "Dee", 1480.0)]
+    {
+        h.sign_in(conn, name);
+        h.claim(conn, "a good password");
+        rate(&mut h, conn, rating);
+    }
+    h.core.take_ops();
+    let find = ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: true };
+    // Ann (1500) and Bob (2000) are too far apart to be paired at once.
+    h.send(1, &find);
+    h.send(2, &find);
+    assert_eq!(started(&mut h), None);
+    // Cid (1560) is paired with Ann, the closer, although Bob waits too.
+    h.send(3, &find);
+    let mut pair = started(&mut h).expect("a game");
+    pair.sort();
+    assert_eq!(pair, [PlayerId(1), PlayerId(3)]);
+    // Dee (1480) and Bob (2000): 520 apart. Bob's window has widened by 10 points a second of
+    // his wait: 150 + 10 x 36.9 = 519 is not enough, at 37 s it is.
+    h.send(4, &find);
+    assert_eq!(started(&mut h), None);
+    h.advance(Duration::from_millis(36_900));
+    assert_eq!(started(&mut h), None, "Bob's window does not reach Dee's rating yet");
+    h.advance(Duration::from_millis(100));
+    let mut pair = started(&mut h).expect("the widened window pairs them");
+    pair.sort();
+    assert_eq!(pair, [PlayerId(2), PlayerId(4)]);
+    assert!(h.core.queue.is_empty(), "nobody waits any more");
+}
+
+#[test]
+fn casual_quick_match_stays_first_come_first_served() {
+    let mut h = Harness::new(Limits::default());
+    for (conn, name) in [(1, "Ann"), (2, "Bob"), (3, "Cid")] {
+        h.sign_in(conn, name);
+    }
+    let find = ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false };
+    h.send(1, &find);
+    assert_eq!(started(&mut h), None);
+    h.send(2, &find);
+    let mut pair = started(&mut h).expect("a game");
+    pair.sort();
+    assert_eq!(pair, [PlayerId(1), PlayerId(2)]);
+    h.send(3, &find);
+    assert_eq!(started(&mut h), None);
+}
