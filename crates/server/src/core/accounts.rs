@@ -152,6 +152,22 @@ pub fn rating_view(r: &StoredRating) -> RatingView {
 const LOGIN_GUESSES: u32 = 5;
 /// The window in which wrong passwords are counted.
 const LOGIN_WINDOW: std::time::Duration = std::time::Duration::from_secs(600);
+/// Most password checks and hashes one address (or one connection without a known address)
+/// may start within [`PASSWORD_WINDOW`], whatever their outcome: each costs the password thread
+/// about 30 ms of Argon2.
+pub(super) const PASSWORD_JOBS: usize = 10;
+/// See [`PASSWORD_JOBS`].
+pub(super) const PASSWORD_WINDOW: std::time::Duration = std::time::Duration::from_secs(600);
+/// Most password jobs waiting for the password thread at once, for the whole server.
+pub(super) const PASSWORD_IN_FLIGHT: usize = 64;
+
+/// Who pays for password work: the address, or the connection where the address is unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Spender {
+    Address(std::net::IpAddr),
+    Connection(ConnId),
+}
+
 /// How long an address or nickname is refused after too many wrong passwords.
 const LOGIN_COOLDOWN: std::time::Duration = std::time::Duration::from_secs(300);
 
@@ -198,14 +214,44 @@ impl Core {
                 "another player has claimed this name or one that looks like it",
             );
         }
-        if self.conns.get(&conn).is_some_and(|c| c.password_busy) {
+        let nickname = player.nickname.clone();
+        self.start_password_job(conn)?;
+        self.password_jobs.push(PasswordJob::Hash { conn, player: pid, nickname, password });
+        Ok(())
+    }
+
+    /// Books a password job for `conn`: one at a time per connection, [`PASSWORD_JOBS`] per
+    /// address in [`PASSWORD_WINDOW`], [`PASSWORD_IN_FLIGHT`] in all; refused otherwise.
+    fn start_password_job(&mut self, conn: ConnId) -> Result<(), Refusal> {
+        let Some(c) = self.conns.get(&conn) else {
+            return refuse(ErrorCode::Internal, "connection vanished");
+        };
+        if c.password_busy {
             return refuse(ErrorCode::RateLimited, "a password is being checked: wait for the answer");
         }
-        let nickname = player.nickname.clone();
+        if self.password_in_flight >= PASSWORD_IN_FLIGHT {
+            return refuse(ErrorCode::Busy, "the server is checking many passwords: try again in a moment");
+        }
+        let spender = c.origin.map_or(Spender::Connection(conn), Spender::Address);
+        let now = self.now;
+        let spent = self.password_spend.entry(spender).or_default();
+        while spent.front().is_some_and(|&t| now.saturating_duration_since(t) >= PASSWORD_WINDOW) {
+            spent.pop_front();
+        }
+        if spent.len() >= PASSWORD_JOBS {
+            return refuse(
+                ErrorCode::RateLimited,
+                format!(
+                    "at most {PASSWORD_JOBS} password checks in {} minutes from one address",
+                    PASSWORD_WINDOW.as_secs() / 60
+                ),
+            );
+        }
+        spent.push_back(now);
+        self.password_in_flight += 1;
         if let Some(c) = self.conns.get_mut(&conn) {
             c.password_busy = true;
         }
-        self.password_jobs.push(PasswordJob::Hash { conn, player: pid, nickname, password });
         Ok(())
     }
 
@@ -230,14 +276,9 @@ impl Core {
                 "too many wrong passwords: try again in a few minutes",
             );
         }
-        if self.conns.get(&conn).is_some_and(|c| c.password_busy) {
-            return refuse(ErrorCode::RateLimited, "a password is being checked: wait for the answer");
-        }
         self.check_free_to_switch(pid)?;
         let password_hash = target.and_then(|t| self.claims.get(&t)).map(|c| c.password_hash.clone());
-        if let Some(c) = self.conns.get_mut(&conn) {
-            c.password_busy = true;
-        }
+        self.start_password_job(conn)?;
         self.password_jobs.push(PasswordJob::Verify { conn, target, password_hash, password });
         Ok(())
     }
@@ -257,6 +298,7 @@ impl Core {
         let conn = match &answer {
             PasswordAnswer::Hashed { conn, .. } | PasswordAnswer::Verified { conn, .. } => *conn,
         };
+        self.password_in_flight = self.password_in_flight.saturating_sub(1);
         let Some(c) = self.conns.get_mut(&conn) else {
             return; // Gone meanwhile.
         };

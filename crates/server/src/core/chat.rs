@@ -10,7 +10,8 @@
 //!   `ChatBadText`; quick phrases are always valid), membership (`UnknownGame`, `GameOver`,
 //!   `NotInGame`: a stranger to a private game is told `UnknownGame`, as for watching), the
 //!   game's caps ([`Limits::chat_max_lines`] lines and [`Limits::chat_max_bytes`] bytes, so that
-//!   the archive always fits in one `GameOver`: `ChatFull`) and the author's budget
+//!   the archive always fits in one `GameOver`: `ChatFull`; the spectators' lines may fill half
+//!   of each cap at most, so that they never silence the players) and the author's budget
 //!   ([`Limits::chat_lines`] in [`Limits::chat_window`], one per [`Limits::chat_interval`]:
 //!   `RateLimited`; only accepted lines count). The time is the core's injected clock.
 //! - An accepted line is an [`Op::Chat`] of the tick, so it is stored before anyone receives it
@@ -113,7 +114,14 @@ impl Core {
             ChatText::Phrase(_) => 1,
             ChatText::Free(s) => s.len(),
         } + player.nickname.len();
-        if g.chat.len() >= self.limits.chat_max_lines || used + this > self.limits.chat_max_bytes {
+        // The spectators may fill half of the caps at most: the players always keep room.
+        let (max_lines, max_bytes) = (self.limits.chat_max_lines, self.limits.chat_max_bytes);
+        let spectators_full = channel == ChatChannel::Spectators && {
+            let theirs = g.chat.iter().filter(|l| l.channel == ChatChannel::Spectators);
+            let (lines, bytes) = theirs.fold((0, 0), |(n, b), l| (n + 1, b + weight(l)));
+            lines >= max_lines / 2 || bytes + this > max_bytes / 2
+        };
+        if spectators_full || g.chat.len() >= max_lines || used + this > max_bytes {
             return refuse(
                 ErrorCode::ChatFull,
                 format!(

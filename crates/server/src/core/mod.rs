@@ -143,6 +143,9 @@ struct Player {
     watching: Option<GameId>,
     /// The game the player watched when it ended (chat in it is then `GameOver`).
     watched_over: Option<GameId>,
+    /// The game last sent to the player on their `Watch`, since when and how many times (a view
+    /// with its chat history is large: see [`spectators::REWATCHES`]).
+    last_watch: Option<(GameId, Instant, u8)>,
     /// The chat budget.
     chat_rate: limits::ChatRate,
 }
@@ -162,6 +165,7 @@ impl Player {
             queued_at: None,
             watching: None,
             watched_over: None,
+            last_watch: None,
             chat_rate: limits::ChatRate::default(),
         }
     }
@@ -197,6 +201,11 @@ pub struct Core {
     claimed: HashMap<String, PlayerId>,
     /// Password work for the password thread.
     password_jobs: Vec<PasswordJob>,
+    /// Password work handed out and not answered yet (bounded: [`accounts::PASSWORD_IN_FLIGHT`]).
+    password_in_flight: usize,
+    /// When each address (or connection without one) last started password work, newest last
+    /// (every claim and sign-in counts, right or wrong: [`accounts::PASSWORD_JOBS`] a window).
+    password_spend: HashMap<accounts::Spender, VecDeque<Instant>>,
     /// Wrong passwords from one address.
     login_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
     /// Wrong passwords for one claimed nickname.
@@ -291,6 +300,8 @@ impl Core {
             claims: HashMap::new(),
             claimed: HashMap::new(),
             password_jobs: Vec::new(),
+            password_in_flight: 0,
+            password_spend: HashMap::new(),
             login_strikes: HashMap::new(),
             claim_strikes: HashMap::new(),
             games_lookups: Vec::new(),
@@ -883,6 +894,12 @@ impl Core {
                 if self.is_claimed(pid) {
                     return refuse(ErrorCode::BadNickname, "a claimed nickname cannot be changed");
                 }
+                if self.conns.get(&conn).is_some_and(|c| c.password_busy) {
+                    return refuse(
+                        ErrorCode::RateLimited,
+                        "a password is being checked: wait for the answer",
+                    );
+                }
                 if self.name_taken(&nickname, Some(pid)) {
                     return refuse(
                         ErrorCode::BadNickname,
@@ -984,6 +1001,12 @@ impl Core {
         if self.code_strikes.len() > 10_000 {
             let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
             self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
+        }
+        if self.password_spend.len() > 10_000 {
+            let now = self.now;
+            self.password_spend.retain(|_, v| {
+                v.back().is_some_and(|&t| now.saturating_duration_since(t) < accounts::PASSWORD_WINDOW)
+            });
         }
         if self.login_strikes.len() + self.claim_strikes.len() > 10_000 {
             let now = self.now;

@@ -21,7 +21,15 @@ pub(super) fn tally(proposals: &HashMap<PlayerId, String>) -> Vec<Proposal> {
     list
 }
 
+/// Most views of the same game sent for `Watch` requests within [`REWATCH_WINDOW`] (each
+/// carries the game and its chat history, up to about 100 KB).
+pub(super) const REWATCHES: u8 = 4;
+/// See [`REWATCHES`].
+pub(super) const REWATCH_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl Core {
+    /// `pid` watches `gid` (a player of it gets the view again): the view, then the chat so far;
+    /// more than [`REWATCHES`] views of the same game within [`REWATCH_WINDOW`] are refused.
     pub(super) fn watch(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
         let Some(g) = self.games.get(&gid) else {
             return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
@@ -29,6 +37,22 @@ impl Core {
         let is_player = g.players.contains(&pid);
         if !g.public && !is_player {
             return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
+        }
+        let now = self.now;
+        let views = match self.players.get(&pid).and_then(|p| p.last_watch) {
+            Some((g, since, n)) if g == gid && now.saturating_duration_since(since) < REWATCH_WINDOW => {
+                if n >= REWATCHES {
+                    return refuse(
+                        ErrorCode::RateLimited,
+                        "you were just sent this game several times: wait a moment before asking again",
+                    );
+                }
+                (g, since, n + 1)
+            }
+            _ => (gid, now, 1),
+        };
+        if let Some(p) = self.players.get_mut(&pid) {
+            p.last_watch = Some(views);
         }
         if !is_player && self.players.get(&pid).and_then(|p| p.watching) != Some(gid) {
             self.unwatch(pid);

@@ -1520,3 +1520,67 @@ fn casual_quick_match_stays_first_come_first_served() {
     h.send(3, &find);
     assert_eq!(started(&mut h), None);
 }
+
+#[test]
+fn the_spectators_fill_half_of_the_chat_at_most_and_the_players_keep_the_rest() {
+    let limits =
+        Limits { chat_interval: Duration::ZERO, chat_lines: 100, chat_max_lines: 10, ..Limits::default() };
+    let mut h = Harness::new(limits);
+    let (first, _, game) = watched_chat_game(&mut h);
+    let say = |h: &mut Harness, conn: ConnId| {
+        h.send(conn, &ClientMessage::Chat { game, text: ChatText::Phrase(QuickPhrase::Hello) });
+        refusal_code(&h.inbox(conn))
+    };
+    for n in 0..5 {
+        assert_eq!(say(&mut h, 10 + n % 2), None, "spectators' line {n}");
+    }
+    assert_eq!(say(&mut h, 10), Some(ErrorCode::ChatFull), "the spectators' half is full");
+    for n in 0..5 {
+        assert_eq!(say(&mut h, first), None, "players' line {n}");
+    }
+    assert_eq!(say(&mut h, first), Some(ErrorCode::ChatFull), "the whole chat is full");
+}
+
+#[test]
+fn password_work_is_budgeted_per_address_and_a_rename_waits_for_the_check() {
+    let mut h = Harness::new(Limits::default());
+    let address: std::net::IpAddr = "192.0.2.7".parse().expect("an address");
+    h.sign_in(1, "Ann");
+    h.core.set_origin(1, address);
+    // A rename while the hash is being made is refused (it would waste the hash).
+    h.send(1, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("a good password".into()) });
+    h.send(1, &ClientMessage::SetNickname { nickname: "Ann2".into() });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::RateLimited));
+    h.run_password_jobs();
+    assert!(matches!(h.inbox(1).as_slice(), [ServerMessage::NicknameClaimed { .. }]));
+    // Right passwords cost Argon2 work too: the same address gets ten jobs in ten minutes.
+    h.sign_in(2, "Bob");
+    h.core.set_origin(2, address);
+    for n in 1..10 {
+        let answer = h.sign_in_claimed(2, "Ann", "a good password");
+        assert!(answer.iter().any(|m| matches!(m, ServerMessage::Welcome { .. })), "sign-in {n}: {answer:?}");
+    }
+    let answer = h.sign_in_claimed(2, "Ann", "a good password");
+    assert_eq!(refusal_code(&answer), Some(ErrorCode::RateLimited), "{answer:?}");
+    assert!(h.core.take_password_jobs().is_empty(), "no work was queued");
+    // Ten minutes later the address may again.
+    h.advance(Duration::from_secs(600));
+    let answer = h.sign_in_claimed(2, "Ann", "a good password");
+    assert!(answer.iter().any(|m| matches!(m, ServerMessage::Welcome { .. })), "{answer:?}");
+}
+
+#[test]
+fn the_same_game_is_sent_again_a_few_times_at_most_for_watch_requests() {
+    let mut h = Harness::new(Limits::default());
+    let (_, _, game) = watched_chat_game(&mut h);
+    // Sam watched once already; three more views within ten seconds, then a refusal.
+    for n in 0..3 {
+        h.send(10, &ClientMessage::Watch { game });
+        assert!(h.inbox(10).iter().any(|m| matches!(m, ServerMessage::Game(_))), "view {n}");
+    }
+    h.send(10, &ClientMessage::Watch { game });
+    assert_eq!(refusal_code(&h.inbox(10)), Some(ErrorCode::RateLimited));
+    h.advance(Duration::from_secs(10));
+    h.send(10, &ClientMessage::Watch { game });
+    assert!(h.inbox(10).iter().any(|m| matches!(m, ServerMessage::Game(_))), "again after the window");
+}
