@@ -1462,10 +1462,14 @@ fn rate(h: &mut Harness, pid: u64, rating: f64) {
     claim.ratings.insert(Variant::Alquerque, crate::store::StoredRating { rating, ..Default::default() });
 }
 
-/// The players of the game started in this tick, if one started.
+/// The players of the game started in this tick, if one started, lower id first.
 fn started(h: &mut Harness) -> Option<[PlayerId; 2]> {
     h.all().into_iter().find_map(|(_, m)| match m {
-        ServerMessage::Game(v) => Some([v.players[0].id, v.players[1].id]),
+        ServerMessage::Game(v) => {
+            let mut pair = [v.players[0].id, v.players[1].id];
+            pair.sort();
+            Some(pair)
+        }
         _ => None,
     })
 }
@@ -1488,9 +1492,7 @@ fn rated_quick_match_pairs_the_closest_rating_and_widens_with_the_wait() {
     assert_eq!(started(&mut h), None);
     // Cid (1560) is paired with Ann, the closer, although Bob waits too.
     h.send(3, &find);
-    let mut pair = started(&mut h).expect("a game");
-    pair.sort();
-    assert_eq!(pair, [PlayerId(1), PlayerId(3)]);
+    assert_eq!(started(&mut h), Some([PlayerId(1), PlayerId(3)]), "a game");
     // Dee (1480) and Bob (2000): 520 apart. Bob's window has widened by 10 points a second of
     // his wait: 150 + 10 x 36.9 = 519 is not enough, at 37 s it is.
     h.send(4, &find);
@@ -1498,9 +1500,7 @@ fn rated_quick_match_pairs_the_closest_rating_and_widens_with_the_wait() {
     h.advance(Duration::from_millis(36_900));
     assert_eq!(started(&mut h), None, "Bob's window does not reach Dee's rating yet");
     h.advance(Duration::from_millis(100));
-    let mut pair = started(&mut h).expect("the widened window pairs them");
-    pair.sort();
-    assert_eq!(pair, [PlayerId(2), PlayerId(4)]);
+    assert_eq!(started(&mut h), Some([PlayerId(2), PlayerId(4)]), "the widened window pairs them");
     assert!(h.core.queue.is_empty(), "nobody waits any more");
 }
 
@@ -1514,9 +1514,7 @@ fn casual_quick_match_stays_first_come_first_served() {
     h.send(1, &find);
     assert_eq!(started(&mut h), None);
     h.send(2, &find);
-    let mut pair = started(&mut h).expect("a game");
-    pair.sort();
-    assert_eq!(pair, [PlayerId(1), PlayerId(2)]);
+    assert_eq!(started(&mut h), Some([PlayerId(1), PlayerId(2)]), "a game");
     h.send(3, &find);
     assert_eq!(started(&mut h), None);
 }
