@@ -192,6 +192,9 @@ pub struct StoredGame {
     pub proposals: Vec<PlyProposals>,
     /// The chat lines so far, in order.
     pub chat: Vec<ChatLine>,
+    /// How many chat lines are stored, readable or not: the number of the next one (an
+    /// unreadable stored line is skipped, its number is not reused).
+    pub chat_stored: u32,
 }
 
 /// A player as stored.
@@ -601,6 +604,7 @@ pub(crate) fn game_row(
         clocks: None,
         proposals: Vec::new(),
         chat: Vec::new(),
+        chat_stored: 0,
     }
 }
 
@@ -636,6 +640,7 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
             p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
         }
         for row in db.chat(game.id)? {
+            game.chat_stored += 1;
             match chat_line(game.id, row) {
                 Ok(line) => game.chat.push(line),
                 Err(e) => tracing::error!(game = game.id, "skipping stored chat line: {e}"),

@@ -155,7 +155,8 @@ impl Core {
             ply: g.game.ply() as u32,
             at_ms: self.unix_ms,
         };
-        self.ops.push(Op::Chat { game: gid.0, seq: g.chat.len() as u32, line: line.clone() });
+        self.ops.push(Op::Chat { game: gid.0, seq: g.chat_seq, line: line.clone() });
+        g.chat_seq += 1;
         g.chat.push(line.clone());
         let listeners: Vec<PlayerId> = g.audience().into_iter().filter(|&p| hears(g, p, &line)).collect();
         self.send_players(listeners, &ServerMessage::Chat(line));

@@ -49,6 +49,9 @@ pub(super) struct LiveGame {
     pub(super) draw_offered_at: [Option<usize>; 2],
     /// Every chat line so far, both channels (stored; reloaded after a restart).
     pub(super) chat: Vec<ChatLine>,
+    /// The number of the next chat line in the store (past any stored line that could not be
+    /// read back after a restart).
+    pub(super) chat_seq: u32,
     /// Whose lines each listener muted (in memory only).
     pub(super) mutes: HashMap<PlayerId, HashSet<PlayerId>>,
 }
@@ -85,6 +88,7 @@ impl LiveGame {
             draw_offer: None,
             draw_offered_at: [None, None],
             chat: Vec::new(),
+            chat_seq: 0,
             mutes: HashMap::new(),
         }
     }
@@ -100,6 +104,7 @@ impl LiveGame {
             live.remaining_ms = clocks;
         }
         live.history = g.proposals;
+        live.chat_seq = g.chat_stored.max(g.chat.len() as u32);
         live.chat = g.chat;
         live.disconnected = [Some(now), Some(now)];
         live

@@ -1059,6 +1059,8 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
             clocks: None,
             proposals: vec![],
             chat: said.clone(),
+            // A third stored line could not be read back: the next line is number 3.
+            chat_stored: 3,
         }],
         players: (1..=2)
             .map(|id| StoredPlayer {
@@ -1088,9 +1090,10 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
     h.sign_in(20, "Sue");
     h.send(20, &ClientMessage::Watch { game: GameId(7) });
     assert_eq!(lines_of(&h.inbox(20)), vec![said[1].clone()], "a spectator gets the spectators' line");
-    // New lines follow the stored ones, and the archive has them all.
+    // New lines follow the stored ones (past the unreadable third, whose number is not
+    // reused), and the archive has them all.
     h.send(1, &ClientMessage::Chat { game: GameId(7), text: free("back") });
-    assert_eq!(chat_ops(&h.core.take_ops()).first().map(|(seq, _)| *seq), Some(2));
+    assert_eq!(chat_ops(&h.core.take_ops()).first().map(|(seq, _)| *seq), Some(3));
     h.send(1, &ClientMessage::Resign { game: GameId(7) });
     let archive = h
         .inbox(1)

@@ -148,6 +148,7 @@ fn round_trip(db: &Database) {
         g.proposals[0].proposals.iter().map(|p| (p.mv.as_str(), p.count)).collect();
     assert_eq!(counts, [("c1c3", 3), ("b1b2", 2)], "the later count replaces the earlier, most first");
     assert_eq!(g.chat, chat_lines(now), "the chat comes back in order, both channels");
+    assert_eq!(g.chat_stored, 2, "the next line's number follows the stored ones");
     let mut players: Vec<(u64, &str, Option<&str>)> =
         loaded.players.iter().map(|p| (p.id, p.nickname.as_str(), p.prev.as_deref())).collect();
     players.sort();
