@@ -353,14 +353,18 @@ pub(crate) struct SharedMaterials {
 /// The materials of the board view: the assets and the shared one per colour.
 struct MaterialsByColor<'a> {
     materials: &'a mut Assets<ColorMaterial>,
-    images: Option<&'a mut Assets<Image>>,
     palette: &'a mut SharedMaterials,
+}
+
+/// A colour as a map key.
+fn color_key(color: Color) -> [u32; 4] {
+    color.to_srgba().to_f32_array().map(f32::to_bits)
 }
 
 impl MaterialsByColor<'_> {
     /// The shared material of `color` (blended when it is translucent).
     fn of(&mut self, color: Color) -> MeshMaterial2d<ColorMaterial> {
-        let key = color.to_srgba().to_f32_array().map(f32::to_bits);
+        let key = color_key(color);
         let materials = &mut *self.materials;
         let handle = self.palette.by_color.entry(key).or_insert_with(|| {
             let alpha_mode = if color.alpha() < 1.0 { AlphaMode2d::Blend } else { AlphaMode2d::Opaque };
@@ -369,11 +373,16 @@ impl MaterialsByColor<'_> {
         MeshMaterial2d(handle.clone())
     }
 
-    /// The shared material of `color` made of `grain` (its texture shades the colour), or the
-    /// plain colour when there is no surface or no image store.
-    fn surface(&mut self, color: Color, grain: Option<Grain>) -> MeshMaterial2d<ColorMaterial> {
-        let (Some(grain), Some(images)) = (grain, self.images.as_deref_mut()) else { return self.of(color) };
-        let key = (grain, color.to_srgba().to_f32_array().map(f32::to_bits));
+    /// The shared material of `color` made of `grain` (its texture, made into `images` the
+    /// first time, shades the colour), or the plain colour's without a surface.
+    fn surface(
+        &mut self,
+        color: Color,
+        grain: Option<Grain>,
+        images: &mut Assets<Image>,
+    ) -> MeshMaterial2d<ColorMaterial> {
+        let Some(grain) = grain else { return self.of(color) };
+        let key = (grain, color_key(color));
         let texture = self
             .palette
             .textures
@@ -408,6 +417,7 @@ fn spawn_board(
     commands: &mut Commands,
     kit: &BoardShapes,
     meshes: &mut Assets<Mesh>,
+    images: &mut Assets<Image>,
     paints: &mut MaterialsByColor,
     colors: &Colors,
     layout: &BoardLayout,
@@ -419,7 +429,7 @@ fn spawn_board(
         |commands: &mut Commands, paints: &mut MaterialsByColor, tiles: &[Tile], color, grain, z| {
             commands.spawn((
                 Mesh2d(meshes.add(materials::tiles_mesh(tiles))),
-                paints.surface(color, grain),
+                paints.surface(color, grain, images),
                 Transform::from_xyz(0.0, 0.0, z),
                 ChildOf(root),
             ));
@@ -683,9 +693,8 @@ fn sync_board(
     for r in &roots {
         commands.entity(r).despawn();
     }
-    let mut paints =
-        MaterialsByColor { materials: &mut materials, images: Some(&mut images), palette: &mut palette };
-    let root = spawn_board(&mut commands, &kit, &mut meshes, &mut paints, &colors, &layout);
+    let mut paints = MaterialsByColor { materials: &mut materials, palette: &mut palette };
+    let root = spawn_board(&mut commands, &kit, &mut meshes, &mut images, &mut paints, &colors, &layout);
     for (sq, piece) in session.game.position().pieces() {
         spawn_piece(&mut commands, &kit, &mut paints, &colors, &layout, root, sq, piece);
     }
@@ -836,7 +845,7 @@ fn sync_overlay(
         commands.entity(e).despawn();
     }
     let colors = Colors::of(settings.theme);
-    let mut paints = MaterialsByColor { materials: &mut materials, images: None, palette: &mut palette };
+    let mut paints = MaterialsByColor { materials: &mut materials, palette: &mut palette };
     let mut marks = Marks { commands: &mut commands, root };
     if let Some(last) = view.shown_moves.last() {
         let m = paints.of(colors.last_move);
