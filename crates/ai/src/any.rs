@@ -272,29 +272,12 @@ pub fn accepts_draw(game: &AnyGame, side: Side, nodes: u64, tb: Option<Arc<Table
             Wdl::Loss => mine,
         };
     }
-    let value = match info.score {
-        Score::Eval(cp) => {
-            if mine {
-                cp
-            } else {
-                -cp
-            }
-        }
-        Score::WinIn(_) => {
-            if mine {
-                i32::MAX
-            } else {
-                i32::MIN
-            }
-        }
-        Score::LossIn(_) => {
-            if mine {
-                i32::MIN
-            } else {
-                i32::MAX
-            }
-        }
+    let for_mover = match info.score {
+        Score::Eval(cp) => cp,
+        Score::WinIn(_) => i32::MAX,
+        Score::LossIn(_) => -i32::MAX,
     };
+    let value = if mine { for_mover } else { -for_mover };
     value <= DRAW_MARGIN
 }
 

@@ -79,7 +79,7 @@ impl Core {
     }
 
     /// The waiting player of a rated queue whose rating is closest to the newcomer `pid`'s,
-    /// among those close enough for either window.
+    /// within the waiting player's window (never narrower than the newcomer's, who has not waited).
     fn closest_waiting(&mut self, key: QueueKey, pid: PlayerId) -> Option<PlayerId> {
         let mine = self.rating_in(pid, key.0);
         let waiting: Vec<PlayerId> = self.queue.get(&key)?.iter().copied().filter(|&o| o != pid).collect();
@@ -87,7 +87,7 @@ impl Core {
             .into_iter()
             .filter(|&o| self.waits_in(o, key))
             .map(|o| (o, (self.rating_in(o, key.0) - mine).abs()))
-            .filter(|&(o, gap)| gap <= self.rating_window(o).max(RATING_WINDOW))
+            .filter(|&(o, gap)| gap <= self.rating_window(o))
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
         Some(best.0)
     }
