@@ -78,7 +78,8 @@
 //!   that variant change ([`ArchivedGame::ratings`]); a rating whose deviation is above
 //!   [`PROVISIONAL_DEVIATION`] is provisional (shown with a "?").
 //!   [`ClientMessage::Leaderboard`] lists the best rated players of a variant;
-//!   [`ClientMessage::Profile`] shows a player's ratings, record and last games.
+//!   [`ClientMessage::Profile`] shows a player's ratings, record and last games, and
+//!   [`ClientMessage::Archive`] (protocol 6) brings any of those games back whole.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
@@ -116,7 +117,11 @@ use std::time::Duration;
 /// [`ClientMessage::Leaderboard`], [`ClientMessage::Profile`], [`ServerMessage::NicknameClaimed`],
 /// [`ServerMessage::Leaderboard`], [`ServerMessage::Profile`], [`Password`],
 /// [`ArchivedGame::rated`], [`ArchivedGame::ratings`], four [`ErrorCode`]s).
-pub const PROTOCOL_VERSION: u16 = 5;
+///
+/// 6: rated marks and archives ([`RoomSummary::rated`], [`RoomSummary::host_rating`],
+/// [`GameSummary::rated`], [`GameView::rated`], [`PlayerInfo::rating`],
+/// [`ClientMessage::Archive`], [`ServerMessage::Archive`]).
+pub const PROTOCOL_VERSION: u16 = 6;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent

@@ -306,6 +306,15 @@ pub enum ClientMessage {
         /// The nickname (compared by look-alike skeleton).
         nickname: String,
     },
+    /// Asks for a finished game's archive (protocol 6), e.g. one of a profile's
+    /// [`RecentGame`]s, answered by [`ServerMessage::Archive`]. A public game's archive is open
+    /// to anyone; a private one's only to its two players. Refusals: [`ErrorCode::UnknownGame`]
+    /// (no such finished game, or a private one of others: the same answer),
+    /// [`ErrorCode::RateLimited`] (one archive at a time per connection).
+    Archive {
+        /// The game.
+        game: GameId,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -510,6 +519,9 @@ pub struct PlayerInfo {
     pub nickname: String,
     /// Whether they are connected now (a disconnected player's seat is held for a while).
     pub connected: bool,
+    /// A claimed player's rating in the game's variant when the view was made (protocol 6);
+    /// `None` for a player who has not claimed their nickname (only claimed players are rated).
+    pub rating: Option<RatingView>,
 }
 
 /// Your part in a game.
@@ -552,6 +564,8 @@ pub struct GameView {
     pub proposals: Vec<Proposal>,
     /// Spectators only: your own proposal for the current ply.
     pub your_proposal: Option<String>,
+    /// Whether the game is rated: both ratings change when it ends (protocol 6).
+    pub rated: bool,
 }
 
 impl GameView {
@@ -586,6 +600,11 @@ pub struct RoomSummary {
     pub clock: Option<ClockSpec>,
     /// The nickname of the player waiting.
     pub host: String,
+    /// A rated room: only claimed players may join it (protocol 6).
+    pub rated: bool,
+    /// The host's rating in the room's variant, if the host has claimed their nickname
+    /// (protocol 6).
+    pub host_rating: Option<RatingView>,
 }
 
 /// A live game, as the lobby lists it.
@@ -603,6 +622,8 @@ pub struct GameSummary {
     pub ply: u32,
     /// Time control, if any.
     pub clock: Option<ClockSpec>,
+    /// Whether the game is rated (protocol 6).
+    pub rated: bool,
 }
 
 /// The lobby: open public rooms and live public games (at most [`LobbyView::MAX_LISTED`] of
@@ -743,7 +764,8 @@ pub struct ProfileView {
     /// One record per variant ([`ludus_rules::Variant::ALL`] order); empty for an unclaimed
     /// player (only claimed players are rated).
     pub ratings: Vec<VariantRecord>,
-    /// Their last finished games (at most [`ProfileView::RECENT`]), newest first.
+    /// Their last finished games (at most [`ProfileView::RECENT`]), newest first: private
+    /// games only in one's own profile (protocol 6).
     pub recent: Vec<RecentGame>,
 }
 
@@ -948,4 +970,6 @@ pub enum ServerMessage {
     },
     /// Answer to [`ClientMessage::Profile`] (protocol 5).
     Profile(ProfileView),
+    /// Answer to [`ClientMessage::Archive`] (protocol 6): the whole finished game.
+    Archive(Box<ArchivedGame>),
 }

@@ -561,6 +561,9 @@ impl Server {
         for (conn, player, nickname, games) in self.store.games_found() {
             self.core.games_found(conn, player, nickname, games);
         }
+        for (conn, game, found) in self.store.archives_found() {
+            self.core.archive_found(conn, game, found);
+        }
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {
             match event {
@@ -593,6 +596,9 @@ impl Server {
         }
         for request in self.core.take_games_lookups() {
             self.store.recent_games(request);
+        }
+        for request in self.core.take_archive_lookups() {
+            self.store.archive(request);
         }
         for job in self.core.take_password_jobs() {
             if let Some(tx) = &self.passwords.tx {

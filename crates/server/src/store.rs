@@ -239,17 +239,40 @@ pub struct CommitStats {
 type LookupRequest = (u64, String, u64);
 type LookupAnswer = (u64, String, Option<StoredPlayer>);
 
-/// A profile's recent games: (connection, player, nickname) in; the same with the player's
-/// last finished games (newest first) out.
-pub type GamesRequest = (u64, u64, String);
+/// A profile's recent games: (connection, player, nickname, whether private games count: the
+/// profile's own player asks) in; (connection, player, nickname) with the player's last finished
+/// games (newest first) out.
+pub type GamesRequest = (u64, u64, String, bool);
 /// See [`GamesRequest`].
 pub type GamesAnswer = (u64, u64, String, Vec<RecentGame>);
+
+/// A finished game's archive: (connection, game) in; (connection, game, the game if it is
+/// stored, finished and readable) out.
+pub type ArchiveRequest = (u64, u64);
+/// See [`ArchiveRequest`].
+pub type ArchiveAnswer = (u64, u64, Option<StoredArchive>);
+
+/// A finished game as stored, with what decides who may read it.
+#[derive(Clone, Debug)]
+pub struct StoredArchive {
+    /// Listed in the lobby when it was played (else only its players may read it).
+    pub public: bool,
+    /// `[First, Second]`.
+    pub players: [u64; 2],
+    /// The archive.
+    pub archive: ArchivedGame,
+}
 
 /// What the reader thread is asked.
 enum ReadRequest {
     Player(LookupRequest),
     Games(GamesRequest),
+    Archive(ArchiveRequest),
 }
+
+/// A finished game's row: public, first player, second player, archive (the columns of
+/// [`sql::ARCHIVE`]).
+pub(crate) type ArchiveRow = (i64, i64, i64, Option<String>);
 
 /// A finished game row: id, variant, first player, ended, rated, archive (the columns of
 /// [`sql::RECENT_GAMES`]).
@@ -279,8 +302,11 @@ pub(crate) trait Backend: Send + 'static {
     fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError>;
     /// Every stored rating (the columns of [`sql::RATINGS`]).
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
-    /// The last `limit` finished games of `player`, newest first.
-    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError>;
+    /// The last `limit` finished games of `player`, newest first (public ones only unless
+    /// `private`).
+    fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError>;
+    /// The finished game `game`, if it is stored and over.
+    fn archive(&mut self, game: u64) -> Result<Option<ArchiveRow>, DbError>;
     /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
     fn upkeep(&mut self, _last: bool) {}
     /// Whether [`Backend::upkeep`] does anything (else no thread is started for it).
@@ -513,8 +539,10 @@ pub(crate) mod sql {
         "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
          FROM ratings ORDER BY player, variant";
     pub const RECENT_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM games
-         WHERE live = 0 AND (first_player = ?1 OR second_player = ?1)
+         WHERE live = 0 AND (first_player = ?1 OR second_player = ?1) AND (public = 1 OR CAST(?3 AS BIGINT) = 1)
          ORDER BY ended_ms DESC, id DESC LIMIT ?2";
+    pub const ARCHIVE: &str =
+        "SELECT public, first_player, second_player, archive FROM games WHERE id = ?1 AND live = 0";
     pub const MOVES: &str = "SELECT mv, first_ms, second_ms FROM moves WHERE game = ?1 ORDER BY ply";
     pub const PROPOSALS: &str = "SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply";
     pub const CHAT_LINE: &str = "INSERT INTO chat(game, seq, channel, player, nickname, ply, at_ms, text)
@@ -554,6 +582,19 @@ fn recent_game(player: u64, row: RecentRow) -> Option<RecentGame> {
         rated: rated != 0,
         ended_ms: ended_ms.unwrap_or(0).max(0) as u64,
     })
+}
+
+/// A finished game's row back, or `None` (logged) when its archive is missing or unreadable.
+fn stored_archive(game: u64, row: ArchiveRow) -> Option<StoredArchive> {
+    let (public, first, second, archive) = row;
+    let archive = match serde_json::from_str::<ArchivedGame>(archive.as_deref()?) {
+        Ok(a) => a,
+        Err(e) => {
+            tracing::warn!("game {game}: unreadable archive: {e}");
+            return None;
+        }
+    };
+    Some(StoredArchive { public: public != 0, players: [first.max(0) as u64, second.max(0) as u64], archive })
 }
 
 /// A stored chat line of `game` back, or why not.
@@ -689,6 +730,7 @@ pub struct Store {
     lookup_tx: Option<mpsc::Sender<ReadRequest>>,
     lookup_rx: mpsc::Receiver<LookupAnswer>,
     games_rx: mpsc::Receiver<GamesAnswer>,
+    archive_rx: mpsc::Receiver<ArchiveAnswer>,
     reader: Option<JoinHandle<()>>,
     tx: Option<mpsc::Sender<(u64, Vec<Op>)>>,
     writer: Option<JoinHandle<()>>,
@@ -752,6 +794,7 @@ impl Store {
         let (lookup_tx, lookup_requests) = mpsc::channel::<ReadRequest>();
         let (lookup_answers, lookup_rx) = mpsc::channel::<LookupAnswer>();
         let (games_answers, games_rx) = mpsc::channel::<GamesAnswer>();
+        let (archive_answers, archive_rx) = mpsc::channel::<ArchiveAnswer>();
         let reader = std::thread::Builder::new()
             .name("ludus-db-reader".into())
             .spawn(move || {
@@ -765,15 +808,24 @@ impl Store {
                             });
                             lookup_answers.send((conn, hash, found)).is_ok()
                         }
-                        ReadRequest::Games((conn, player, nickname)) => {
+                        ReadRequest::Games((conn, player, nickname, private)) => {
                             // A failed read answers no games.
                             let limit = ludus_protocol::ProfileView::RECENT as u32;
-                            let rows = reader.recent_games(player, limit).unwrap_or_else(|e| {
+                            let rows = reader.recent_games(player, limit, private).unwrap_or_else(|e| {
                                 tracing::warn!("recent games lookup failed: {e}");
                                 Vec::new()
                             });
                             let games = rows.into_iter().filter_map(|r| recent_game(player, r)).collect();
                             games_answers.send((conn, player, nickname, games)).is_ok()
+                        }
+                        ReadRequest::Archive((conn, game)) => {
+                            // A failed read, or an archive that does not parse, answers "no such game".
+                            let row = reader.archive(game).unwrap_or_else(|e| {
+                                tracing::warn!("archive lookup failed: {e}");
+                                None
+                            });
+                            let found = row.and_then(|r| stored_archive(game, r));
+                            archive_answers.send((conn, game, found)).is_ok()
                         }
                     };
                     if !sent {
@@ -846,6 +898,7 @@ impl Store {
             lookup_tx: Some(lookup_tx),
             lookup_rx,
             games_rx,
+            archive_rx,
             reader: Some(reader),
             tx: Some(tx),
             writer: Some(writer),
@@ -908,6 +961,19 @@ impl Store {
     /// The recent games found since the last call.
     pub fn games_found(&self) -> Vec<GamesAnswer> {
         self.games_rx.try_iter().collect()
+    }
+
+    /// Asks the reader thread for a finished game's archive (for connection `conn`); the answer
+    /// comes back through [`Store::archives_found`].
+    pub fn archive(&self, request: ArchiveRequest) {
+        if let Some(tx) = &self.lookup_tx {
+            let _ = tx.send(ReadRequest::Archive(request));
+        }
+    }
+
+    /// The archives found since the last call.
+    pub fn archives_found(&self) -> Vec<ArchiveAnswer> {
+        self.archive_rx.try_iter().collect()
     }
 
     /// The lookups answered since the last call: (connection, token, the player if stored).

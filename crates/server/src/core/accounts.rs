@@ -18,9 +18,9 @@
 use super::{CodeStrikes, ConnId, Core, Refusal, refuse};
 use crate::store::{Op, StoredRating};
 use ludus_protocol::{
-    ErrorCode, LEADERBOARD_TOP, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION, Password,
-    PlayerId, ProfileView, RatingChange, RatingEntry, RatingView, RecentGame, ServerMessage, SessionToken,
-    VariantRecord,
+    ErrorCode, GameId, LEADERBOARD_TOP, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION,
+    Password, PlayerId, ProfileView, RatingChange, RatingEntry, RatingView, RecentGame, ServerMessage,
+    SessionToken, VariantRecord,
 };
 use ludus_rules::{Outcome, Side, Variant};
 use skillratings::Outcomes;
@@ -182,6 +182,13 @@ impl Core {
         self.claims.contains_key(&pid)
     }
 
+    /// A claimed player's rating in `variant` (the starting one before any rated game); `None`
+    /// for a player who has not claimed their nickname.
+    pub(super) fn rating_view_in(&self, pid: PlayerId, variant: Variant) -> Option<RatingView> {
+        let claim = self.claims.get(&pid)?;
+        Some(rating_view(&claim.ratings.get(&variant).copied().unwrap_or_default()))
+    }
+
     /// Takes the password work to do: run each with [`run_job`] (off the loop) and answer it
     /// with [`Core::password_done`].
     pub fn take_password_jobs(&mut self) -> Vec<PasswordJob> {
@@ -215,6 +222,22 @@ impl Core {
             );
         }
         let nickname = player.nickname.clone();
+        if let Some(origin) = self.conns.get(&conn).and_then(|c| c.origin) {
+            let (now, window, most) = (self.now, self.limits.claim_window, self.limits.claims_per_address);
+            let made = self.claims_made.entry(origin).or_default();
+            while made.front().is_some_and(|&t| now.saturating_duration_since(t) >= window) {
+                made.pop_front();
+            }
+            if made.len() >= most {
+                return refuse(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "at most {most} nicknames claimed from one address in {} hours",
+                        window.as_secs() / 3600
+                    ),
+                );
+            }
+        }
         self.start_password_job(conn)?;
         self.password_jobs.push(PasswordJob::Hash { conn, player: pid, nickname, password });
         Ok(())
@@ -335,6 +358,9 @@ impl Core {
         let skeleton = player.skeleton.clone();
         if self.is_claimed(pid) || self.claimed_by_other(&skeleton, Some(pid)) {
             return refuse(ErrorCode::BadNickname, "this name or one that looks like it is claimed");
+        }
+        if let Some(origin) = self.conns.get(&conn).and_then(|c| c.origin) {
+            self.claims_made.entry(origin).or_default().push_back(self.now);
         }
         self.claimed.insert(skeleton.clone(), pid);
         self.claims.insert(
@@ -487,7 +513,7 @@ impl Core {
 
     /// [`ludus_protocol::ClientMessage::Profile`]: the ratings come from memory, the recent games
     /// from the database (off the loop: [`Core::take_games_lookups`]).
-    pub(super) fn profile(&mut self, conn: ConnId, nickname: &str) -> Result<(), Refusal> {
+    pub(super) fn profile(&mut self, conn: ConnId, pid: PlayerId, nickname: &str) -> Result<(), Refusal> {
         let skeleton = crate::names::skeleton(nickname.trim());
         let target = match self.claimed.get(&skeleton) {
             Some(id) => self.claims.get(id).map(|c| (*id, c.nickname.clone())),
@@ -504,8 +530,48 @@ impl Core {
         if !self.profiles_pending.insert(conn) {
             return refuse(ErrorCode::RateLimited, "one profile at a time: wait for the answer");
         }
-        self.games_lookups.push((conn, player.0, nickname));
+        self.games_lookups.push((conn, player.0, nickname, player == pid));
         Ok(())
+    }
+
+    /// [`ludus_protocol::ClientMessage::Archive`]: read from the database off the loop
+    /// ([`Core::take_archive_lookups`]); who may read it is decided when it comes back.
+    pub(super) fn archive(&mut self, conn: ConnId, game: GameId) -> Result<(), Refusal> {
+        if self.games.contains_key(&game) {
+            return refuse(ErrorCode::UnknownGame, "this game is still being played: watch it instead");
+        }
+        if !self.archives_pending.insert(conn) {
+            return refuse(ErrorCode::RateLimited, "one archive at a time: wait for the answer");
+        }
+        self.archive_lookups.push((conn, game.0));
+        Ok(())
+    }
+
+    /// Takes the archive lookups: answer each with [`Core::archive_found`].
+    pub fn take_archive_lookups(&mut self) -> Vec<crate::store::ArchiveRequest> {
+        std::mem::take(&mut self.archive_lookups)
+    }
+
+    /// The answer to a lookup of [`Core::take_archive_lookups`]: the archive goes out if the
+    /// game was public or the asker played in it; otherwise the same refusal as for a game
+    /// that does not exist, so that private games' numbers reveal nothing.
+    pub fn archive_found(&mut self, conn: ConnId, game: u64, found: Option<crate::store::StoredArchive>) {
+        if !self.archives_pending.remove(&conn) {
+            return;
+        }
+        let Some(asker) = self.conns.get(&conn).and_then(|c| c.player) else {
+            return;
+        };
+        match found.filter(|f| f.public || f.players.contains(&asker.0)) {
+            Some(f) => self.send_conn(conn, &ServerMessage::Archive(Box::new(f.archive))),
+            None => self.send_conn(
+                conn,
+                &ServerMessage::Error {
+                    code: ErrorCode::UnknownGame,
+                    message: format!("no finished game {game} that you may read"),
+                },
+            ),
+        }
     }
 
     /// Takes the recent-games lookups of profiles: answer each with [`Core::games_found`].

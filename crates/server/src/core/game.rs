@@ -19,7 +19,7 @@ use ludus_protocol::{
     ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId,
     PlayerInfo, PlyProposals, Role, ServerMessage,
 };
-use ludus_rules::{AnyGame, AnyMove, Outcome, Reason, Side};
+use ludus_rules::{AnyGame, AnyMove, Outcome, Reason, Side, Variant};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
@@ -206,10 +206,13 @@ impl Core {
         Some(ClockView { remaining_ms: [left(Side::First), left(Side::Second)], running })
     }
 
-    fn player_info(&self, pid: PlayerId) -> PlayerInfo {
+    fn player_info(&self, pid: PlayerId, variant: Variant) -> PlayerInfo {
+        let rating = self.rating_view_in(pid, variant);
         match self.players.get(&pid) {
-            Some(p) => PlayerInfo { id: pid, nickname: p.nickname.clone(), connected: p.conn.is_some() },
-            None => PlayerInfo { id: pid, nickname: String::new(), connected: false },
+            Some(p) => {
+                PlayerInfo { id: pid, nickname: p.nickname.clone(), connected: p.conn.is_some(), rating }
+            }
+            None => PlayerInfo { id: pid, nickname: String::new(), connected: false, rating },
         }
     }
 
@@ -226,7 +229,10 @@ impl Core {
             variant: g.game.variant(),
             start: g.game.start().to_string(),
             moves: g.game.move_strings(),
-            players: [self.player_info(g.players[0]), self.player_info(g.players[1])],
+            players: [
+                self.player_info(g.players[0], g.game.variant()),
+                self.player_info(g.players[1], g.game.variant()),
+            ],
             role,
             clock: g.clock,
             clocks: self.clocks(g),
@@ -235,6 +241,7 @@ impl Core {
             public: g.public,
             proposals: if spectator { tally(&g.proposals) } else { Vec::new() },
             your_proposal: if spectator { g.proposals.get(&viewer).cloned() } else { None },
+            rated: g.rated,
         })
     }
 

@@ -41,6 +41,12 @@ pub struct Limits {
     /// Most bytes of chat kept for one game (the UTF-8 of every line's text and nickname), so
     /// that the archive in `GameOver` stays well within one server message.
     pub chat_max_bytes: usize,
+    /// Most nicknames claimed from one address within [`Limits::claim_window`]: claiming is
+    /// free, so without it one address could squat thousands of names a day. High enough for
+    /// a classroom behind one address.
+    pub claims_per_address: usize,
+    /// See [`Limits::claims_per_address`].
+    pub claim_window: Duration,
 }
 
 impl Default for Limits {
@@ -62,6 +68,8 @@ impl Default for Limits {
             chat_interval: Duration::from_millis(500),
             chat_max_lines: ludus_protocol::CHAT_MAX_LINES,
             chat_max_bytes: 96 * 1024,
+            claims_per_address: 20,
+            claim_window: Duration::from_secs(24 * 3600),
         }
     }
 }

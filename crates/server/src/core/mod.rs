@@ -206,12 +206,18 @@ pub struct Core {
     /// When each address (or connection without one) last started password work, newest last
     /// (every claim and sign-in counts, right or wrong: [`accounts::PASSWORD_JOBS`] a window).
     password_spend: HashMap<accounts::Spender, VecDeque<Instant>>,
+    /// When each address claimed its nicknames, within [`Limits::claim_window`].
+    claims_made: HashMap<std::net::IpAddr, VecDeque<Instant>>,
     /// Wrong passwords from one address.
     login_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
     /// Wrong passwords for one claimed nickname.
     claim_strikes: HashMap<PlayerId, CodeStrikes>,
     /// Recent-games lookups of profiles for the database reader.
     games_lookups: Vec<crate::store::GamesRequest>,
+    /// Archives to read ([`Core::take_archive_lookups`]).
+    archive_lookups: Vec<crate::store::ArchiveRequest>,
+    /// Connections waiting for an archive (one at a time each).
+    archives_pending: std::collections::HashSet<ConnId>,
     /// Connections waiting for a profile (one at a time each).
     profiles_pending: std::collections::HashSet<ConnId>,
     /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
@@ -302,9 +308,12 @@ impl Core {
             password_jobs: Vec::new(),
             password_in_flight: 0,
             password_spend: HashMap::new(),
+            claims_made: HashMap::new(),
             login_strikes: HashMap::new(),
             claim_strikes: HashMap::new(),
             games_lookups: Vec::new(),
+            archive_lookups: Vec::new(),
+            archives_pending: std::collections::HashSet::new(),
             profiles_pending: std::collections::HashSet::new(),
             played: Vec::new(),
             stats: Stats::default(),
@@ -554,6 +563,7 @@ impl Core {
             return;
         };
         self.profiles_pending.remove(&conn);
+        self.archives_pending.remove(&conn);
         let Some(pid) = c.player else {
             return;
         };
@@ -931,7 +941,8 @@ impl Core {
             }
             ClientMessage::ClaimNickname { password } => self.claim_nickname(conn, pid, password),
             ClientMessage::Leaderboard { variant } => self.leaderboard(conn, pid, variant),
-            ClientMessage::Profile { nickname } => self.profile(conn, &nickname),
+            ClientMessage::Profile { nickname } => self.profile(conn, pid, &nickname),
+            ClientMessage::Archive { game } => self.archive(conn, game),
             ClientMessage::SignInClaimed { nickname, password } => {
                 self.sign_in_claimed(conn, pid, &nickname, password)
             }
@@ -977,6 +988,8 @@ impl Core {
                     variant: r.variant,
                     clock: r.clock,
                     host: r.members.first().map(nick).unwrap_or_default(),
+                    rated: r.rated,
+                    host_rating: r.members.first().and_then(|p| self.rating_view_in(*p, r.variant)),
                 })
                 .collect(),
             games: games
@@ -989,6 +1002,7 @@ impl Core {
                     spectators: g.spectators.len() as u32,
                     ply: g.game.ply() as u32,
                     clock: g.clock,
+                    rated: g.rated,
                 })
                 .collect(),
             online: self.conns.values().filter(|c| c.player.is_some()).count() as u32,
@@ -1001,6 +1015,11 @@ impl Core {
         if self.code_strikes.len() > 10_000 {
             let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
             self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
+        }
+        if self.claims_made.len() > 10_000 {
+            let (now, window) = (self.now, self.limits.claim_window);
+            self.claims_made
+                .retain(|_, v| v.back().is_some_and(|&t| now.saturating_duration_since(t) < window));
         }
         if self.password_spend.len() > 10_000 {
             let now = self.now;

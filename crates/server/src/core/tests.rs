@@ -1400,7 +1400,7 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
     h.send(1, &ClientMessage::Profile { nickname: "di".into() });
     assert!(h.inbox(1).is_empty(), "waits for the database");
     let lookups = h.core.take_games_lookups();
-    assert_eq!(lookups, [(1, 4, "Di".to_string())]);
+    assert_eq!(lookups, [(1, 4, "Di".to_string(), false)], "private games only in your own profile");
     h.send(1, &ClientMessage::Profile { nickname: "Ann".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::RateLimited), "one profile at a time");
     h.core.games_found(1, 4, "Di".into(), Vec::new());
@@ -1584,4 +1584,83 @@ fn the_same_game_is_sent_again_a_few_times_at_most_for_watch_requests() {
     h.advance(Duration::from_secs(10));
     h.send(10, &ClientMessage::Watch { game });
     assert!(h.inbox(10).iter().any(|m| matches!(m, ServerMessage::Game(_))), "again after the window");
+}
+
+/// An archive is read off the loop and handed out only to those who may read it: anyone for a
+/// public game, only its players for a private one (others get the answer a missing game gets).
+#[test]
+fn archives_go_to_those_who_may_read_them() {
+    let mut h = Harness::new(Limits::default());
+    let (first, second, view) = h.quick_game(None);
+    let game = view.game;
+    let players = [view.players[0].id.0, view.players[1].id.0];
+    h.sign_in(3, "Cy");
+    h.send(3, &ClientMessage::Archive { game });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownGame), "a live game is watched, not read");
+    assert!(h.core.take_archive_lookups().is_empty());
+    h.send(first, &ClientMessage::Resign { game });
+    let archive = h
+        .all()
+        .into_iter()
+        .find_map(|(c, m)| match m {
+            ServerMessage::GameOver { archive, .. } if c == second => Some(archive),
+            _ => None,
+        })
+        .expect("the game is over");
+    let stored = |public| crate::store::StoredArchive { public, players, archive: archive.clone() };
+
+    h.send(3, &ClientMessage::Archive { game });
+    assert!(h.inbox(3).is_empty(), "waits for the database");
+    assert_eq!(h.core.take_archive_lookups(), [(3, game.0)]);
+    h.send(3, &ClientMessage::Archive { game });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::RateLimited), "one archive at a time");
+    h.core.archive_found(3, game.0, Some(stored(false)));
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownGame), "a private game is its players' own");
+
+    h.send(second, &ClientMessage::Archive { game });
+    assert_eq!(h.core.take_archive_lookups(), [(second, game.0)]);
+    h.core.archive_found(second, game.0, Some(stored(false)));
+    match h.inbox(second).as_slice() {
+        [ServerMessage::Archive(a)] => assert_eq!(**a, archive),
+        other => panic!("expected the archive, got {other:?}"),
+    }
+
+    h.send(3, &ClientMessage::Archive { game });
+    assert_eq!(h.core.take_archive_lookups().len(), 1);
+    h.core.archive_found(3, game.0, Some(stored(true)));
+    assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Archive(_)]), "a public game is anyone's");
+    h.send(3, &ClientMessage::Archive { game: GameId(999) });
+    assert_eq!(h.core.take_archive_lookups(), [(3, 999)]);
+    h.core.archive_found(3, 999, None);
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownGame));
+
+    // An answer for a connection that left goes nowhere, and the next one may ask again.
+    h.send(3, &ClientMessage::Archive { game });
+    assert_eq!(h.core.take_archive_lookups().len(), 1);
+    h.core.disconnected(3);
+    h.core.archive_found(3, game.0, Some(stored(true)));
+    assert!(h.inbox(3).is_empty());
+}
+
+/// Claiming is free, so one address may claim only so many nicknames a day (name squatting);
+/// other addresses are not held back, and the window ends.
+#[test]
+fn one_address_claims_only_so_many_nicknames() {
+    let limits = Limits { claims_per_address: 2, ..Limits::default() };
+    let mut h = Harness::new(limits);
+    let squatter: std::net::IpAddr = "10.0.0.9".parse().unwrap();
+    for (conn, name) in [(1, "Ann"), (2, "Bea"), (3, "Cy")] {
+        h.sign_in(conn, name);
+        h.core.set_origin(conn, squatter);
+    }
+    h.claim(1, "a good password");
+    h.claim(2, "a good password");
+    h.send(3, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("a good password".into()) });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::RateLimited), "the third claim of the day");
+    assert!(h.core.take_password_jobs().is_empty(), "refused before any hashing");
+    h.sign_in(4, "Di");
+    h.core.set_origin(4, "10.0.0.10".parse().unwrap());
+    h.claim(4, "a good password");
+    h.advance(Duration::from_secs(24 * 3600));
+    h.claim(3, "a good password");
 }

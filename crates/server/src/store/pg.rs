@@ -3,8 +3,8 @@
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
 use super::{
-    Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer, chat_columns,
-    game_row, sql,
+    ArchiveRow, Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer,
+    chat_columns, game_row, sql,
 };
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
@@ -58,6 +58,7 @@ struct Prepared {
     claim: Statement,
     rating: Statement,
     recent_games: Statement,
+    archive: Statement,
 }
 
 impl Prepared {
@@ -80,6 +81,7 @@ impl Prepared {
             claim: p(sql::CLAIM)?,
             rating: p(sql::RATING)?,
             recent_games: p(sql::RECENT_GAMES)?,
+            archive: p(sql::ARCHIVE)?,
         })
     }
 }
@@ -336,10 +338,18 @@ impl Backend for Postgres {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
     }
 
-    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError> {
+    fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
         self.reconnect_if_closed()?;
-        let rows = self.client.query(&self.prepared.recent_games, &[&(player as i64), &i64::from(limit)])?;
+        let params: [&(dyn postgres::types::ToSql + Sync); 3] =
+            [&(player as i64), &i64::from(limit), &i64::from(private)];
+        let rows = self.client.query(&self.prepared.recent_games, &params)?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))).collect())
+    }
+
+    fn archive(&mut self, game: u64) -> Result<Option<ArchiveRow>, DbError> {
+        self.reconnect_if_closed()?;
+        let row = self.client.query_opt(&self.prepared.archive, &[&(game as i64)])?;
+        Ok(row.map(|r| (r.get(0), r.get(1), r.get(2), r.get(3))))
     }
 
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {

@@ -1,8 +1,8 @@
 //! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
 
 use super::{
-    Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer, chat_columns,
-    game_row, sql,
+    ArchiveRow, Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer,
+    chat_columns, game_row, sql,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -291,12 +291,19 @@ impl Backend for Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError> {
+    fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::RECENT_GAMES)?;
-        let rows = stmt.query_map(params![player as i64, limit], |r| {
+        let rows = stmt.query_map(params![player as i64, limit, i64::from(private)], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn archive(&mut self, game: u64) -> Result<Option<ArchiveRow>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::ARCHIVE)?;
+        Ok(stmt
+            .query_row(params![game as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .optional()?)
     }
 
     fn upkeep(&mut self, last: bool) {

@@ -46,16 +46,23 @@ fn sign_in_claimed(c: &mut TestClient, nickname: &str, p: &str) -> PlayerId {
     })
 }
 
-/// `a` opens a room (rated or not) and `b` joins it: the view and which of them plays First.
-fn game(a: &mut TestClient, b: &mut TestClient, rated: bool) -> (GameView, usize) {
-    a.send(ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated });
+/// `a` opens a room (rated or not, public or not) and `b` joins it: the view and which of them
+/// plays First.
+fn game(a: &mut TestClient, b: &mut TestClient, rated: bool, public: bool) -> (GameView, usize) {
+    a.send(ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public, rated });
     let code = a.expect("room", |m| match m {
         ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
         _ => None,
     });
     b.send(ClientMessage::JoinRoom { code });
     let va = a.expect_game();
-    b.expect_game();
+    let vb = b.expect_game();
+    assert_eq!((va.rated, vb.rated), (rated, rated), "both views say whether the game is rated");
+    // Claimed players' ratings are in the view, for both seats.
+    for p in &va.players {
+        let claimed = p.rating.is_some();
+        assert!(!rated || claimed, "{}: a rated game is between claimed players", p.nickname);
+    }
     let first = if va.role == Role::Player(Side::First) { 0 } else { 1 };
     (va, first)
 }
@@ -67,10 +74,15 @@ fn expect_over(c: &mut TestClient, game: GameId) -> ArchivedGame {
     })
 }
 
-/// First resigns a new game between `players` (`[Ann, Ben]`); the archive both saw.
+/// First resigns a new public game between `players` (`[Ann, Ben]`); the archive both saw.
 fn resigned(players: &mut [TestClient; 2], rated: bool) -> ArchivedGame {
+    resigned_in(players, rated, true)
+}
+
+/// [`resigned`] in a public or private room.
+fn resigned_in(players: &mut [TestClient; 2], rated: bool, public: bool) -> ArchivedGame {
     let [a, b] = players;
-    let (view, first) = game(a, b, rated);
+    let (view, first) = game(a, b, rated, public);
     let resigner = if first == 0 { &mut *a } else { &mut *b };
     resigner.send(ClientMessage::Resign { game: view.game });
     let archive = expect_over(a, view.game);
@@ -109,12 +121,20 @@ fn claimed_names_and_ratings(dir: &Path, database: Option<String>) {
     claim(&mut ann, "ann's secret");
     ann.send(ClientMessage::ClaimNickname { password: password("another secret") });
     ann.expect_error(ErrorCode::BadNickname);
-    // A rated room refuses an anonymous guest.
+    // A rated room refuses an anonymous guest; the lobby marks it rated, with Ann's rating.
     ann.send(ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true });
     let code = ann.expect("room", |m| match m {
         ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
         _ => None,
     });
+    ben.send(ClientMessage::Lobby);
+    let listed = ben.expect("the lobby", |m| match m {
+        ServerMessage::Lobby(l) => l.rooms.iter().find(|r| r.code == code).cloned(),
+        _ => None,
+    });
+    assert!(listed.rated, "{listed:?}");
+    let initial = view(&Glicko2Rating::new());
+    assert_eq!(listed.host_rating, Some(initial), "a claimed host's rating, the starting one");
     ben.send(ClientMessage::JoinRoom { code });
     ben.expect_error(ErrorCode::NotClaimed);
     ann.send(ClientMessage::Leave);
@@ -222,6 +242,38 @@ fn claimed_names_and_ratings(dir: &Path, database: Option<String>) {
     let index = |name: &str| second.players.iter().position(|p| p == name).expect("a player");
     assert_eq!(before[index("Ann")], ann_after, "Ann's rating survived the casual game and the restart");
     assert_eq!(before[index("Ben")], ben_after);
+
+    // A private game: in Ann's own profile, not in the one others see; its archive is its
+    // players' alone, a public game's anyone's.
+    let hidden = resigned_in(&mut players, false, false);
+    players[1].send(ClientMessage::Profile { nickname: "Ann".into() });
+    let seen = players[1].expect("profile", |m| match m {
+        ServerMessage::Profile(p) => Some(p.clone()),
+        _ => None,
+    });
+    assert!(seen.recent.iter().all(|g| g.game != hidden.game), "{:?}", seen.recent);
+    assert_eq!(seen.recent[0].game, second.game);
+    players[0].send(ClientMessage::Profile { nickname: "Ann".into() });
+    let own = players[0].expect("own profile", |m| match m {
+        ServerMessage::Profile(p) => Some(p.clone()),
+        _ => None,
+    });
+    assert_eq!(own.recent[0].game, hidden.game, "your own private games are in your profile");
+    let mut dee = TestClient::signed_in(udp, Transport::Udp, "Dee");
+    dee.send(ClientMessage::Archive { game: hidden.game });
+    dee.expect_error(ErrorCode::UnknownGame);
+    dee.send(ClientMessage::Archive { game: GameId(hidden.game.0 + 1000) });
+    dee.expect_error(ErrorCode::UnknownGame);
+    let read = |c: &mut TestClient, game: GameId| {
+        c.send(ClientMessage::Archive { game });
+        c.expect("the archive", |m| match m {
+            ServerMessage::Archive(a) if a.game == game => Some((**a).clone()),
+            _ => None,
+        })
+    };
+    assert_eq!(read(&mut players[1], hidden.game), hidden, "a player reads their private game");
+    assert_eq!(read(&mut dee, second.game), second, "anyone reads a public game");
+    assert_eq!(read(&mut dee, archive.game), archive, "from before the restart too");
     drop(players);
     server.stop();
 }
