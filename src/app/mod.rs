@@ -40,6 +40,8 @@ pub enum Screen {
     Language,
     /// "Learn to play": the lessons of each game (a lesson itself plays on the game screen).
     Lessons,
+    /// A player's profile (online): ratings, record, recent games to replay.
+    Profile,
 }
 
 impl Screen {

@@ -16,12 +16,12 @@ use bevy_renet2::netcode::{NetcodeClientPlugin, NetcodeClientTransport};
 use bevy_renet2::prelude::{RenetClient, RenetClientPlugin, RenetSend};
 use ludus_protocol::client::{ClientConfig, TokenFailure, TokenRequest, hello, open_link};
 use ludus_protocol::{
-    CHANNEL, ClientMessage, ClockSpec, ErrorCode, LobbyView, PlayerId, ProfileView, RatingEntry,
-    ServerMessage, SessionToken, decode_server, encode,
+    ArchivedGame, CHANNEL, ClientMessage, ClockSpec, ErrorCode, GameId, LobbyView, PlayerId, ProfileView,
+    RatingEntry, ServerMessage, SessionToken, decode_server, encode,
 };
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
 /// How often the lobby is asked for again while it is on screen, in seconds.
@@ -173,6 +173,15 @@ pub struct Net {
     pub leaderboard: Option<Leaderboard>,
     /// The variant whose leaderboard was asked for since the lobby was last refreshed.
     leaderboard_asked: Option<Variant>,
+    /// Profiles asked for, oldest first: the first is on its way (the server answers one at a
+    /// time), each marked whether it is the person's own.
+    profile_asks: VecDeque<(String, bool)>,
+    /// The profile opened on the profile screen ([`Net::view_profile`]), once it came.
+    pub viewed: Option<ProfileView>,
+    /// The finished game asked for ([`Net::ask_archive`]) and not yet come.
+    pub archive_asked: Option<GameId>,
+    /// The finished game that came, until the screen that asked takes it.
+    pub archive: Option<Box<ArchivedGame>>,
     /// The last lobby received.
     pub lobby: Option<LobbyView>,
     /// A room or queue the player waits in.
@@ -195,6 +204,38 @@ impl Net {
         if self.leaderboard_asked != Some(variant) {
             self.leaderboard_asked = Some(variant);
             self.send(ClientMessage::Leaderboard { variant });
+        }
+    }
+
+    /// Asks for a profile; the server answers one at a time, so the others wait here.
+    fn ask_profile(&mut self, nickname: String, own: bool) {
+        self.profile_asks.push_back((nickname.clone(), own));
+        if self.profile_asks.len() == 1 {
+            self.send(ClientMessage::Profile { nickname });
+        }
+    }
+
+    /// The answer to the profile on its way came (or a refusal): the next one goes.
+    fn profile_answered(&mut self) -> Option<bool> {
+        let (_, own) = self.profile_asks.pop_front()?;
+        if let Some((nickname, _)) = self.profile_asks.front().cloned() {
+            self.send(ClientMessage::Profile { nickname });
+        }
+        Some(own)
+    }
+
+    /// Opens `nickname`'s profile for the profile screen ([`Net::viewed`] once it comes).
+    pub fn view_profile(&mut self, nickname: &str) {
+        self.viewed = None;
+        self.ask_profile(nickname.to_string(), false);
+    }
+
+    /// Asks for a finished game's archive ([`Net::archive`] once it comes); one at a time.
+    pub fn ask_archive(&mut self, game: GameId) {
+        if self.archive_asked.is_none() {
+            self.archive_asked = Some(game);
+            self.archive = None;
+            self.send(ClientMessage::Archive { game });
         }
     }
 
@@ -394,9 +435,12 @@ pub fn receive(
                 ServerMessage::Welcome { nickname, token, player, .. } => {
                     net.phase = LinkState::SignedIn;
                     net.player = Some(*player);
-                    // Claimed or not, and the ratings: the own profile.
+                    // Claimed or not, and the ratings: the own profile. Answers to this
+                    // connection's earlier asks may still come; they are matched by player.
                     net.profile = None;
-                    net.send(ClientMessage::Profile { nickname: nickname.clone() });
+                    net.profile_asks.clear();
+                    net.archive_asked = None;
+                    net.ask_profile(nickname.clone(), true);
                     net.signed_in_once = true;
                     net.nickname = Some(nickname.clone());
                     net.credential = Some(token.clone());
@@ -415,19 +459,37 @@ pub fn receive(
                     // An unknown or expired credential: start over as a new player.
                     renew |= *code == ErrorCode::SessionExpired;
                     net.notice = Some((*code, message.clone()));
+                    match code {
+                        // Only a profile is refused so.
+                        ErrorCode::UnknownPlayer => {
+                            net.profile_answered();
+                        }
+                        ErrorCode::UnknownGame => net.archive_asked = None,
+                        _ => {}
+                    }
                 }
                 ServerMessage::Lobby(lobby) => net.lobby = Some(lobby.clone()),
-                ServerMessage::Profile(profile) if Some(profile.player) == net.player => {
-                    net.profile = Some(profile.clone());
+                ServerMessage::Profile(profile) => {
+                    let own = net.profile_answered();
+                    if Some(profile.player) == net.player {
+                        net.profile = Some(profile.clone());
+                    }
+                    if own == Some(false) {
+                        net.viewed = Some(profile.clone());
+                    }
+                }
+                ServerMessage::Archive(archive) if net.archive_asked == Some(archive.game) => {
+                    net.archive_asked = None;
+                    net.archive = Some(archive.clone());
                 }
                 ServerMessage::NicknameClaimed { nickname } => {
                     // The profile again: claimed now.
-                    net.send(ClientMessage::Profile { nickname: nickname.clone() });
+                    net.ask_profile(nickname.clone(), true);
                 }
                 ServerMessage::GameOver { archive, .. } if archive.rated => {
                     // The ratings changed.
                     if let Some(nickname) = net.nickname.clone() {
-                        net.send(ClientMessage::Profile { nickname });
+                        net.ask_profile(nickname, true);
                     }
                 }
                 ServerMessage::Leaderboard { variant, top, yours } => {

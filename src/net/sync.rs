@@ -53,6 +53,8 @@ pub struct OnlineGame {
     /// The speakers the person here muted in this game (their lines are not shown, and the
     /// server stops sending them).
     pub muted: Vec<PlayerId>,
+    /// A rated game: both ratings change when it ends.
+    pub rated: bool,
 }
 
 /// The most chat lines kept for the screen (the server keeps a game's whole chat).
@@ -79,6 +81,7 @@ impl OnlineGame {
             archive: None,
             chat: Vec::new(),
             muted: Vec::new(),
+            rated: view.rated,
         }
     }
 

@@ -12,11 +12,12 @@ use crate::net::connection::{LinkState, Net, OnlineConfig, Waiting};
 use crate::net::lan::LanHost;
 use crate::net::sync::OnlineGame;
 use crate::ui::root_ui;
-use crate::ui::widgets::{big_button, error_key, link_text, variant_key};
+use crate::ui::widgets::{big_button, error_key, link_text, rating_text, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_protocol::{
-    ClientMessage, ClockSpec, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, Password, RatingView,
+    ClientMessage, ClockSpec, GameSummary, LobbyView, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, Password,
+    RoomSummary,
 };
 use ludus_rules::Variant;
 #[cfg(not(target_arch = "wasm32"))]
@@ -32,7 +33,39 @@ pub(super) struct LobbyForm {
     password: String,
     /// The claimed nickname to sign in as.
     claimed_name: String,
+    /// Which open rooms and live games the lists show.
+    filter: LobbyFilter,
     ready: bool,
+}
+
+/// Which open rooms (seeks) and live games the lobby lists: all, or one game, one time
+/// control, rated or casual only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LobbyFilter {
+    /// One game only.
+    pub variant: Option<Variant>,
+    /// One time control only (`Some(None)`: untimed only).
+    pub clock: Option<Option<ClockSpec>>,
+    /// Rated only (`Some(true)`) or casual only (`Some(false)`).
+    pub rated: Option<bool>,
+}
+
+impl LobbyFilter {
+    fn passes(&self, variant: Variant, clock: Option<ClockSpec>, rated: bool) -> bool {
+        self.variant.is_none_or(|v| v == variant)
+            && self.clock.is_none_or(|c| c == clock)
+            && self.rated.is_none_or(|r| r == rated)
+    }
+
+    /// The open rooms it lets through.
+    pub fn rooms<'a>(&self, lobby: &'a LobbyView) -> Vec<&'a RoomSummary> {
+        lobby.rooms.iter().filter(|r| self.passes(r.variant, r.clock, r.rated)).collect()
+    }
+
+    /// The live games it lets through.
+    pub fn games<'a>(&self, lobby: &'a LobbyView) -> Vec<&'a GameSummary> {
+        lobby.games.iter().filter(|g| self.passes(g.variant, g.clock, g.rated)).collect()
+    }
 }
 
 pub(super) fn online_screen(
@@ -79,17 +112,7 @@ pub(super) fn online_screen(
                     ui.painter().circle_filled(rect.center(), 6.0, color);
                     ui.label(egui::RichText::new(text).color(color));
                 });
-                if let Some((code, message)) = net.notice.clone() {
-                    let mut close = false;
-                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
-                        ui.label(egui::RichText::new(lang.t(error_key(code))).color(egui::Color32::WHITE));
-                        ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
-                        close = ui.button(lang.t("ui.ok")).clicked();
-                    });
-                    if close {
-                        net.notice = None;
-                    }
-                }
+                notice_box(ui, lang, &mut net);
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.set_max_width(720.0);
                     if online.is_some()
@@ -132,13 +155,32 @@ pub(super) fn online_screen(
                         return;
                     }
                     ui.separator();
-                    account_section(ui, lang, &mut net, &mut fields);
-                    lobby_section(ui, lang, &mut net, &mut config, &mut fields.code);
+                    if account_section(ui, lang, &mut net, &mut fields) {
+                        next.set(Screen::Profile);
+                    }
+                    let LobbyForm { code, filter, .. } = &mut *fields;
+                    if lobby_section(ui, lang, &mut net, &mut config, code, filter) {
+                        next.set(Screen::Profile);
+                    }
                 });
             });
         });
     });
     Ok(())
+}
+
+/// The server's last refusal, until the person closes it.
+pub(super) fn notice_box(ui: &mut egui::Ui, lang: Lang, net: &mut Net) {
+    let Some((code, message)) = net.notice.clone() else { return };
+    let mut close = false;
+    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+        ui.label(egui::RichText::new(lang.t(error_key(code))).color(egui::Color32::WHITE));
+        ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
+        close = ui.button(lang.t("ui.ok")).clicked();
+    });
+    if close {
+        net.notice = None;
+    }
 }
 
 fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
@@ -148,7 +190,17 @@ fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
     }
 }
 
-fn lobby_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, config: &mut OnlineConfig, code: &mut String) {
+/// The lobby: the game, time control and rated choice, quick match and rooms, the open rooms
+/// and live games (filtered), the leaderboard. `true`: a nickname was tapped, its profile asked
+/// for.
+fn lobby_section(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    net: &mut Net,
+    config: &mut OnlineConfig,
+    code: &mut String,
+    filter: &mut LobbyFilter,
+) -> bool {
     if let Some(waiting) = net.waiting.clone() {
         egui::Frame::group(ui.style()).show(ui, |ui| {
             match &waiting {
@@ -165,7 +217,7 @@ fn lobby_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, config: &mut Onli
                 net.send(ClientMessage::Leave);
             }
         });
-        return;
+        return false;
     }
     let variant = config.variant.unwrap_or(Variant::Alquerque);
     ui.label(egui::RichText::new(lang.t("menu.game")).strong());
@@ -219,58 +271,143 @@ fn lobby_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, config: &mut Onli
     ui.separator();
     let Some(lobby) = net.lobby.clone() else {
         ui.spinner();
-        return;
+        return false;
     };
+    let mut profile = None;
     ui.label(fill(lang.t("net.online_count"), &[&lobby.online.to_string()]));
+    filter_row(ui, lang, filter);
+    let rooms = filter.rooms(&lobby);
     ui.label(egui::RichText::new(fill(lang.t("net.open_rooms"), &[&lobby.total_rooms.to_string()])).strong());
-    if lobby.rooms.is_empty() {
+    if rooms.len() < lobby.rooms.len() {
+        ui.label(
+            egui::RichText::new(fill(
+                lang.t("net.filtered"),
+                &[&rooms.len().to_string(), &lobby.rooms.len().to_string()],
+            ))
+            .small(),
+        );
+    }
+    if rooms.is_empty() {
         ui.label(egui::RichText::new(lang.t("net.none")).italics());
     }
-    for room in &lobby.rooms {
-        ui.horizontal(|ui| {
-            if ui.button(lang.t("net.join")).clicked() {
+    for room in rooms {
+        ui.horizontal_wrapped(|ui| {
+            // A rated room takes claimed players only: the server would refuse the others.
+            let can = !room.rated || claimed;
+            let join = ui.add_enabled(can, egui::Button::new(lang.t("net.join")));
+            if join.clicked() {
                 net.send(ClientMessage::JoinRoom { code: room.code.clone() });
+            }
+            if !can {
+                join.on_disabled_hover_text(lang.t("net.rated_needs_claim"));
+            }
+            let host = match &room.host_rating {
+                Some(r) => format!("{} {}", room.host, rating_text(r)),
+                None => room.host.clone(),
+            };
+            if ui.link(host).clicked() {
+                profile = Some(room.host.clone());
             }
             ui.label(format!(
                 "{} · {} · {}",
-                room.host,
                 lang.t(variant_key(room.variant)),
-                clock_label(lang, room.clock)
+                clock_label(lang, room.clock),
+                lang.t(if room.rated { "net.game_rated" } else { "net.game_casual" }),
             ));
         });
     }
     ui.add_space(6.0);
+    let games = filter.games(&lobby);
     ui.label(egui::RichText::new(fill(lang.t("net.live_games"), &[&lobby.total_games.to_string()])).strong());
-    if lobby.games.is_empty() {
+    if games.len() < lobby.games.len() {
+        ui.label(
+            egui::RichText::new(fill(
+                lang.t("net.filtered"),
+                &[&games.len().to_string(), &lobby.games.len().to_string()],
+            ))
+            .small(),
+        );
+    }
+    if games.is_empty() {
         ui.label(egui::RichText::new(lang.t("net.none")).italics());
     }
-    for g in &lobby.games {
-        ui.horizontal(|ui| {
+    for g in games {
+        ui.horizontal_wrapped(|ui| {
             if ui.button(lang.t("net.watch")).clicked() {
                 net.send(ClientMessage::Watch { game: g.game });
             }
             ui.label(format!(
-                "{} – {} · {} · {} · {}",
+                "{} – {} · {} · {} · {} · {}{}",
                 g.players[0],
                 g.players[1],
                 lang.t(variant_key(g.variant)),
+                clock_label(lang, g.clock),
                 fill(lang.t("net.plies"), &[&g.ply.to_string()]),
                 fill(lang.t("net.spectators"), &[&g.spectators.to_string()]),
+                if g.rated { format!(" · {}", lang.t("net.game_rated")) } else { String::new() },
             ));
         });
     }
-    leaderboard_section(ui, lang, net, variant);
+    if let Some(name) = leaderboard_section(ui, lang, net, variant) {
+        profile = Some(name);
+    }
+    match profile {
+        Some(name) => {
+            net.view_profile(&name);
+            true
+        }
+        None => false,
+    }
 }
 
-/// A rating as players read it: "1623", or "1500?" while it is provisional.
-pub fn rating_text(rating: &RatingView) -> String {
-    if rating.provisional { format!("{}?", rating.rating) } else { rating.rating.to_string() }
+/// The lists' filter: one game, one time control, rated or casual (each "all" by default).
+fn filter_row(ui: &mut egui::Ui, lang: Lang, filter: &mut LobbyFilter) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(lang.t("net.show"));
+        let all = lang.t("net.all");
+        let game_text = |v: Option<Variant>| v.map_or(all, |v| lang.t(variant_key(v)));
+        egui::ComboBox::from_id_salt("filter-game").selected_text(game_text(filter.variant)).show_ui(
+            ui,
+            |ui| {
+                for choice in std::iter::once(None).chain(Variant::ALL.map(Some)) {
+                    ui.selectable_value(&mut filter.variant, choice, game_text(choice));
+                }
+            },
+        );
+        let clock_text =
+            |c: Option<Option<ClockSpec>>| c.map_or_else(|| all.to_string(), |c| clock_label(lang, c));
+        egui::ComboBox::from_id_salt("filter-clock").selected_text(clock_text(filter.clock)).show_ui(
+            ui,
+            |ui| {
+                let choices =
+                    [None, Some(None)].into_iter().chain(ClockSpec::CONTROLS.map(|c| Some(Some(c))));
+                for choice in choices {
+                    ui.selectable_value(&mut filter.clock, choice, clock_text(choice));
+                }
+            },
+        );
+        let rated_text = |r: Option<bool>| match r {
+            None => all,
+            Some(true) => lang.t("net.game_rated"),
+            Some(false) => lang.t("net.game_casual"),
+        };
+        egui::ComboBox::from_id_salt("filter-rated").selected_text(rated_text(filter.rated)).show_ui(
+            ui,
+            |ui| {
+                for choice in [None, Some(true), Some(false)] {
+                    ui.selectable_value(&mut filter.rated, choice, rated_text(choice));
+                }
+            },
+        );
+    });
 }
 
 /// The nickname's claim and the ratings: claim the nickname with a password (then it is the
-/// person's alone, on any device), or sign in as a claimed nickname with its password.
-fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut LobbyForm) {
-    let Some(profile) = net.profile.clone() else { return };
+/// person's alone, on any device), or sign in as a claimed nickname with its password. `true`:
+/// the person's own profile was asked for.
+fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut LobbyForm) -> bool {
+    let Some(profile) = net.profile.clone() else { return false };
+    let mut own = false;
     if profile.claimed {
         let ratings: Vec<String> = profile
             .ratings
@@ -279,7 +416,13 @@ fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut Lo
             .collect();
         ui.label(fill(lang.t("net.claimed"), &[&profile.nickname]));
         ui.label(fill(lang.t("net.your_ratings"), &[&ratings.join(" · ")]));
-        return;
+    }
+    if ui.button(lang.t("net.my_profile")).clicked() {
+        net.view_profile(&profile.nickname);
+        own = true;
+    }
+    if profile.claimed {
+        return own;
     }
     egui::CollapsingHeader::new(lang.t("net.account")).id_salt("account").show(ui, |ui| {
         ui.label(lang.t("net.claim_why"));
@@ -336,12 +479,14 @@ fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut Lo
             );
         }
     });
+    own
 }
 
 /// The best rated players of the chosen game, and the person's own place (asked for when the
-/// section is opened and when another game is chosen).
-fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Variant) {
+/// section is opened and when another game is chosen). A tapped name is returned (its profile).
+fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Variant) -> Option<String> {
     ui.add_space(6.0);
+    let mut tapped = None;
     let header = egui::CollapsingHeader::new(
         egui::RichText::new(fill(lang.t("net.leaderboard"), &[lang.t(variant_key(variant))])).strong(),
     )
@@ -364,7 +509,10 @@ fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Va
                 entry.games
             );
             let text = egui::RichText::new(line).monospace();
-            ui.label(if Some(entry.player) == net.player { text.strong() } else { text });
+            let text = if Some(entry.player) == net.player { text.strong() } else { text };
+            if ui.add(egui::Button::new(text).frame(false)).clicked() {
+                tapped = Some(entry.nickname.clone());
+            }
         }
         if let Some((place, entry)) = &board.yours {
             ui.label(fill(lang.t("net.your_place"), &[&place.to_string(), &rating_text(&entry.rating)]));
@@ -375,6 +523,7 @@ fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Va
     if open {
         net.ask_leaderboard(variant);
     }
+    tapped
 }
 
 #[cfg(not(target_arch = "wasm32"))]

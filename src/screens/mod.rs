@@ -1,5 +1,5 @@
 //! The screens, one file each: the first start's language choice, title, settings, rules, lessons (with their diagrams), the game (play and
-//! the game-over card), online (the lobby), the analysis and "Analyse a game" (records).
+//! the game-over card), online (the lobby and players' profiles), the analysis and "Analyse a game" (records).
 
 pub mod analysis;
 pub mod diagrams;
@@ -8,6 +8,7 @@ pub mod language;
 pub mod lessons;
 pub mod lobby;
 pub mod play;
+pub mod profile;
 pub mod records;
 pub mod rules;
 pub mod settings;
@@ -43,6 +44,7 @@ pub fn plugin(app: &mut App) {
                 lobby::online_screen.run_if(in_state(Screen::Online)),
                 analysis::analysis_screen.run_if(in_state(Screen::Analysis)),
                 records::records_screen.run_if(in_state(Screen::Records)),
+                profile::profile_screen.run_if(in_state(Screen::Profile)),
                 language::language_screen.run_if(in_state(Screen::Language)),
                 lessons::lessons_screen.run_if(in_state(Screen::Lessons)),
             )

@@ -12,7 +12,8 @@ use crate::net::sync::{OnlineGame, leave_game};
 use crate::players::computer::Thinking;
 use crate::ui::root_ui;
 use crate::ui::widgets::{
-    clock_text, draw_coordinates, level_key, link_text, side_name, side_swatch, status_text, variant_key,
+    clock_text, draw_coordinates, level_key, link_text, rating_text, side_name, side_swatch, status_text,
+    variant_key,
 };
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -475,6 +476,9 @@ fn chat_panel(ui: &mut egui::Ui, lang: Lang, net: &mut Net, online: &OnlineGame,
 fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, session: &Session, now: f64) {
     let variant = session.game.variant();
     let to_move = (!session.game.is_over()).then(|| session.game.side_to_move());
+    let kind = if online.rated { "net.game_rated" } else { "net.game_casual" };
+    let clock = online.clock.map_or_else(|| lang.t("net.no_clock").to_string(), |c| c.label());
+    ui.label(egui::RichText::new(format!("{} · {clock}", lang.t(kind))).small());
     for side in [Side::First, Side::Second] {
         let info = &online.players[side.index()];
         ui.horizontal(|ui| {
@@ -482,7 +486,8 @@ fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, s
             let dot =
                 if info.connected { egui::Color32::from_rgb(110, 200, 110) } else { egui::Color32::GRAY };
             ui.painter().circle_filled(rect.center(), 5.0, dot);
-            let mut name = format!("{} ({})", info.nickname, side_name(lang, variant, side));
+            let rated = info.rating.map(|r| format!(" {}", rating_text(&r))).unwrap_or_default();
+            let mut name = format!("{}{rated} ({})", info.nickname, side_name(lang, variant, side));
             if online.local_side() == Some(side) {
                 name = fill(lang.t("net.you"), &[&name]);
             }
@@ -527,6 +532,19 @@ fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, s
                 egui::RichText::new(fill(lang.t(key), &[played, &verdict.backers.to_string()]))
                     .color(egui::Color32::from_rgb(230, 200, 120)),
             );
+        }
+    }
+    if session.game.is_over()
+        && let Some(archive) = &online.archive
+        && let Some(changes) = &archive.ratings
+    {
+        // What the game did to both ratings.
+        for (name, change) in archive.players.iter().zip(changes) {
+            let delta = change.after.rating - change.before.rating;
+            ui.label(fill(
+                lang.t("net.rating_change"),
+                &[name, &rating_text(&change.before), &rating_text(&change.after), &format!("{delta:+}")],
+            ));
         }
     }
     if session.game.is_over()

@@ -238,6 +238,7 @@ fn publish(
             Screen::Records => "records",
             Screen::Language => "language",
             Screen::Lessons => "lessons",
+            Screen::Profile => "profile",
         },
         ready_ms: *ready_ms,
         title_fits: if screen == Screen::Title { title_fits.0 } else { None },

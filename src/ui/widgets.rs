@@ -330,3 +330,8 @@ mod tests {
         assert_eq!(clock_text(0), "0:00");
     }
 }
+
+/// A rating as players read it: "1623", or "1500?" while it is provisional.
+pub fn rating_text(rating: &ludus_protocol::RatingView) -> String {
+    if rating.provisional { format!("{}?", rating.rating) } else { rating.rating.to_string() }
+}

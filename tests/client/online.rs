@@ -316,8 +316,12 @@ fn an_unreachable_server_is_reported() {
 
 /// The view of a new Alquerque game, the app playing `side`.
 fn new_game_view(id: u64, side: Side) -> GameView {
-    let player =
-        |n: u64, name: &str| PlayerInfo { id: PlayerId(n), nickname: name.to_string(), connected: true };
+    let player = |n: u64, name: &str| PlayerInfo {
+        id: PlayerId(n),
+        nickname: name.to_string(),
+        connected: true,
+        rating: None,
+    };
     let mut players = [player(1, "Ann"), player(2, "Bot")];
     if side == Side::Second {
         players.swap(0, 1);
@@ -337,6 +341,7 @@ fn new_game_view(id: u64, side: Side) -> GameView {
         public: false,
         proposals: Vec::new(),
         your_proposal: None,
+        rated: false,
     }
 }
 
@@ -584,4 +589,102 @@ fn the_own_profile_follows_the_claim_and_the_leaderboard_arrives() {
     });
     let board = app.world().resource::<Net>().leaderboard.clone().expect("a leaderboard");
     assert!(board.top.is_empty() && board.yours.is_none(), "nobody has played a rated game: {board:?}");
+}
+
+/// Profiles and archives: a profile asked for while the own one is on its way waits its turn
+/// (no refusal); a private game is in the own profile only; its archive comes back whole and
+/// opens as the game it was, with the person here on their side.
+#[test]
+fn profiles_wait_their_turn_and_a_recent_game_opens_from_its_archive() {
+    use ludus::screens::profile::archived_game;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-profiles");
+    let (_server, addr, mut app) = server_and_app(&dir.join("server"));
+    let mut bot = game_with_bot(&mut app, addr, false);
+    let (game, side) = {
+        let online = app.world().resource::<OnlineGame>();
+        (online.id, online.local_side().expect("the app plays"))
+    };
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::Resign { game });
+    run_until(&mut app, &mut [&mut bot], 10, "the archive at the end", |app, _| {
+        app.world().resource::<OnlineGame>().archive.is_some()
+    });
+    let played = app.world().resource::<OnlineGame>().archive.clone().expect("archived");
+    // Two asks in one frame: the server answers one profile at a time, the game asks in turn.
+    {
+        let mut net = app.world_mut().resource_mut::<Net>();
+        net.view_profile("Bot");
+        net.view_profile("Ann");
+    }
+    run_until(&mut app, &mut [&mut bot], 10, "the second profile", |app, _| {
+        app.world().resource::<Net>().viewed.as_ref().is_some_and(|p| p.nickname == "Ann")
+    });
+    let net = app.world().resource::<Net>();
+    assert_eq!(net.notice, None, "no refusal");
+    let own = net.viewed.clone().expect("a profile");
+    assert_eq!(own.recent.first().map(|g| g.game), Some(game), "a private game is in the own profile");
+    // Bot's profile (which came first) does not show it to the app.
+    app.world_mut().resource_mut::<Net>().view_profile("Bot");
+    run_until(&mut app, &mut [&mut bot], 10, "Bot's profile", |app, _| {
+        app.world().resource::<Net>().viewed.as_ref().is_some_and(|p| p.nickname == "Bot")
+    });
+    let theirs = app.world().resource::<Net>().viewed.clone().expect("a profile");
+    assert!(theirs.recent.is_empty(), "others do not see a private game: {:?}", theirs.recent);
+    app.world_mut().resource_mut::<Net>().ask_archive(game);
+    run_until(&mut app, &mut [&mut bot], 10, "the archive", |app, _| {
+        app.world().resource::<Net>().archive.is_some()
+    });
+    let archive = app.world_mut().resource_mut::<Net>().archive.take().expect("the archive");
+    assert_eq!(*archive, played, "the archive is the game as it ended");
+    let (replayed, seats) = archived_game(&archive, Some("Ann")).expect("a valid record");
+    assert_eq!(replayed.move_strings(), played.record.moves);
+    assert!(replayed.is_over(), "ended by resignation");
+    assert_eq!(seats.human_side(), Some(side), "the person here on their side");
+    assert_eq!(archived_game(&archive, Some("Someone")).expect("valid").1.human_side(), None);
+}
+
+/// The lobby's filter lets through the rooms and live games of one game, one time control,
+/// rated or casual, and everything by default.
+#[test]
+fn the_lobby_filter_keeps_what_was_asked_for() {
+    use ludus::screens::lobby::LobbyFilter;
+    use ludus_protocol::{ClockSpec, GameSummary, LobbyView, RoomSummary};
+    let room = |code: &str, variant, clock, rated| RoomSummary {
+        code: code.to_string(),
+        variant,
+        clock,
+        host: "Ann".to_string(),
+        rated,
+        host_rating: None,
+    };
+    let blitz = ClockSpec::CONTROLS[2];
+    let lobby = LobbyView {
+        rooms: vec![
+            room("A", Variant::Alquerque, None, false),
+            room("B", Variant::Alquerque, Some(blitz), true),
+            room("C", Variant::Latrunculi, Some(blitz), false),
+        ],
+        games: vec![GameSummary {
+            game: GameId(9),
+            variant: Variant::Latrunculi,
+            players: ["Ann".to_string(), "Bob".to_string()],
+            spectators: 0,
+            ply: 3,
+            clock: Some(blitz),
+            rated: true,
+        }],
+        total_rooms: 3,
+        total_games: 1,
+        online: 4,
+    };
+    let codes = |f: LobbyFilter| f.rooms(&lobby).iter().map(|r| r.code.clone()).collect::<Vec<_>>().join("");
+    assert_eq!(codes(LobbyFilter::default()), "ABC");
+    assert_eq!(codes(LobbyFilter { variant: Some(Variant::Alquerque), ..default() }), "AB");
+    assert_eq!(codes(LobbyFilter { clock: Some(None), ..default() }), "A", "untimed only");
+    assert_eq!(codes(LobbyFilter { clock: Some(Some(blitz)), ..default() }), "BC");
+    assert_eq!(codes(LobbyFilter { rated: Some(true), ..default() }), "B");
+    assert_eq!(codes(LobbyFilter { rated: Some(false), clock: Some(Some(blitz)), ..default() }), "C");
+    assert_eq!(LobbyFilter { rated: Some(true), ..default() }.games(&lobby).len(), 1);
+    assert!(LobbyFilter { rated: Some(false), ..default() }.games(&lobby).is_empty());
+    assert!(LobbyFilter { variant: Some(Variant::LatrunculiQuick), ..default() }.games(&lobby).is_empty());
 }

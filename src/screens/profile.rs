@@ -1,0 +1,145 @@
+//! A player's profile (online): their ratings and record in each game, and their last finished
+//! games, each opening in the replay and analysis screen from the server's archive.
+
+use crate::app::Screen;
+use crate::game::records::date_text;
+use crate::game::session::{Seats, Session};
+use crate::game::settings::Settings;
+use crate::i18n::{Lang, fill};
+use crate::net::connection::Net;
+use crate::players::analysis;
+use crate::ui::root_ui;
+use crate::ui::widgets::{rating_text, screen_header, variant_key};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use ludus_protocol::{ArchivedGame, GameResult, ProfileView, RecentGame};
+use ludus_rules::{AnyGame, Side};
+
+/// The text key of a game's result for the profile's player.
+fn result_key(result: GameResult) -> &'static str {
+    match result {
+        GameResult::Win => "profile.won",
+        GameResult::Draw => "profile.drawn",
+        GameResult::Loss => "profile.lost",
+    }
+}
+
+/// One line about a recent game: when, which game, against whom, how it went, rated or not.
+pub fn recent_text(lang: Lang, g: &RecentGame) -> String {
+    format!(
+        "{} · {} · {} · {} · {}",
+        date_text(g.ended_ms / 1000),
+        lang.t(variant_key(g.variant)),
+        fill(lang.t("profile.against"), &[&g.opponent]),
+        lang.t(result_key(g.result)),
+        lang.t(if g.rated { "net.game_rated" } else { "net.game_casual" }),
+    )
+}
+
+/// The game an archive records, with the person here on their side if they played it.
+pub fn archived_game(archive: &ArchivedGame, me: Option<&str>) -> Result<(AnyGame, Seats), String> {
+    let game = AnyGame::from_record(&archive.record).map_err(|e| e.to_string())?;
+    let local = archive
+        .players
+        .iter()
+        .position(|p| Some(p.as_str()) == me)
+        .map(|i| if i == 0 { Side::First } else { Side::Second });
+    Ok((game, Seats::online(local)))
+}
+
+/// The ratings table: a line per game.
+fn ratings_grid(ui: &mut egui::Ui, lang: Lang, profile: &ProfileView) {
+    egui::Grid::new("profile-ratings").striped(true).spacing([18.0, 6.0]).show(ui, |ui| {
+        for key in [
+            "menu.game",
+            "profile.rating",
+            "profile.games",
+            "profile.wins",
+            "profile.draws",
+            "profile.losses",
+        ] {
+            ui.label(egui::RichText::new(lang.t(key)).strong());
+        }
+        ui.end_row();
+        for r in &profile.ratings {
+            ui.label(lang.t(variant_key(r.variant)));
+            ui.label(egui::RichText::new(rating_text(&r.rating)).monospace());
+            for n in [r.games, r.wins, r.draws, r.losses] {
+                ui.label(egui::RichText::new(n.to_string()).monospace());
+            }
+            ui.end_row();
+        }
+    });
+}
+
+pub(super) fn profile_screen(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    mut net: ResMut<Net>,
+    session: Option<Res<Session>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = settings.lang;
+    let mut failed = None;
+    egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
+        if screen_header(ui, lang, "profile.title") {
+            next.set(Screen::Online);
+        }
+        super::lobby::notice_box(ui, lang, &mut net);
+        let Some(profile) = net.viewed.clone() else {
+            ui.spinner();
+            return;
+        };
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.set_max_width(760.0);
+            let width = ui.available_width();
+            ui.heading(egui::RichText::new(&profile.nickname).size(26.0));
+            if profile.claimed {
+                ratings_grid(ui, lang, &profile);
+            } else {
+                ui.label(lang.t("profile.not_claimed"));
+            }
+            ui.add_space(10.0);
+            ui.heading(lang.t("profile.recent"));
+            if profile.recent.is_empty() {
+                ui.label(egui::RichText::new(lang.t("net.none")).italics());
+            }
+            let waiting = net.archive_asked;
+            for g in &profile.recent {
+                let mut text = recent_text(lang, g);
+                if waiting == Some(g.game) {
+                    text = format!("{text}  …");
+                }
+                let button = egui::Button::new(text).min_size(egui::vec2(width, 44.0));
+                if ui.add_enabled(waiting.is_none(), button).clicked() {
+                    net.ask_archive(g.game);
+                }
+            }
+            if !profile.recent.is_empty() {
+                ui.label(egui::RichText::new(lang.t("profile.replay_hint")).small());
+            }
+        });
+    });
+    // The archive asked for came: its replay and analysis, "Back" returning here.
+    if let Some(archive) = net.archive.take() {
+        match archived_game(&archive, net.nickname.as_deref()) {
+            Ok((game, seats)) => {
+                analysis::open(
+                    &mut commands,
+                    &mut next,
+                    game,
+                    seats,
+                    Screen::Profile,
+                    session.map(|s| s.clone()),
+                );
+            }
+            Err(e) => failed = Some(e),
+        }
+    }
+    if let Some(e) = failed {
+        net.notice = Some((ludus_protocol::ErrorCode::Malformed, e));
+    }
+    Ok(())
+}
