@@ -11,8 +11,8 @@ use crate::net::connection::{LinkState, Net, OnlineConfig, Waiting};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::lan::LanHost;
 use crate::net::sync::OnlineGame;
-use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, error_key, link_text, rating_text, variant_key};
+use crate::ui::{TapTargets, root_ui};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_protocol::{
@@ -74,6 +74,7 @@ pub(super) fn online_screen(
     mut config: ResMut<OnlineConfig>,
     mut net: ResMut<Net>,
     mut fields: ResMut<LobbyForm>,
+    mut taps: ResMut<TapTargets>,
     online: Option<Res<OnlineGame>>,
     session: Option<Res<Session>>,
     mut next: ResMut<NextState<Screen>>,
@@ -155,7 +156,7 @@ pub(super) fn online_screen(
                         return;
                     }
                     ui.separator();
-                    if account_section(ui, lang, &mut net, &mut fields) {
+                    if account_section(ui, lang, &mut net, &mut fields, &mut taps) {
                         next.set(Screen::Profile);
                     }
                     let LobbyForm { code, filter, .. } = &mut *fields;
@@ -405,7 +406,13 @@ fn filter_row(ui: &mut egui::Ui, lang: Lang, filter: &mut LobbyFilter) {
 /// The nickname's claim and the ratings: claim the nickname with a password (then it is the
 /// person's alone, on any device), or sign in as a claimed nickname with its password. `true`:
 /// the person's own profile was asked for.
-fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut LobbyForm) -> bool {
+fn account_section(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    net: &mut Net,
+    fields: &mut LobbyForm,
+    taps: &mut TapTargets,
+) -> bool {
     let Some(profile) = net.profile.clone() else { return false };
     let mut own = false;
     if profile.claimed {
@@ -417,7 +424,9 @@ fn account_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, fields: &mut Lo
         ui.label(fill(lang.t("net.claimed"), &[&profile.nickname]));
         ui.label(fill(lang.t("net.your_ratings"), &[&ratings.join(" · ")]));
     }
-    if ui.button(lang.t("net.my_profile")).clicked() {
+    let mine = ui.button(lang.t("net.my_profile"));
+    taps.note(ui.ctx(), "my_profile", &mine);
+    if mine.clicked() {
         net.view_profile(&profile.nickname);
         own = true;
     }

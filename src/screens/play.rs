@@ -10,11 +10,11 @@ use crate::i18n::{Lang, fill};
 use crate::net::connection::{LinkState, Net};
 use crate::net::sync::{OnlineGame, leave_game};
 use crate::players::computer::Thinking;
-use crate::ui::root_ui;
 use crate::ui::widgets::{
     clock_text, draw_coordinates, level_key, link_text, rating_text, side_name, side_swatch, status_text,
     variant_key,
 };
+use crate::ui::{TapTargets, root_ui};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -64,6 +64,7 @@ pub(super) struct GameActions<'w, 's> {
     pub next: ResMut<'w, NextState<Screen>>,
     pub net: ResMut<'w, Net>,
     pub commands: Commands<'w, 's>,
+    pub taps: ResMut<'w, TapTargets>,
 }
 
 /// The panel beside (or under) the board, which leaves the board the rest of the window.
@@ -101,7 +102,9 @@ pub(super) fn panel(
         }
         if let Some(online) = online {
             online_panel(ui, lang, &actions.net, online, session, now);
-            chat_panel(ui, lang, &mut actions.net, online, session);
+            if let Some(phrase) = chat_panel(ui, lang, &mut actions.net, online, session) {
+                actions.taps.note(ui.ctx(), "phrase_good_game", &phrase);
+            }
         }
         draw_offer(ui, lang, session, online, &mut actions.game);
         if let Some(level) = session.seats.players.iter().find_map(|p| match p {
@@ -143,19 +146,24 @@ pub(super) fn panel(
                 }
                 if let Some(side) = online.local_side()
                     && playing
-                    && ui
-                        .add_enabled(
-                            session.may_offer_draw(side),
-                            egui::Button::new(lang.t("hud.offer_draw")),
-                        )
-                        .clicked()
                 {
-                    actions.game.write(GameCommand::OfferDraw);
+                    let offer = ui.add_enabled(
+                        session.may_offer_draw(side),
+                        egui::Button::new(lang.t("hud.offer_draw")),
+                    );
+                    if offer.clicked() {
+                        actions.game.write(GameCommand::OfferDraw);
+                    }
+                    if offer.enabled() {
+                        actions.taps.note(ui.ctx(), "offer_draw", &offer);
+                    }
                 }
                 if session.spectating && ui.button(lang.t("hud.flip")).clicked() {
                     board.view.turned = !board.view.turned;
                 }
-                if ui.button(lang.t("net.lobby")).clicked() {
+                let lobby = ui.button(lang.t("net.lobby"));
+                actions.taps.note(ui.ctx(), "lobby", &lobby);
+                if lobby.clicked() {
                     if playing {
                         // The seat stays: the lobby offers the way back to the game.
                         actions.next.set(Screen::Online);
@@ -390,8 +398,16 @@ pub fn chat_line_text(lang: Lang, line: &ChatLine, viewer_plays: bool) -> String
 
 /// The game's chat (online): the lines heard, quick phrases and free text while the game goes
 /// on (players talk to each other, spectators among themselves; the players read the
-/// spectators' lines once it is over), and muting a speaker.
-fn chat_panel(ui: &mut egui::Ui, lang: Lang, net: &mut Net, online: &OnlineGame, session: &Session) {
+/// spectators' lines once it is over), and muting a speaker. Returns the "Good game" button,
+/// when it shows.
+fn chat_panel(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    net: &mut Net,
+    online: &OnlineGame,
+    session: &Session,
+) -> Option<egui::Response> {
+    let mut good_game = None;
     let game = online.id;
     let plays = online.local_side().is_some();
     let open = !session.game.is_over();
@@ -414,8 +430,12 @@ fn chat_panel(ui: &mut egui::Ui, lang: Lang, net: &mut Net, online: &OnlineGame,
             if open {
                 ui.horizontal_wrapped(|ui| {
                     for phrase in QuickPhrase::ALL {
-                        if ui.small_button(lang.t(phrase_key(phrase))).clicked() {
+                        let button = ui.small_button(lang.t(phrase_key(phrase)));
+                        if button.clicked() {
                             net.send(ClientMessage::Chat { game, text: ChatText::Phrase(phrase) });
+                        }
+                        if phrase == QuickPhrase::GoodGame {
+                            good_game = Some(button);
                         }
                     }
                 });
@@ -469,6 +489,7 @@ fn chat_panel(ui: &mut egui::Ui, lang: Lang, net: &mut Net, online: &OnlineGame,
             }
         },
     );
+    good_game
 }
 
 /// The online part of the game screen's panel: players, clocks, connection, and for spectators

@@ -8,8 +8,8 @@ use crate::game::settings::Settings;
 use crate::i18n::{Lang, fill};
 use crate::net::connection::Net;
 use crate::players::analysis;
-use crate::ui::root_ui;
 use crate::ui::widgets::{rating_text, screen_header, variant_key};
+use crate::ui::{TapTargets, root_ui};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_protocol::{ArchivedGame, GameResult, ProfileView, RecentGame};
@@ -76,6 +76,7 @@ pub(super) fn profile_screen(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
     mut net: ResMut<Net>,
+    mut taps: ResMut<TapTargets>,
     session: Option<Res<Session>>,
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
@@ -107,13 +108,17 @@ pub(super) fn profile_screen(
                 ui.label(egui::RichText::new(lang.t("net.none")).italics());
             }
             let waiting = net.archive_asked;
-            for g in &profile.recent {
+            for (i, g) in profile.recent.iter().enumerate() {
                 let mut text = recent_text(lang, g);
                 if waiting == Some(g.game) {
                     text = format!("{text}  …");
                 }
                 let button = egui::Button::new(text).min_size(egui::vec2(width, 44.0));
-                if ui.add_enabled(waiting.is_none(), button).clicked() {
+                let button = ui.add_enabled(waiting.is_none(), button);
+                if i == 0 {
+                    taps.note(ui.ctx(), "recent_game", &button);
+                }
+                if button.clicked() {
                     net.ask_archive(g.game);
                 }
             }

@@ -29,6 +29,8 @@ struct PageState {
     game: Option<GameState>,
     /// The connection to a server, when there is one.
     online: Option<OnlineState>,
+    /// Where some of the panel's buttons are (see [`crate::ui::TapTargets`]).
+    taps: std::collections::BTreeMap<&'static str, [f32; 2]>,
 }
 
 #[derive(Serialize, PartialEq)]
@@ -45,6 +47,8 @@ struct OnlineState {
     game: Option<(u64, &'static str)>,
     /// The last refusal from the server.
     notice: Option<String>,
+    /// The chat lines heard in the online game (`Nickname: Phrase(GoodGame)`).
+    chat: Vec<String>,
 }
 
 fn online_state(net: &Net, game: Option<&OnlineGame>) -> Option<OnlineState> {
@@ -68,6 +72,9 @@ fn online_state(net: &Net, game: Option<&OnlineGame>) -> Option<OnlineState> {
         game: game.map(|g| (g.id.0, g.local_side().map_or("spectator", side_name))),
         notice: net.notice.as_ref().map(|(code, text)| format!("{code:?}: {text}")),
         no_network: !crate::platform::network_available(),
+        chat: game
+            .map(|g| g.chat.iter().map(|l| format!("{}: {:?}", l.nickname, l.text)).collect())
+            .unwrap_or_default(),
     })
 }
 
@@ -206,6 +213,7 @@ fn publish(
     online: Option<Res<OnlineGame>>,
     warmup: Res<crate::players::warmup::Warmup>,
     title_fits: Res<crate::screens::title::TitleFits>,
+    taps: Res<crate::ui::TapTargets>,
     mut ready_ms: Local<Option<f64>>,
     mut last: Local<Option<PageState>>,
 ) {
@@ -244,6 +252,7 @@ fn publish(
         title_fits: if screen == Screen::Title { title_fits.0 } else { None },
         game,
         online: online_state(&net, online.as_deref()),
+        taps: taps.0.clone(),
     };
     if last.as_ref() == Some(&state) {
         return;

@@ -160,8 +160,28 @@ pub fn plugin(app: &mut App) {
             .after(bevy_egui::EguiPreUpdateSet::InitContexts)
             .before(bevy_egui::EguiPreUpdateSet::BeginPass),
     );
-    app.add_systems(EguiPrimaryContextPass, apply_text_size.in_set(UiSet::Setup));
+    app.init_resource::<TapTargets>();
+    app.add_systems(EguiPrimaryContextPass, (apply_text_size, clear_taps).in_set(UiSet::Setup));
     app.configure_sets(EguiPrimaryContextPass, UiSet::Setup.before(UiSet::Screens));
+}
+
+/// Where some of the panel's buttons were in the last frame, by name, at their centres in the
+/// window's logical pixels: the page state publishes them so that the browser test taps them
+/// as a person would (the board's points come from its own layout).
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct TapTargets(pub std::collections::BTreeMap<&'static str, [f32; 2]>);
+
+impl TapTargets {
+    /// Notes where `response`'s widget is, as `name`.
+    pub fn note(&mut self, ctx: &egui::Context, name: &'static str, response: &egui::Response) {
+        let r = logical_rect(ctx, response.rect);
+        self.0.insert(name, [r.center().x, r.center().y]);
+    }
+}
+
+/// Each frame's screen notes its own buttons.
+fn clear_taps(mut taps: ResMut<TapTargets>) {
+    taps.0.clear();
 }
 
 /// The order of the egui pass: set-up, then the screens.

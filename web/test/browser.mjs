@@ -500,7 +500,7 @@ try {
   if (udp && cli) {
     const botOut = [];
     const bot = spawn(cli, ['bot', '--server', udp, '--quick', 'alquerque', '--nick', 'Bot', '--moves', '2',
-      '--linger', '20', '--think-ms', '200', '--timeout', '150'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      '--linger', '40', '--think-ms', '200', '--timeout', '150', '--accept-draws'], { stdio: ['ignore', 'pipe', 'pipe'] });
     bot.stdout.on('data', (d) => botOut.push(String(d)));
     bot.stderr.on('data', (d) => botOut.push(String(d)));
     const botDone = new Promise((done) => bot.on('exit', (code) => done(code)));
@@ -531,12 +531,46 @@ try {
     check('moves go both ways between the browser and the bot', moves.length >= 4, moves.join(' '));
     // The bot stays seated a while (--linger): the board of the game in progress.
     await settledShot(page, path.join(out, 'alquerque-online.png'), 'alquerque');
-    const botCode = await Promise.race([botDone, new Promise((done) => setTimeout(() => done('still running'), 40000))]);
+    // A quick phrase, tapped on the panel, reaches the bot and comes back to the page.
+    s = await until(page, 'the quick phrases on the panel', (s) => s.taps?.phrase_good_game != null, 10000);
+    await tap(page, s.taps.phrase_good_game);
+    s = await until(page, 'the phrase in the page\'s chat', (s) => (s.online?.chat ?? []).some((l) => /^Tablet: Phrase\(GoodGame\)$/.test(l)), 10000)
+      .catch((e) => ({ error: String(e) }));
+    check('a tapped quick phrase is said in the game', !s.error, s.error ?? s.online.chat.join(' | '));
+    // A draw offered with the panel's button: the bot (--accept-draws) accepts it.
+    s = await until(page, 'the draw offer button', (s) => s.taps?.offer_draw != null, 10000);
+    await tap(page, s.taps.offer_draw);
+    s = await until(page, 'the game to end drawn', (s) => s.game?.outcome != null, 20000).catch((e) => ({ error: String(e) }));
+    check(
+      'a draw offered on the panel and accepted ends the game drawn by agreement',
+      !s.error && s.game.outcome[0] === 'draw' && s.game.outcome[1] === 'Agreement',
+      s.error ?? JSON.stringify(s.game.outcome),
+    );
+    const botCode = await Promise.race([botDone, new Promise((done) => setTimeout(() => done('still running'), 20000))]);
     if (botCode === 'still running') bot.kill();
     const botLog = botOut.join('');
-    check('the bot saw the browser\'s moves and finished', botCode === 0 && /\(opponent\)/.test(botLog), `${botCode}: ${botLog.trim().split('\n').slice(-3).join(' | ')}`);
-    s = await until(page, 'the game to end when the bot leaves', (s) => s.game?.outcome != null, 20000);
-    check('the bot leaving ends the game by resignation', s.game.outcome[1] === 'Resignation', JSON.stringify(s.game.outcome));
+    const tail = `${botCode}: ${botLog.trim().split('\n').slice(-4).join(' | ')}`;
+    check('the bot saw the browser\'s moves and finished', botCode === 0 && /\(opponent\)/.test(botLog), tail);
+    check(
+      'the bot heard the phrase and was offered the draw',
+      /chat Tablet: Phrase\(GoodGame\)/.test(botLog) && /draw offered by/.test(botLog) && /game over: None by Agreement/.test(botLog),
+      tail,
+    );
+    // After the game: the lobby, the person's own profile with the game, and its replay.
+    s = await until(page, 'the lobby button', (s) => s.taps?.lobby != null, 10000);
+    await tap(page, s.taps.lobby);
+    s = await until(page, 'the lobby with the profile button', (s) => s.screen === 'online' && s.taps?.my_profile != null, 15000);
+    await tap(page, s.taps.my_profile);
+    s = await until(page, 'the profile with a recent game', (s) => s.screen === 'profile' && s.taps?.recent_game != null, 15000)
+      .catch((e) => ({ error: String(e) }));
+    check('the own profile lists the game just played', !s.error, s.error ?? s.screen);
+    if (!s.error) {
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(out, 'profile.png') });
+      await tap(page, s.taps.recent_game);
+      s = await until(page, 'the replay', (s) => s.screen === 'analysis', 15000).catch((e) => ({ error: String(e) }));
+      check('a recent game of the profile opens in the replay and analysis', !s.error, s.error ?? s.screen);
+    }
   } else {
     console.log('     (no LUDUS_UDP_ADDR / LUDUS_CLI: the online step is skipped)');
   }

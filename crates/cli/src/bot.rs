@@ -3,7 +3,9 @@
 //! with the engine at a level (random by default), printing what happens line by line.
 //!
 //! It stops with success once the game is over or both sides have made `--moves` moves, and
-//! fails (exit code 1) when `--timeout` passes first or the server refuses something.
+//! fails (exit code 1) when `--timeout` passes first or the server refuses something. It prints
+//! the chat it hears, and answers the opponent's draw offers (declines them unless
+//! `--accept-draws`).
 
 use crate::commands::{parse_level, parse_variant};
 use ludus_ai::{Level, Limits};
@@ -54,6 +56,9 @@ pub struct BotArgs {
     /// Fail when not done after this many seconds
     #[arg(long, value_name = "SECS", default_value_t = 120)]
     timeout: u64,
+    /// Accept the opponent's draw offers (else they are declined)
+    #[arg(long)]
+    accept_draws: bool,
 }
 
 fn say(line: impl AsRef<str>) {
@@ -146,6 +151,15 @@ pub fn run(args: BotArgs) -> Result<(), String> {
                     }
                     move_due = Some(Instant::now() + think);
                 }
+                ServerMessage::DrawOffered { game: id, by } => {
+                    let Some((gid, side, _)) = &game else { continue };
+                    if *gid != id || by == *side {
+                        continue;
+                    }
+                    say(format!("draw offered by {by:?}"));
+                    client.send(&ClientMessage::AnswerDraw { game: id, accept: args.accept_draws });
+                }
+                ServerMessage::Chat(line) => say(format!("chat {}: {:?}", line.nickname, line.text)),
                 ServerMessage::GameOver { outcome, .. } => {
                     say(format!("game over: {:?} by {:?}", outcome.winner, outcome.reason));
                     client.flush();
