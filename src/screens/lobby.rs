@@ -278,19 +278,7 @@ fn lobby_section(
     ui.label(fill(lang.t("net.online_count"), &[&lobby.online.to_string()]));
     filter_row(ui, lang, filter);
     let rooms = filter.rooms(&lobby);
-    ui.label(egui::RichText::new(fill(lang.t("net.open_rooms"), &[&lobby.total_rooms.to_string()])).strong());
-    if rooms.len() < lobby.rooms.len() {
-        ui.label(
-            egui::RichText::new(fill(
-                lang.t("net.filtered"),
-                &[&rooms.len().to_string(), &lobby.rooms.len().to_string()],
-            ))
-            .small(),
-        );
-    }
-    if rooms.is_empty() {
-        ui.label(egui::RichText::new(lang.t("net.none")).italics());
-    }
+    list_heading(ui, lang, "net.open_rooms", lobby.total_rooms, rooms.len(), lobby.rooms.len());
     for room in rooms {
         ui.horizontal_wrapped(|ui| {
             // A rated room takes claimed players only: the server would refuse the others.
@@ -319,19 +307,7 @@ fn lobby_section(
     }
     ui.add_space(6.0);
     let games = filter.games(&lobby);
-    ui.label(egui::RichText::new(fill(lang.t("net.live_games"), &[&lobby.total_games.to_string()])).strong());
-    if games.len() < lobby.games.len() {
-        ui.label(
-            egui::RichText::new(fill(
-                lang.t("net.filtered"),
-                &[&games.len().to_string(), &lobby.games.len().to_string()],
-            ))
-            .small(),
-        );
-    }
-    if games.is_empty() {
-        ui.label(egui::RichText::new(lang.t("net.none")).italics());
-    }
+    list_heading(ui, lang, "net.live_games", lobby.total_games, games.len(), lobby.games.len());
     for g in games {
         ui.horizontal_wrapped(|ui| {
             if ui.button(lang.t("net.watch")).clicked() {
@@ -358,6 +334,21 @@ fn lobby_section(
             true
         }
         None => false,
+    }
+}
+
+/// A list's heading with the server's total, how many of those listed the filter shows, and
+/// "none" for an empty list.
+fn list_heading(ui: &mut egui::Ui, lang: Lang, key: &'static str, total: u32, shown: usize, listed: usize) {
+    ui.label(egui::RichText::new(fill(lang.t(key), &[&total.to_string()])).strong());
+    if shown < listed {
+        ui.label(
+            egui::RichText::new(fill(lang.t("net.filtered"), &[&shown.to_string(), &listed.to_string()]))
+                .small(),
+        );
+    }
+    if shown == 0 {
+        ui.label(egui::RichText::new(lang.t("net.none")).italics());
     }
 }
 

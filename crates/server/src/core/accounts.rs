@@ -168,6 +168,20 @@ pub(super) enum Spender {
     Connection(ConnId),
 }
 
+/// Whether `log` (when something was done, oldest first) has room for one more within
+/// `window` of `now` (at most `most`); what is older than the window is dropped.
+fn room_in(
+    log: &mut std::collections::VecDeque<std::time::Instant>,
+    now: std::time::Instant,
+    window: std::time::Duration,
+    most: usize,
+) -> bool {
+    while log.front().is_some_and(|&t| now.saturating_duration_since(t) >= window) {
+        log.pop_front();
+    }
+    log.len() < most
+}
+
 /// How long an address or nickname is refused after too many wrong passwords.
 const LOGIN_COOLDOWN: std::time::Duration = std::time::Duration::from_secs(300);
 
@@ -224,11 +238,7 @@ impl Core {
         let nickname = player.nickname.clone();
         if let Some(origin) = self.conns.get(&conn).and_then(|c| c.origin) {
             let (now, window, most) = (self.now, self.limits.claim_window, self.limits.claims_per_address);
-            let made = self.claims_made.entry(origin).or_default();
-            while made.front().is_some_and(|&t| now.saturating_duration_since(t) >= window) {
-                made.pop_front();
-            }
-            if made.len() >= most {
+            if !room_in(self.claims_made.entry(origin).or_default(), now, window, most) {
                 return refuse(
                     ErrorCode::RateLimited,
                     format!(
@@ -258,10 +268,7 @@ impl Core {
         let spender = c.origin.map_or(Spender::Connection(conn), Spender::Address);
         let now = self.now;
         let spent = self.password_spend.entry(spender).or_default();
-        while spent.front().is_some_and(|&t| now.saturating_duration_since(t) >= PASSWORD_WINDOW) {
-            spent.pop_front();
-        }
-        if spent.len() >= PASSWORD_JOBS {
+        if !room_in(spent, now, PASSWORD_WINDOW, PASSWORD_JOBS) {
             return refuse(
                 ErrorCode::RateLimited,
                 format!(

@@ -1664,3 +1664,57 @@ fn one_address_claims_only_so_many_nicknames() {
     h.advance(Duration::from_secs(24 * 3600));
     h.claim(3, "a good password");
 }
+
+/// No client message carries a rating: a server message sent as if it were a client's (a
+/// game over with rating changes to 3000) is refused or read as something harmless, and
+/// nobody's rating or record changes.
+#[test]
+fn a_forged_rating_change_changes_no_rating() {
+    let mut h = Harness::new(Limits::default());
+    let (first, second, view) = h.quick_game(None);
+    h.run_password_jobs();
+    for conn in [first, second] {
+        h.claim(conn, "a good password");
+    }
+    h.send(first, &ClientMessage::Resign { game: view.game });
+    let mut archive = h
+        .all()
+        .into_iter()
+        .find_map(|(_, m)| match m {
+            ServerMessage::GameOver { archive, .. } => Some(archive),
+            _ => None,
+        })
+        .expect("the game is over");
+    let ratings = |h: &Harness| {
+        let mut all: Vec<(PlayerId, Vec<(Variant, f64, u32)>)> = h
+            .core
+            .claims
+            .iter()
+            .map(|(id, c)| {
+                let mut r: Vec<_> = c.ratings.iter().map(|(v, r)| (*v, r.rating, r.games)).collect();
+                r.sort_by_key(|(v, ..)| v.name());
+                (*id, r)
+            })
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    };
+    let before = ratings(&h);
+    assert_eq!(before.len(), 2, "both claimed");
+    let big = ludus_protocol::RatingView { rating: 3000, deviation: 40, provisional: false };
+    let change = ludus_protocol::RatingChange { before: big, after: big };
+    archive.rated = true;
+    archive.ratings = Some([change, change]);
+    let forged = [
+        ServerMessage::GameOver { game: view.game, outcome: archive.outcome, archive: archive.clone() },
+        ServerMessage::Archive(Box::new(archive)),
+        ServerMessage::Leaderboard { variant: Variant::Latrunculi, top: Vec::new(), yours: None },
+    ];
+    for message in &forged {
+        let bytes = encode(message).expect("encodes");
+        h.core.message(first, &bytes);
+        let _ = h.all();
+        h.run_password_jobs();
+    }
+    assert_eq!(ratings(&h), before, "no rating or record changed");
+}
