@@ -281,7 +281,9 @@ pub(super) fn game_over_card(
                         hidden.0 = true;
                     }
                     if online.is_some() {
-                        if big_button(ui, lang.t("over.back_lobby"), 260.0).clicked() {
+                        let back = big_button(ui, lang.t("over.back_lobby"), 260.0);
+                        actions.taps.note(ui, "back_lobby", &back);
+                        if back.clicked() {
                             leave_game(&mut actions.commands, &mut actions.net, &mut actions.next);
                         }
                     } else if big_button(ui, lang.t("over.back"), 260.0).clicked() {

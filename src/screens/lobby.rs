@@ -416,7 +416,7 @@ fn account_section(
         ui.label(fill(lang.t("net.your_ratings"), &[&ratings.join(" · ")]));
     }
     let mine = ui.button(lang.t("net.my_profile"));
-    taps.note(ui.ctx(), "my_profile", &mine);
+    taps.note(ui, "my_profile", &mine);
     if mine.clicked() {
         net.view_profile(&profile.nickname);
         own = true;

@@ -102,9 +102,6 @@ pub(super) fn panel(
         }
         if let Some(online) = online {
             online_panel(ui, lang, &actions.net, online, session, now);
-            if let Some(phrase) = chat_panel(ui, lang, &mut actions.net, online, session) {
-                actions.taps.note(ui.ctx(), "phrase_good_game", &phrase);
-            }
         }
         draw_offer(ui, lang, session, online, &mut actions.game);
         if let Some(level) = session.seats.players.iter().find_map(|p| match p {
@@ -155,14 +152,14 @@ pub(super) fn panel(
                         actions.game.write(GameCommand::OfferDraw);
                     }
                     if offer.enabled() {
-                        actions.taps.note(ui.ctx(), "offer_draw", &offer);
+                        actions.taps.note(ui, "offer_draw", &offer);
                     }
                 }
                 if session.spectating && ui.button(lang.t("hud.flip")).clicked() {
                     board.view.turned = !board.view.turned;
                 }
                 let lobby = ui.button(lang.t("net.lobby"));
-                actions.taps.note(ui.ctx(), "lobby", &lobby);
+                actions.taps.note(ui, "lobby", &lobby);
                 if lobby.clicked() {
                     if playing {
                         // The seat stays: the lobby offers the way back to the game.
@@ -218,6 +215,12 @@ pub(super) fn panel(
         }
         if game.is_over() && hidden.0 && ui.button(lang.t("over.title")).clicked() {
             hidden.0 = false;
+        }
+        // The chat below the buttons: in a low window the buttons stay in sight.
+        if let Some(online) = online
+            && let Some(phrase) = chat_panel(ui, lang, &mut actions.net, online, session)
+        {
+            actions.taps.note(ui, "phrase_good_game", &phrase);
         }
         // Move list.
         ui.separator();

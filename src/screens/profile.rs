@@ -116,7 +116,7 @@ pub(super) fn profile_screen(
                 let button = egui::Button::new(text).min_size(egui::vec2(width, 44.0));
                 let button = ui.add_enabled(waiting.is_none(), button);
                 if i == 0 {
-                    taps.note(ui.ctx(), "recent_game", &button);
+                    taps.note(ui, "recent_game", &button);
                 }
                 if button.clicked() {
                     net.ask_archive(g.game);

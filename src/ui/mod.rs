@@ -172,9 +172,12 @@ pub fn plugin(app: &mut App) {
 pub struct TapTargets(pub std::collections::BTreeMap<&'static str, [f32; 2]>);
 
 impl TapTargets {
-    /// Notes where `response`'s widget is, as `name`.
-    pub fn note(&mut self, ctx: &egui::Context, name: &'static str, response: &egui::Response) {
-        let r = logical_rect(ctx, response.rect);
+    /// Notes where `response`'s widget is, as `name`, if it shows whole (not clipped away).
+    pub fn note(&mut self, ui: &egui::Ui, name: &'static str, response: &egui::Response) {
+        if !ui.clip_rect().contains_rect(response.rect) {
+            return;
+        }
+        let r = logical_rect(ui.ctx(), response.rect);
         self.0.insert(name, [r.center().x, r.center().y]);
     }
 }

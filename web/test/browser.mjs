@@ -556,9 +556,10 @@ try {
       /chat Tablet: Phrase\(GoodGame\)/.test(botLog) && /draw offered by/.test(botLog) && /game over: None by Agreement/.test(botLog),
       tail,
     );
-    // After the game: the lobby, the person's own profile with the game, and its replay.
-    s = await until(page, 'the lobby button', (s) => s.taps?.lobby != null, 10000);
-    await tap(page, s.taps.lobby);
+    // After the game: back to the lobby from the game-over card, the person's own profile with
+    // the game, and its replay.
+    s = await until(page, 'the game-over card\'s lobby button', (s) => s.taps?.back_lobby != null, 15000);
+    await tap(page, s.taps.back_lobby);
     s = await until(page, 'the lobby with the profile button', (s) => s.screen === 'online' && s.taps?.my_profile != null, 15000);
     await tap(page, s.taps.my_profile);
     s = await until(page, 'the profile with a recent game', (s) => s.screen === 'profile' && s.taps?.recent_game != null, 15000)
