@@ -1074,6 +1074,7 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
         claims: vec![],
         next_player: 4,
         next_game: 8,
+        ..Loaded::default()
     };
     let now = Instant::now();
     let mut h = Harness {
