@@ -740,6 +740,8 @@ impl Client {
         self.last_update = now;
         let mut messages = std::mem::take(&mut self.early);
         let Some((renet, transport)) = &mut self.link else {
+            // Not connected (yet): a redirect that failed may go back to the node that sent it.
+            self.follow_redirects(now);
             return messages;
         };
         renet.update(dt);
@@ -761,6 +763,7 @@ impl Client {
             }
         }
         let Some((_, transport)) = &self.link else {
+            self.follow_redirects(now);
             return messages;
         };
         if transport.is_connected() {
