@@ -216,7 +216,13 @@ struct Fallback {
     home: ClientConfig,
     then: Option<ClientMessage>,
     retry_at: Option<Instant>,
+    /// When the redirect was followed.
+    since: Instant,
 }
+
+/// How long a redirected client waits to be welcomed by the other node before it goes back to
+/// the node that sent it (a node that lost its database cannot welcome anyone).
+pub const REDIRECT_WELCOME_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// How long a client waits before going back to the node that redirected it, when the node it
 /// was sent to cannot be reached.
@@ -812,7 +818,7 @@ impl Client {
                 self.config.url = r.ws.clone();
             }
             self.config.api = r.http.clone();
-            self.fallback = Some(Fallback { home, then: r.then.clone(), retry_at: None });
+            self.fallback = Some(Fallback { home, then: r.then.clone(), retry_at: None, since: now });
             let _ = self.reconnect();
             if let Some(then) = &r.then {
                 self.send(then);
@@ -823,8 +829,16 @@ impl Client {
             return;
         };
         if !matches!(self.state, ConnectionState::Disconnected(_)) {
-            return;
+            if now.saturating_duration_since(f.since) < REDIRECT_WELCOME_TIMEOUT {
+                return;
+            }
+            // Not welcomed there in time: back to the node that sent us, now.
+            f.retry_at = Some(now);
+            self.disconnect();
         }
+        let Some(f) = &mut self.fallback else {
+            return;
+        };
         match f.retry_at {
             None => f.retry_at = Some(now + REDIRECT_RETRY),
             Some(at) if now >= at => {
