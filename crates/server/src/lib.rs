@@ -573,7 +573,7 @@ impl Server {
         }
         if now.saturating_duration_since(self.last_cluster) >= CLUSTER_EVERY {
             self.last_cluster = now;
-            self.core.set_accepting(!self.store.is_failing());
+            self.core.set_accepting(!self.store.is_failing() && !cluster.is_failing());
             if let Some(lobby) = self.core.take_published() {
                 cluster.request(store::cluster::Request::Publish(lobby));
             }

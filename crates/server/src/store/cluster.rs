@@ -87,6 +87,8 @@ pub struct Cluster {
     thread: Option<JoinHandle<()>>,
     stop: Arc<AtomicBool>,
     name: String,
+    /// The cluster thread cannot reach the database (or its statements fail).
+    failing: Arc<AtomicBool>,
 }
 
 impl Cluster {
@@ -101,14 +103,30 @@ impl Cluster {
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
         let name = fence.name.clone();
+        let failing = Arc::new(AtomicBool::new(false));
+        let thread_failing = failing.clone();
         let thread = std::thread::Builder::new()
             .name("ludus-cluster".into())
             .spawn(move || {
-                let mut state = State { config, fence, addrs, lost, requests: Some(requests), events: Some(events), db: None, ..State::default() };
+                let mut state = State {
+                    config,
+                    fence,
+                    addrs,
+                    lost,
+                    requests: Some(requests),
+                    events: Some(events),
+                    failing: thread_failing,
+                    ..State::default()
+                };
                 state.run(&thread_stop);
             })
             .map_err(|source| StoreError::Thread { what: "cluster", source })?;
-        Ok(Cluster { tx: Some(tx), rx, thread: Some(thread), stop, name })
+        Ok(Cluster { tx: Some(tx), rx, thread: Some(thread), stop, name, failing })
+    }
+
+    /// Whether the last round with the database failed.
+    pub fn is_failing(&self) -> bool {
+        self.failing.load(Ordering::Acquire)
     }
 
     /// This node's name.
@@ -156,7 +174,7 @@ struct State {
     /// Games taken over whose reload failed: tried again.
     unloaded: Vec<(StoredGame, String)>,
     nodes_read: Option<Instant>,
-    failing: bool,
+    failing: Arc<AtomicBool>,
 }
 
 impl State {
@@ -182,7 +200,7 @@ impl State {
             self.drain_requests();
             match self.tick(notified) {
                 Ok(()) => {
-                    if std::mem::take(&mut self.failing) {
+                    if self.failing.swap(false, Ordering::AcqRel) {
                         tracing::info!("cluster: database reachable again");
                     }
                 }
@@ -199,7 +217,12 @@ impl State {
     }
 
     fn note_failure(&mut self, e: &DbError) {
-        if !std::mem::replace(&mut self.failing, true) {
+        if let Some(db) = &self.db
+            && db.client.is_closed()
+        {
+            self.db = None;
+        }
+        if !self.failing.swap(true, Ordering::AcqRel) {
             tracing::error!("cluster: database unreachable or failing ({e}): this node takes no new games");
         }
     }

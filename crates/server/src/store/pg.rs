@@ -28,12 +28,15 @@ fn register_sql() -> String {
     )
 }
 
-/// Renews a lease if it still holds (`$1` name, `$2` incarnation, `$3` lease in ms): one row,
-/// locked until the transaction ends, or none when the lease is lost.
+/// Renews a lease unless it is lost (`$1` name, `$2` incarnation, `$3` lease in ms): one row,
+/// locked until the transaction ends, or none when the lease is lost. A lease that expired is
+/// lost only once another node took the games over (marked the node dead, under the same row
+/// lock) or another process registered under the name: until then its node may renew it (a
+/// database hiccup longer than the lease with no other node to take over costs nothing).
 pub(crate) fn renew_sql() -> String {
     format!(
         "UPDATE ludus_nodes SET lease_until_ms = {DB_NOW} + $3
-         WHERE name = $1 AND incarnation = $2 AND dead = 0 AND lease_until_ms > {DB_NOW}"
+         WHERE name = $1 AND incarnation = $2 AND dead = 0"
     )
 }
 
