@@ -214,6 +214,21 @@ impl State {
                 Err(e) => self.note_failure(&e),
             }
         }
+        // A clean stop (the server's writer has stored everything by now): the lease is given
+        // up, so that another node takes the games over at once instead of after the lease.
+        if stop.load(Ordering::Relaxed)
+            && !self.lost.load(Ordering::Acquire)
+            && let Some(db) = &mut self.db
+        {
+            let f = &self.fence;
+            match db.client.execute(
+                "UPDATE ludus_nodes SET lease_until_ms = 0 WHERE name = $1 AND incarnation = $2 AND dead = 0",
+                &[&f.name, &f.incarnation],
+            ) {
+                Ok(_) => tracing::info!(node = f.name, "lease given up: another node takes the games over"),
+                Err(e) => tracing::warn!("cannot give the lease up ({e}): the games move once it expires"),
+            }
+        }
     }
 
     fn note_failure(&mut self, e: &DbError) {

@@ -42,11 +42,15 @@ fn key_file(dir: &Path) -> std::path::PathBuf {
 }
 
 fn node(dir: &Path, url: &str, name: &str, key: &Path) -> Node {
+    node_with(dir, url, name, key, LEASE_MS)
+}
+
+fn node_with(dir: &Path, url: &str, name: &str, key: &Path, lease_ms: &str) -> Node {
     let data = dir.join(name);
     std::fs::create_dir_all(&data).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_ludus-server"))
         .args(["--udp", "127.0.0.1:0", "--ws", "127.0.0.1:0", "--new-players-per-minute", "0"])
-        .args(["--database", url, "--node-name", name, "--lease-ms", LEASE_MS])
+        .args(["--database", url, "--node-name", name, "--lease-ms", lease_ms])
         .arg("--data")
         .arg(&data)
         .arg("--key-file")
@@ -398,4 +402,34 @@ fn a_node_that_loses_its_database_takes_no_games_and_its_games_move() {
         std::thread::sleep(Duration::from_millis(10));
     };
     assert_eq!(status.code(), Some(1));
+}
+
+/// A node stopped cleanly (SIGTERM, as for a deploy) gives its lease up: with leases of a
+/// minute, another node still takes its game over within seconds, with every move.
+#[cfg(unix)]
+#[test]
+fn a_drained_node_hands_its_games_over_at_once() {
+    let Some((_pg, url)) = pg("nodes_drain") else { return };
+    let dir = data_dir("nodes-drain");
+    let key = key_file(&dir);
+    let [mut a, b] = ["a", "b"].map(|n| node_with(&dir, &url, n, &key, "60000"));
+    let mut ann = TestClient::signed_in(a.udp, Transport::Udp, "Ann");
+    let mut ben = TestClient::signed_in(a.udp, Transport::Udp, "Ben");
+    let (view, first) = crate::play::start_game(&mut ann, &mut ben, Variant::Alquerque, None);
+    let game = view.game;
+    let mut players = if first == 0 { [ann, ben] } else { [ben, ann] };
+    let mut local = AnyGame::new(Variant::Alquerque);
+    play_moves(&mut players, game, &mut local, 3);
+    let status = Command::new("kill").args(["-TERM", &a.child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    for p in players.iter_mut() {
+        p.expect("restarting", |m| matches!(m, ServerMessage::Restarting).then_some(()));
+    }
+    assert_eq!(a.child.wait().unwrap().code(), Some(0));
+    let tokens: Vec<SessionToken> = players.iter().map(|p| p.token()).collect();
+    drop(players);
+    let mut p0 = TestClient::connect_with(config(b.udp, Transport::Udp).token(Some(tokens[0].clone())), "p0");
+    // Well within the minute of the lease.
+    let v = game_view(&mut p0, WAIT);
+    assert_eq!((v.game, v.moves.clone()), (game, local.move_strings()));
 }
