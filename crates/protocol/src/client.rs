@@ -805,8 +805,10 @@ impl Client {
             };
             let Some(server) = target.and_then(resolve) else {
                 self.disconnect();
-                self.state =
-                    ConnectionState::Disconnected(format!("redirected to node {} without a usable address", r.node));
+                self.state = ConnectionState::Disconnected(format!(
+                    "redirected to node {} without a usable address",
+                    r.node
+                ));
                 return;
             };
             let home = match self.fallback.take() {
