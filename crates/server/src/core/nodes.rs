@@ -160,7 +160,8 @@ impl Core {
         let due = match &n.published {
             None => true,
             Some((last, last_key, at)) => {
-                *last_key != key || (*last != lobby && now.saturating_duration_since(*at) >= FULL_PUBLISH_EVERY)
+                *last_key != key
+                    || (*last != lobby && now.saturating_duration_since(*at) >= FULL_PUBLISH_EVERY)
             }
         };
         if !due {
@@ -204,16 +205,24 @@ impl Core {
     /// there).
     pub(super) fn join_elsewhere(&mut self, pid: PlayerId, code: &str) -> bool {
         let node = self.nodes.as_ref().and_then(|n| {
-            n.remote.iter().find(|r| r.lobby.rooms.iter().any(|(room, _)| room.code == code)).map(|r| r.name.clone())
+            n.remote
+                .iter()
+                .find(|r| r.lobby.rooms.iter().any(|(room, _)| room.code == code))
+                .map(|r| r.name.clone())
         });
-        node.is_some_and(|node| self.redirect(pid, &node, Some(ClientMessage::JoinRoom { code: code.to_string() })))
+        node.is_some_and(|node| {
+            self.redirect(pid, &node, Some(ClientMessage::JoinRoom { code: code.to_string() }))
+        })
     }
 
     /// Watching a game that is not here: the node that has it, if any (public games only, as
     /// here; the client is sent there).
     pub(super) fn watch_elsewhere(&mut self, pid: PlayerId, gid: GameId) -> bool {
         let node = self.nodes.as_ref().and_then(|n| {
-            n.remote.iter().find(|r| r.lobby.games.iter().any(|(g, public)| g.game == gid && *public)).map(|r| r.name.clone())
+            n.remote
+                .iter()
+                .find(|r| r.lobby.games.iter().any(|(g, public)| g.game == gid && *public))
+                .map(|r| r.name.clone())
         });
         node.is_some_and(|node| self.redirect(pid, &node, Some(ClientMessage::Watch { game: gid })))
     }
@@ -246,8 +255,11 @@ impl Core {
             let Some(node) = self.match_node(key) else {
                 continue;
             };
-            let waiting: Vec<PlayerId> =
-                self.queue.get(&key).map(|q| q.iter().copied().filter(|&p| self.waits_in(p, key)).collect()).unwrap_or_default();
+            let waiting: Vec<PlayerId> = self
+                .queue
+                .get(&key)
+                .map(|q| q.iter().copied().filter(|&p| self.waits_in(p, key)).collect())
+                .unwrap_or_default();
             if waiting.len() != 1 {
                 continue; // Two or more are paired here.
             }
@@ -346,7 +358,8 @@ impl Core {
 
     /// A stored live game back in memory (a restart, a takeover); whether it could be.
     pub(super) fn reload_game(&mut self, g: StoredGame) -> bool {
-        let record = GameRecord { variant: g.variant, start: g.start.clone(), moves: g.moves.clone(), ending: None };
+        let record =
+            GameRecord { variant: g.variant, start: g.start.clone(), moves: g.moves.clone(), ending: None };
         let game = match AnyGame::from_record(&record) {
             Ok(game) => game,
             Err(e) => {

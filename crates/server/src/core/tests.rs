@@ -1,10 +1,10 @@
 //! The core driven without sockets: injected time and seed, messages in, messages out.
 
 use super::*;
-use ludus_rules::{AnyGame, GameRecord};
 use crate::store::StoredPlayer;
 use crate::tokens::Grant;
 use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, decode_server};
+use ludus_rules::{AnyGame, GameRecord};
 use ludus_rules::{Outcome, Reason, Variant};
 use std::time::Duration;
 

@@ -181,9 +181,9 @@ impl State {
     fn run(&mut self, stop: &AtomicBool) {
         while !stop.load(Ordering::Relaxed) && !self.lost.load(Ordering::Acquire) {
             if self.db.as_ref().is_none_or(|d| d.client.is_closed()) {
-                match Postgres::connect(&self.config, &self.fence)
-                    .and_then(|mut d| d.client.batch_execute(&format!("LISTEN {CHANNEL}")).map(|()| d).map_err(Into::into))
-                {
+                match Postgres::connect(&self.config, &self.fence).and_then(|mut d| {
+                    d.client.batch_execute(&format!("LISTEN {CHANNEL}")).map(|()| d).map_err(Into::into)
+                }) {
                     Ok(d) => {
                         self.db = Some(d);
                         self.announced = false;
@@ -270,7 +270,6 @@ impl State {
             }
         }
     }
-
 
     fn tick(&mut self, notified: bool) -> Result<(), DbError> {
         let Some(db) = &mut self.db else {

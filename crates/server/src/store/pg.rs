@@ -148,7 +148,10 @@ impl Postgres {
 pub(super) fn reserve_ids(client: &mut Client, kind: &str, count: u64) -> Result<(u64, u64), DbError> {
     let count = count as i64;
     let first: i64 = client
-        .query_one("UPDATE ludus_ids SET next = next + $2 WHERE kind = $1 RETURNING next - $2", &[&kind, &count])?
+        .query_one(
+            "UPDATE ludus_ids SET next = next + $2 WHERE kind = $1 RETURNING next - $2",
+            &[&kind, &count],
+        )?
         .get(0);
     let first = first.max(1) as u64;
     Ok((first, first + count as u64))
@@ -158,7 +161,12 @@ pub(super) fn reserve_ids(client: &mut Client, kind: &str, count: u64) -> Result
 /// whose credential was last used before `cutoff_ms`, registers the node `name` (a new
 /// incarnation), takes back its own live games (and those of no node, stored before there were
 /// nodes) and reserves its first blocks of player and game numbers.
-pub(crate) fn open(config: &Config, cutoff_ms: u64, name: &str, lease: Duration) -> Result<[Postgres; 2], DbError> {
+pub(crate) fn open(
+    config: &Config,
+    cutoff_ms: u64,
+    name: &str,
+    lease: Duration,
+) -> Result<[Postgres; 2], DbError> {
     let mut client = config.connect(NoTls)?;
     migrate(&mut client)?;
     let pruned = client.execute(&dialect(sql::PRUNE), &[&(cutoff_ms as i64)])?;
@@ -168,8 +176,8 @@ pub(crate) fn open(config: &Config, cutoff_ms: u64, name: &str, lease: Duration)
     let lease_ms = lease.as_millis().clamp(1, i64::MAX as u128) as i64;
     let incarnation: i64 = client.query_one(&register_sql(), &[&name, &lease_ms])?.get(0);
     let fence = Fence { name: name.to_string(), incarnation, lease_ms };
-    let claimed =
-        client.execute("UPDATE games SET owner = $1 WHERE live = 1 AND (owner IS NULL OR owner = $1)", &[&name])?;
+    let claimed = client
+        .execute("UPDATE games SET owner = $1 WHERE live = 1 AND (owner IS NULL OR owner = $1)", &[&name])?;
     tracing::info!(node = name, incarnation, games = claimed, "node registered");
     let players = reserve_ids(&mut client, "player", super::ID_BLOCK)?;
     let games = reserve_ids(&mut client, "game", super::ID_BLOCK)?;

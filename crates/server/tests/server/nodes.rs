@@ -239,8 +239,12 @@ fn killed_node_game_finishes_on_another_node_with_every_move() {
     drop(players);
     // First through node b, Second through node c: whichever node takes the game over, one of
     // them is sent there.
-    let mut p0 = TestClient::connect_with(config(b.udp, Transport::Udp).token(Some(tokens[0].clone())), &names[0]);
-    let mut p1 = TestClient::connect_with(config(c.ws, Transport::WebSocket).token(Some(tokens[1].clone())), &names[1]);
+    let mut p0 =
+        TestClient::connect_with(config(b.udp, Transport::Udp).token(Some(tokens[0].clone())), &names[0]);
+    let mut p1 = TestClient::connect_with(
+        config(c.ws, Transport::WebSocket).token(Some(tokens[1].clone())),
+        &names[1],
+    );
     for (p, side) in [(&mut p0, ludus_rules::Side::First), (&mut p1, ludus_rules::Side::Second)] {
         let v = game_view(p, FAILOVER_WAIT);
         assert_eq!((v.game, v.role), (game, Role::Player(side)));
@@ -307,7 +311,11 @@ impl Relay {
                                         return;
                                     }
                                 }
-                                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+                                Err(e)
+                                    if matches!(
+                                        e.kind(),
+                                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                                    ) => {}
                                 Err(_) => return,
                             }
                         }
@@ -373,12 +381,17 @@ fn a_node_that_loses_its_database_takes_no_games_and_its_games_move() {
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
     drop(players);
     let mut p: Vec<TestClient> = (0..2)
-        .map(|i| TestClient::connect_with(config(b.udp, Transport::Udp).token(Some(tokens[i].clone())), &names[i]))
+        .map(|i| {
+            TestClient::connect_with(config(b.udp, Transport::Udp).token(Some(tokens[i].clone())), &names[i])
+        })
         .collect();
     for (i, c) in p.iter_mut().enumerate() {
         let v = game_view(c, FAILOVER_WAIT);
         assert_eq!(v.game, game);
-        assert_eq!(v.role, Role::Player(if i == 0 { ludus_rules::Side::First } else { ludus_rules::Side::Second }));
+        assert_eq!(
+            v.role,
+            Role::Player(if i == 0 { ludus_rules::Side::First } else { ludus_rules::Side::Second })
+        );
         assert_eq!(v.moves, local.move_strings(), "every move is on node b");
         assert_eq!(c.client.config().server, b.udp, "node b took the game over");
     }
