@@ -566,7 +566,12 @@ impl Server {
         for event in cluster.events() {
             match event {
                 store::cluster::Event::Nodes(nodes) => self.core.set_remote(nodes),
-                store::cluster::Event::Adopted { games, players } => self.core.adopt(games, players),
+                store::cluster::Event::Adopted { games, players, claims } => {
+                    for claim in claims {
+                        self.core.stored_claim(claim);
+                    }
+                    self.core.adopt(games, players)
+                }
                 store::cluster::Event::Seats(found) => self.core.seats_found(found),
                 store::cluster::Event::Ids { kind, first, end } => self.core.add_ids(kind, first, end),
             }
@@ -683,7 +688,10 @@ impl Server {
         self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
         self.core.set_now(now, unix_ms());
-        for (conn, token, found) in self.store.looked_up() {
+        for (conn, token, found, claim) in self.store.looked_up() {
+            if let Some(claim) = claim {
+                self.core.stored_claim(claim);
+            }
             self.core.looked_up(conn, &token, found);
         }
         while let Ok(answer) = self.passwords.rx.try_recv() {

@@ -271,9 +271,9 @@ pub struct CommitStats {
 }
 
 /// A player lookup by credential hash: (connection, hash, oldest valid last sign-in) in,
-/// (connection, hash, the player if stored and not expired) out.
+/// (connection, hash, the player if stored and not expired, their claim if claimed) out.
 type LookupRequest = (u64, String, u64);
-type LookupAnswer = (u64, String, Option<StoredPlayer>);
+type LookupAnswer = (u64, String, Option<StoredPlayer>, Option<StoredClaim>);
 
 /// A profile's recent games: (connection, player, nickname) in; the same with the player's
 /// last finished games (newest first) out.
@@ -319,6 +319,10 @@ pub(crate) trait Backend: Send + 'static {
     fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError>;
     /// Every stored rating (the columns of [`sql::RATINGS`]).
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// One player's claimed nickname and password hash, if claimed.
+    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError>;
+    /// One player's ratings.
+    fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
     /// The last `limit` finished games of `player`, newest first.
     fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError>;
     /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
@@ -582,7 +586,15 @@ pub(crate) mod sql {
     pub const NEXT_GAME: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM games";
     pub const LIVE_GAMES: &str = "SELECT id, room, variant, start, first_player, second_player, public,
          clock_initial_ms, clock_increment_ms, created_ms, rated FROM games WHERE live = 1 ORDER BY id";
-    pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1";
+    /// A look-alike claimed meanwhile on another node (several nodes) is left as it is: the
+    /// claim is not stored rather than the writer stopping on the unique index.
+    pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1
+         AND NOT EXISTS (SELECT 1 FROM players WHERE claim_skeleton = ?2 AND id <> ?1)";
+    pub const PLAYER_CLAIM: &str =
+        "SELECT nickname, password_hash FROM players WHERE id = ?1 AND password_hash IS NOT NULL";
+    pub const PLAYER_RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM ratings WHERE player = ?1 ORDER BY variant";
     pub const RATING: &str =
         "INSERT INTO ratings(player, variant, rating, deviation, volatility, games, wins, draws, losses)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -725,6 +737,33 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
         loaded.claims.push(StoredClaim { id, nickname, password_hash, ratings });
     }
     Ok(loaded)
+}
+
+/// A player's claim with their ratings, as stored.
+pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<StoredClaim>, DbError> {
+    let Some((nickname, password_hash)) = db.player_claim(id)? else {
+        return Ok(None);
+    };
+    let mut ratings = Vec::new();
+    for (_, variant, rating, deviation, volatility, games, wins, draws, losses) in db.player_ratings(id)? {
+        let Ok(variant) = Variant::parse(&variant) else {
+            continue;
+        };
+        let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+        ratings.push((
+            variant,
+            StoredRating {
+                rating,
+                deviation,
+                volatility,
+                games: count(games),
+                wins: count(wins),
+                draws: count(draws),
+                losses: count(losses),
+            },
+        ));
+    }
+    Ok(Some(StoredClaim { id, nickname, password_hash, ratings }))
 }
 
 /// Live games (their rows, with the variant's name) with their moves, proposals and chat, and
@@ -893,7 +932,15 @@ impl Store {
                                 tracing::warn!("player lookup failed: {e}");
                                 None
                             });
-                            lookup_answers.send((conn, hash, found)).is_ok()
+                            // Several nodes: the claim and ratings as stored now (another node
+                            // may have changed them).
+                            let claim = found.as_ref().and_then(|p| {
+                                stored_claim(reader.as_mut(), p.id).unwrap_or_else(|e| {
+                                    tracing::warn!("claim lookup failed: {e}");
+                                    None
+                                })
+                            });
+                            lookup_answers.send((conn, hash, found, claim)).is_ok()
                         }
                         ReadRequest::Games((conn, player, nickname)) => {
                             // A failed read answers no games.

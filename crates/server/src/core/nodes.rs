@@ -101,6 +101,28 @@ impl Core {
         }
     }
 
+    /// A player's claim and ratings as stored now (several nodes: another node may have changed
+    /// them since this one loaded them); one node keeps its own, which are never behind.
+    pub fn stored_claim(&mut self, c: crate::store::StoredClaim) {
+        if self.nodes.is_none() {
+            return;
+        }
+        let id = PlayerId(c.id);
+        let skeleton = crate::names::skeleton(&c.nickname);
+        if let Some(old) = self.claims.get(&id) {
+            let old = crate::names::skeleton(&old.nickname);
+            if old != skeleton && self.claimed.get(&old) == Some(&id) {
+                self.claimed.remove(&old);
+            }
+        }
+        self.claimed.insert(skeleton, id);
+        let ratings = c.ratings.into_iter().collect();
+        self.claims.insert(
+            id,
+            super::accounts::Claim { nickname: c.nickname, password_hash: c.password_hash, ratings },
+        );
+    }
+
     /// The other live nodes and their lobbies (from the cluster thread).
     pub fn set_remote(&mut self, nodes: Vec<RemoteNode>) {
         let Some(n) = &mut self.nodes else {

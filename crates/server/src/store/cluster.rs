@@ -15,7 +15,7 @@
 //! - hands out new blocks of player and game numbers ([`Event::Ids`]).
 
 use super::pg::{DB_NOW, Fence, Postgres, game_rows, renew_sql, reserve_ids};
-use super::{DbError, ID_BLOCK, StoreError, StoredGame, StoredPlayer, load_games};
+use super::{DbError, ID_BLOCK, StoreError, StoredClaim, StoredGame, StoredPlayer, load_games, stored_claim};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -73,7 +73,7 @@ pub enum Event {
     /// The other live nodes and their lobbies.
     Nodes(Vec<RemoteNode>),
     /// Live games this node took over, with their players.
-    Adopted { games: Vec<StoredGame>, players: Vec<StoredPlayer> },
+    Adopted { games: Vec<StoredGame>, players: Vec<StoredPlayer>, claims: Vec<StoredClaim> },
     /// (player, game, node) for the checked players whose live game is on another live node.
     Seats(Vec<(u64, u64, String)>),
     /// A new block of numbers: first, end.
@@ -319,8 +319,15 @@ impl State {
         self.unloaded.extend(adopted);
         if !self.unloaded.is_empty() {
             let rows = std::mem::take(&mut self.unloaded);
-            match load_games(db, rows.clone()) {
-                Ok((games, players)) => send(&self.events, Event::Adopted { games, players }),
+            let loaded = load_games(db, rows.clone()).and_then(|(games, players)| {
+                let mut claims = Vec::new();
+                for p in &players {
+                    claims.extend(stored_claim(db, p.id)?);
+                }
+                Ok((games, players, claims))
+            });
+            match loaded {
+                Ok((games, players, claims)) => send(&self.events, Event::Adopted { games, players, claims }),
                 Err(e) => {
                     self.unloaded = rows;
                     return Err(e);

@@ -378,6 +378,22 @@ impl Backend for Postgres {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
     }
 
+    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError> {
+        self.reconnect_if_closed()?;
+        let row = self.client.query_opt(&dialect(sql::PLAYER_CLAIM), &[&(id as i64)])?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::PLAYER_RATINGS), &[&(id as i64)])?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7), r.get(8))
+            })
+            .collect())
+    }
+
     fn recent_games(&mut self, player: u64, limit: u32) -> Result<Vec<RecentRow>, DbError> {
         self.reconnect_if_closed()?;
         let rows = self.client.query(&self.prepared.recent_games, &[&(player as i64), &i64::from(limit)])?;

@@ -446,3 +446,25 @@ fn a_drained_node_hands_its_games_over_at_once() {
     let v = game_view(&mut p0, WAIT);
     assert_eq!((v.game, v.moves.clone()), (game, local.move_strings()));
 }
+
+/// A nickname claimed on node b after node a started is known to node a when the player signs
+/// in there (rated rooms are open to them), and a look-alike of it is refused there.
+#[test]
+fn a_claim_made_on_one_node_holds_on_another() {
+    let Some((_pg, url)) = pg("nodes_claim") else { return };
+    let dir = data_dir("nodes-claim");
+    let key = key_file(&dir);
+    let [a, b] = ["a", "b"].map(|n| node(&dir, &url, n, &key));
+    let mut ann = TestClient::signed_in(b.udp, Transport::Udp, "Annika");
+    crate::ratings::claim(&mut ann, "a long secret");
+    let token = ann.token();
+    drop(ann);
+    let mut ann = TestClient::connect_with(config(a.udp, Transport::Udp).token(Some(token)), "Annika");
+    ann.expect("welcome", |m| matches!(m, ServerMessage::Welcome { resumed: true, .. }).then_some(()));
+    ann.send(ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true });
+    ann.expect("rated room", |m| matches!(m, ServerMessage::RoomOpened { .. }).then_some(()));
+    drop(ann);
+    let mut other = TestClient::signed_in(a.udp, Transport::Udp, "Zed");
+    other.send(ClientMessage::SetNickname { nickname: "Annika".into() });
+    other.expect_error(ludus_protocol::ErrorCode::BadNickname);
+}
