@@ -223,30 +223,56 @@ impl Core {
         true
     }
 
+    /// Whether `pid` plays a live game here (a redirect would take them away from it).
+    fn plays_here(&self, pid: PlayerId) -> bool {
+        self.players
+            .get(&pid)
+            .and_then(|p| p.room.as_deref())
+            .is_some_and(|code| self.live_game_of_room(code).is_some())
+    }
+
     /// Joining a room code that is not here: the node that has it, if any (the client is sent
-    /// there).
-    pub(super) fn join_elsewhere(&mut self, pid: PlayerId, code: &str) -> bool {
+    /// there); refused while playing here, as for a room here.
+    pub(super) fn join_elsewhere(&mut self, pid: PlayerId, code: &str) -> Result<bool, Refusal> {
         let node = self.nodes.as_ref().and_then(|n| {
             n.remote
                 .iter()
                 .find(|r| r.lobby.rooms.iter().any(|(room, _)| room.code == code))
                 .map(|r| r.name.clone())
         });
-        node.is_some_and(|node| {
-            self.redirect(pid, &node, Some(ClientMessage::JoinRoom { code: code.to_string() }))
-        })
+        let Some(node) = node else {
+            return Ok(false);
+        };
+        self.refuse_if_playing(pid)?;
+        Ok(self.redirect(pid, &node, Some(ClientMessage::JoinRoom { code: code.to_string() })))
     }
 
     /// Watching a game that is not here: the node that has it, if any (public games only, as
-    /// here; the client is sent there).
-    pub(super) fn watch_elsewhere(&mut self, pid: PlayerId, gid: GameId) -> bool {
+    /// here; the client is sent there); refused while playing here (the client would leave).
+    pub(super) fn watch_elsewhere(&mut self, pid: PlayerId, gid: GameId) -> Result<bool, Refusal> {
         let node = self.nodes.as_ref().and_then(|n| {
             n.remote
                 .iter()
                 .find(|r| r.lobby.games.iter().any(|(g, public)| g.game == gid && *public))
                 .map(|r| r.name.clone())
         });
-        node.is_some_and(|node| self.redirect(pid, &node, Some(ClientMessage::Watch { game: gid })))
+        let Some(node) = node else {
+            return Ok(false);
+        };
+        self.refuse_if_playing(pid)?;
+        Ok(self.redirect(pid, &node, Some(ClientMessage::Watch { game: gid })))
+    }
+
+    /// Refuses to send away a player who plays a live game here.
+    fn refuse_if_playing(&self, pid: PlayerId) -> Result<(), Refusal> {
+        let playing =
+            self.players.get(&pid).and_then(|p| p.room.as_deref()).and_then(|c| self.live_game_of_room(c));
+        match playing {
+            Some(gid) => {
+                refuse(ErrorCode::Busy, format!("you are playing game {}: finish or resign it first", gid.0))
+            }
+            None => Ok(()),
+        }
     }
 
     /// The node a waiter of queue `key` here should go to: the first by name among those with

@@ -128,7 +128,7 @@ impl Core {
         };
         let Some(room) = self.rooms.get(&code) else {
             // Several nodes: the room may be on another one (the client is sent there).
-            if self.join_elsewhere(pid, &code) {
+            if self.join_elsewhere(pid, &code)? {
                 return Ok(());
             }
             return refuse(ErrorCode::UnknownRoom, format!("no room {code}"));

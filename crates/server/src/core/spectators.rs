@@ -33,7 +33,7 @@ impl Core {
     pub(super) fn watch(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
         let Some(g) = self.games.get(&gid) else {
             // Several nodes: the game may be on another one (the client is sent there).
-            if self.watch_elsewhere(pid, gid) {
+            if self.watch_elsewhere(pid, gid)? {
                 return Ok(());
             }
             return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));

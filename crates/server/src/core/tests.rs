@@ -1653,9 +1653,21 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownRoom));
     assert!(h.core.take_ops().is_empty(), "a redirect stores nothing");
     assert_eq!(h.core.live_games(), 0);
+    // Nobody is sent away from a game they play here.
+    h.sign_in(2, "Ben");
+    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    let Some(ServerMessage::RoomOpened { code, .. }) = h.inbox(1).pop() else { panic!("no room") };
+    h.send(2, &ClientMessage::JoinRoom { code });
+    h.core.take_out();
+    h.core.take_ops();
+    h.send(1, &ClientMessage::JoinRoom { code: "ABCD2345".into() });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::Busy));
+    h.send(2, &ClientMessage::Watch { game: GameId(900) });
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::Busy));
     h.send(1, &ClientMessage::Lobby);
     let Some(ServerMessage::Lobby(l)) = h.inbox(1).pop() else { panic!("no lobby") };
-    assert_eq!((l.rooms, l.games, l.online), (vec![room], vec![game], 4));
+    // This node's game is private: only the other node's public one is listed.
+    assert_eq!((l.rooms, l.games, l.online), (vec![room], vec![game], 5));
 }
 
 /// A player waiting alone is handed over to the first node by name with someone waiting in
