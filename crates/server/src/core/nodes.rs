@@ -223,14 +223,6 @@ impl Core {
         true
     }
 
-    /// Whether `pid` plays a live game here (a redirect would take them away from it).
-    fn plays_here(&self, pid: PlayerId) -> bool {
-        self.players
-            .get(&pid)
-            .and_then(|p| p.room.as_deref())
-            .is_some_and(|code| self.live_game_of_room(code).is_some())
-    }
-
     /// Joining a room code that is not here: the node that has it, if any (the client is sent
     /// there); refused while playing here, as for a room here.
     pub(super) fn join_elsewhere(&mut self, pid: PlayerId, code: &str) -> Result<bool, Refusal> {
