@@ -803,12 +803,8 @@ impl Client {
                 Transport::Udp => r.udp.as_deref(),
                 Transport::WebSocket => r.ws.as_deref(),
             };
+            // No address for this transport (or none that resolves): stay where we are.
             let Some(server) = target.and_then(resolve) else {
-                self.disconnect();
-                self.state = ConnectionState::Disconnected(format!(
-                    "redirected to node {} without a usable address",
-                    r.node
-                ));
                 return;
             };
             let home = match self.fallback.take() {
