@@ -574,6 +574,9 @@ impl Server {
                 }
                 store::cluster::Event::Seats(found) => self.core.seats_found(found),
                 store::cluster::Event::Ids { kind, first, end } => self.core.add_ids(kind, first, end),
+                store::cluster::Event::GameOwner(player, game, node) => {
+                    self.core.game_owner_found(player, game, node)
+                }
             }
         }
         if now.saturating_duration_since(self.last_cluster) >= CLUSTER_EVERY {
@@ -589,6 +592,9 @@ impl Server {
         }
         for kind in self.core.take_id_requests() {
             cluster.request(store::cluster::Request::Ids(kind));
+        }
+        for (player, game) in self.core.take_owner_lookups() {
+            cluster.request(store::cluster::Request::GameOwner(player, game));
         }
         if self.store.lease_lost() && !self.lost {
             self.lost = true;

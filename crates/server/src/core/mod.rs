@@ -202,6 +202,8 @@ pub struct Core {
     id_requests: Vec<crate::store::cluster::IdKind>,
     /// The other nodes, when this is one of several.
     nodes: Option<nodes::Nodes>,
+    /// Games to find on the other nodes: (who asked to watch, which game).
+    owner_lookups: Vec<(PlayerId, GameId)>,
     room_serial: u64,
     ops: Vec<Op>,
     out: Vec<Outgoing>,
@@ -310,6 +312,7 @@ impl Core {
             ids_asked: [false; 2],
             id_requests: Vec::new(),
             nodes: None,
+            owner_lookups: Vec::new(),
             room_serial: 0,
             ops: Vec::new(),
             out: Vec::new(),
@@ -983,14 +986,15 @@ impl Core {
         let mut games: Vec<&LiveGame> = self.games.values().filter(|g| g.public).collect();
         games.sort_by_key(|g| std::cmp::Reverse(g.id));
         // Several nodes: the others' rooms and games after this node's.
-        let (remote_rooms, remote_games, remote_online) = self.remote_lobby();
+        let (remote_rooms, remote_games, remote_total_games, remote_online) = self.remote_lobby();
+        let local_games = games.len() as u32;
         let rooms: Vec<RoomSummary> =
             rooms.iter().map(|r| self.room_summary(r)).chain(remote_rooms).collect();
         let games: Vec<GameSummary> =
             games.iter().map(|g| self.game_summary(g)).chain(remote_games).collect();
         LobbyView {
             total_rooms: rooms.len() as u32,
-            total_games: games.len() as u32,
+            total_games: local_games + remote_total_games,
             rooms: rooms.into_iter().take(LobbyView::MAX_LISTED).collect(),
             games: games.into_iter().take(LobbyView::MAX_LISTED).collect(),
             online: self.conns.values().filter(|c| c.player.is_some()).count() as u32 + remote_online,

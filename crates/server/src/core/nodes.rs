@@ -38,8 +38,13 @@ pub struct Published {
     /// Its open rooms (private ones too: their codes are joined from any node), and whether
     /// each is public.
     pub rooms: Vec<(RoomSummary, bool)>,
-    /// Its live games, and whether each is public.
+    /// Its public live games, newest first, at most [`ludus_protocol::LobbyView::MAX_LISTED`]
+    /// (a game not listed is found by its row's owner: [`Core::take_owner_lookups`]), each with
+    /// `true` (public).
     pub games: Vec<(GameSummary, bool)>,
+    /// How many public live games it has.
+    #[serde(default)]
+    pub public_games: u32,
     /// Its quick-match queues with a player waiting: variant, clock, rated.
     pub waiting: Vec<(Variant, Option<ClockSpec>, bool)>,
 }
@@ -152,8 +157,10 @@ impl Core {
         let mut rooms: Vec<&Room> =
             self.rooms.values().filter(|r| !r.quick && r.members.len() == 1 && r.game.is_none()).collect();
         rooms.sort_by_key(|r| std::cmp::Reverse(r.created));
-        let mut games: Vec<GameId> = self.games.keys().copied().collect();
+        let mut games: Vec<GameId> = self.games.values().filter(|g| g.public).map(|g| g.id).collect();
         games.sort_unstable_by_key(|g| std::cmp::Reverse(*g));
+        let public_games = games.len() as u32;
+        games.truncate(ludus_protocol::LobbyView::MAX_LISTED);
         let mut waiting: Vec<(Variant, Option<ClockSpec>, bool)> = self
             .queue
             .iter()
@@ -169,6 +176,7 @@ impl Core {
                 .filter_map(|g| self.games.get(g))
                 .map(|g| (self.game_summary(g), g.public))
                 .collect(),
+            public_games,
             waiting,
         };
         let key = postcard::to_allocvec(&(
@@ -194,14 +202,16 @@ impl Core {
         Some(json)
     }
 
-    /// The other nodes' public rooms and games, and their players online, for the lobby.
-    pub(super) fn remote_lobby(&self) -> (Vec<RoomSummary>, Vec<GameSummary>, u32) {
+    /// The other nodes' public rooms and listed games, how many public games they have, and
+    /// their players online, for the lobby.
+    pub(super) fn remote_lobby(&self) -> (Vec<RoomSummary>, Vec<GameSummary>, u32, u32) {
         let Some(n) = &self.nodes else {
-            return (Vec::new(), Vec::new(), 0);
+            return (Vec::new(), Vec::new(), 0, 0);
         };
         let rooms = n.remote.iter().flat_map(|r| r.lobby.rooms.iter().filter(|x| x.1).map(|x| x.0.clone()));
         let games = n.remote.iter().flat_map(|r| r.lobby.games.iter().filter(|x| x.1).map(|x| x.0.clone()));
-        (rooms.collect(), games.collect(), n.remote.iter().map(|r| r.lobby.online).sum())
+        let total_games = n.remote.iter().map(|r| r.lobby.public_games.max(r.lobby.games.len() as u32)).sum();
+        (rooms.collect(), games.collect(), total_games, n.remote.iter().map(|r| r.lobby.online).sum())
     }
 
     /// Sends `pid` to node `node` (with `then` to send there); whether that node is known.
@@ -249,10 +259,48 @@ impl Core {
                 .map(|r| r.name.clone())
         });
         let Some(node) = node else {
-            return Ok(false);
+            // Not listed: the database knows its node (the answer comes back through
+            // [`Core::game_owner_found`]).
+            if self.nodes.is_none() {
+                return Ok(false);
+            }
+            self.refuse_if_playing(pid)?;
+            self.owner_lookups.push((pid, gid));
+            return Ok(true);
         };
         self.refuse_if_playing(pid)?;
         Ok(self.redirect(pid, &node, Some(ClientMessage::Watch { game: gid })))
+    }
+
+    /// The games to find the node of (player who asked, game), for the cluster thread.
+    pub fn take_owner_lookups(&mut self) -> Vec<(u64, u64)> {
+        std::mem::take(&mut self.owner_lookups).into_iter().map(|(p, g)| (p.0, g.0)).collect()
+    }
+
+    /// The node of a public live game a player asked to watch (`None`: no such game on a live
+    /// node): the player is sent there, or refused as for an unknown game here.
+    pub fn game_owner_found(&mut self, player: u64, game: u64, node: Option<String>) {
+        let (pid, gid) = (PlayerId(player), GameId(game));
+        let Some(conn) = self.players.get(&pid).and_then(|p| p.conn) else {
+            return;
+        };
+        if self.games.contains_key(&gid) {
+            // Taken over here meanwhile.
+            if let Err(refusal) = self.watch(pid, gid) {
+                self.error(conn, refusal);
+            }
+            return;
+        }
+        let sent = match node {
+            Some(node) => {
+                self.refuse_if_playing(pid).is_ok()
+                    && self.redirect(pid, &node, Some(ClientMessage::Watch { game: gid }))
+            }
+            None => false,
+        };
+        if !sent {
+            self.error(conn, Refusal::new(ErrorCode::UnknownGame, format!("no live game {game}")));
+        }
     }
 
     /// Refuses to send away a player who plays a live game here.

@@ -1636,6 +1636,7 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
         online: 3,
         rooms: vec![(room.clone(), true)],
         games: vec![(game.clone(), true), (private, false)],
+        public_games: 1,
         waiting: vec![],
     };
     h.core.set_remote(vec![remote("a", &lobby)]);
@@ -1646,9 +1647,21 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
     h.send(1, &ClientMessage::Watch { game: GameId(900) });
     let r = redirect_of(&h.inbox(1)).expect("redirected");
     assert_eq!(r.then, Some(ClientMessage::Watch { game: GameId(900) }));
-    // A private game is not watched from elsewhere, as here; an unknown code is refused.
+    // A game not listed is looked for in the database: there on node a, or not at all (a
+    // private game is not watched from elsewhere, as here).
     h.send(1, &ClientMessage::Watch { game: GameId(901) });
+    assert!(h.inbox(1).is_empty());
+    let asked = h.core.take_owner_lookups();
+    assert_eq!(asked.len(), 1);
+    h.core.game_owner_found(asked[0].0, 901, None);
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownGame));
+    h.send(1, &ClientMessage::Watch { game: GameId(902) });
+    let asked = h.core.take_owner_lookups();
+    assert_eq!(asked, vec![(asked[0].0, 902)]);
+    h.core.game_owner_found(asked[0].0, 902, Some("a".into()));
+    let r = redirect_of(&h.inbox(1)).expect("redirected");
+    assert_eq!((r.node.as_str(), r.then), ("a", Some(ClientMessage::Watch { game: GameId(902) })));
+    // An unknown code is refused.
     h.send(1, &ClientMessage::JoinRoom { code: "ZZZZ2345".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownRoom));
     assert!(h.core.take_ops().is_empty(), "a redirect stores nothing");

@@ -65,6 +65,8 @@ pub enum Request {
     SeatChecks(Vec<u64>),
     /// Another block of numbers.
     Ids(IdKind),
+    /// The node of a public live game (player who asked, game).
+    GameOwner(u64, u64),
 }
 
 /// What the cluster thread tells the server loop.
@@ -78,6 +80,8 @@ pub enum Event {
     Seats(Vec<(u64, u64, String)>),
     /// A new block of numbers: first, end.
     Ids { kind: IdKind, first: u64, end: u64 },
+    /// The other live node that owns a public live game (player who asked, game, node).
+    GameOwner(u64, u64, Option<String>),
 }
 
 /// The cluster thread of this node (stopped when dropped).
@@ -171,6 +175,7 @@ struct State {
     publish: Option<String>,
     checks: Vec<u64>,
     ids: Vec<IdKind>,
+    owners: Vec<(u64, u64)>,
     /// Games taken over whose reload failed: tried again.
     unloaded: Vec<(StoredGame, String)>,
     nodes_read: Option<Instant>,
@@ -196,7 +201,9 @@ impl State {
                     }
                 }
             }
-            let notified = self.wait();
+            // The first round at once (the addresses are announced), then one a tick or
+            // at a notification.
+            let notified = if self.announced { self.wait() } else { true };
             self.drain_requests();
             match self.tick(notified) {
                 Ok(()) => {
@@ -267,6 +274,7 @@ impl State {
                 Request::Publish(lobby) => self.publish = Some(lobby),
                 Request::SeatChecks(players) => self.checks = players,
                 Request::Ids(kind) => self.ids.push(kind),
+                Request::GameOwner(player, game) => self.owners.push((player, game)),
             }
         }
     }
@@ -349,7 +357,8 @@ impl State {
             let rows = db.client.query(
                 &format!(
                     "SELECT name, udp, ws, http, lobby FROM ludus_nodes
-                     WHERE dead = 0 AND lease_until_ms > {DB_NOW} AND name <> $1 ORDER BY name"
+                     WHERE dead = 0 AND lease_until_ms > {DB_NOW} AND name <> $1
+                     AND (udp IS NOT NULL OR ws IS NOT NULL) ORDER BY name"
                 ),
                 &[&f.name],
             )?;
@@ -388,6 +397,17 @@ impl State {
             if !found.is_empty() {
                 send(&self.events, Event::Seats(found));
             }
+        }
+        for (player, game) in std::mem::take(&mut self.owners) {
+            let row = db.client.query_opt(
+                &format!(
+                    "SELECT g.owner FROM games g JOIN ludus_nodes n ON n.name = g.owner
+                     WHERE g.id = $1 AND g.live = 1 AND g.public = 1 AND g.owner <> $2
+                     AND n.dead = 0 AND n.lease_until_ms > {DB_NOW}"
+                ),
+                &[&(game as i64), &f.name],
+            )?;
+            send(&self.events, Event::GameOwner(player, game, row.map(|r| r.get(0))));
         }
         while let Some(kind) = self.ids.first().copied() {
             let name = match kind {

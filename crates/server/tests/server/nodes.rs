@@ -164,6 +164,12 @@ fn room_joined_from_another_node_and_watched_from_a_third() {
     assert_eq!(ben.client.player(), Some(ben_id), "Ben kept his player on node a");
     assert_eq!(ben.client.config().server.port(), a.ws.port(), "Ben is on node a now");
     let game = va.game;
+    // Sue on node b asks for the game by number at once: listed there already or not, node b
+    // finds its node (in the database if need be) and sends her there.
+    let mut sue = TestClient::signed_in(b.udp, Transport::Udp, "Sue");
+    sue.send(ClientMessage::Watch { game });
+    assert_eq!(redirected(&mut sue), "a");
+    assert_eq!(game_view(&mut sue, WAIT).game, game);
     // Node c lists the game; Sam watches it from there.
     lobby_until(&mut sam, |l| l.games.iter().any(|g| g.game == game).then_some(()));
     sam.send(ClientMessage::Watch { game });
