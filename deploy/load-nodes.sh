@@ -28,11 +28,12 @@ done
 wait "${bots[@]}"
 for i in $(seq 1 $nodes); do
   echo "== node n$i"
-  grep -E 'moves:|lost moves|errors:|round trip|completed' $dir/bots$i.out
-  grep -o 'commit_avg_ms=[^ ]*' $dir/n$i.err | tail -2 | paste -s -d' '
+  grep -E 'moves:|lost moves|errors:|  [0-9]+ x |round trip|completed' $dir/bots$i.out
+  # The commit times of the status lines with moves (not the idle ones after the bots).
+  grep 'status' $dir/n$i.err | grep -v 'moves_per_s="0"' | grep -o 'commit_avg_ms=[^ ]*' | paste -s -d' '
   ps -o cputime= -p ${pids[$((i - 1))]}
 done
 for p in "${pids[@]}"; do kill -TERM $p; done
 wait "${pids[@]}"
 "$here"/local-postgres.sh stop $dir/pg
-rm -rf $dir
+[ -n "${KEEP:-}" ] && echo "kept $dir" || rm -rf $dir
