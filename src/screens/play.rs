@@ -216,11 +216,36 @@ pub(super) fn panel(
         if game.is_over() && hidden.0 && ui.button(lang.t("over.title")).clicked() {
             hidden.0 = false;
         }
-        // The chat below the buttons: in a low window the buttons stay in sight.
+        // The chat and the move list below the buttons, so that the buttons stay in sight. Where
+        // both do not fit (a phone held sideways), one of them at a time, chosen by two tabs.
+        let roomy = ui.available_height() >= 360.0;
+        let tab_id = egui::Id::new("panel-shows-chat");
+        let mut chat_tab = ui.data(|d| d.get_temp::<bool>(tab_id)).unwrap_or(false);
         if let Some(online) = online
+            && !roomy
+        {
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.add(egui::Button::selectable(!chat_tab, lang.t("hud.moves"))).clicked() {
+                    chat_tab = false;
+                }
+                let heard = online.chat_shown().count().to_string();
+                let chat = ui.add(egui::Button::selectable(chat_tab, fill(lang.t("chat.title"), &[&heard])));
+                actions.taps.note(ui, "chat_tab", &chat);
+                if chat.clicked() {
+                    chat_tab = true;
+                }
+            });
+            ui.data_mut(|d| d.insert_temp(tab_id, chat_tab));
+        }
+        if let Some(online) = online
+            && (roomy || chat_tab)
             && let Some(phrase) = chat_panel(ui, lang, &mut actions.net, online, session)
         {
             actions.taps.note(ui, "phrase_good_game", &phrase);
+        }
+        if online.is_some() && !roomy && chat_tab {
+            return;
         }
         // Move list.
         ui.separator();

@@ -532,6 +532,9 @@ try {
     // The bot stays seated a while (--linger): the board of the game in progress.
     await settledShot(page, path.join(out, 'alquerque-online.png'), 'alquerque');
     // A quick phrase, tapped on the panel, reaches the bot and comes back to the page.
+    // In this low window the panel shows the moves or the chat: the chat's tab first.
+    s = await until(page, 'the chat tab or the quick phrases', (s) => s.taps?.chat_tab != null || s.taps?.phrase_good_game != null, 10000);
+    if (s.taps.phrase_good_game == null) await tap(page, s.taps.chat_tab);
     s = await until(page, 'the quick phrases on the panel', (s) => s.taps?.phrase_good_game != null, 10000);
     await tap(page, s.taps.phrase_good_game);
     s = await until(page, 'the phrase in the page\'s chat', (s) => (s.online?.chat ?? []).some((l) => /^Tablet: Phrase\(GoodGame\)$/.test(l)), 10000)

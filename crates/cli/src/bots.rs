@@ -352,8 +352,12 @@ fn step(
         }
         return;
     }
-    // After the end, a bot between two games (its rematch offer unanswered) is done.
+    // After the end, a bot between two games (its rematch offer unanswered) is done. It leaves
+    // its room: if both rematch offers crossed and a new game has just started, leaving resigns
+    // it, so that the opponent is not left waiting for a first move that never comes.
     if stopping && !s.duration.is_zero() && bot.local.is_none() && bot.game.is_some() {
+        bot.client.send(&ClientMessage::Leave);
+        bot.client.flush();
         bot.done = true;
         return;
     }

@@ -39,7 +39,7 @@
 use crate::ws::WsClientSocket;
 use crate::{
     CHANNEL, CONNECT_PATH, ClientMessage, ConnectRequest, ErrorCode, Hello, IDLE_FLUSH_INTERVAL,
-    PROTOCOL_VERSION, PlayerId, ServerMessage, SessionToken, VERSION_HEADER, connection_config,
+    PROTOCOL_VERSION, PlayerId, Redirect, ServerMessage, SessionToken, VERSION_HEADER, connection_config,
     decode_server, encode,
 };
 use renet2::RenetClient;
@@ -202,6 +202,54 @@ pub struct Client {
     renew: bool,
     /// Messages made by the client itself (the token endpoint's refusal of our version).
     early: Vec<ServerMessage>,
+    /// A [`ServerMessage::Redirect`] to follow at the end of this poll.
+    redirect: Option<Redirect>,
+    /// After following a redirect and until welcomed there: the node that sent it, the message
+    /// to send after the welcome, and when to go back to that node if the other one is
+    /// unreachable (a node that just died: the service moves its games meanwhile).
+    fallback: Option<Fallback>,
+}
+
+/// See [`Client::fallback`].
+#[derive(Clone, Debug)]
+struct Fallback {
+    home: ClientConfig,
+    then: Option<ClientMessage>,
+    retry_at: Option<Instant>,
+    /// When the redirect was followed.
+    since: Instant,
+}
+
+/// How long a redirected client waits to be welcomed by the other node before it goes back to
+/// the node that sent it (a node that lost its database cannot welcome anyone).
+pub const REDIRECT_WELCOME_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How long a client waits before going back to the node that redirected it, when the node it
+/// was sent to cannot be reached.
+pub const REDIRECT_RETRY: Duration = Duration::from_millis(500);
+
+/// The first address `text` (`host:port`, or a `ws://`/`wss://` URL) resolves to.
+#[cfg(not(target_family = "wasm"))]
+fn resolve(text: &str) -> Option<SocketAddr> {
+    use std::net::ToSocketAddrs;
+    let authority = match url::Url::parse(text) {
+        Ok(u) if u.has_host() => format!("{}:{}", u.host_str()?, u.port_or_known_default()?),
+        _ => text.to_string(),
+    };
+    authority.to_socket_addrs().ok()?.next()
+}
+
+#[cfg(target_family = "wasm")]
+fn resolve(text: &str) -> Option<SocketAddr> {
+    text.parse().ok().or_else(|| {
+        let u = url::Url::parse(text).ok()?;
+        let port = u.port_or_known_default()?;
+        match u.host()? {
+            url::Host::Ipv4(ip) => Some(SocketAddr::from((ip, port))),
+            url::Host::Ipv6(ip) => Some(SocketAddr::from((ip, port))),
+            url::Host::Domain(_) => Some(SocketAddr::from(([0, 0, 0, 0], port))),
+        }
+    })
 }
 
 impl fmt::Debug for Client {
@@ -577,6 +625,8 @@ impl Client {
             silent: false,
             renew: false,
             early: Vec::new(),
+            redirect: None,
+            fallback: None,
         };
         client.start();
         Ok(client)
@@ -696,6 +746,8 @@ impl Client {
         self.last_update = now;
         let mut messages = std::mem::take(&mut self.early);
         let Some((renet, transport)) = &mut self.link else {
+            // Not connected (yet): a redirect that failed may go back to the node that sent it.
+            self.follow_redirects(now);
             return messages;
         };
         renet.update(dt);
@@ -717,6 +769,7 @@ impl Client {
             }
         }
         let Some((_, transport)) = &self.link else {
+            self.follow_redirects(now);
             return messages;
         };
         if transport.is_connected() {
@@ -738,12 +791,83 @@ impl Client {
             self.token = None;
             let _ = self.reconnect();
         }
+        self.follow_redirects(now);
         messages
+    }
+
+    /// Follows a [`ServerMessage::Redirect`] received in this poll; goes back to the node that
+    /// sent it (after [`REDIRECT_RETRY`]) if the other node cannot be reached before welcoming.
+    fn follow_redirects(&mut self, now: Instant) {
+        if let Some(r) = self.redirect.take() {
+            let target = match self.config.transport {
+                Transport::Udp => r.udp.as_deref(),
+                Transport::WebSocket => r.ws.as_deref(),
+            };
+            // No address for this transport (or none that resolves): stay where we are.
+            let Some(server) = target.and_then(resolve) else {
+                return;
+            };
+            let home = match self.fallback.take() {
+                Some(f) => f.home,
+                None => self.config.clone(),
+            };
+            self.config.server = server;
+            if self.config.transport == Transport::WebSocket {
+                self.config.url = r.ws.clone();
+            }
+            self.config.api = r.http.clone();
+            self.fallback = Some(Fallback { home, then: r.then.clone(), retry_at: None, since: now });
+            let _ = self.reconnect();
+            if let Some(then) = &r.then {
+                self.send(then);
+            }
+            return;
+        }
+        let Some(f) = &mut self.fallback else {
+            return;
+        };
+        if !matches!(self.state, ConnectionState::Disconnected(_)) {
+            if now.saturating_duration_since(f.since) < REDIRECT_WELCOME_TIMEOUT {
+                return;
+            }
+            // Not welcomed there in time: back to the node that sent us, now.
+            f.retry_at = Some(now);
+            self.disconnect();
+        }
+        let Some(f) = &mut self.fallback else {
+            return;
+        };
+        match f.retry_at {
+            None => f.retry_at = Some(now + REDIRECT_RETRY),
+            Some(at) if now >= at => {
+                let Some(f) = self.fallback.take() else {
+                    return;
+                };
+                self.config = f.home;
+                let _ = self.reconnect();
+                if let Some(then) = &f.then {
+                    self.send(then);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Whether the client follows a redirect and is not welcomed there yet (it may be
+    /// disconnected meanwhile, waiting to go back to the node that sent it).
+    pub fn is_redirecting(&self) -> bool {
+        self.fallback.is_some()
+    }
+
+    /// The node the client is connected to or connecting to now (a redirect changes it).
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
     }
 
     fn observe(&mut self, message: &ServerMessage) {
         match message {
             ServerMessage::Welcome { player, nickname, token, .. } => {
+                self.fallback = None;
                 self.token = Some(token.clone());
                 self.nickname = Some(nickname.clone());
                 self.state = ConnectionState::SignedIn(*player);
@@ -753,6 +877,7 @@ impl Client {
                 self.state = ConnectionState::Disconnected(message.clone());
             }
             ServerMessage::Error { code: ErrorCode::SessionExpired, .. } => self.renew = true,
+            ServerMessage::Redirect(r) => self.redirect = Some(r.clone()),
             _ => {}
         }
     }

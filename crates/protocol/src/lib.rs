@@ -428,6 +428,26 @@ mod tests {
         assert_eq!(decode_server(&encode(&s).unwrap()).unwrap(), s);
     }
 
+    fn tag_of(m: &ServerMessage) -> u8 {
+        encode(m).unwrap()[0]
+    }
+
+    #[test]
+    fn redirect_is_appended_and_round_trips() {
+        let r = ServerMessage::Redirect(Redirect {
+            node: "b".into(),
+            udp: Some("127.0.0.1:5000".into()),
+            ws: Some("ws://127.0.0.1:5001".into()),
+            http: Some("http://127.0.0.1:5000".into()),
+            then: Some(ClientMessage::JoinRoom { code: "ABCDEF".into() }),
+        });
+        let bytes = encode(&r).unwrap();
+        // After Profile (24): the tags of the older messages do not move.
+        assert_eq!(bytes[0], 25);
+        assert_eq!(tag_of(&ServerMessage::Muted { game: GameId(1), player: PlayerId(2), muted: true }), 21);
+        assert_eq!(decode_server(&bytes).unwrap(), r);
+    }
+
     #[test]
     fn draw_offer_messages_are_appended_and_round_trip() {
         // New variants go at the end: the tags of the older ones do not move.

@@ -600,10 +600,13 @@ pub struct RoomSummary {
     pub clock: Option<ClockSpec>,
     /// The nickname of the player waiting.
     pub host: String,
-    /// A rated room: only claimed players may join it (protocol 6).
+    /// A rated room: only claimed players may join it (protocol 6). (Defaults: the nodes of
+    /// one service exchange their lobbies as JSON, and an older node's lack these fields.)
+    #[serde(default)]
     pub rated: bool,
     /// The host's rating in the room's variant, if the host has claimed their nickname
     /// (protocol 6).
+    #[serde(default)]
     pub host_rating: Option<RatingView>,
 }
 
@@ -623,6 +626,7 @@ pub struct GameSummary {
     /// Time control, if any.
     pub clock: Option<ClockSpec>,
     /// Whether the game is rated (protocol 6).
+    #[serde(default)]
     pub rated: bool,
 }
 
@@ -970,6 +974,27 @@ pub enum ServerMessage {
     },
     /// Answer to [`ClientMessage::Profile`] (protocol 5).
     Profile(ProfileView),
+    /// Go to another node of the service (protocol 6, several nodes on one database): your seat, the room you asked to join or the game you asked to watch lives
+    /// there, or a quick-match partner waits there. Connect to that node with the same session
+    /// token (a new connect token from its `http` endpoint), and once welcomed send `then` if
+    /// set. The redirect grants nothing: the other node checks the credential as any node does.
+    Redirect(Redirect),
     /// Answer to [`ClientMessage::Archive`] (protocol 6): the whole finished game.
     Archive(Box<ArchivedGame>),
+}
+
+/// Where [`ServerMessage::Redirect`] sends a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Redirect {
+    /// The node's name (for messages and logs).
+    pub node: String,
+    /// Its UDP address for native clients (`host:port`), if it serves UDP.
+    pub udp: Option<String>,
+    /// Its WebSocket URL (`ws://host:port`, `wss://host/path`), if it serves WebSocket.
+    pub ws: Option<String>,
+    /// Its HTTP(S) base URL, where connect tokens come from (`http://host:port`).
+    pub http: Option<String>,
+    /// What to send there once welcomed (join the room, watch the game, queue again), or
+    /// nothing (your seat is given back at the welcome).
+    pub then: Option<ClientMessage>,
 }

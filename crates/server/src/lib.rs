@@ -198,7 +198,22 @@ pub struct ServerConfig {
     pub tls: Option<TlsFiles>,
     /// Bounds of the HTTP side.
     pub http_limits: HttpLimits,
+    /// With PostgreSQL: this node's name among the nodes sharing the database (`None`: the
+    /// host name and the data directory). A node restarted under its name takes its games back.
+    pub node_name: Option<String>,
+    /// With PostgreSQL: how long this node's lease on its games lasts unrenewed (renewed every
+    /// 100 ms): once a killed node's lease is over, another node takes its games over.
+    pub lease: Duration,
+    /// The addresses other nodes send clients to (redirects): `host:port` for UDP, a
+    /// `ws://`/`wss://` URL, an `http://`/`https://` base URL. `None`: the bound addresses.
+    pub public: store::cluster::NodeAddrs,
 }
+
+/// The default lease of a node on its games.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+
+/// How often the loop talks to the cluster thread (publishes its lobby, asks for seats).
+const CLUSTER_EVERY: Duration = Duration::from_millis(100);
 
 /// A certificate chain and its private key, PEM files (see [`tls::server_config`]).
 #[derive(Clone, Debug)]
@@ -254,8 +269,23 @@ impl ServerConfig {
             new_players_per_minute: DEFAULT_NEW_PLAYERS_PER_MINUTE,
             tls: None,
             http_limits: HttpLimits::default(),
+            node_name: None,
+            lease: DEFAULT_LEASE,
+            public: store::cluster::NodeAddrs::default(),
         }
     }
+}
+
+/// The default node name: the host's name and the data directory.
+fn default_node_name(data_dir: &std::path::Path) -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "node".into());
+    let dir = std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_path_buf());
+    format!("{host}:{}", dir.display())
 }
 
 /// Receive buffer asked for the UDP socket: thousands of clients' packets must fit in it while
@@ -306,6 +336,11 @@ pub struct Server {
     last_slow: Instant,
     poll_interval: Duration,
     passwords: PasswordWorker,
+    /// With PostgreSQL: the cluster thread (lease, takeovers, lobbies of the other nodes).
+    cluster: Option<store::cluster::Cluster>,
+    last_cluster: Instant,
+    /// The lease was lost: the server stops.
+    lost: bool,
 }
 
 /// The password thread: Argon2 hashing and checking (tens of milliseconds each) off the game
@@ -349,7 +384,11 @@ impl Server {
             Some(url) => store::Database::Postgres(url.clone()),
             None => store::Database::Sqlite(config.data_dir.clone()),
         };
-        let (store, loaded) = Store::open_with(&database, config.limits.credential_lifetime)?;
+        let node = store::NodeConfig {
+            name: config.node_name.clone().unwrap_or_else(|| default_node_name(&config.data_dir)),
+            lease: config.lease,
+        };
+        let (store, loaded) = Store::open_node(&database, config.limits.credential_lifetime, Some(&node))?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("ludus-io")
@@ -452,6 +491,38 @@ impl Server {
         };
         let http = Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?);
         let http_addr = http.as_ref().map(HttpServer::addr);
+        let mut core = core;
+        let secure = config.tls.is_some();
+        let public = store::cluster::NodeAddrs {
+            udp: config.public.udp.clone().or(udp_addr.map(|a| a.to_string())),
+            ws: config
+                .public
+                .ws
+                .clone()
+                .or(ws_addr.map(|a| format!("{}://{a}", if secure { "wss" } else { "ws" }))),
+            http: config
+                .public
+                .http
+                .clone()
+                .or(http_addr.map(|a| format!("{}://{a}", if secure { "https" } else { "http" }))),
+        };
+        let cluster = match store.start_cluster(public.clone()) {
+            Some(cluster) => {
+                let cluster = cluster?;
+                if [udp_addr, ws_addr, http_addr].iter().flatten().any(|a| a.ip().is_unspecified())
+                    && config.public == store::cluster::NodeAddrs::default()
+                {
+                    tracing::warn!(
+                        "several nodes: this node listens on an unspecified address; give --public-udp, \
+                         --public-ws and --public-http so that the other nodes can send clients here"
+                    );
+                }
+                tracing::info!(node = cluster.name(), ?public, "node of several on one database");
+                core.enable_nodes(cluster.name().to_string());
+                Some(cluster)
+            }
+            None => None,
+        };
         Ok(Server {
             transport,
             core,
@@ -474,7 +545,78 @@ impl Server {
             poll_interval: config.poll_interval,
             passwords: PasswordWorker::start()
                 .map_err(|source| ServerError::Start { what: "password thread", source })?,
+            cluster,
+            last_cluster: now,
+            lost: false,
         })
+    }
+
+    /// Whether this node lost its lease on its games (another node took them over): it has
+    /// told its clients to reconnect and must stop.
+    pub fn lease_lost(&self) -> bool {
+        self.lost
+    }
+
+    /// Talks to the cluster thread: the other nodes' lobbies, games taken over, seats found
+    /// elsewhere, new blocks of numbers in; this node's lobby, seat checks, block requests out.
+    fn cluster_step(&mut self, now: Instant) {
+        let Some(cluster) = &self.cluster else {
+            return;
+        };
+        for event in cluster.events() {
+            match event {
+                store::cluster::Event::Nodes(nodes) => self.core.set_remote(nodes),
+                store::cluster::Event::Adopted { games, players, claims } => {
+                    for claim in claims {
+                        self.core.stored_claim(claim);
+                    }
+                    self.core.adopt(games, players)
+                }
+                store::cluster::Event::Seats(found) => self.core.seats_found(found),
+                store::cluster::Event::Ids { kind, first, end } => self.core.add_ids(kind, first, end),
+                store::cluster::Event::GameOwner(player, game, node) => {
+                    self.core.game_owner_found(player, game, node)
+                }
+            }
+        }
+        if now.saturating_duration_since(self.last_cluster) >= CLUSTER_EVERY {
+            self.last_cluster = now;
+            self.core.set_accepting(!self.store.is_failing() && !cluster.is_failing());
+            if let Some(lobby) = self.core.take_published() {
+                cluster.request(store::cluster::Request::Publish(lobby));
+            }
+            let checks = self.core.take_seat_checks();
+            if !checks.is_empty() {
+                cluster.request(store::cluster::Request::SeatChecks(checks));
+            }
+        }
+        for kind in self.core.take_id_requests() {
+            cluster.request(store::cluster::Request::Ids(kind));
+        }
+        for (player, game) in self.core.take_owner_lookups() {
+            cluster.request(store::cluster::Request::GameOwner(player, game));
+        }
+        if self.store.lease_lost() && !self.lost {
+            self.lost = true;
+            tracing::error!(
+                "this node lost its lease: its games are another node's now; its clients are told to \
+                 reconnect and it stops"
+            );
+            // Nothing more is stored, so nothing more is sent: the restart notice goes out as is.
+            self.core.shutting_down();
+            for o in self.core.take_out() {
+                match o {
+                    Outgoing::Message(conn, bytes) => {
+                        let renet = self.transport.renet();
+                        if renet.is_connected(conn) {
+                            renet.send_message(conn, CHANNEL, bytes);
+                        }
+                    }
+                    Outgoing::Close(conn) => self.lingering.push((now + LINGER, conn)),
+                }
+            }
+            self.pending.clear();
+        }
     }
 
     /// The bound UDP address.
@@ -552,7 +694,10 @@ impl Server {
         self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
         self.core.set_now(now, unix_ms());
-        for (conn, token, found) in self.store.looked_up() {
+        for (conn, token, found, claim) in self.store.looked_up() {
+            if let Some(claim) = claim {
+                self.core.stored_claim(claim);
+            }
             self.core.looked_up(conn, &token, found);
         }
         while let Ok(answer) = self.passwords.rx.try_recv() {
@@ -615,6 +760,7 @@ impl Server {
         if !out.is_empty() || moves > 0 {
             self.pending.push_back((self.store.submitted(), now, moves, out));
         }
+        self.cluster_step(now);
         self.release(now);
         if slow {
             self.transport.maintain();
@@ -692,7 +838,7 @@ impl Server {
     /// few milliseconds.
     pub fn run(mut self, stop: &AtomicBool, status: Option<&Mutex<Status>>) {
         let mut published = Instant::now();
-        while !stop.load(Ordering::Relaxed) {
+        while !stop.load(Ordering::Relaxed) && !self.lost {
             self.step();
             if let Some(status) = status
                 && published.elapsed() >= SLOW_TICK
@@ -722,7 +868,8 @@ impl Server {
             }
             std::thread::sleep(self.poll_interval.max(Duration::from_millis(1)));
         }
-        let stored = self.store.sync(Duration::from_secs(10));
+        // A node that lost its lease stores nothing more: nothing to wait for.
+        let stored = !self.lost && self.store.sync(Duration::from_secs(10));
         self.release(Instant::now());
         self.transport.disconnect_all();
         self.transport.close();

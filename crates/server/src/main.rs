@@ -78,6 +78,26 @@ struct Args {
     /// (postgres://user[:password]@host[:port]/db; the password is never logged)
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// With --database: this node's name among the nodes sharing the database (a node restarted
+    /// under its name takes its games back at once) [default: host name:data directory]
+    #[arg(long, value_name = "NAME")]
+    node_name: Option<String>,
+    /// With --database: this node's lease on its games, in milliseconds (renewed every 100 ms;
+    /// a node killed holds its games this long before another node takes them over)
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(500..=600_000))]
+    lease_ms: u64,
+    /// With --database: the UDP address other nodes send native clients to (host:port)
+    /// [default: the bound --udp address]
+    #[arg(long, value_name = "HOST:PORT")]
+    public_udp: Option<String>,
+    /// With --database: the WebSocket URL other nodes send browsers to (ws://… or wss://…)
+    /// [default: the bound --ws address]
+    #[arg(long, value_name = "URL")]
+    public_ws: Option<String>,
+    /// With --database: the HTTP(S) base URL of this node's connect tokens, for redirected
+    /// clients (http://… or https://…) [default: the bound --http address]
+    #[arg(long, value_name = "URL")]
+    public_http: Option<String>,
     /// How long a disconnected player's seat is held, in seconds
     #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(0..=86_400))]
     hold: u64,
@@ -127,6 +147,13 @@ impl Args {
             config.database = Some(url.clone());
         }
         config.limits.credential_lifetime = Duration::from_secs(self.credential_days * 24 * 3600);
+        config.node_name = self.node_name.clone();
+        config.lease = Duration::from_millis(self.lease_ms);
+        config.public = ludus_server::store::cluster::NodeAddrs {
+            udp: self.public_udp.clone(),
+            ws: self.public_ws.clone(),
+            http: self.public_http.clone(),
+        };
         config.new_players_per_minute = self.new_players_per_minute;
         config.limits.seat_hold = Duration::from_secs(self.hold);
         config.max_clients = self.max_clients as usize;
@@ -229,6 +256,9 @@ fn main() -> ExitCode {
     let mut last = ludus_server::Status::default();
     while !stop.load(Ordering::Relaxed) {
         server.step();
+        if server.lease_lost() {
+            break;
+        }
         if !stats_every.is_zero() && last_stats.elapsed() >= stats_every {
             let status = server.status();
             let s = &status.stats;
@@ -265,7 +295,12 @@ fn main() -> ExitCode {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
+    let lost = server.lease_lost();
     server.shutdown();
+    if lost {
+        tracing::error!("stopped: this node's lease on its games was lost (another node took them over)");
+        return ExitCode::from(1);
+    }
     ExitCode::SUCCESS
 }
 

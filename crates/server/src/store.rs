@@ -16,6 +16,7 @@ use ludus_protocol::{
 use ludus_rules::Variant;
 use std::path::{Path, PathBuf};
 
+pub mod cluster;
 mod pg;
 pub mod pg_harness;
 mod sqlite;
@@ -37,6 +38,10 @@ pub enum DbError {
     /// Anything else (a second node on one PostgreSQL database).
     #[error(transparent)]
     Other(Box<dyn std::error::Error + Send + Sync>),
+    /// This node's lease is gone: another node took its games over (or another process started
+    /// under its name). Nothing more may be written for it.
+    #[error("this node's lease on its games is lost: another node owns them now")]
+    LeaseLost,
 }
 
 /// Why the database could not be opened.
@@ -211,7 +216,7 @@ pub struct StoredPlayer {
 }
 
 /// What the server needs after a restart.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Loaded {
     pub games: Vec<StoredGame>,
     pub players: Vec<StoredPlayer>,
@@ -219,7 +224,38 @@ pub struct Loaded {
     pub claims: Vec<StoredClaim>,
     pub next_player: u64,
     pub next_game: u64,
+    /// The first player and game numbers past this node's block (`u64::MAX` with SQLite: one
+    /// node); several nodes on PostgreSQL each get their own blocks.
+    pub player_end: u64,
+    pub game_end: u64,
 }
+
+impl Default for Loaded {
+    fn default() -> Loaded {
+        Loaded {
+            games: Vec::new(),
+            players: Vec::new(),
+            claims: Vec::new(),
+            next_player: 1,
+            next_game: 1,
+            player_end: u64::MAX,
+            game_end: u64::MAX,
+        }
+    }
+}
+
+/// How a node of several on one PostgreSQL database is known.
+#[derive(Clone, Debug)]
+pub struct NodeConfig {
+    /// Its unique name (the same name after a restart takes its games back at once).
+    pub name: String,
+    /// How long its lease on its games lasts without renewal: after that, another node takes
+    /// them over.
+    pub lease: Duration,
+}
+
+/// Player and game numbers each node takes from the database at a time.
+pub const ID_BLOCK: u64 = 1_000_000;
 
 /// Commit timings, for the operator.
 #[derive(Debug, Default)]
@@ -235,9 +271,9 @@ pub struct CommitStats {
 }
 
 /// A player lookup by credential hash: (connection, hash, oldest valid last sign-in) in,
-/// (connection, hash, the player if stored and not expired) out.
+/// (connection, hash, the player if stored and not expired, their claim if claimed) out.
 type LookupRequest = (u64, String, u64);
-type LookupAnswer = (u64, String, Option<StoredPlayer>);
+type LookupAnswer = (u64, String, Option<StoredPlayer>, Option<StoredClaim>);
 
 /// A profile's recent games: (connection, player, nickname, whether private games count: the
 /// profile's own player asks) in; (connection, player, nickname) with the player's last finished
@@ -288,6 +324,10 @@ pub(crate) trait Backend: Send + 'static {
     fn find_player(&mut self, hash: &str, cutoff_ms: u64) -> Result<Option<StoredPlayer>, DbError>;
     /// The next free player and game numbers.
     fn next_ids(&mut self) -> Result<(u64, u64), DbError>;
+    /// The ends of this node's blocks of player and game numbers (one node: none).
+    fn id_ends(&self) -> (u64, u64) {
+        (u64::MAX, u64::MAX)
+    }
     /// The live games without their moves and proposals, with their variant's name.
     fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError>;
     /// A game's moves in order, with the clocks after each.
@@ -302,6 +342,10 @@ pub(crate) trait Backend: Send + 'static {
     fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError>;
     /// Every stored rating (the columns of [`sql::RATINGS`]).
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// One player's claimed nickname and password hash, if claimed.
+    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError>;
+    /// One player's ratings.
+    fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
     /// The last `limit` finished games of `player`, newest first (public ones only unless
     /// `private`).
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError>;
@@ -492,6 +536,48 @@ CREATE TABLE IF NOT EXISTS ratings(
 CREATE INDEX IF NOT EXISTS games_first ON games(first_player, ended_ms);
 CREATE INDEX IF NOT EXISTS games_second ON games(second_player, ended_ms);",
     },
+    // Version 5: several nodes on one database (PostgreSQL; SQLite has the same tables, unused).
+    // `ludus_nodes`: every node, its public addresses, its lease (database clock, Unix ms) and
+    // its published lobby (JSON); `incarnation` grows at every start of a node of that name,
+    // `dead` is set by the node that took its games over. `games.owner`: the node that owns a
+    // live game. `ludus_ids`: the next free player and game numbers, handed out in blocks.
+    Migration {
+        version: 5,
+        sqlite: "
+CREATE TABLE IF NOT EXISTS ludus_nodes(
+    name TEXT PRIMARY KEY,
+    incarnation INTEGER NOT NULL,
+    udp TEXT,
+    ws TEXT,
+    http TEXT,
+    lease_until_ms INTEGER NOT NULL,
+    dead INTEGER NOT NULL DEFAULT 0,
+    started_ms INTEGER NOT NULL,
+    lobby TEXT
+) WITHOUT ROWID;
+ALTER TABLE games ADD COLUMN owner TEXT;
+CREATE TABLE IF NOT EXISTS ludus_ids(kind TEXT PRIMARY KEY, next INTEGER NOT NULL) WITHOUT ROWID;",
+        postgres: "
+CREATE TABLE IF NOT EXISTS ludus_nodes(
+    name TEXT PRIMARY KEY,
+    incarnation BIGINT NOT NULL,
+    udp TEXT,
+    ws TEXT,
+    http TEXT,
+    lease_until_ms BIGINT NOT NULL,
+    dead BIGINT NOT NULL DEFAULT 0,
+    started_ms BIGINT NOT NULL,
+    lobby TEXT
+);
+ALTER TABLE games ADD COLUMN IF NOT EXISTS owner TEXT;
+CREATE INDEX IF NOT EXISTS games_owner ON games(owner) WHERE live = 1;
+CREATE TABLE IF NOT EXISTS ludus_ids(kind TEXT PRIMARY KEY, next BIGINT NOT NULL);
+INSERT INTO ludus_ids(kind, next)
+    SELECT 'player', COALESCE(MAX(id), 0) + 1 FROM (SELECT id FROM players
+    UNION ALL SELECT first_player FROM games UNION ALL SELECT second_player FROM games) AS ids
+    ON CONFLICT DO NOTHING;
+INSERT INTO ludus_ids(kind, next) SELECT 'game', COALESCE(MAX(id), 0) + 1 FROM games ON CONFLICT DO NOTHING;",
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -526,7 +612,15 @@ pub(crate) mod sql {
     pub const NEXT_GAME: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM games";
     pub const LIVE_GAMES: &str = "SELECT id, room, variant, start, first_player, second_player, public,
          clock_initial_ms, clock_increment_ms, created_ms, rated FROM games WHERE live = 1 ORDER BY id";
-    pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1";
+    /// A look-alike claimed meanwhile on another node (several nodes) is left as it is: the
+    /// claim is not stored rather than the writer stopping on the unique index.
+    pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1
+         AND NOT EXISTS (SELECT 1 FROM players WHERE claim_skeleton = ?2 AND id <> ?1)";
+    pub const PLAYER_CLAIM: &str =
+        "SELECT nickname, password_hash FROM players WHERE id = ?1 AND password_hash IS NOT NULL";
+    pub const PLAYER_RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM ratings WHERE player = ?1 ORDER BY variant";
     pub const RATING: &str =
         "INSERT INTO ratings(player, variant, rating, deviation, volatility, games, wins, draws, losses)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -652,50 +746,12 @@ pub(crate) fn game_row(
 /// Everything the server needs after a (re)start, read through any backend.
 fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
     let (next_player, next_game) = db.next_ids()?;
-    let mut loaded = Loaded { next_player, next_game, ..Loaded::default() };
-    for (mut game, variant) in db.live_games()? {
-        match Variant::parse(&variant) {
-            Ok(v) => game.variant = v,
-            Err(e) => {
-                tracing::error!(game = game.id, "skipping stored game: {e}");
-                continue;
-            }
-        }
-        loaded.games.push(game);
-    }
-    for game in &mut loaded.games {
-        for (mv, first, second) in db.moves(game.id)? {
-            game.moves.push(mv);
-            game.clocks = first.zip(second).map(|(a, b)| [a.max(0) as u64, b.max(0) as u64]);
-        }
-        for (ply, mv, count) in db.proposals(game.id)? {
-            let played = game.moves.get(ply as usize).cloned().unwrap_or_default();
-            match game.proposals.last_mut() {
-                Some(p) if p.ply == ply => p.proposals.push(Proposal { mv, count }),
-                _ => {
-                    game.proposals.push(PlyProposals { ply, played, proposals: vec![Proposal { mv, count }] })
-                }
-            }
-        }
-        for p in &mut game.proposals {
-            p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
-        }
-        for row in db.chat(game.id)? {
-            game.chat_stored += 1;
-            match chat_line(game.id, row) {
-                Ok(line) => game.chat.push(line),
-                Err(e) => tracing::error!(game = game.id, "skipping stored chat line: {e}"),
-            }
-        }
-    }
-    let mut ids: Vec<u64> = loaded.games.iter().flat_map(|g| g.players).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    for id in ids {
-        if let Some(p) = db.player(id)? {
-            loaded.players.push(p);
-        }
-    }
+    let (player_end, game_end) = db.id_ends();
+    let mut loaded = Loaded { next_player, next_game, player_end, game_end, ..Loaded::default() };
+    let rows = db.live_games()?;
+    let (games, players) = load_games(db, rows)?;
+    loaded.games = games;
+    loaded.players = players;
     let mut ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
     for (player, variant, rating, deviation, volatility, games, wins, draws, losses) in db.ratings()? {
         let Ok(variant) = Variant::parse(&variant) else {
@@ -724,6 +780,87 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
     Ok(loaded)
 }
 
+/// A player's claim with their ratings, as stored.
+pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<StoredClaim>, DbError> {
+    let Some((nickname, password_hash)) = db.player_claim(id)? else {
+        return Ok(None);
+    };
+    let mut ratings = Vec::new();
+    for (_, variant, rating, deviation, volatility, games, wins, draws, losses) in db.player_ratings(id)? {
+        let Ok(variant) = Variant::parse(&variant) else {
+            continue;
+        };
+        let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+        ratings.push((
+            variant,
+            StoredRating {
+                rating,
+                deviation,
+                volatility,
+                games: count(games),
+                wins: count(wins),
+                draws: count(draws),
+                losses: count(losses),
+            },
+        ));
+    }
+    Ok(Some(StoredClaim { id, nickname, password_hash, ratings }))
+}
+
+/// Live games (their rows, with the variant's name) with their moves, proposals and chat, and
+/// their players.
+fn load_games(
+    db: &mut dyn Backend,
+    rows: Vec<(StoredGame, String)>,
+) -> Result<(Vec<StoredGame>, Vec<StoredPlayer>), DbError> {
+    let mut games = Vec::new();
+    for (mut game, variant) in rows {
+        match Variant::parse(&variant) {
+            Ok(v) => game.variant = v,
+            Err(e) => {
+                tracing::error!(game = game.id, "skipping stored game: {e}");
+                continue;
+            }
+        }
+        games.push(game);
+    }
+    for game in &mut games {
+        for (mv, first, second) in db.moves(game.id)? {
+            game.moves.push(mv);
+            game.clocks = first.zip(second).map(|(a, b)| [a.max(0) as u64, b.max(0) as u64]);
+        }
+        for (ply, mv, count) in db.proposals(game.id)? {
+            let played = game.moves.get(ply as usize).cloned().unwrap_or_default();
+            match game.proposals.last_mut() {
+                Some(p) if p.ply == ply => p.proposals.push(Proposal { mv, count }),
+                _ => {
+                    game.proposals.push(PlyProposals { ply, played, proposals: vec![Proposal { mv, count }] })
+                }
+            }
+        }
+        for p in &mut game.proposals {
+            p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+        }
+        for row in db.chat(game.id)? {
+            game.chat_stored += 1;
+            match chat_line(game.id, row) {
+                Ok(line) => game.chat.push(line),
+                Err(e) => tracing::error!(game = game.id, "skipping stored chat line: {e}"),
+            }
+        }
+    }
+    let mut ids: Vec<u64> = games.iter().flat_map(|g| g.players).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut players = Vec::new();
+    for id in ids {
+        if let Some(p) = db.player(id)? {
+            players.push(p);
+        }
+    }
+    Ok((games, players))
+}
+
 /// The database: a writer thread, a reader thread (player lookups) and, for SQLite, a
 /// checkpointer thread. The server thread never touches the database.
 pub struct Store {
@@ -742,6 +879,10 @@ pub struct Store {
     described: String,
     /// Commit timings.
     pub commit_stats: Arc<CommitStats>,
+    /// Set once this node's lease is lost (by the writer or the cluster thread).
+    lease_lost: Arc<AtomicBool>,
+    /// PostgreSQL: how to connect and who this node is, for [`Store::start_cluster`].
+    cluster: Option<(::postgres::Config, pg::Fence)>,
 }
 
 /// Milliseconds since the Unix epoch.
@@ -757,14 +898,26 @@ impl Store {
     }
 
     /// Opens (or creates) the database, migrates it, deletes the players whose credential has
-    /// been unused for `credential_lifetime` (outside live games), and loads the live games.
+    /// been unused for `credential_lifetime` (outside live games), and loads the live games
+    /// (PostgreSQL: as the node `ludus`, see [`Store::open_node`]).
     pub fn open_with(
         database: &Database,
         credential_lifetime: Duration,
     ) -> Result<(Store, Loaded), StoreError> {
+        Store::open_node(database, credential_lifetime, None)
+    }
+
+    /// [`Store::open_with`] as one node of several on a PostgreSQL database: registered under
+    /// `node`'s name with a lease, it loads only its own live games (SQLite ignores `node`).
+    pub fn open_node(
+        database: &Database,
+        credential_lifetime: Duration,
+        node: Option<&NodeConfig>,
+    ) -> Result<(Store, Loaded), StoreError> {
         let cutoff = now_ms().saturating_sub(credential_lifetime.as_millis() as u64);
         let described = database.describe();
         let fail = |source: DbError| StoreError::Database { what: described.clone(), source };
+        let mut cluster = None;
         let (writer, mut reader, upkeep): (Box<dyn Backend>, Box<dyn Backend>, Option<Box<dyn Backend>>) =
             match database {
                 Database::Sqlite(dir) => {
@@ -777,12 +930,28 @@ impl Store {
                 Database::Postgres(url) => {
                     let config = pg::config(url)
                         .map_err(|source| StoreError::Url { what: described.clone(), source })?;
-                    let [w, r] = pg::open(&config, cutoff).map_err(fail)?;
+                    let default = NodeConfig { name: "ludus".into(), lease: Duration::from_secs(10) };
+                    let node = node.unwrap_or(&default);
+                    let [w, r] = pg::open(&config, cutoff, &node.name, node.lease).map_err(fail)?;
+                    cluster = Some((config, w.fence.clone()));
                     (Box::new(w), Box::new(r), None)
                 }
             };
         let loaded = load(reader.as_mut()).map_err(fail)?;
-        Store::start(writer, reader, upkeep, described).map(|s| (s, loaded))
+        let mut store = Store::start(writer, reader, upkeep, described)?;
+        store.cluster = cluster;
+        Ok((store, loaded))
+    }
+
+    /// Whether this node lost its lease (another node took its games over): it must stop.
+    pub fn lease_lost(&self) -> bool {
+        self.lease_lost.load(Ordering::Acquire)
+    }
+
+    /// Starts this node's cluster thread (PostgreSQL only; `None` with SQLite).
+    pub fn start_cluster(&self, addrs: cluster::NodeAddrs) -> Option<Result<cluster::Cluster, StoreError>> {
+        let (config, fence) = self.cluster.clone()?;
+        Some(cluster::Cluster::start(config, fence, addrs, self.lease_lost.clone()))
     }
 
     fn start(
@@ -806,7 +975,15 @@ impl Store {
                                 tracing::warn!("player lookup failed: {e}");
                                 None
                             });
-                            lookup_answers.send((conn, hash, found)).is_ok()
+                            // Several nodes: the claim and ratings as stored now (another node
+                            // may have changed them).
+                            let claim = found.as_ref().and_then(|p| {
+                                stored_claim(reader.as_mut(), p.id).unwrap_or_else(|e| {
+                                    tracing::warn!("claim lookup failed: {e}");
+                                    None
+                                })
+                            });
+                            lookup_answers.send((conn, hash, found, claim)).is_ok()
                         }
                         ReadRequest::Games((conn, player, nickname, private)) => {
                             // A failed read answers no games.
@@ -841,6 +1018,8 @@ impl Store {
         let thread_failing = failing.clone();
         let commit_stats = Arc::new(CommitStats::default());
         let thread_stats = commit_stats.clone();
+        let lease_lost = Arc::new(AtomicBool::new(false));
+        let thread_lost = lease_lost.clone();
         let writer = std::thread::Builder::new()
             .name("ludus-db".into())
             .spawn(move || {
@@ -850,6 +1029,10 @@ impl Store {
                         batches.push(more);
                     }
                     let last = batches.last().map_or(0, |b| b.0);
+                    if thread_lost.load(Ordering::Acquire) {
+                        // Another node owns the games now: nothing is stored (or sent) any more.
+                        continue;
+                    }
                     loop {
                         let started = std::time::Instant::now();
                         match writer.commit(&batches) {
@@ -861,6 +1044,14 @@ impl Store {
                                 thread_stats.max_us.fetch_max(us, Ordering::Relaxed);
                                 thread_failing.store(false, Ordering::Release);
                                 thread_committed.store(last, Ordering::Release);
+                                break;
+                            }
+                            Err(DbError::LeaseLost) => {
+                                tracing::error!(
+                                    "this node's lease is lost: another node took its games over; \
+                                     nothing more is stored or sent"
+                                );
+                                thread_lost.store(true, Ordering::Release);
                                 break;
                             }
                             Err(e) => {
@@ -909,6 +1100,8 @@ impl Store {
             submitted: 0,
             described,
             commit_stats,
+            lease_lost,
+            cluster: None,
         })
     }
 

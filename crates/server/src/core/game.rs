@@ -155,8 +155,13 @@ impl Core {
             _ => return refuse(ErrorCode::Internal, "a game needs two players"),
         };
         let players = if first_first { [a, b] } else { [b, a] };
-        let id = GameId(self.next_game);
-        self.next_game += 1;
+        let Some(id) = self.take_id(1) else {
+            return super::nodes::no_id();
+        };
+        let id = GameId(id);
+        let Some(room) = self.rooms.get_mut(code) else {
+            return refuse(ErrorCode::UnknownRoom, "no such room");
+        };
         room.game = Some(id);
         room.last_players = Some(players);
         room.rematch = [false; 2];

@@ -30,9 +30,14 @@ impl Core {
         if rated && !self.is_claimed(pid) {
             return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
         }
+        self.check_accepting()?;
         self.make_free(pid)?;
         let key = (variant, clock, rated);
         let opponent = if rated { self.closest_waiting(key, pid) } else { self.first_waiting(key, pid) };
+        // Several nodes: nobody waits here, someone waits on the node that pairs this queue.
+        if opponent.is_none() && self.match_elsewhere(pid, key) {
+            return Ok(());
+        }
         let Some(other) = opponent else {
             self.queue.entry(key).or_default().push_back(pid);
             let now = self.now;
@@ -48,7 +53,7 @@ impl Core {
     }
 
     /// Whether `pid` still waits in `key`'s queue (connected, not gone elsewhere).
-    fn waits_in(&self, pid: PlayerId, key: QueueKey) -> bool {
+    pub(super) fn waits_in(&self, pid: PlayerId, key: QueueKey) -> bool {
         self.players.get(&pid).is_some_and(|p| p.conn.is_some() && p.queued == Some(key))
     }
 

@@ -25,6 +25,7 @@ mod chat;
 mod game;
 mod limits;
 mod matchmaking;
+mod nodes;
 mod rooms;
 mod spectators;
 #[cfg(test)]
@@ -34,6 +35,7 @@ pub use accounts::{
     PasswordAnswer, PasswordJob, hash_password, rating_period, rating_view, run_job, verify_password,
 };
 pub use limits::Limits;
+pub use nodes::{Published, SEAT_CHECK_WINDOW};
 
 use crate::store::{Loaded, Op, StoredPlayer};
 use crate::tokens::Grant;
@@ -44,7 +46,7 @@ use ludus_protocol::{
     PROTOCOL_VERSION, PlayerId, RoomSummary, ServerMessage, SessionToken, decode_client, encode,
     hello_version, incompatible_message,
 };
-use ludus_rules::{AnyGame, GameRecord, Side};
+use ludus_rules::Side;
 use matchmaking::QueueKey;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -190,6 +192,18 @@ pub struct Core {
     queue: HashMap<QueueKey, VecDeque<PlayerId>>,
     next_player: u64,
     next_game: u64,
+    /// The ends of this node's blocks of numbers (`u64::MAX`: one node, no blocks).
+    player_end: u64,
+    game_end: u64,
+    /// The next blocks, once the database gave them ([player, game]).
+    spare_ids: [Option<(u64, u64)>; 2],
+    /// A block was asked for and has not come.
+    ids_asked: [bool; 2],
+    id_requests: Vec<crate::store::cluster::IdKind>,
+    /// The other nodes, when this is one of several.
+    nodes: Option<nodes::Nodes>,
+    /// Games to find on the other nodes: (who asked to watch, which game).
+    owner_lookups: Vec<(PlayerId, GameId)>,
     room_serial: u64,
     ops: Vec<Op>,
     out: Vec<Outgoing>,
@@ -298,6 +312,13 @@ impl Core {
             queue: HashMap::new(),
             next_player: loaded.next_player.max(1),
             next_game: loaded.next_game.max(1),
+            player_end: loaded.player_end,
+            game_end: loaded.game_end,
+            spare_ids: [None, None],
+            ids_asked: [false; 2],
+            id_requests: Vec::new(),
+            nodes: None,
+            owner_lookups: Vec::new(),
             room_serial: 0,
             ops: Vec::new(),
             out: Vec::new(),
@@ -331,36 +352,7 @@ impl Core {
             );
         }
         for g in loaded.games {
-            let record = GameRecord {
-                variant: g.variant,
-                start: g.start.clone(),
-                moves: g.moves.clone(),
-                ending: None,
-            };
-            let game = match AnyGame::from_record(&record) {
-                Ok(game) => game,
-                Err(e) => {
-                    tracing::error!(game = g.id, "cannot reload game: {e}");
-                    continue;
-                }
-            };
-            let players = [PlayerId(g.players[0]), PlayerId(g.players[1])];
-            if !players.iter().all(|p| core.players.contains_key(p)) {
-                tracing::error!(game = g.id, "cannot reload game: unknown player");
-                continue;
-            }
-            core.room_serial += 1;
-            core.rooms.insert(g.room.clone(), Room::reloaded(&g, players, core.room_serial));
-            for p in players {
-                if let Some(player) = core.players.get_mut(&p) {
-                    player.room = Some(g.room.clone());
-                }
-            }
-            let id = GameId(g.id);
-            if let Some(room) = core.rooms.get_mut(&g.room) {
-                room.rated = g.rated;
-            }
-            core.games.insert(id, LiveGame::reloaded(g, game, players, now));
+            core.reload_game(g);
         }
         core
     }
@@ -399,6 +391,26 @@ impl Core {
             self.tokens.insert(prev.clone(), id);
         }
         self.players.insert(id, Player::new(p.hash, p.prev, p.last_seen_ms, p.nickname));
+    }
+
+    /// Replaces a known player's credentials with the stored ones (signed in on another node).
+    fn refresh(&mut self, p: StoredPlayer) {
+        let id = PlayerId(p.id);
+        let Some(player) = self.players.get_mut(&id) else {
+            return;
+        };
+        for old in [Some(player.hash.clone()), player.prev.clone()].into_iter().flatten() {
+            if self.tokens.get(&old) == Some(&id) {
+                self.tokens.remove(&old);
+            }
+        }
+        player.hash = p.hash.clone();
+        player.prev = p.prev.clone();
+        player.last_seen_ms = p.last_seen_ms;
+        self.tokens.insert(p.hash, id);
+        if let Some(prev) = p.prev {
+            self.tokens.insert(prev, id);
+        }
     }
 
     /// Whether `name` looks like (same confusable skeleton as) the name of another player who is
@@ -741,9 +753,14 @@ impl Core {
         if let Some(p) = found
             && (p.hash == hash || p.prev.as_deref() == Some(hash))
             && p.last_seen_ms >= cutoff
-            && !self.players.contains_key(&PlayerId(p.id))
         {
-            self.remember(p);
+            match self.players.get(&PlayerId(p.id)) {
+                None => self.remember(p),
+                // Several nodes: the player signed in on another node since this one knew
+                // them; the database has their credentials now.
+                Some(known) if self.nodes.is_some() && p.last_seen_ms > known.last_seen_ms => self.refresh(p),
+                Some(_) => {}
+            }
         }
         let known = self
             .tokens
@@ -812,8 +829,10 @@ impl Core {
                 (pid, true)
             }
             None => {
-                let id = PlayerId(self.next_player);
-                self.next_player += 1;
+                let Some(id) = self.take_id(0) else {
+                    return nodes::no_id();
+                };
+                let id = PlayerId(id);
                 let nickname = match nickname.clone() {
                     Some(n) => n,
                     None => {
@@ -864,6 +883,7 @@ impl Core {
         };
         self.send_conn(conn, &welcome);
         self.reattach(pid);
+        self.check_seat_elsewhere(pid);
         Ok(())
     }
 
@@ -976,36 +996,48 @@ impl Core {
         rooms.sort_by_key(|r| std::cmp::Reverse(r.created));
         let mut games: Vec<&LiveGame> = self.games.values().filter(|g| g.public).collect();
         games.sort_by_key(|g| std::cmp::Reverse(g.id));
-        let nick = |p: &PlayerId| self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default();
+        // Several nodes: the others' rooms and games after this node's.
+        let (remote_rooms, remote_games, remote_total_games, remote_online) = self.remote_lobby();
+        let local_games = games.len() as u32;
+        let rooms: Vec<RoomSummary> =
+            rooms.iter().map(|r| self.room_summary(r)).chain(remote_rooms).collect();
+        let games: Vec<GameSummary> =
+            games.iter().map(|g| self.game_summary(g)).chain(remote_games).collect();
         LobbyView {
             total_rooms: rooms.len() as u32,
-            total_games: games.len() as u32,
-            rooms: rooms
-                .iter()
-                .take(LobbyView::MAX_LISTED)
-                .map(|r| RoomSummary {
-                    code: r.code.clone(),
-                    variant: r.variant,
-                    clock: r.clock,
-                    host: r.members.first().map(nick).unwrap_or_default(),
-                    rated: r.rated,
-                    host_rating: r.members.first().and_then(|p| self.rating_view_in(*p, r.variant)),
-                })
-                .collect(),
-            games: games
-                .iter()
-                .take(LobbyView::MAX_LISTED)
-                .map(|g| GameSummary {
-                    game: g.id,
-                    variant: g.game.variant(),
-                    players: [nick(&g.players[0]), nick(&g.players[1])],
-                    spectators: g.spectators.len() as u32,
-                    ply: g.game.ply() as u32,
-                    clock: g.clock,
-                    rated: g.rated,
-                })
-                .collect(),
-            online: self.conns.values().filter(|c| c.player.is_some()).count() as u32,
+            total_games: local_games + remote_total_games,
+            rooms: rooms.into_iter().take(LobbyView::MAX_LISTED).collect(),
+            games: games.into_iter().take(LobbyView::MAX_LISTED).collect(),
+            online: self.conns.values().filter(|c| c.player.is_some()).count() as u32 + remote_online,
+        }
+    }
+
+    fn nick(&self, p: &PlayerId) -> String {
+        self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default()
+    }
+
+    /// A room as the lobby lists it.
+    fn room_summary(&self, r: &Room) -> RoomSummary {
+        RoomSummary {
+            code: r.code.clone(),
+            variant: r.variant,
+            clock: r.clock,
+            host: r.members.first().map(|p| self.nick(p)).unwrap_or_default(),
+            rated: r.rated,
+            host_rating: r.members.first().and_then(|p| self.rating_view_in(*p, r.variant)),
+        }
+    }
+
+    /// A game as the lobby lists it.
+    fn game_summary(&self, g: &LiveGame) -> GameSummary {
+        GameSummary {
+            game: g.id,
+            variant: g.game.variant(),
+            players: [self.nick(&g.players[0]), self.nick(&g.players[1])],
+            spectators: g.spectators.len() as u32,
+            ply: g.game.ply() as u32,
+            clock: g.clock,
+            rated: g.rated,
         }
     }
 

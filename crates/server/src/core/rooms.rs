@@ -108,6 +108,7 @@ impl Core {
         if rated && !self.is_claimed(pid) {
             return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
         }
+        self.check_accepting()?;
         self.make_free(pid)?;
         let code = self.new_code();
         self.room_serial += 1;
@@ -126,6 +127,10 @@ impl Core {
             return refuse(ErrorCode::UnknownRoom, "a room code has 6 letters and digits");
         };
         let Some(room) = self.rooms.get(&code) else {
+            // Several nodes: the room may be on another one (the client is sent there).
+            if self.join_elsewhere(pid, &code)? {
+                return Ok(());
+            }
             return refuse(ErrorCode::UnknownRoom, format!("no room {code}"));
         };
         if room.members.contains(&pid) {
@@ -137,6 +142,7 @@ impl Core {
         if room.rated && !self.is_claimed(pid) {
             return refuse(ErrorCode::NotClaimed, "this room is rated: claim your nickname first");
         }
+        self.check_accepting()?;
         self.make_free(pid)?;
         let Some(room) = self.rooms.get_mut(&code) else {
             return refuse(ErrorCode::UnknownRoom, format!("no room {code}"));

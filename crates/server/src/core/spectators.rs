@@ -32,6 +32,10 @@ impl Core {
     /// more than [`REWATCHES`] views of the same game within [`REWATCH_WINDOW`] are refused.
     pub(super) fn watch(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
         let Some(g) = self.games.get(&gid) else {
+            // Several nodes: the game may be on another one (the client is sent there).
+            if self.watch_elsewhere(pid, gid)? {
+                return Ok(());
+            }
             return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
         };
         let is_player = g.players.contains(&pid);

@@ -12,12 +12,41 @@ use std::time::Duration;
 /// A key for `pg_advisory_lock`: nodes that start at once migrate one after the other.
 const MIGRATION_LOCK: i64 = 0x6c75_6475_7301;
 
-/// A key for the session lock that the writer of the one node using a database holds: several
-/// nodes on one database are not built yet (their player and game numbers would collide), so a
-/// second node refuses to start rather than stall on every write.
-const NODE_LOCK: i64 = 0x6c75_6475_7302;
-/// Tries at taking [`NODE_LOCK`], 100 ms apart.
-const NODE_LOCK_TRIES: u32 = 30;
+/// The database's clock in Unix milliseconds: every lease is measured by it (the nodes' clocks
+/// may disagree).
+pub(crate) const DB_NOW: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// A node registers (or registers again under its name: a new incarnation, alive, its lobby
+/// cleared): `$1` name, `$2` lease in ms.
+fn register_sql() -> String {
+    format!(
+        "INSERT INTO ludus_nodes(name, incarnation, lease_until_ms, dead, started_ms)
+         VALUES ($1, 1, {DB_NOW} + $2, 0, {DB_NOW})
+         ON CONFLICT(name) DO UPDATE SET incarnation = ludus_nodes.incarnation + 1,
+         lease_until_ms = excluded.lease_until_ms, dead = 0, started_ms = excluded.started_ms, lobby = NULL
+         RETURNING incarnation"
+    )
+}
+
+/// Renews a lease unless it is lost (`$1` name, `$2` incarnation, `$3` lease in ms): one row,
+/// locked until the transaction ends, or none when the lease is lost. A lease that expired is
+/// lost only once another node took the games over (marked the node dead, under the same row
+/// lock) or another process registered under the name: until then its node may renew it (a
+/// database hiccup longer than the lease with no other node to take over costs nothing).
+pub(crate) fn renew_sql() -> String {
+    format!(
+        "UPDATE ludus_nodes SET lease_until_ms = {DB_NOW} + $3
+         WHERE name = $1 AND incarnation = $2 AND dead = 0"
+    )
+}
+
+/// Who a node is on the database: its name, this start's incarnation and the lease length.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Fence {
+    pub name: String,
+    pub incarnation: i64,
+    pub lease_ms: i64,
+}
 
 /// How long a connection attempt may take before the database counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -89,59 +118,76 @@ impl Prepared {
 /// One connection to PostgreSQL; reconnects when the connection was lost.
 pub(crate) struct Postgres {
     config: Config,
-    client: Client,
+    pub(super) client: Client,
     prepared: Prepared,
-    /// The writer: holds [`NODE_LOCK`].
-    writer: bool,
+    /// The node: every commit first renews its lease, and fails with [`DbError::LeaseLost`]
+    /// once it is lost (another node owns its games: nothing more is written for them).
+    pub(super) fence: Fence,
+    /// This node's blocks of player and game numbers: (next, end) each.
+    ids: [(u64, u64); 2],
 }
 
-/// Why the writer could not take the node lock.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "another ludus-server node is using this database (several nodes on one database are not supported yet)"
-)]
-pub(crate) struct AnotherNode;
-
 impl Postgres {
-    fn connect(config: &Config, writer: bool) -> Result<Postgres, DbError> {
+    pub(super) fn connect(config: &Config, fence: &Fence) -> Result<Postgres, DbError> {
         let mut client = config.connect(NoTls)?;
-        if writer {
-            // A node killed a moment ago holds the lock until the database sees its connection
-            // closed: wait a little (a bounded loop) before refusing.
-            let mut tries = 0;
-            while !client.query_one("SELECT pg_try_advisory_lock($1)", &[&NODE_LOCK])?.get::<_, bool>(0) {
-                tries += 1;
-                if tries >= NODE_LOCK_TRIES {
-                    return Err(DbError::Other(Box::new(AnotherNode)));
-                }
-                std::thread::sleep(Duration::from_millis(100));
-            }
-        }
         let prepared = Prepared::new(&mut client)?;
-        Ok(Postgres { config: config.clone(), client, prepared, writer })
+        Ok(Postgres { config: config.clone(), client, prepared, fence: fence.clone(), ids: [(1, 1); 2] })
     }
 
     /// A new connection if the old one is closed (the database restarted, the network broke).
-    fn reconnect_if_closed(&mut self) -> Result<(), DbError> {
+    pub(super) fn reconnect_if_closed(&mut self) -> Result<(), DbError> {
         if self.client.is_closed() {
-            *self = Postgres::connect(&self.config, self.writer)?;
+            let ids = self.ids;
+            *self = Postgres::connect(&self.config, &self.fence)?;
+            self.ids = ids;
             tracing::info!("database connection re-established");
         }
         Ok(())
     }
 }
 
-/// Connects (writer, reader), applies the migrations (one node at a time) and prunes the
-/// players whose credential was last used before `cutoff_ms`.
-pub(crate) fn open(config: &Config, cutoff_ms: u64) -> Result<[Postgres; 2], DbError> {
+/// Takes `count` numbers of `kind` (`player` or `game`) for this node: (first, end).
+pub(super) fn reserve_ids(client: &mut Client, kind: &str, count: u64) -> Result<(u64, u64), DbError> {
+    let count = count as i64;
+    let first: i64 = client
+        .query_one(
+            "UPDATE ludus_ids SET next = next + $2 WHERE kind = $1 RETURNING next - $2",
+            &[&kind, &count],
+        )?
+        .get(0);
+    let first = first.max(1) as u64;
+    Ok((first, first + count as u64))
+}
+
+/// Connects (writer, reader), applies the migrations (one node at a time), prunes the players
+/// whose credential was last used before `cutoff_ms`, registers the node `name` (a new
+/// incarnation), takes back its own live games (and those of no node, stored before there were
+/// nodes) and reserves its first blocks of player and game numbers.
+pub(crate) fn open(
+    config: &Config,
+    cutoff_ms: u64,
+    name: &str,
+    lease: Duration,
+) -> Result<[Postgres; 2], DbError> {
     let mut client = config.connect(NoTls)?;
     migrate(&mut client)?;
     let pruned = client.execute(&dialect(sql::PRUNE), &[&(cutoff_ms as i64)])?;
     if pruned > 0 {
         tracing::info!(pruned, "players with expired credentials deleted");
     }
+    let lease_ms = lease.as_millis().clamp(1, i64::MAX as u128) as i64;
+    let incarnation: i64 = client.query_one(&register_sql(), &[&name, &lease_ms])?.get(0);
+    let fence = Fence { name: name.to_string(), incarnation, lease_ms };
+    let claimed = client
+        .execute("UPDATE games SET owner = $1 WHERE live = 1 AND (owner IS NULL OR owner = $1)", &[&name])?;
+    tracing::info!(node = name, incarnation, games = claimed, "node registered");
+    let players = reserve_ids(&mut client, "player", super::ID_BLOCK)?;
+    let games = reserve_ids(&mut client, "game", super::ID_BLOCK)?;
     drop(client);
-    Ok([Postgres::connect(config, true)?, Postgres::connect(config, false)?])
+    let writer = Postgres::connect(config, &fence)?;
+    let mut reader = Postgres::connect(config, &fence)?;
+    reader.ids = [players, games];
+    Ok([writer, reader])
 }
 
 fn migrate(client: &mut Client) -> Result<(), postgres::Error> {
@@ -176,7 +222,13 @@ impl Backend for Postgres {
     fn commit(&mut self, batches: &[(u64, Vec<Op>)]) -> Result<(), DbError> {
         self.reconnect_if_closed()?;
         let p = &self.prepared;
+        let f = &self.fence;
         let mut tx = self.client.transaction()?;
+        // The lease first: its row stays locked until the commit, so no node can take this
+        // node's games over in between (and none did before, or this finds no row).
+        if tx.execute(&renew_sql(), &[&f.name, &f.incarnation, &f.lease_ms])? != 1 {
+            return Err(DbError::LeaseLost);
+        }
         for (_, ops) in batches {
             for op in ops {
                 match op {
@@ -206,6 +258,7 @@ impl Backend for Postgres {
                                 &(*rated as i64),
                             ],
                         )?;
+                        tx.execute("UPDATE games SET owner = $2 WHERE id = $1", &[&(*id as i64), &f.name])?;
                     }
                     Op::Move { game, ply, mv, at_ms, clocks } => {
                         tx.execute(
@@ -280,31 +333,20 @@ impl Backend for Postgres {
     }
 
     fn next_ids(&mut self) -> Result<(u64, u64), DbError> {
-        let player: i64 = self.client.query_one(sql::NEXT_PLAYER, &[])?.get(0);
-        let game: i64 = self.client.query_one(sql::NEXT_GAME, &[])?.get(0);
-        Ok((player.max(1) as u64, game.max(1) as u64))
+        Ok((self.ids[0].0, self.ids[1].0))
+    }
+
+    fn id_ends(&self) -> (u64, u64) {
+        (self.ids[0].1, self.ids[1].1)
     }
 
     fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError> {
-        let rows = self.client.query(sql::LIVE_GAMES, &[])?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                (
-                    game_row(
-                        r.get(0),
-                        r.get(1),
-                        r.get(3),
-                        [r.get(4), r.get(5)],
-                        r.get::<_, i64>(6) != 0,
-                        (r.get(7), r.get(8)),
-                        r.get(9),
-                        r.get::<_, i64>(10) != 0,
-                    ),
-                    r.get(2),
-                )
-            })
-            .collect())
+        let rows = self.client.query(
+            "SELECT id, room, variant, start, first_player, second_player, public, clock_initial_ms,
+             clock_increment_ms, created_ms, rated FROM games WHERE live = 1 AND owner = $1 ORDER BY id",
+            &[&self.fence.name],
+        )?;
+        Ok(game_rows(&rows))
     }
 
     fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError> {
@@ -338,6 +380,22 @@ impl Backend for Postgres {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
     }
 
+    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError> {
+        self.reconnect_if_closed()?;
+        let row = self.client.query_opt(&dialect(sql::PLAYER_CLAIM), &[&(id as i64)])?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::PLAYER_RATINGS), &[&(id as i64)])?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7), r.get(8))
+            })
+            .collect())
+    }
+
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
         self.reconnect_if_closed()?;
         let params: [&(dyn postgres::types::ToSql + Sync); 3] =
@@ -361,4 +419,25 @@ impl Backend for Postgres {
             })
             .collect())
     }
+}
+
+/// Game rows (the columns of [`sql::LIVE_GAMES`]) with their variant's name.
+pub(super) fn game_rows(rows: &[postgres::Row]) -> Vec<(StoredGame, String)> {
+    rows.iter()
+        .map(|r| {
+            (
+                game_row(
+                    r.get(0),
+                    r.get(1),
+                    r.get(3),
+                    [r.get(4), r.get(5)],
+                    r.get::<_, i64>(6) != 0,
+                    (r.get(7), r.get(8)),
+                    r.get(9),
+                    r.get::<_, i64>(10) != 0,
+                ),
+                r.get(2),
+            )
+        })
+        .collect()
 }

@@ -291,6 +291,30 @@ impl Backend for Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::PLAYER_CLAIM)?;
+        let mut rows = stmt.query_map(params![id as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.next().transpose()?)
+    }
+
+    fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::PLAYER_RATINGS)?;
+        let rows = stmt.query_map(params![id as i64], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::RECENT_GAMES)?;
         let rows = stmt.query_map(params![player as i64, limit, i64::from(private)], |r| {

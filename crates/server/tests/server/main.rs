@@ -7,6 +7,7 @@ mod common;
 mod dependency_bugs;
 mod draws;
 mod http;
+mod nodes;
 mod persistence;
 mod play;
 mod ratings;

@@ -20,7 +20,7 @@ fn password(p: &str) -> Password {
     Password(p.to_string())
 }
 
-fn claim(c: &mut TestClient, p: &str) {
+pub fn claim(c: &mut TestClient, p: &str) {
     c.send(ClientMessage::ClaimNickname { password: password(p) });
     c.expect("nickname claimed", |m| matches!(m, ServerMessage::NicknameClaimed { .. }).then_some(()));
 }
