@@ -28,6 +28,9 @@ pub const TICK: Duration = Duration::from_millis(100);
 const CHANNEL: &str = "ludus_lobby";
 /// How often the other nodes' lobbies are read without a notification.
 const NODES_EVERY: Duration = Duration::from_secs(1);
+/// A round with the database that has not ended for this long counts as failing (a connection
+/// that hangs rather than fails: a network that drops packets).
+const STALLED: Duration = Duration::from_secs(2);
 
 /// A node's public addresses, as clients reach it (a redirect carries them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -93,6 +96,9 @@ pub struct Cluster {
     name: String,
     /// The cluster thread cannot reach the database (or its statements fail).
     failing: Arc<AtomicBool>,
+    /// When the thread started, and the last round that went through (ms after that).
+    started: Instant,
+    last_ok_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Cluster {
@@ -109,6 +115,9 @@ impl Cluster {
         let name = fence.name.clone();
         let failing = Arc::new(AtomicBool::new(false));
         let thread_failing = failing.clone();
+        let started = Instant::now();
+        let last_ok_ms = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let thread_last_ok = last_ok_ms.clone();
         let thread = std::thread::Builder::new()
             .name("ludus-cluster".into())
             .spawn(move || {
@@ -120,17 +129,21 @@ impl Cluster {
                     requests: Some(requests),
                     events: Some(events),
                     failing: thread_failing,
+                    started: Some(started),
+                    last_ok_ms: thread_last_ok,
                     ..State::default()
                 };
                 state.run(&thread_stop);
             })
             .map_err(|source| StoreError::Thread { what: "cluster", source })?;
-        Ok(Cluster { tx: Some(tx), rx, thread: Some(thread), stop, name, failing })
+        Ok(Cluster { tx: Some(tx), rx, thread: Some(thread), stop, name, failing, started, last_ok_ms })
     }
 
-    /// Whether the last round with the database failed.
+    /// Whether the last round with the database failed, or none went through for [`STALLED`].
     pub fn is_failing(&self) -> bool {
+        let since = self.started.elapsed().as_millis() as u64;
         self.failing.load(Ordering::Acquire)
+            || since.saturating_sub(self.last_ok_ms.load(Ordering::Acquire)) > STALLED.as_millis() as u64
     }
 
     /// This node's name.
@@ -180,6 +193,8 @@ struct State {
     unloaded: Vec<(StoredGame, String)>,
     nodes_read: Option<Instant>,
     failing: Arc<AtomicBool>,
+    started: Option<Instant>,
+    last_ok_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl State {
@@ -207,6 +222,9 @@ impl State {
             self.drain_requests();
             match self.tick(notified) {
                 Ok(()) => {
+                    if let Some(started) = self.started {
+                        self.last_ok_ms.store(started.elapsed().as_millis() as u64, Ordering::Release);
+                    }
                     if self.failing.swap(false, Ordering::AcqRel) {
                         tracing::info!("cluster: database reachable again");
                     }
