@@ -17,7 +17,7 @@ use bevy_renet2::prelude::{RenetClient, RenetClientPlugin, RenetSend};
 use ludus_protocol::client::{ClientConfig, TokenFailure, TokenRequest, hello, open_link};
 use ludus_protocol::{
     ArchivedGame, CHANNEL, ClientMessage, ClockSpec, ErrorCode, GameId, LobbyView, PlayerId, ProfileView,
-    RatingEntry, ServerMessage, SessionToken, decode_server, encode,
+    RatingEntry, Redirect, ServerMessage, SessionToken, decode_server, encode,
 };
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
@@ -148,8 +148,13 @@ enum Link {
 /// the credential, the messages waiting to go out, and what the player sees of it all.
 #[derive(Resource, Default)]
 pub struct Net {
-    /// How to reach the server (kept for reconnecting).
+    /// How to reach the server now (after a redirect, another node of the same service).
     config: Option<ClientConfig>,
+    /// How to reach the server as it was given, where every reconnection starts again (the
+    /// service sends the player on to the node that has their seat).
+    home: Option<ClientConfig>,
+    /// Following a node's redirect, not yet welcomed there.
+    redirected: Option<Redirected>,
     link: Link,
     /// The open link is to be closed at the next frame (the player left, or a new one opens).
     close_link: bool,
@@ -193,7 +198,25 @@ pub struct Net {
     signed_in_once: bool,
 }
 
+/// A redirect being followed: what to send once welcomed by the other node, and since when
+/// (app seconds).
+#[derive(Debug)]
+struct Redirected {
+    then: Option<ClientMessage>,
+    since: f64,
+}
+
+/// How long the node a redirect names has to welcome the player before the game goes back to
+/// the server it was given (a node that just died; the service moves its games meanwhile).
+const REDIRECT_WAIT_S: f64 = 3.0;
+
 impl Net {
+    /// The address of the node the connection goes to now (after a redirect, another node of
+    /// the server as it was given).
+    pub fn node(&self) -> Option<std::net::SocketAddr> {
+        self.config.as_ref().map(|c| c.server)
+    }
+
     /// Whether a connection to a server is open (or being opened or restored).
     pub fn has_connection(&self) -> bool {
         self.config.is_some()
@@ -266,6 +289,7 @@ impl Net {
             Err(e) => self.phase = LinkState::Failed(LinkFailure::BadAddress(e)),
             Ok(mut cfg) => {
                 cfg.nickname = nickname;
+                self.home = Some(cfg.clone());
                 self.config = Some(cfg);
                 self.phase = LinkState::Connecting;
                 self.start();
@@ -285,10 +309,36 @@ impl Net {
         self.send(hello(config, nickname));
     }
 
-    /// Drops the connection and opens a new one with the same token: the server then sends
-    /// everything again (the game on the board included).
+    /// Drops the connection and opens a new one with the same token, to the server as it was
+    /// given: the server then sends everything again (the game on the board included). What a
+    /// redirect was to send is sent there instead.
     pub fn reconnect(&mut self) {
+        if let Some(home) = self.home.clone() {
+            self.config = Some(home);
+        }
+        let then = self.redirected.take().and_then(|r| r.then);
         self.start();
+        if let Some(then) = then {
+            self.send(then);
+        }
+    }
+
+    /// Follows a node's redirect to another node of the service, with the same credential;
+    /// `then` goes once the link is up (after the `Hello`). A redirect without a usable
+    /// address, or one from https to plain http, is not followed.
+    fn follow(&mut self, r: &Redirect, now: f64) {
+        let Some(next) = self.config.as_ref().and_then(|c| c.redirected(r)) else {
+            warn!("a redirect to node {} that cannot be followed: staying", r.node);
+            return;
+        };
+        info!("redirected to node {}", r.node);
+        self.config = Some(next);
+        self.redirected = Some(Redirected { then: r.then.clone(), since: now });
+        self.phase = LinkState::Connecting;
+        self.start();
+        if let Some(then) = r.then.clone() {
+            self.send(then);
+        }
     }
 
     /// Closes the connection (a seat in a live game is held by the server for a while). The
@@ -340,6 +390,10 @@ pub fn manage_link(mut net: ResMut<Net>, mut renet: Renet, time: Res<Time<Real>>
         && now >= at
     {
         net.retry_at = None;
+        net.reconnect();
+    }
+    if net.redirected.as_ref().is_some_and(|r| now - r.since >= REDIRECT_WAIT_S) {
+        warn!("the node the server sent us to did not welcome us: back to the server");
         net.reconnect();
     }
     if std::mem::take(&mut net.close_link) {
@@ -419,6 +473,7 @@ pub fn receive(
         return;
     }
     let mut renew = false;
+    let mut redirect = None;
     if let Some(client) = renet.client.as_deref_mut() {
         while let Some(bytes) = client.receive_message(CHANNEL) {
             let message = match decode_server(&bytes) {
@@ -434,6 +489,7 @@ pub fn receive(
                 }
                 ServerMessage::Welcome { nickname, token, player, .. } => {
                     net.phase = LinkState::SignedIn;
+                    net.redirected = None;
                     net.player = Some(*player);
                     // Claimed or not, and the ratings: the own profile. Answers to this
                     // connection's earlier asks may still come; they are matched by player.
@@ -504,6 +560,7 @@ pub fn receive(
                     net.waiting = Some(Waiting::Queue { variant: *variant })
                 }
                 ServerMessage::Left | ServerMessage::Game(_) => net.waiting = None,
+                ServerMessage::Redirect(r) => redirect = Some(r.clone()),
                 _ => {}
             }
             out.write(FromServer(message));
@@ -512,6 +569,10 @@ pub fn receive(
     if renew {
         net.credential = None;
         net.reconnect();
+        return;
+    }
+    if let Some(r) = redirect {
+        net.follow(&r, now);
         return;
     }
     if let Some(reason) = net.failure(renet.client.as_deref(), renet.transport.as_deref()) {

@@ -688,3 +688,96 @@ fn the_lobby_filter_keeps_what_was_asked_for() {
     assert!(LobbyFilter { rated: Some(false), ..default() }.games(&lobby).is_empty());
     assert!(LobbyFilter { variant: Some(Variant::LatrunculiQuick), ..default() }.games(&lobby).is_empty());
 }
+
+/// Two nodes of one service on a PostgreSQL started by the test: the game, signed in on node
+/// a, joins by its code a room that waits on node b; node a redirects it, the game follows with
+/// its credential, plays there, and a reconnection starts again at node a, which sends it back
+/// into its seat on node b. Skipped (with a message) without PostgreSQL's binaries.
+#[test]
+fn the_game_follows_a_redirect_to_the_node_with_the_room() {
+    use ludus_server::store::pg_harness::TestPostgres;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-nodes");
+    let Some(pg) = TestPostgres::start("the_game_follows_a_redirect_to_the_node_with_the_room") else {
+        return;
+    };
+    let url = pg.new_database("client_nodes");
+    let key = dir.join("shared.key");
+    std::fs::write(&key, "5a".repeat(32)).expect("key file");
+    let node = |name: &str| {
+        ServerHandle::spawn(ServerConfig {
+            ws: None,
+            database: Some(url.clone()),
+            node_name: Some(name.to_string()),
+            lease: Duration::from_secs(2),
+            key_file: Some(key.clone()),
+            ..ServerConfig::local(dir.join(name))
+        })
+        .expect("node starts")
+    };
+    let (a, b) = (node("a"), node("b"));
+    let mut bot = Bot::new(b.udp_addr().expect("udp"), "Bot");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut asked = false;
+    let code = loop {
+        bot.poll();
+        if !asked && bot.client.player().is_some() {
+            asked = true;
+            bot.client.send(&ClientMessage::CreateRoom {
+                variant: Variant::Alquerque,
+                clock: None,
+                public: true,
+            });
+        }
+        if let Some(code) = bot.heard.iter().find_map(|m| match m {
+            ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
+            _ => None,
+        }) {
+            break code;
+        }
+        assert!(Instant::now() < deadline, "no room: {:?}", bot.heard);
+        std::thread::sleep(Duration::from_millis(3));
+    };
+    let mut app = headless();
+    let a_addr = a.udp_addr().expect("udp").to_string();
+    connect(&mut app, &a_addr);
+    run_until(&mut app, &mut [&mut bot], 10, "sign in on node a", |app, _| {
+        app.world().resource::<Net>().phase == LinkState::SignedIn
+    });
+    let me = app.world().resource::<Net>().player;
+    // Node a lists node b's room once b has published its lobby (a few hundred milliseconds).
+    let mut asked_at = Instant::now() - Duration::from_secs(1);
+    run_until(&mut app, &mut [&mut bot], 10, "node b's room in node a's lobby", |app, _| {
+        if asked_at.elapsed() >= Duration::from_millis(200) {
+            asked_at = Instant::now();
+            app.world_mut().resource_mut::<Net>().send(ClientMessage::Lobby);
+        }
+        let net = app.world().resource::<Net>();
+        net.lobby.as_ref().is_some_and(|l| l.rooms.iter().any(|r| r.code == code))
+    });
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::JoinRoom { code });
+    run_until(&mut app, &mut [&mut bot], 20, "the game on node b", |app, bots| {
+        if let Some(notice) = &app.world().resource::<Net>().notice {
+            panic!("refused: {notice:?}");
+        }
+        bots[0].game.is_some() && app.world().get_resource::<OnlineGame>().is_some()
+    });
+    let net = app.world().resource::<Net>();
+    assert_eq!(net.player, me, "the same player on node b");
+    assert_eq!(net.server, a_addr, "the server as given stays the one to come back to");
+    assert_eq!(net.notice, None);
+    assert_eq!(net.node(), b.udp_addr(), "on node b");
+    one_ply(&mut app, &mut bot);
+    one_ply(&mut app, &mut bot);
+    // A reconnection goes to node a first, which sends the game back to its seat on node b.
+    app.world_mut().resource_mut::<Net>().reconnect();
+    let game = app.world().resource::<OnlineGame>().id;
+    assert_eq!(app.world().resource::<Net>().node(), a.udp_addr(), "back to the server as given");
+    run_until(&mut app, &mut [&mut bot], 20, "the seat on node b again after reconnecting", |app, _| {
+        let net = app.world().resource::<Net>();
+        net.phase == LinkState::SignedIn && net.player == me && net.node() == b.udp_addr()
+    });
+    one_ply(&mut app, &mut bot);
+    assert_eq!(app.world().resource::<OnlineGame>().id, game);
+    assert_eq!(session_moves(&app).len(), 3);
+}

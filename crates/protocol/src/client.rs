@@ -144,6 +144,34 @@ impl ClientConfig {
         config
     }
 
+    /// The configuration for the node a [`Redirect`] names, everything else (token, nickname,
+    /// timeouts) kept: that node's address for this transport and its token endpoint. `None`
+    /// when the redirect has no usable address for this transport, or would take a connection
+    /// whose tokens come over https (or wss) to plain http: a redirect must never make the
+    /// credential travel unencrypted.
+    pub fn redirected(&self, r: &Redirect) -> Option<ClientConfig> {
+        let target = match self.transport {
+            Transport::Udp => r.udp.as_deref(),
+            Transport::WebSocket => r.ws.as_deref(),
+        };
+        let server = target.and_then(resolve)?;
+        let secure = |u: Option<&str>| {
+            u.is_some_and(|u| ["https://", "wss://"].iter().any(|p| u.to_ascii_lowercase().starts_with(p)))
+        };
+        let was_secure = secure(self.api.as_deref())
+            || (self.transport == Transport::WebSocket && secure(self.url.as_deref()));
+        if was_secure && !secure(r.http.as_deref()) {
+            return None;
+        }
+        let mut next = self.clone();
+        next.server = server;
+        if self.transport == Transport::WebSocket {
+            next.url = r.ws.clone();
+        }
+        next.api = r.http.clone();
+        Some(next)
+    }
+
     /// Sets the nickname.
     pub fn nickname(mut self, nickname: impl Into<String>) -> ClientConfig {
         self.nickname = Some(nickname.into());
@@ -799,23 +827,16 @@ impl Client {
     /// sent it (after [`REDIRECT_RETRY`]) if the other node cannot be reached before welcoming.
     fn follow_redirects(&mut self, now: Instant) {
         if let Some(r) = self.redirect.take() {
-            let target = match self.config.transport {
-                Transport::Udp => r.udp.as_deref(),
-                Transport::WebSocket => r.ws.as_deref(),
-            };
-            // No address for this transport (or none that resolves): stay where we are.
-            let Some(server) = target.and_then(resolve) else {
+            // No address for this transport (or none that resolves), or a downgrade from
+            // https: stay where we are.
+            let Some(next) = self.config.redirected(&r) else {
                 return;
             };
             let home = match self.fallback.take() {
                 Some(f) => f.home,
                 None => self.config.clone(),
             };
-            self.config.server = server;
-            if self.config.transport == Transport::WebSocket {
-                self.config.url = r.ws.clone();
-            }
-            self.config.api = r.http.clone();
+            self.config = next;
             self.fallback = Some(Fallback { home, then: r.then.clone(), retry_at: None, since: now });
             let _ = self.reconnect();
             if let Some(then) = &r.then {
@@ -960,5 +981,47 @@ impl Drop for Client {
         if !self.silent {
             self.disconnect();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redirect(udp: Option<&str>, ws: Option<&str>, http: Option<&str>) -> Redirect {
+        Redirect {
+            node: "b".into(),
+            udp: udp.map(str::to_string),
+            ws: ws.map(str::to_string),
+            http: http.map(str::to_string),
+            then: None,
+        }
+    }
+
+    /// A redirect moves the address and the token endpoint, keeps the rest, needs an address
+    /// for the transport, and never goes from https to plain http.
+    #[test]
+    fn a_redirect_keeps_the_player_and_never_drops_https() {
+        let home = ClientConfig::new("127.0.0.1:5000".parse().unwrap(), Transport::Udp).nickname("Ann");
+        let r = redirect(Some("127.0.0.2:6000"), None, Some("http://127.0.0.2:6000"));
+        let next = home.redirected(&r).expect("followed");
+        assert_eq!(next.server, "127.0.0.2:6000".parse().unwrap());
+        assert_eq!(next.api.as_deref(), Some("http://127.0.0.2:6000"));
+        assert_eq!(next.nickname.as_deref(), Some("Ann"));
+        assert!(
+            home.redirected(&redirect(None, Some("ws://127.0.0.2:6001"), None)).is_none(),
+            "no UDP address"
+        );
+        let mut secure = home.clone();
+        secure.api = Some("https://127.0.0.1:5000".into());
+        assert!(secure.redirected(&r).is_none(), "https to http is refused");
+        assert!(secure.redirected(&redirect(Some("127.0.0.2:6000"), None, None)).is_none());
+        let https = redirect(Some("127.0.0.2:6000"), None, Some("https://127.0.0.2:6000"));
+        assert_eq!(secure.redirected(&https).and_then(|c| c.api), Some("https://127.0.0.2:6000".into()));
+        let web = ClientConfig::web("wss://127.0.0.1:5001");
+        let ws = redirect(None, Some("ws://127.0.0.2:6001"), Some("http://127.0.0.2:6000"));
+        assert!(web.redirected(&ws).is_none(), "wss to ws is refused");
+        let plain = ClientConfig::web("ws://127.0.0.1:5001");
+        assert_eq!(plain.redirected(&ws).and_then(|c| c.url), Some("ws://127.0.0.2:6001".into()));
     }
 }
