@@ -94,3 +94,28 @@ fn hard_varies_its_moves_with_the_seed_within_its_margin() {
     }
     assert!(moves.len() >= 2, "{} different first moves over 8 seeds", moves.len());
 }
+
+/// The pieces on the board of a suite position.
+fn pieces(pos: &AnyPosition) -> u32 {
+    let AnyPosition::Latrunculi(l) = pos else { panic!("{pos}") };
+    l.occupied().count_ones()
+}
+
+#[test]
+#[ignore = "a survey for choosing the cases below: cargo test --release -p ludus-ai --test technique -- --ignored --nocapture"]
+fn survey_of_the_smallest_suite_endings() {
+    let nodes: u64 = std::env::var("SURVEY_NODES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let positions = suite();
+    let least = positions.iter().map(pieces).min().unwrap();
+    for p in positions.iter().filter(|p| pieces(p) == least) {
+        let variant = if let AnyPosition::Latrunculi(l) = p
+            && l.width() == 8
+        {
+            Variant::LatrunculiQuick
+        } else {
+            Variant::Latrunculi
+        };
+        let (outcome, plies) = play_out(&p.to_string(), variant, nodes);
+        println!("{p}: {} after {plies} plies", outcome.map_or("not over".to_string(), |o| o.to_string()));
+    }
+}
