@@ -68,6 +68,12 @@ pub struct LatrunculiParams {
     /// corner (0: none).
     #[serde(default)]
     pub far_reduction: i32,
+    /// Technique: whether only the side ahead searches with the technique terms (the side
+    /// behind by [`LatrunculiParams::technique_edge`] or more then defends with the plain
+    /// evaluation: the terms that teach the side ahead to confine a king also teach the side
+    /// behind to run).
+    #[serde(default)]
+    pub leader_only: bool,
     /// The material edge, in soldiers, from which the technique terms apply (0 turns them off).
     #[serde(default)]
     pub technique_edge: i32,
@@ -96,6 +102,7 @@ impl Default for LatrunculiParams {
             region_cap: 30,
             press_king: false,
             far_reduction: 0,
+            leader_only: true,
             technique_edge: 2,
         }
     }

@@ -256,6 +256,8 @@ impl<P: SearchGame> Search<P> {
         seed: u64,
         mut tt: TranspositionTable,
     ) -> Search<P> {
+        let mut params = params;
+        root.root_params(&mut params);
         tt.new_search();
         let mut hist: Vec<P> = history.to_vec();
         if hist.last().is_some_and(|p| p.same_position(&root)) {

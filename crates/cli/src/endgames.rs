@@ -80,7 +80,7 @@ struct Common {
     moves: bool,
     /// Tuning: overrides one of the level's parameters for both sides, NAME=VALUE (repeatable;
     /// confine, hunt, progress, king_edge, region, region_cap, technique_edge, press_king (0 or
-    /// 1), far_reduction, counter_win)
+    /// 1), far_reduction, leader_only (0 or 1), counter_win)
     #[arg(long = "set", value_name = "NAME=VALUE")]
     sets: Vec<String>,
 }
@@ -396,6 +396,7 @@ fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, Strin
             "technique_edge" => l.technique_edge = v,
             "press_king" => l.press_king = v != 0,
             "far_reduction" => l.far_reduction = v,
+            "leader_only" => l.leader_only = v != 0,
             "counter_win" => p.search.counter_win = v,
             _ => return Err(format!("--set '{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
         }
@@ -404,4 +405,4 @@ fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, Strin
 }
 
 /// The parameters `--set` knows.
-const SET_NAMES: &str = "confine, hunt, progress, king_edge, region, region_cap, technique_edge, press_king, far_reduction, counter_win";
+const SET_NAMES: &str = "confine, hunt, progress, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, counter_win";

@@ -383,6 +383,15 @@ impl SearchGame for Position {
         libs.count_ones() == 1 && ctx.reaches(self, !us, Square(libs.trailing_zeros() as u8))
     }
 
+    fn root_params(&self, params: &mut Params) {
+        let p = &mut params.latrunculi;
+        let us = self.side_to_move();
+        let m = self.material();
+        if p.leader_only && (m[(!us).index()] as i32) - (m[us.index()] as i32) >= p.technique_edge {
+            p.technique_edge = 0;
+        }
+    }
+
     fn press_mask(&self, ctx: &Context, params: &Params) -> u128 {
         let edge = params.latrunculi.technique_edge;
         let us = self.side_to_move();

@@ -72,6 +72,10 @@ pub trait SearchGame: GamePosition {
         false
     }
 
+    /// Adjusts the parameters of a search of this root position (Latrunculi: the side behind
+    /// may search without the technique terms, see `LatrunculiParams::leader_only`).
+    fn root_params(&self, _params: &mut Params) {}
+
     /// How many pieces `mv` captures.
     fn capture_count(mv: &Self::Move) -> u32;
 
