@@ -12,6 +12,9 @@ pub const CAPTURE: i32 = 1 << 24;
 pub const CAPTURE_STEP: i32 = 1 << 16;
 /// The ordering score of the first killer; the second gets one less.
 pub const KILLER: i32 = 1 << 20;
+/// The ordering score of a quiet move that presses the enemy king (see
+/// [`SearchGame::press_mask`]): after the killers, before the history, and never reduced.
+pub const PRESS: i32 = KILLER - 2;
 /// History scores stay within plus or minus this.
 pub const HISTORY_MAX: i32 = 1 << 14;
 

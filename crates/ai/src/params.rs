@@ -51,6 +51,34 @@ pub struct LatrunculiParams {
     /// clear gain.
     #[serde(default)]
     pub king_edge: i32,
+    /// Technique: penalty for each empty square the enemy king can reach in any number of
+    /// moves (its connected empty region), counted up to [`LatrunculiParams::region_cap`]
+    /// squares: nothing changes in the open, and sealing the king into a small region pays.
+    /// Off (0): 6 won 32 of 96 suite endings (50,000 + 60,000 + 70,000 nodes a move) against
+    /// 40 without it, before `leader_only` (docs/ai-runs/s8-README.txt).
+    #[serde(default)]
+    pub region: i32,
+    /// The most squares of the enemy king's region that [`LatrunculiParams::region`] counts.
+    #[serde(default)]
+    pub region_cap: i32,
+    /// Technique: the quiet moves that take a free side of the enemy king are searched early
+    /// and never reduced (see `SearchGame::press_mask`). Off: no gain measured, alone or with
+    /// `region` and `far_reduction` (all three on top of `leader_only`: 18 of 32 suite endings
+    /// at 60,000 nodes a move against 23).
+    #[serde(default)]
+    pub press_king: bool,
+    /// Technique: the extra late-move reduction, in plies, of the side ahead's quiet moves
+    /// that land more than two steps from the enemy king and from every enemy soldier not in a
+    /// corner (0: none). Off: see [`LatrunculiParams::press_king`].
+    #[serde(default)]
+    pub far_reduction: i32,
+    /// Technique: whether only the side ahead searches with the technique terms (the side
+    /// behind by [`LatrunculiParams::technique_edge`] or more then defends with the plain
+    /// evaluation: the terms that teach the side ahead to confine a king also teach the side
+    /// behind to run). On: 63 of 96 suite endings won by technique within 100 plies (50,000 +
+    /// 60,000 + 70,000 nodes a move) against 40 with the terms on both sides.
+    #[serde(default)]
+    pub leader_only: bool,
     /// The material edge, in soldiers, from which the technique terms apply (0 turns them off).
     #[serde(default)]
     pub technique_edge: i32,
@@ -75,6 +103,11 @@ impl Default for LatrunculiParams {
             hunt: 3,
             progress: 200,
             king_edge: 0,
+            region: 0,
+            region_cap: 30,
+            press_king: false,
+            far_reduction: 0,
+            leader_only: true,
             technique_edge: 2,
         }
     }
@@ -180,6 +213,12 @@ pub struct SearchParams {
     /// fixed by the seed, so that games with different seeds differ (0: always the best move).
     #[serde(default)]
     pub variety: i32,
+    /// The score of a win on material when the no-capture counter runs out (Latrunculi),
+    /// below every decisive score, so that the side ahead still looks for a win by the other
+    /// rules (immobilising the king, taking the last soldier) until the end; 0: such a win
+    /// counts as any other. Off: 10000 gained nothing measurable in the technique suite.
+    #[serde(default)]
+    pub counter_win: i32,
     /// Pseudo-random noise added to each evaluation, from -noise to +noise, fixed per position
     /// and seed (so the transposition table stays consistent).
     pub noise: i32,
@@ -200,6 +239,7 @@ impl Default for SearchParams {
             root_capture_bonus: 0,
             greedy_root: false,
             variety: 0,
+            counter_win: 0,
             noise: 0,
         }
     }

@@ -146,6 +146,9 @@ struct Frame<P: GamePosition> {
     cur_adj: i32,
     cur_depth: i32,
     phase: Phase,
+    /// Technique: the squares near the enemy king and soldiers, and the extra reduction of
+    /// the quiet moves that land elsewhere (see [`SearchGame::near_mask`]).
+    near: (u128, i32),
 }
 
 impl<P: GamePosition> Frame<P> {
@@ -176,6 +179,7 @@ impl<P: GamePosition> Frame<P> {
             cur_adj: 0,
             cur_depth: 0,
             phase: Phase::Full,
+            near: (0, 0),
         }
     }
 }
@@ -252,6 +256,8 @@ impl<P: SearchGame> Search<P> {
         seed: u64,
         mut tt: TranspositionTable,
     ) -> Search<P> {
+        let mut params = params;
+        root.root_params(&mut params);
         tt.new_search();
         let mut hist: Vec<P> = history.to_vec();
         if hist.last().is_some_and(|p| p.same_position(&root)) {
@@ -783,18 +789,25 @@ impl<P: SearchGame> Search<P> {
             return false;
         }
         let staged = P::STAGED && ply > 0;
+        let press = pos.press_mask(&self.ctx, &self.params);
         let list = &mut self.lists[ply];
         list.clear();
         for mv in &self.gen_buf {
             let done =
                 staged && (tt_move == Some(*mv) || P::capture_count(mv) > 0 || kt.contains(&Some(*mv)));
             if !done {
-                list.push((self.ordering.score::<P>(mv, ply, side, tt_tag), *mv));
+                let mut score = self.ordering.score::<P>(mv, ply, side, tt_tag);
+                if score < ordering::PRESS && P::presses(mv, press) && P::capture_count(mv) == 0 {
+                    score = ordering::PRESS;
+                }
+                list.push((score, *mv));
             }
         }
+        let near = pos.near_mask(&self.ctx, &self.params);
         let fr = &mut self.frames[ply];
         fr.stage = Stage::Rest;
         fr.next = 0;
+        fr.near = near;
         true
     }
 
@@ -1028,7 +1041,7 @@ impl<P: SearchGame> Search<P> {
             && f.depth >= 3
             && f.ext == 0
             && f.searched >= if f.pv_node { 3 } else { 2 }
-            && order < ordering::KILLER - 1
+            && order < ordering::PRESS
         {
             r = 1;
             if f.depth >= 6 {
@@ -1045,6 +1058,9 @@ impl<P: SearchGame> Search<P> {
             }
             if self.ordering.history::<P>(&mv, f.pos.side_to_move()) > ordering::HISTORY_MAX / 2 {
                 r -= 1;
+            }
+            if f.near.1 > 0 && !P::presses(&mv, f.near.0) {
+                r += f.near.1;
             }
             r = r.clamp(0, new_depth - 1);
         }
@@ -1140,6 +1156,14 @@ impl<P: SearchGame> Search<P> {
     }
 
     fn outcome_score(&self, outcome: &Outcome, side: Side, ply: usize) -> i32 {
+        let counter = self.params.search.counter_win;
+        if counter > 0 && outcome.reason == ludus_rules::Reason::NoCaptureLimit {
+            return match outcome.winner {
+                Some(w) if w == side => counter,
+                Some(_) => -counter,
+                None => self.draw_score(side),
+            };
+        }
         match outcome.winner {
             Some(w) if w == side => win_in(ply),
             Some(_) => loss_in(ply),

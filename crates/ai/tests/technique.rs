@@ -94,3 +94,56 @@ fn hard_varies_its_moves_with_the_seed_within_its_margin() {
     }
     assert!(moves.len() >= 2, "{} different first moves over 8 seeds", moves.len());
 }
+
+/// The pieces on the board of a suite position.
+fn pieces(pos: &AnyPosition) -> u32 {
+    let AnyPosition::Latrunculi(l) = pos else { panic!("{pos}") };
+    l.occupied().count_ones()
+}
+
+/// The smallest endings of the suite (the fewest pieces: five soldiers and a king against a
+/// soldier and a king, nine on each board), each played out for up to 100 plies at 20,000 nodes
+/// a move: the side ahead loses none of them (by repetition or otherwise), and wins these twelve
+/// by technique within the 100-ply rule (the other six are still going after 100 plies at this
+/// budget, captures having reset the counter; `ludus-cli endgames` plays the whole suite).
+#[test]
+fn hard_converts_the_smallest_suite_endings_and_loses_none() {
+    const CONVERTED: [&str; 12] = [
+        "1r4b1/8/8/8/8/3R4/2r1r1B1/4rr2 b",
+        "8/2b4r/2b5/7R/8/3b2B1/2b5/6b1 b",
+        "r1b5/2r1r3/8/5R2/8/7r/6r1/5B2 b",
+        "3r4/5b2/2b5/6B1/b7/b5R1/1b6/8 r",
+        "8/b7/b7/8/6b1/4B2b/8/rb5R r",
+        "1R1B4/5r2/5r2/2r5/8/8/8/2r1br2 b",
+        "12/12/3r8/r11/6b5/12/5r4r1/1B1R2r5 r",
+        "8b3/12/12/3B1r6/8R3/1b4b5/12/b7b3 b",
+        "12/12/12/7r4/1b1r8/1r2R4r2/3r8/5B6 b",
+        "12/7rr3/12/8b3/1B1r8/2r9/11r/5R6 r",
+        "11b/12/11r/12/12/5R2r2B/2r9/7r1r2 r",
+        "2b9/3r8/4r5r1/5r6/12/6R5/8B3/5r6 b",
+    ];
+    let positions = suite();
+    let least = positions.iter().map(pieces).min().unwrap();
+    let smallest: Vec<&AnyPosition> = positions.iter().filter(|p| pieces(p) == least).collect();
+    assert_eq!(smallest.len(), 18, "nine smallest endings on each board");
+    for c in CONVERTED {
+        assert!(smallest.iter().any(|p| p.to_string() == c), "{c} is one of the smallest");
+    }
+    for p in smallest {
+        let AnyPosition::Latrunculi(l) = p else { panic!("{p}") };
+        let variant = if l.width() == 8 { Variant::LatrunculiQuick } else { Variant::Latrunculi };
+        let m = l.material();
+        let leader = if m[0] > m[1] { Side::First } else { Side::Second };
+        let text = p.to_string();
+        let (outcome, plies) = play_out(&text, variant, 20_000);
+        println!("{text}: {} after {plies} plies", outcome.map_or("not over".to_string(), |o| o.to_string()));
+        if let Some(o) = outcome {
+            assert_ne!(o.winner, Some(!leader), "{text}: the side ahead lost ({o}) after {plies} plies");
+        }
+        if CONVERTED.contains(&text.as_str()) {
+            let o = outcome.unwrap_or_else(|| panic!("{text}: not over after {plies} plies"));
+            assert_eq!(o.winner, Some(leader), "{text}: {o}");
+            assert!(matches!(o.reason, Reason::KingImmobilised | Reason::OnlyKingLeft), "{text}: {o}");
+        }
+    }
+}

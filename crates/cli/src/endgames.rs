@@ -36,6 +36,9 @@ enum Which {
         /// The suite: one position a line, '#' starts a comment
         #[arg(long, value_name = "FILE")]
         suite: PathBuf,
+        /// Added to each game's seed (the searches' variety): another sample of the same suite
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
         #[command(flatten)]
         common: Common,
     },
@@ -75,6 +78,11 @@ struct Common {
     /// Print every game's moves
     #[arg(long)]
     moves: bool,
+    /// Tuning: overrides one of the level's parameters for both sides, NAME=VALUE (repeatable;
+    /// confine, hunt, progress, king_edge, region, region_cap, technique_edge, press_king (0 or
+    /// 1), far_reduction, leader_only (0 or 1), counter_win)
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    sets: Vec<String>,
 }
 
 struct Played {
@@ -87,7 +95,7 @@ struct Played {
 
 pub fn run(args: EndgamesArgs) -> Result<(), String> {
     match args.game {
-        Which::Latrunculi { suite, common } => latrunculi(&suite, &common),
+        Which::Latrunculi { suite, seed, common } => latrunculi(&suite, seed, &common),
         Which::Alquerque { tablebase, sample, pieces, seed, common } => {
             alquerque(&tablebase, sample, pieces, seed, &common)
         }
@@ -136,7 +144,8 @@ fn rank_width(rank: &str) -> usize {
     n + digits
 }
 
-fn latrunculi(suite: &PathBuf, common: &Common) -> Result<(), String> {
+fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), String> {
+    tuned_params(common.level, &common.sets)?;
     let positions = read_suite(suite)?;
     let mut jobs = Vec::new();
     for pos in positions {
@@ -149,13 +158,15 @@ fn latrunculi(suite: &PathBuf, common: &Common) -> Result<(), String> {
         jobs.push((pos, leader));
     }
     println!(
-        "endgames latrunculi: {} positions from {}, {} against itself, {}",
+        "endgames latrunculi: {} positions from {}, {} against itself, {}{}{}",
         jobs.len(),
         suite.display(),
         common.level,
-        time_text(common.time_ms, common.nodes)
+        time_text(common.time_ms, common.nodes),
+        sets_text(&common.sets),
+        if seed == 0 { String::new() } else { format!(", seed {seed}") }
     );
-    let results = play_all(&jobs, common, None);
+    let results = play_all(&jobs, common, seed, None)?;
     let mut technique = 0;
     let mut by_repetition = 0;
     let mut lost = 0;
@@ -184,6 +195,7 @@ fn alquerque(
     seed: u64,
     common: &Common,
 ) -> Result<(), String> {
+    tuned_params(common.level, &common.sets)?;
     let tb = Arc::new(Tablebase::open(dir).map_err(|e| e.to_string())?);
     let max = tb.max_pieces();
     let pieces = pieces.unwrap_or(max);
@@ -214,12 +226,13 @@ fn alquerque(
         jobs.push((AnyPosition::Alquerque(pos), pos.side_to_move()));
     }
     println!(
-        "endgames alquerque: {} positions of {pieces} pieces the tables call won (seed {seed}), {} with the tables against itself, {}",
+        "endgames alquerque: {} positions of {pieces} pieces the tables call won (seed {seed}), {} with the tables against itself, {}{}",
         jobs.len(),
         common.level,
-        time_text(common.time_ms, common.nodes)
+        time_text(common.time_ms, common.nodes),
+        sets_text(&common.sets)
     );
-    let results = play_all(&jobs, common, Some(tb));
+    let results = play_all(&jobs, common, 0, Some(tb))?;
     let n = results.len();
     let won =
         results.iter().filter(|r| r.outcome.is_some_and(|o| o.winner == Some(r.winner_expected))).count();
@@ -264,6 +277,10 @@ fn random_alquerque(rng: &mut Rng, pieces: u32) -> Option<AlqPosition> {
     text.parse().ok()
 }
 
+fn sets_text(sets: &[String]) -> String {
+    if sets.is_empty() { String::new() } else { format!(", with {}", sets.join(" ")) }
+}
+
 fn time_text(t: Option<u64>, nodes: Option<u64>) -> String {
     match (t, nodes) {
         (None, None) => "the level's own time".to_string(),
@@ -273,7 +290,13 @@ fn time_text(t: Option<u64>, nodes: Option<u64>) -> String {
     }
 }
 
-fn play_all(jobs: &[(AnyPosition, Side)], common: &Common, tb: Option<Arc<Tablebase>>) -> Vec<Played> {
+fn play_all(
+    jobs: &[(AnyPosition, Side)],
+    common: &Common,
+    seed: u64,
+    tb: Option<Arc<Tablebase>>,
+) -> Result<Vec<Played>, String> {
+    let params = &tuned_params(common.level, &common.sets)?;
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, Played)> = Vec::new();
     let limits = Limits { time_ms: common.time_ms, nodes: common.nodes, depth: None };
@@ -286,7 +309,15 @@ fn play_all(jobs: &[(AnyPosition, Side)], common: &Common, tb: Option<Arc<Tableb
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((pos, leader)) = jobs.get(i) else { break };
-                    let r = play(*pos, *leader, common.level, limits, i as u64, tb.clone());
+                    let r = play(
+                        *pos,
+                        *leader,
+                        common.level,
+                        params,
+                        limits,
+                        seed.wrapping_add(i as u64),
+                        tb.clone(),
+                    );
                     if tx.send((i, r)).is_err() {
                         break;
                     }
@@ -308,13 +339,14 @@ fn play_all(jobs: &[(AnyPosition, Side)], common: &Common, tb: Option<Arc<Tableb
         }
     });
     results.sort_by_key(|r| r.0);
-    results.into_iter().map(|r| r.1).collect()
+    Ok(results.into_iter().map(|r| r.1).collect())
 }
 
 fn play(
     start: AnyPosition,
     leader: Side,
     level: Level,
+    params: &ludus_ai::Params,
     limits: Limits,
     seed: u64,
     tb: Option<Arc<Tablebase>>,
@@ -325,9 +357,10 @@ fn play(
     let mut tables = [None, None];
     while !game.is_over() && game.ply() < MAX_PLIES {
         let slot = game.side_to_move().index();
+        let p = params.clone();
         let mut search = match tables[slot].take() {
-            Some(tt) => AnySearch::with_table(&game, level, limits, rng.next_u64(), tt),
-            None => AnySearch::new(&game, level, limits, rng.next_u64()),
+            Some(tt) => AnySearch::with_params_table(&game, level, limits, p, rng.next_u64(), tt),
+            None => AnySearch::with_params(&game, level, limits, p, rng.next_u64()),
         };
         if let Some(tb) = &tb {
             search = search.with_tablebase(tb.clone());
@@ -345,3 +378,31 @@ fn play(
         moves: game.move_strings(),
     }
 }
+
+/// Hard's parameters with the `--set` overrides of a tuning run.
+fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, String> {
+    let mut p = level.params();
+    for kv in sets {
+        let (k, v) = kv.split_once('=').ok_or_else(|| format!("--set '{kv}': expected NAME=VALUE"))?;
+        let v: i32 = v.parse().map_err(|_| format!("--set '{kv}': the value must be an integer"))?;
+        let l = &mut p.latrunculi;
+        match k {
+            "confine" => l.confine = v,
+            "hunt" => l.hunt = v,
+            "progress" => l.progress = v,
+            "king_edge" => l.king_edge = v,
+            "region" => l.region = v,
+            "region_cap" => l.region_cap = v,
+            "technique_edge" => l.technique_edge = v,
+            "press_king" => l.press_king = v != 0,
+            "far_reduction" => l.far_reduction = v,
+            "leader_only" => l.leader_only = v != 0,
+            "counter_win" => p.search.counter_win = v,
+            _ => return Err(format!("--set '{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
+        }
+    }
+    Ok(p)
+}
+
+/// The parameters `--set` knows.
+const SET_NAMES: &str = "confine, hunt, progress, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, counter_win";

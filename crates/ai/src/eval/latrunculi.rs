@@ -20,6 +20,7 @@ pub struct Context {
     bottom: u128,
     left: u128,
     right: u128,
+    corners: u128,
 }
 
 impl Context {
@@ -45,6 +46,7 @@ impl Context {
             bottom,
             left,
             right,
+            corners: (left | right) & (top | bottom),
         }
     }
 
@@ -157,6 +159,21 @@ fn king_reach(pos: &Position, ctx: &Context, side: Side) -> u32 {
     n
 }
 
+/// The empty squares the king of `side` can reach in any number of moves: the connected empty
+/// region around it (a king sealed into a small region can be immobilised).
+fn king_region(pos: &Position, ctx: &Context, side: Side) -> u128 {
+    let empty = pos.empty();
+    let mut region = ctx.geo.neighbours(pos.king(side)) & empty;
+    loop {
+        let next =
+            (region | ctx.north(region) | ctx.south(region) | ctx.east(region) | ctx.west(region)) & empty;
+        if next == region {
+            return region;
+        }
+        region = next;
+    }
+}
+
 /// The technique terms for the side ahead by [`LatrunculiParams::technique_edge`] soldiers or
 /// more, from `us`'s point of view: confine the enemy king, bring pieces to it, and make
 /// progress (the no-capture counter costs the side ahead), so that a won ending is won by
@@ -217,7 +234,12 @@ fn technique(pos: &Position, ctx: &Context, p: &crate::params::LatrunculiParams,
     let t = p.hunt * close
         - p.king_edge * to_edge
         - p.confine * king_reach(pos, ctx, loser) as i32
-        - p.progress * i32::from(pos.clock()) / 100;
+        - p.progress * i32::from(pos.clock()) / 100
+        - if p.region != 0 {
+            p.region * (king_region(pos, ctx, loser).count_ones() as i32).min(p.region_cap)
+        } else {
+            0
+        };
     if leader == us { t } else { -t }
 }
 
@@ -359,6 +381,48 @@ impl SearchGame for Position {
         let us = self.side_to_move();
         let libs = ctx.geo.neighbours(self.king(us)) & self.empty();
         libs.count_ones() == 1 && ctx.reaches(self, !us, Square(libs.trailing_zeros() as u8))
+    }
+
+    fn root_params(&self, params: &mut Params) {
+        let p = &mut params.latrunculi;
+        let us = self.side_to_move();
+        let m = self.material();
+        if p.leader_only && (m[(!us).index()] as i32) - (m[us.index()] as i32) >= p.technique_edge {
+            p.technique_edge = 0;
+        }
+    }
+
+    fn press_mask(&self, ctx: &Context, params: &Params) -> u128 {
+        let edge = params.latrunculi.technique_edge;
+        let us = self.side_to_move();
+        let m = self.material();
+        if edge <= 0
+            || !params.latrunculi.press_king
+            || (m[us.index()] as i32) - (m[(!us).index()] as i32) < edge
+        {
+            return 0;
+        }
+        ctx.geo.neighbours(self.king(!us)) & self.empty()
+    }
+
+    fn near_mask(&self, ctx: &Context, params: &Params) -> (u128, i32) {
+        let p = &params.latrunculi;
+        let us = self.side_to_move();
+        let m = self.material();
+        if p.technique_edge <= 0
+            || p.far_reduction <= 0
+            || (m[us.index()] as i32) - (m[(!us).index()] as i32) < p.technique_edge
+        {
+            return (0, 0);
+        }
+        let targets = self.king(!us).bit() | (self.soldiers(!us) & !ctx.corners);
+        let one = targets | ctx.geo.adjacent(targets);
+        (one | ctx.geo.adjacent(one), p.far_reduction)
+    }
+
+    #[inline]
+    fn presses(mv: &Move, mask: u128) -> bool {
+        mask & mv.to().bit() != 0
     }
 
     #[inline]

@@ -53,6 +53,29 @@ pub trait SearchGame: GamePosition {
         None
     }
 
+    /// Technique: squares where a quiet move of the side to move presses the enemy king hard
+    /// enough to be searched early and never reduced (Latrunculi: the free sides of the enemy
+    /// king, when the side to move is clearly ahead); 0 when none do.
+    fn press_mask(&self, _ctx: &Self::Context, _params: &Params) -> u128 {
+        0
+    }
+
+    /// Technique: when the side to move is clearly ahead, the squares near the enemy king and
+    /// the enemy soldiers that can still be taken, with the extra reduction that the quiet moves
+    /// landing elsewhere get (`(0, 0)`: no extra reduction).
+    fn near_mask(&self, _ctx: &Self::Context, _params: &Params) -> (u128, i32) {
+        (0, 0)
+    }
+
+    /// Whether `mv` lands on one of the squares of `mask` (see [`SearchGame::press_mask`]).
+    fn presses(_mv: &Self::Move, _mask: u128) -> bool {
+        false
+    }
+
+    /// Adjusts the parameters of a search of this root position (Latrunculi: the side behind
+    /// may search without the technique terms, see `LatrunculiParams::leader_only`).
+    fn root_params(&self, _params: &mut Params) {}
+
     /// How many pieces `mv` captures.
     fn capture_count(mv: &Self::Move) -> u32;
 
