@@ -300,6 +300,11 @@ pub fn screen_header(ui: &mut egui::Ui, lang: Lang, title_key: &'static str) -> 
     .inner
 }
 
+/// A rating as players read it: "1623", or "1500?" while it is provisional.
+pub fn rating_text(rating: &ludus_protocol::RatingView) -> String {
+    if rating.provisional { format!("{}?", rating.rating) } else { rating.rating.to_string() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,9 +334,4 @@ mod tests {
         assert_eq!(clock_text(61_001), "1:02");
         assert_eq!(clock_text(0), "0:00");
     }
-}
-
-/// A rating as players read it: "1623", or "1500?" while it is provisional.
-pub fn rating_text(rating: &ludus_protocol::RatingView) -> String {
-    if rating.provisional { format!("{}?", rating.rating) } else { rating.rating.to_string() }
 }
