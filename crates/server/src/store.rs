@@ -753,24 +753,10 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
     loaded.games = games;
     loaded.players = players;
     let mut ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
-    for (player, variant, rating, deviation, volatility, games, wins, draws, losses) in db.ratings()? {
-        let Ok(variant) = Variant::parse(&variant) else {
-            tracing::error!(player, "skipping stored rating of unknown variant {variant}");
-            continue;
-        };
-        let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
-        ratings.entry(player.max(0) as u64).or_default().push((
-            variant,
-            StoredRating {
-                rating,
-                deviation,
-                volatility,
-                games: count(games),
-                wins: count(wins),
-                draws: count(draws),
-                losses: count(losses),
-            },
-        ));
+    for row in db.ratings()? {
+        if let Some((player, variant, rating)) = stored_rating(row) {
+            ratings.entry(player).or_default().push((variant, rating));
+        }
     }
     for (id, nickname, password_hash) in db.claims()? {
         let id = id.max(0) as u64;
@@ -785,26 +771,30 @@ pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<Store
     let Some((nickname, password_hash)) = db.player_claim(id)? else {
         return Ok(None);
     };
-    let mut ratings = Vec::new();
-    for (_, variant, rating, deviation, volatility, games, wins, draws, losses) in db.player_ratings(id)? {
-        let Ok(variant) = Variant::parse(&variant) else {
-            continue;
-        };
-        let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
-        ratings.push((
-            variant,
-            StoredRating {
-                rating,
-                deviation,
-                volatility,
-                games: count(games),
-                wins: count(wins),
-                draws: count(draws),
-                losses: count(losses),
-            },
-        ));
-    }
+    let ratings =
+        db.player_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
     Ok(Some(StoredClaim { id, nickname, password_hash, ratings }))
+}
+
+/// A stored rating row back: (player, variant, rating), or `None` (logged) for a variant this
+/// build does not know.
+fn stored_rating(row: RatingRow) -> Option<(u64, Variant, StoredRating)> {
+    let (player, variant, rating, deviation, volatility, games, wins, draws, losses) = row;
+    let Ok(parsed) = Variant::parse(&variant) else {
+        tracing::error!(player, "skipping stored rating of unknown variant {variant}");
+        return None;
+    };
+    let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+    let stored = StoredRating {
+        rating,
+        deviation,
+        volatility,
+        games: count(games),
+        wins: count(wins),
+        draws: count(draws),
+        losses: count(losses),
+    };
+    Some((player.max(0) as u64, parsed, stored))
 }
 
 /// Live games (their rows, with the variant's name) with their moves, proposals and chat, and

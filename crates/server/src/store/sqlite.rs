@@ -275,19 +275,7 @@ impl Backend for Sqlite {
 
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
         let mut stmt = self.conn.prepare(sql::RATINGS)?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-            ))
-        })?;
+        let rows = stmt.query_map([], rating_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -299,19 +287,7 @@ impl Backend for Sqlite {
 
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::PLAYER_RATINGS)?;
-        let rows = stmt.query_map(params![id as i64], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-            ))
-        })?;
+        let rows = stmt.query_map(params![id as i64], rating_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -338,4 +314,9 @@ impl Backend for Sqlite {
     fn needs_upkeep(&self) -> bool {
         self.checkpoints
     }
+}
+
+/// A row of the ratings' columns (see [`RatingRow`]).
+fn rating_row(r: &rusqlite::Row) -> rusqlite::Result<RatingRow> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
 }
