@@ -87,9 +87,11 @@ pub(super) fn panel(
     let variant = game.variant();
     let viewport = ctx.viewport_rect();
     let portrait = viewport.width() < viewport.height() * 0.95;
+    let portrait_height = (viewport.height() * 0.36).clamp(220.0, 420.0);
+    let low = if portrait { portrait_height } else { viewport.height() } < 560.0;
     let mut root = root_ui(ctx);
     let thinking_now = shown.thinking.active;
-    let panel = |ui: &mut egui::Ui| {
+    let mut panel = |ui: &mut egui::Ui| {
         // Status.
         ui.horizontal(|ui| {
             side_swatch(ui, variant, game.side_to_move());
@@ -216,43 +218,18 @@ pub(super) fn panel(
         if game.is_over() && hidden.0 && ui.button(lang.t("over.title")).clicked() {
             hidden.0 = false;
         }
-        // The chat and the move list below the buttons, so that the buttons stay in sight. Where
-        // both do not fit (a phone held sideways), one of them at a time, chosen by two tabs.
-        let roomy = ui.available_height() >= 360.0;
-        let tab_id = egui::Id::new("panel-shows-chat");
-        let mut chat_tab = ui.data(|d| d.get_temp::<bool>(tab_id)).unwrap_or(false);
+        // The chat below the buttons, so that the buttons stay in sight.
         if let Some(online) = online
-            && !roomy
-        {
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui.add(egui::Button::selectable(!chat_tab, lang.t("hud.moves"))).clicked() {
-                    chat_tab = false;
-                }
-                let heard = online.chat_shown().count().to_string();
-                let chat = ui.add(egui::Button::selectable(chat_tab, fill(lang.t("chat.title"), &[&heard])));
-                actions.taps.note(ui, "chat_tab", &chat);
-                if chat.clicked() {
-                    chat_tab = true;
-                }
-            });
-            ui.data_mut(|d| d.insert_temp(tab_id, chat_tab));
-        }
-        if let Some(online) = online
-            && (roomy || chat_tab)
             && let Some(phrase) = chat_panel(ui, lang, &mut actions.net, online, session)
         {
             actions.taps.note(ui, "phrase_good_game", &phrase);
-        }
-        if online.is_some() && !roomy && chat_tab {
-            return;
         }
         // Move list.
         ui.separator();
         ui.label(egui::RichText::new(lang.t("hud.moves")).strong());
         let moves = game.move_strings();
         let first_is_second = game.start().side_to_move() == Side::Second;
-        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+        let list = |ui: &mut egui::Ui| {
             let mut lines: Vec<String> = Vec::new();
             let mut iter = moves.iter().peekable();
             let mut n = 1;
@@ -268,14 +245,27 @@ pub(super) fn panel(
             for l in lines {
                 ui.label(egui::RichText::new(l).monospace());
             }
-        });
+        };
+        if low {
+            list(ui);
+        } else {
+            egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, list);
+        }
+    };
+    // A low panel (a phone held sideways, the strip under the board in portrait) scrolls as a
+    // whole, the chat and the move list in it; a tall one keeps the move list scrolling alone.
+    let whole = move |ui: &mut egui::Ui| {
+        if low {
+            egui::ScrollArea::vertical().id_salt("hud-scroll").auto_shrink([false, false]).show(ui, panel);
+        } else {
+            panel(ui);
+        }
     };
     if portrait {
-        let height = (viewport.height() * 0.36).clamp(220.0, 420.0);
-        egui::Panel::bottom("hud").exact_size(height).show(&mut root, panel);
+        egui::Panel::bottom("hud").exact_size(portrait_height).show(&mut root, whole);
     } else {
         let width = (viewport.width() * 0.28).clamp(260.0, 380.0);
-        egui::Panel::right("hud").exact_size(width).show(&mut root, panel);
+        egui::Panel::right("hud").exact_size(width).show(&mut root, whole);
     }
     let rest = root.available_rect_before_wrap();
     let new_area = crate::ui::logical_rect(ctx, rest);

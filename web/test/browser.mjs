@@ -100,6 +100,15 @@ async function tap(page, [x, y]) {
   await page.touchscreen.tap(box.x + x * scale, box.y + y * scale);
 }
 
+/** Turns the mouse wheel by `dy` CSS pixels over a point in the canvas's own pixels. */
+async function wheelAt(page, [x, y], dy) {
+  const box = await page.locator('#ludus').boundingBox();
+  const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
+  const scale = own > 0 ? box.width / own : 1;
+  await page.mouse.move(box.x + x * scale, box.y + y * scale);
+  await page.mouse.wheel(0, dy);
+}
+
 /** Taps a legal move's start and landing points, waiting for each tap to register. A chain
  * with only one way on from a landing point is played by the game at that tap: then stop. */
 async function tapMove(page, mv) {
@@ -532,9 +541,13 @@ try {
     // The bot stays seated a while (--linger): the board of the game in progress.
     await settledShot(page, path.join(out, 'alquerque-online.png'), 'alquerque');
     // A quick phrase, tapped on the panel, reaches the bot and comes back to the page.
-    // In this low window the panel shows the moves or the chat: the chat's tab first.
-    s = await until(page, 'the chat tab or the quick phrases', (s) => s.taps?.chat_tab != null || s.taps?.phrase_good_game != null, 10000);
-    if (s.taps.phrase_good_game == null) await tap(page, s.taps.chat_tab);
+    // In this low window the panel scrolls: down to the chat's quick phrases, as a person would.
+    for (let i = 0; i < 12; i++) {
+      s = await state(page);
+      if (s.taps?.phrase_good_game != null || s.taps?.offer_draw == null) break;
+      await wheelAt(page, s.taps.offer_draw, 120);
+      await page.waitForTimeout(150);
+    }
     s = await until(page, 'the quick phrases on the panel', (s) => s.taps?.phrase_good_game != null, 10000);
     await tap(page, s.taps.phrase_good_game);
     s = await until(page, 'the phrase in the page\'s chat', (s) => (s.online?.chat ?? []).some((l) => /^Tablet: Phrase\(GoodGame\)$/.test(l)), 10000)
