@@ -542,10 +542,12 @@ try {
     await settledShot(page, path.join(out, 'alquerque-online.png'), 'alquerque');
     // A quick phrase, tapped on the panel, reaches the bot and comes back to the page.
     // In this low window the panel scrolls: down to the chat's quick phrases, as a person would.
+    s = await until(page, 'the panel\'s buttons', (s) => s.taps?.offer_draw != null, 10000);
+    const panelPoint = s.taps.offer_draw;
     for (let i = 0; i < 12; i++) {
       s = await state(page);
-      if (s.taps?.phrase_good_game != null || s.taps?.offer_draw == null) break;
-      await wheelAt(page, s.taps.offer_draw, 120);
+      if (s.taps?.phrase_good_game != null) break;
+      await wheelAt(page, panelPoint, 120);
       await page.waitForTimeout(150);
     }
     s = await until(page, 'the quick phrases on the panel', (s) => s.taps?.phrase_good_game != null, 10000);
@@ -554,6 +556,13 @@ try {
       .catch((e) => ({ error: String(e) }));
     check('a tapped quick phrase is said in the game', !s.error, s.error ?? s.online.chat.join(' | '));
     // A draw offered with the panel's button: the bot (--accept-draws) accepts it.
+    // Back up to the buttons.
+    for (let i = 0; i < 12; i++) {
+      s = await state(page);
+      if (s.taps?.offer_draw != null) break;
+      await wheelAt(page, panelPoint, -120);
+      await page.waitForTimeout(150);
+    }
     s = await until(page, 'the draw offer button', (s) => s.taps?.offer_draw != null, 10000);
     await tap(page, s.taps.offer_draw);
     s = await until(page, 'the game to end drawn', (s) => s.game?.outcome != null, 20000).catch((e) => ({ error: String(e) }));
