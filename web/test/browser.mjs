@@ -100,14 +100,23 @@ async function tap(page, [x, y]) {
   await page.touchscreen.tap(box.x + x * scale, box.y + y * scale);
 }
 
-/** Taps one of the panel's buttons. The mouse, moved over the panel to turn its wheel, stays
- * where it was, and egui then takes the tap where the mouse is: it goes there first. */
-async function tapButton(page, point) {
+/** Clicks one of the interface's buttons with the mouse (the panel was scrolled with its
+ * wheel; the board's moves are tapped). Waits until the button stays put between two states
+ * (a scroll still gliding moves it), and for the press to be seen before the release. */
+async function tapButton(page, point, name) {
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(100);
+    const again = (await state(page))?.taps?.[name];
+    if (again && again[0] === point[0] && again[1] === point[1]) break;
+    if (again) point = again;
+  }
   const box = await page.locator('#ludus').boundingBox();
   const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
   const scale = own > 0 ? box.width / own : 1;
   await page.mouse.move(box.x + point[0] * scale, box.y + point[1] * scale);
-  await tap(page, point);
+  await page.mouse.down();
+  await page.waitForTimeout(80);
+  await page.mouse.up();
 }
 
 /** Turns the mouse wheel by `dy` CSS pixels over a point in the canvas's own pixels. */
@@ -561,7 +570,7 @@ try {
       await page.waitForTimeout(150);
     }
     s = await until(page, 'the quick phrases on the panel', (s) => s.taps?.phrase_good_game != null, 10000);
-    await tapButton(page, s.taps.phrase_good_game);
+    await tapButton(page, s.taps.phrase_good_game, 'phrase_good_game');
     s = await until(page, 'the phrase in the page\'s chat', (s) => (s.online?.chat ?? []).some((l) => /^Tablet: Phrase\(GoodGame\)$/.test(l)), 10000)
       .catch((e) => ({ error: String(e) }));
     check('a tapped quick phrase is said in the game', !s.error, s.error ?? s.online.chat.join(' | '));
@@ -574,7 +583,7 @@ try {
       await page.waitForTimeout(150);
     }
     s = await until(page, 'the draw offer button', (s) => s.taps?.offer_draw != null, 10000);
-    await tapButton(page, s.taps.offer_draw);
+    await tapButton(page, s.taps.offer_draw, 'offer_draw');
     s = await until(page, 'the game to end drawn', (s) => s.game?.outcome != null, 20000).catch((e) => ({ error: String(e) }));
     check(
       'a draw offered on the panel and accepted ends the game drawn by agreement',
@@ -594,16 +603,16 @@ try {
     // After the game: back to the lobby from the game-over card, the person's own profile with
     // the game, and its replay.
     s = await until(page, 'the game-over card\'s lobby button', (s) => s.taps?.back_lobby != null, 15000);
-    await tapButton(page, s.taps.back_lobby);
+    await tapButton(page, s.taps.back_lobby, 'back_lobby');
     s = await until(page, 'the lobby with the profile button', (s) => s.screen === 'online' && s.taps?.my_profile != null, 15000);
-    await tapButton(page, s.taps.my_profile);
+    await tapButton(page, s.taps.my_profile, 'my_profile');
     s = await until(page, 'the profile with a recent game', (s) => s.screen === 'profile' && s.taps?.recent_game != null, 15000)
       .catch((e) => ({ error: String(e) }));
     check('the own profile lists the game just played', !s.error, s.error ?? s.screen);
     if (!s.error) {
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(out, 'profile.png') });
-      await tapButton(page, s.taps.recent_game);
+      await tapButton(page, s.taps.recent_game, 'recent_game');
       s = await until(page, 'the replay', (s) => s.screen === 'analysis', 15000).catch((e) => ({ error: String(e) }));
       check('a recent game of the profile opens in the replay and analysis', !s.error, s.error ?? s.screen);
     }
