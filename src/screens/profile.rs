@@ -94,13 +94,13 @@ pub(super) fn profile_screen(
             return;
         };
         egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.set_max_width(760.0);
+            ui.set_max_width(ui.available_width().min(760.0));
             let width = ui.available_width();
             ui.heading(egui::RichText::new(&profile.nickname).size(26.0));
             if profile.claimed {
                 ratings_grid(ui, lang, &profile);
             } else {
-                ui.label(lang.t("profile.not_claimed"));
+                ui.add(egui::Label::new(lang.t("profile.not_claimed")).wrap());
             }
             ui.add_space(10.0);
             ui.heading(lang.t("profile.recent"));
@@ -113,7 +113,8 @@ pub(super) fn profile_screen(
                 if waiting == Some(g.game) {
                     text = format!("{text}  …");
                 }
-                let button = egui::Button::new(text).min_size(egui::vec2(width, 44.0));
+                let button =
+                    egui::Button::new(egui::RichText::new(text)).wrap().min_size(egui::vec2(width, 44.0));
                 let button = ui.add_enabled(waiting.is_none(), button);
                 if i == 0 {
                     taps.note(ui, "recent_game", &button);
@@ -123,7 +124,7 @@ pub(super) fn profile_screen(
                 }
             }
             if !profile.recent.is_empty() {
-                ui.label(egui::RichText::new(lang.t("profile.replay_hint")).small());
+                ui.add(egui::Label::new(egui::RichText::new(lang.t("profile.replay_hint")).small()).wrap());
             }
         });
     });

@@ -172,9 +172,9 @@ pub fn plugin(app: &mut App) {
 pub struct TapTargets(pub std::collections::BTreeMap<&'static str, [f32; 2]>);
 
 impl TapTargets {
-    /// Notes where `response`'s widget is, as `name`, if it shows whole (not clipped away).
+    /// Notes where `response`'s widget is, as `name`, if its middle shows (not clipped away).
     pub fn note(&mut self, ui: &egui::Ui, name: &'static str, response: &egui::Response) {
-        if !ui.clip_rect().contains_rect(response.rect) {
+        if !ui.clip_rect().contains(response.rect.center()) {
             return;
         }
         let r = logical_rect(ui.ctx(), response.rect);

@@ -609,6 +609,7 @@ try {
     s = await until(page, 'the profile with a recent game', (s) => s.screen === 'profile' && s.taps?.recent_game != null, 15000)
       .catch((e) => ({ error: String(e) }));
     check('the own profile lists the game just played', !s.error, s.error ?? s.screen);
+    if (s.error) await page.screenshot({ path: path.join(out, 'profile-failed.png') });
     if (!s.error) {
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(out, 'profile.png') });
