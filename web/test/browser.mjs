@@ -119,6 +119,20 @@ async function tapButton(page, point, name) {
   await page.mouse.up();
 }
 
+/** Clicks the button `name` until `pred(state)` holds (at most three clicks, 5 s each: a card
+ * that has just appeared may not take the first one); returns that state. */
+async function clickUntil(page, name, what, pred) {
+  for (let i = 0; i < 3; i++) {
+    const s = await state(page);
+    if (pred(s)) return s;
+    const point = s?.taps?.[name];
+    if (point) await tapButton(page, point, name);
+    const done = await until(page, what, pred, 5000).catch(() => null);
+    if (done) return done;
+  }
+  return until(page, what, pred, 5000);
+}
+
 /** Turns the mouse wheel by `dy` CSS pixels over a point in the canvas's own pixels. */
 async function wheelAt(page, [x, y], dy) {
   const box = await page.locator('#ludus').boundingBox();
@@ -603,18 +617,15 @@ try {
     // After the game: back to the lobby from the game-over card, the person's own profile with
     // the game, and its replay.
     s = await until(page, 'the game-over card\'s lobby button', (s) => s.taps?.back_lobby != null, 15000);
-    await tapButton(page, s.taps.back_lobby, 'back_lobby');
-    s = await until(page, 'the lobby with the profile button', (s) => s.screen === 'online' && s.taps?.my_profile != null, 15000);
-    await tapButton(page, s.taps.my_profile, 'my_profile');
-    s = await until(page, 'the profile with a recent game', (s) => s.screen === 'profile' && s.taps?.recent_game != null, 15000)
+    s = await clickUntil(page, 'back_lobby', 'the lobby with the profile button', (s) => s.screen === 'online' && s.taps?.my_profile != null);
+    s = await clickUntil(page, 'my_profile', 'the profile with a recent game', (s) => s.screen === 'profile' && s.taps?.recent_game != null)
       .catch((e) => ({ error: String(e) }));
     check('the own profile lists the game just played', !s.error, s.error ?? s.screen);
     if (s.error) await page.screenshot({ path: path.join(out, 'profile-failed.png') });
     if (!s.error) {
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(out, 'profile.png') });
-      await tapButton(page, s.taps.recent_game, 'recent_game');
-      s = await until(page, 'the replay', (s) => s.screen === 'analysis', 15000).catch((e) => ({ error: String(e) }));
+      s = await clickUntil(page, 'recent_game', 'the replay', (s) => s.screen === 'analysis').catch((e) => ({ error: String(e) }));
       check('a recent game of the profile opens in the replay and analysis', !s.error, s.error ?? s.screen);
     }
   } else {
