@@ -584,8 +584,7 @@ try {
       await page.waitForTimeout(150);
     }
     s = await until(page, 'the quick phrases on the panel', (s) => s.taps?.phrase_good_game != null, 10000);
-    await tapButton(page, s.taps.phrase_good_game, 'phrase_good_game');
-    s = await until(page, 'the phrase in the page\'s chat', (s) => (s.online?.chat ?? []).some((l) => /^Tablet: Phrase\(GoodGame\)$/.test(l)), 10000)
+    s = await clickUntil(page, 'phrase_good_game', 'the phrase in the page\'s chat', (s) => (s.online?.chat ?? []).some((l) => /^Tablet: Phrase\(GoodGame\)$/.test(l)))
       .catch((e) => ({ error: String(e) }));
     check('a tapped quick phrase is said in the game', !s.error, s.error ?? s.online.chat.join(' | '));
     // A draw offered with the panel's button: the bot (--accept-draws) accepts it.
@@ -597,8 +596,7 @@ try {
       await page.waitForTimeout(150);
     }
     s = await until(page, 'the draw offer button', (s) => s.taps?.offer_draw != null, 10000);
-    await tapButton(page, s.taps.offer_draw, 'offer_draw');
-    s = await until(page, 'the game to end drawn', (s) => s.game?.outcome != null, 20000).catch((e) => ({ error: String(e) }));
+    s = await clickUntil(page, 'offer_draw', 'the game to end drawn', (s) => s.game?.outcome != null).catch((e) => ({ error: String(e) }));
     check(
       'a draw offered on the panel and accepted ends the game drawn by agreement',
       !s.error && s.game.outcome[0] === 'draw' && s.game.outcome[1] === 'Agreement',
