@@ -198,9 +198,14 @@ impl Core {
 
     /// A claimed player's rating in `variant` (the starting one before any rated game); `None`
     /// for a player who has not claimed their nickname.
-    pub(super) fn rating_view_in(&self, pid: PlayerId, variant: Variant) -> Option<RatingView> {
+    pub(super) fn claimed_rating(&self, pid: PlayerId, variant: Variant) -> Option<StoredRating> {
         let claim = self.claims.get(&pid)?;
-        Some(rating_view(&claim.ratings.get(&variant).copied().unwrap_or_default()))
+        Some(claim.ratings.get(&variant).copied().unwrap_or_default())
+    }
+
+    /// [`Core::claimed_rating`] as clients show it.
+    pub(super) fn rating_view_in(&self, pid: PlayerId, variant: Variant) -> Option<RatingView> {
+        self.claimed_rating(pid, variant).as_ref().map(rating_view)
     }
 
     /// Takes the password work to do: run each with [`run_job`] (off the loop) and answer it

@@ -69,8 +69,7 @@ impl Core {
 
     /// `pid`'s rating in `variant` (the starting one before any rated game).
     fn rating_in(&self, pid: PlayerId, variant: Variant) -> f64 {
-        let start = crate::store::StoredRating::default().rating;
-        self.claims.get(&pid).and_then(|c| c.ratings.get(&variant)).map_or(start, |r| r.rating)
+        self.claimed_rating(pid, variant).unwrap_or_default().rating
     }
 
     /// How far from its own rating a player of a rated queue accepts an opponent now.
