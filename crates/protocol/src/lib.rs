@@ -120,7 +120,8 @@ use std::time::Duration;
 ///
 /// 6: rated marks and archives ([`RoomSummary::rated`], [`RoomSummary::host_rating`],
 /// [`GameSummary::rated`], [`GameView::rated`], [`PlayerInfo::rating`],
-/// [`ClientMessage::Archive`], [`ServerMessage::Archive`]).
+/// [`ClientMessage::Archive`], [`ServerMessage::Archive`]) and several nodes of one service
+/// ([`ServerMessage::Redirect`]).
 pub const PROTOCOL_VERSION: u16 = 6;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
