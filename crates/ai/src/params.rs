@@ -45,6 +45,11 @@ pub struct LatrunculiParams {
     /// than waits.
     #[serde(default)]
     pub progress: i32,
+    /// Technique: the most [`LatrunculiParams::progress`] can cost, in centi-soldiers (0: no
+    /// cap). Any capture resets the counter, the enemy's too: a penalty that grows past a
+    /// soldier's worth makes letting a soldier be taken look like a gain.
+    #[serde(default)]
+    pub progress_cap: i32,
     /// Technique: penalty for each step between the enemy king and the nearest edge of the
     /// board (a king on an edge has three sides to block, in a corner two). Off: 15 won 10 of
     /// the 32 suite endings within 100 plies against 9 without it at 60,000 nodes a move, no
@@ -102,6 +107,7 @@ impl Default for LatrunculiParams {
             confine: 4,
             hunt: 3,
             progress: 200,
+            progress_cap: 0,
             king_edge: 0,
             region: 0,
             region_cap: 30,

@@ -49,6 +49,9 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         }
         game.play_str(m).map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
     }
+    if args.moves.is_some() {
+        println!("position {}", game.position());
+    }
     let mut limits = Limits { depth: args.depth, nodes: args.nodes, time_ms: args.time_ms };
     if limits.is_unlimited() {
         limits.time_ms = Some(2000);
@@ -60,7 +63,11 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         params.tt_mb = mb as usize;
     }
     if game.is_over() {
-        return Err(format!("the game is already over in this position ({})", game.outcome().expect("over")));
+        return Err(format!(
+            "the game is already over in this position ({}): {}",
+            game.outcome().expect("over"),
+            game.position()
+        ));
     }
     let mut search = AnySearch::with_params(&game, level, limits, params, seed);
     if let Some(dir) = &args.tablebase {

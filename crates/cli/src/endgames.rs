@@ -4,7 +4,8 @@
 //!
 //! - `endgames latrunculi --suite FILE`: the positions of the file (one a line, `#` comments),
 //!   the side with more soldiers to win; a success is a win by immobilising the king or taking
-//!   the last soldiers within 100 plies.
+//!   the last soldiers within 100 plies (also counted: such wins at any ply, before the
+//!   no-capture counter ends the game on material).
 //! - `endgames alquerque --tablebase DIR --sample N`: positions drawn at random that the
 //!   endgame tables call won within the 50-ply counter; both sides play Hard with the tables, as
 //!   in the game; a success is the win, within the counter.
@@ -79,7 +80,7 @@ struct Common {
     #[arg(long)]
     moves: bool,
     /// Tuning: overrides one of the level's parameters for both sides, NAME=VALUE (repeatable;
-    /// confine, hunt, progress, king_edge, region, region_cap, technique_edge, press_king (0 or
+    /// confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king (0 or
     /// 1), far_reduction, leader_only (0 or 1), counter_win)
     #[arg(long = "set", value_name = "NAME=VALUE")]
     sets: Vec<String>,
@@ -168,22 +169,25 @@ fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), String>
     );
     let results = play_all(&jobs, common, seed, None)?;
     let mut technique = 0;
+    let mut before_counter = 0;
     let mut by_repetition = 0;
     let mut lost = 0;
     for r in &results {
         let won = r.outcome.is_some_and(|o| o.winner == Some(r.winner_expected));
-        let by_technique = won
-            && r.plies <= LATRUNCULI_PLIES
-            && r.outcome.is_some_and(|o| matches!(o.reason, Reason::KingImmobilised | Reason::OnlyKingLeft));
-        technique += usize::from(by_technique);
+        let finished =
+            won && r.outcome.is_some_and(|o| matches!(o.reason, Reason::KingImmobilised | Reason::OnlyKingLeft));
+        technique += usize::from(finished && r.plies <= LATRUNCULI_PLIES);
+        before_counter += usize::from(finished);
         let lost_game = r.outcome.is_some_and(|o| o.winner.is_some_and(|w| w != r.winner_expected));
         lost += usize::from(lost_game);
         by_repetition += usize::from(lost_game && r.outcome.is_some_and(|o| o.reason == Reason::Repetition));
     }
     let n = results.len();
+    let pc = |k: usize| 100.0 * k as f64 / n as f64;
     println!(
-        "won by technique within {LATRUNCULI_PLIES} plies: {technique} of {n} ({:.1}%); lost: {lost} ({by_repetition} by repetition)",
-        100.0 * technique as f64 / n as f64
+        "won by technique within {LATRUNCULI_PLIES} plies: {technique} of {n} ({:.1}%); before the no-capture counter ended the game: {before_counter} of {n} ({:.1}%); lost: {lost} ({by_repetition} by repetition)",
+        pc(technique),
+        pc(before_counter)
     );
     Ok(())
 }
@@ -390,6 +394,7 @@ fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, Strin
             "confine" => l.confine = v,
             "hunt" => l.hunt = v,
             "progress" => l.progress = v,
+            "progress_cap" => l.progress_cap = v,
             "king_edge" => l.king_edge = v,
             "region" => l.region = v,
             "region_cap" => l.region_cap = v,
@@ -405,4 +410,4 @@ fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, Strin
 }
 
 /// The parameters `--set` knows.
-const SET_NAMES: &str = "confine, hunt, progress, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, counter_win";
+const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, counter_win";

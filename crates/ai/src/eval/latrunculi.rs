@@ -234,13 +234,19 @@ fn technique(pos: &Position, ctx: &Context, p: &crate::params::LatrunculiParams,
     let t = p.hunt * close
         - p.king_edge * to_edge
         - p.confine * king_reach(pos, ctx, loser) as i32
-        - p.progress * i32::from(pos.clock()) / 100
+        - progress_cost(p, pos.clock())
         - if p.region != 0 {
             p.region * (king_region(pos, ctx, loser).count_ones() as i32).min(p.region_cap)
         } else {
             0
         };
     if leader == us { t } else { -t }
+}
+
+/// What the no-capture counter costs the side ahead (see [`LatrunculiParams::progress_cap`]).
+fn progress_cost(p: &crate::params::LatrunculiParams, clock: u16) -> i32 {
+    let cost = p.progress * i32::from(clock) / 100;
+    if p.progress_cap > 0 { cost.min(p.progress_cap) } else { cost }
 }
 
 struct SideTerms {
