@@ -174,8 +174,8 @@ fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), String>
     let mut lost = 0;
     for r in &results {
         let won = r.outcome.is_some_and(|o| o.winner == Some(r.winner_expected));
-        let finished =
-            won && r.outcome.is_some_and(|o| matches!(o.reason, Reason::KingImmobilised | Reason::OnlyKingLeft));
+        let finished = won
+            && r.outcome.is_some_and(|o| matches!(o.reason, Reason::KingImmobilised | Reason::OnlyKingLeft));
         technique += usize::from(finished && r.plies <= LATRUNCULI_PLIES);
         before_counter += usize::from(finished);
         let lost_game = r.outcome.is_some_and(|o| o.winner.is_some_and(|w| w != r.winner_expected));
