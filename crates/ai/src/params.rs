@@ -51,9 +51,10 @@ pub struct LatrunculiParams {
     #[serde(default)]
     pub progress_cap: i32,
     /// Technique: penalty for each step between the enemy king and the nearest edge of the
-    /// board (a king on an edge has three sides to block, in a corner two). Off: 15 won 10 of
-    /// the 32 suite endings within 100 plies against 9 without it at 60,000 nodes a move, no
-    /// clear gain.
+    /// board (a king on an edge has three sides to block, in a corner two). 10 (with
+    /// `leader_only`): 120 of 160 suite endings won by technique within 100 plies and 138
+    /// before the no-capture counter (five runs of 32 at 50,000 to 70,000 nodes a move and
+    /// other seeds), against 105 and 123 without it (docs/ai-runs/s9-README.txt).
     #[serde(default)]
     pub king_edge: i32,
     /// Technique: penalty for each empty square the enemy king can reach in any number of
@@ -108,7 +109,7 @@ impl Default for LatrunculiParams {
             hunt: 3,
             progress: 200,
             progress_cap: 0,
-            king_edge: 0,
+            king_edge: 10,
             region: 0,
             region_cap: 30,
             press_king: false,
@@ -180,6 +181,9 @@ impl Default for AlquerqueParams {
     }
 }
 
+/// The most, in centi-soldiers, that [`SearchParams::draw_hope`] adds to or takes from a draw.
+pub const DRAW_HOPE_CAP: i32 = 40;
+
 /// Search switches and margins.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchParams {
@@ -225,6 +229,12 @@ pub struct SearchParams {
     /// counts as any other. Off: 10000 gained nothing measurable in the technique suite.
     #[serde(default)]
     pub counter_win: i32,
+    /// Hope in a drawn line: a draw (by the rules or the endgame tables) is scored as the
+    /// contempt plus this percentage of the drawn position's static evaluation, at most
+    /// [`DRAW_HOPE_CAP`] either way, so that among drawing moves the search keeps the one that
+    /// leaves the opponent the most ways to go wrong (0: every draw scores the same).
+    #[serde(default)]
+    pub draw_hope: i32,
     /// Pseudo-random noise added to each evaluation, from -noise to +noise, fixed per position
     /// and seed (so the transposition table stays consistent).
     pub noise: i32,
@@ -246,6 +256,7 @@ impl Default for SearchParams {
             greedy_root: false,
             variety: 0,
             counter_win: 0,
+            draw_hope: 0,
             noise: 0,
         }
     }

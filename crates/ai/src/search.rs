@@ -614,6 +614,19 @@ impl<P: SearchGame> Search<P> {
         if side == self.root_side { -c } else { c }
     }
 
+    /// A draw's score at `pos` for its side to move: the contempt, and with
+    /// [`crate::params::SearchParams::draw_hope`] part of the position's static evaluation.
+    fn draw_value(&self, pos: &P) -> i32 {
+        let d = self.draw_score(pos.side_to_move());
+        let hope = self.params.search.draw_hope;
+        if hope == 0 {
+            return d;
+        }
+        let e = pos.evaluate(&self.ctx, &self.params);
+        let cap = crate::params::DRAW_HOPE_CAP;
+        d + (e * hope / 100).clamp(-cap, cap)
+    }
+
     #[inline]
     fn evaluate(&self, pos: &P) -> i32 {
         let mut e = pos.evaluate(&self.ctx, &self.params);
@@ -640,7 +653,7 @@ impl<P: SearchGame> Search<P> {
         let p = pos.tablebase_probe(self.tablebase.as_deref()?)?;
         let clock = pos.clock();
         match p.wdl {
-            Wdl::Draw => self.tb_cut_draws.then(|| (self.draw_score(pos.side_to_move()), false)),
+            Wdl::Draw => self.tb_cut_draws.then(|| (self.draw_value(pos), false)),
             _ if p.holds_with_clock(clock) => Some((p.score(ply), clock > 0)),
             _ => None,
         }
@@ -997,7 +1010,7 @@ impl<P: SearchGame> Search<P> {
             // The game ends with this move: a leaf.
             self.nodes += 1;
             self.pv[ply + 1].clear();
-            let v = self.outcome_score(&outcome, child.side_to_move(), ply + 1);
+            let v = self.outcome_score(&outcome, &child, ply + 1);
             let tainted = outcome.reason == ludus_rules::Reason::Repetition;
             self.frames[ply].phase = Phase::Full;
             self.after_child(ply, v, tainted);
@@ -1155,19 +1168,21 @@ impl<P: SearchGame> Search<P> {
         self.ret_value(ply, best, f.tainted);
     }
 
-    fn outcome_score(&self, outcome: &Outcome, side: Side, ply: usize) -> i32 {
+    /// The score of a game that ended in `pos` (at `ply`) for the side to move there.
+    fn outcome_score(&self, outcome: &Outcome, pos: &P, ply: usize) -> i32 {
+        let side = pos.side_to_move();
         let counter = self.params.search.counter_win;
-        if counter > 0 && outcome.reason == ludus_rules::Reason::NoCaptureLimit {
-            return match outcome.winner {
-                Some(w) if w == side => counter,
-                Some(_) => -counter,
-                None => self.draw_score(side),
-            };
-        }
         match outcome.winner {
+            None => self.draw_value(pos),
+            Some(w) if counter > 0 && outcome.reason == ludus_rules::Reason::NoCaptureLimit => {
+                if w == side {
+                    counter
+                } else {
+                    -counter
+                }
+            }
             Some(w) if w == side => win_in(ply),
             Some(_) => loss_in(ply),
-            None => self.draw_score(side),
         }
     }
 }

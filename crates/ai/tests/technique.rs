@@ -103,22 +103,26 @@ fn pieces(pos: &AnyPosition) -> u32 {
 
 /// The smallest endings of the suite (the fewest pieces: five soldiers and a king against a
 /// soldier and a king, nine on each board), each played out for up to 100 plies at 20,000 nodes
-/// a move: the side ahead loses none of them (by repetition or otherwise), and wins these twelve
-/// by technique within the 100-ply rule (the other six are still going after 100 plies at this
-/// budget, captures having reset the counter; `ludus-cli endgames` plays the whole suite).
+/// a move: the side ahead loses none of them (by repetition or otherwise), and wins these
+/// fifteen by technique within 100 plies (twelve before the king-to-edge term; the other three
+/// are still going after 100 plies at this budget, captures having reset the counter;
+/// `ludus-cli endgames` plays the whole suite).
 #[test]
 fn hard_converts_the_smallest_suite_endings_and_loses_none() {
-    const CONVERTED: [&str; 12] = [
+    const CONVERTED: [&str; 15] = [
         "1r4b1/8/8/8/8/3R4/2r1r1B1/4rr2 b",
         "8/2b4r/2b5/7R/8/3b2B1/2b5/6b1 b",
+        "2b2r2/1b6/4b3/2b3B1/4b3/8/8/2R5 r",
         "r1b5/2r1r3/8/5R2/8/7r/6r1/5B2 b",
         "3r4/5b2/2b5/6B1/b7/b5R1/1b6/8 r",
+        "b1B1R3/b6b/2b5/8/3r4/8/7b/8 b",
         "8/b7/b7/8/6b1/4B2b/8/rb5R r",
         "1R1B4/5r2/5r2/2r5/8/8/8/2r1br2 b",
+        "6bb/B7/2b3b1/8/7R/8/rb6/8 r",
+        "9b1r/6b5/b11/9b1R/12/8B3/b11/12 b",
+        "12/4R1r4r/1r9r/10B1/7b4/12/12/1r10 b",
         "12/12/3r8/r11/6b5/12/5r4r1/1B1R2r5 r",
-        "8b3/12/12/3B1r6/8R3/1b4b5/12/b7b3 b",
-        "12/12/12/7r4/1b1r8/1r2R4r2/3r8/5B6 b",
-        "12/7rr3/12/8b3/1B1r8/2r9/11r/5R6 r",
+        "12/b3R7/2b3b5/3b8/6B5/12/7b4/3r8 b",
         "11b/12/11r/12/12/5R2r2B/2r9/7r1r2 r",
         "2b9/3r8/4r5r1/5r6/12/6R5/8B3/5r6 b",
     ];

@@ -110,6 +110,12 @@ pub struct ArenaArgs {
     /// Print every game's moves and final position
     #[arg(long)]
     moves: bool,
+    /// Tuning: overrides one of player A's parameters, NAME=VALUE (repeatable; A must be a
+    /// level that searches). Names: confine, hunt, progress, progress_cap, king_edge, region,
+    /// region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress,
+    /// immune_scale, counter_win, draw_hope, contempt, variety
+    #[arg(long = "set-a", value_name = "NAME=VALUE")]
+    set_a: Vec<String>,
 }
 
 pub fn run(args: ArenaArgs) -> Result<(), String> {
@@ -130,6 +136,15 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         None => None,
     };
     let limits = Limits { time_ms, nodes: args.nodes, depth: args.depth };
+    let a_params = match a {
+        _ if args.set_a.is_empty() => None,
+        Player::Level { level, variety } if level.searches() => {
+            let mut p = if variety { level.params() } else { level.params_fixed() };
+            crate::commands::apply_sets(&mut p, &args.set_a)?;
+            Some(p)
+        }
+        _ => return Err("--set-a needs player A to be medium or hard".to_string()),
+    };
 
     println!(
         "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}",
@@ -142,6 +157,10 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         } + &args.depth.map_or(String::new(), |d| format!(", depth {d} at most")),
         if tb.is_some() { ", Hard with the endgame tables" } else { "" }
     );
+    if !args.set_a.is_empty() {
+        println!("A with {}", args.set_a.join(" "));
+    }
+    let m = Match { variant, a, b, limits, seed, opening_plies, tb, a_params };
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
@@ -150,14 +169,14 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         for _ in 0..threads.min(games) {
             let tx = tx.clone();
             let next = &next;
-            let tb = tb.clone();
+            let m = &m;
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= games {
                         break;
                     }
-                    let r = play_game(variant, i, a, b, limits, seed, opening_plies, tb.clone());
+                    let r = play_game(m, i);
                     if tx.send(r).is_err() {
                         break;
                     }
@@ -257,16 +276,21 @@ fn fmt_elo(e: f64, s: f64) -> String {
     }
 }
 
-fn play_game(
+/// What every game of a match shares.
+struct Match {
     variant: Variant,
-    index: usize,
     a: Player,
     b: Player,
     limits: Limits,
     seed: u64,
     opening_plies: usize,
     tb: Option<std::sync::Arc<ludus_ai::Tablebase>>,
-) -> GameResult {
+    /// Player A's parameters when `--set-a` overrides some (A is then a level).
+    a_params: Option<ludus_ai::Params>,
+}
+
+fn play_game(m: &Match, index: usize) -> GameResult {
+    let Match { variant, a, b, limits, seed, opening_plies, ref tb, .. } = *m;
     let mut game = ludus_ai::balanced_opening(
         variant,
         opening_plies,
@@ -284,14 +308,18 @@ fn play_game(
         let mv = match player {
             Player::Uct(n) => ludus_ai::uct_move(&game, n, s),
             Player::Level { level, variety } => {
-                let params = if variety { level.params() } else { level.params_fixed() };
+                let params = match &m.a_params {
+                    Some(p) if side == a_side => p.clone(),
+                    _ if variety => level.params(),
+                    _ => level.params_fixed(),
+                };
                 let tt = match tables[slot].take() {
                     Some(tt) => tt,
                     None => TranspositionTable::new(params.tt_mb.min(32)),
                 };
                 let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
                 if level == Level::Hard
-                    && let Some(tb) = &tb
+                    && let Some(tb) = tb
                 {
                     search = search.with_tablebase(tb.clone());
                 }

@@ -126,3 +126,46 @@ fn moves(args: MovesArgs) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A level's parameters with the `--set NAME=VALUE` overrides of a tuning run.
+pub fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, String> {
+    let mut p = level.params();
+    apply_sets(&mut p, sets)?;
+    Ok(p)
+}
+
+/// Applies `--set NAME=VALUE` overrides (see [`SET_NAMES`]) to `p`.
+pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), String> {
+    for kv in sets {
+        let (k, v) = kv.split_once('=').ok_or_else(|| format!("--set '{kv}': expected NAME=VALUE"))?;
+        let v: i32 = v.parse().map_err(|_| format!("--set '{kv}': the value must be an integer"))?;
+        let (l, a, s) = (&mut p.latrunculi, &mut p.alquerque, &mut p.search);
+        match k {
+            "confine" => l.confine = v,
+            "hunt" => l.hunt = v,
+            "progress" => l.progress = v,
+            "progress_cap" => l.progress_cap = v,
+            "king_edge" => l.king_edge = v,
+            "region" => l.region = v,
+            "region_cap" => l.region_cap = v,
+            "technique_edge" => l.technique_edge = v,
+            "press_king" => l.press_king = v != 0,
+            "far_reduction" => l.far_reduction = v,
+            "leader_only" => l.leader_only = v != 0,
+            "alq_progress" => a.progress = v,
+            "immune_scale" => a.immune_scale = v,
+            "counter_win" => s.counter_win = v,
+            "draw_hope" => s.draw_hope = v,
+            "contempt" => s.contempt = v,
+            "variety" => s.variety = v,
+            _ => return Err(format!("--set '{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
+        }
+    }
+    Ok(())
+}
+
+/// The parameters `--set` knows: Latrunculi's technique terms (confine, hunt, progress,
+/// progress_cap, king_edge, region, region_cap, technique_edge, press_king and leader_only as
+/// 0 or 1, far_reduction), Alquerque's (alq_progress, immune_scale) and the search's
+/// (counter_win, draw_hope, contempt, variety).
+pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, counter_win, draw_hope, contempt, variety";

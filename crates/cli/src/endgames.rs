@@ -80,8 +80,7 @@ struct Common {
     #[arg(long)]
     moves: bool,
     /// Tuning: overrides one of the level's parameters for both sides, NAME=VALUE (repeatable;
-    /// confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king (0 or
-    /// 1), far_reduction, leader_only (0 or 1), counter_win)
+    /// see `ludus-cli arena --help` for the names)
     #[arg(long = "set", value_name = "NAME=VALUE")]
     sets: Vec<String>,
 }
@@ -146,7 +145,7 @@ fn rank_width(rank: &str) -> usize {
 }
 
 fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), String> {
-    tuned_params(common.level, &common.sets)?;
+    crate::commands::tuned_params(common.level, &common.sets)?;
     let positions = read_suite(suite)?;
     let mut jobs = Vec::new();
     for pos in positions {
@@ -199,7 +198,7 @@ fn alquerque(
     seed: u64,
     common: &Common,
 ) -> Result<(), String> {
-    tuned_params(common.level, &common.sets)?;
+    crate::commands::tuned_params(common.level, &common.sets)?;
     let tb = Arc::new(Tablebase::open(dir).map_err(|e| e.to_string())?);
     let max = tb.max_pieces();
     let pieces = pieces.unwrap_or(max);
@@ -300,7 +299,7 @@ fn play_all(
     seed: u64,
     tb: Option<Arc<Tablebase>>,
 ) -> Result<Vec<Played>, String> {
-    let params = &tuned_params(common.level, &common.sets)?;
+    let params = &crate::commands::tuned_params(common.level, &common.sets)?;
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, Played)> = Vec::new();
     let limits = Limits { time_ms: common.time_ms, nodes: common.nodes, depth: None };
@@ -382,32 +381,3 @@ fn play(
         moves: game.move_strings(),
     }
 }
-
-/// Hard's parameters with the `--set` overrides of a tuning run.
-fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, String> {
-    let mut p = level.params();
-    for kv in sets {
-        let (k, v) = kv.split_once('=').ok_or_else(|| format!("--set '{kv}': expected NAME=VALUE"))?;
-        let v: i32 = v.parse().map_err(|_| format!("--set '{kv}': the value must be an integer"))?;
-        let l = &mut p.latrunculi;
-        match k {
-            "confine" => l.confine = v,
-            "hunt" => l.hunt = v,
-            "progress" => l.progress = v,
-            "progress_cap" => l.progress_cap = v,
-            "king_edge" => l.king_edge = v,
-            "region" => l.region = v,
-            "region_cap" => l.region_cap = v,
-            "technique_edge" => l.technique_edge = v,
-            "press_king" => l.press_king = v != 0,
-            "far_reduction" => l.far_reduction = v,
-            "leader_only" => l.leader_only = v != 0,
-            "counter_win" => p.search.counter_win = v,
-            _ => return Err(format!("--set '{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
-        }
-    }
-    Ok(p)
-}
-
-/// The parameters `--set` knows.
-const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, counter_win";
