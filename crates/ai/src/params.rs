@@ -158,6 +158,14 @@ pub struct AlquerqueParams {
     /// hundredths of a centi-soldier (the game is drawn when it reaches 50).
     #[serde(default)]
     pub progress: i32,
+    /// Hope in a drawn line: a draw (by the rules or the endgame tables) is scored as the
+    /// contempt plus this percentage of the drawn position's evaluation, at most
+    /// [`DRAW_HOPE_CAP`] either way, so that among drawing moves the search keeps the one that
+    /// leaves the opponent the most ways to go wrong (0: every draw scores the same). 100:
+    /// Hard at 200,000 nodes a move scored 70% against UCT 8,000 over 120 games (+48 =72 -0;
+    /// 16 draws became wins and 6 wins draws, same openings) against 65% (+38 =82 -0) without.
+    #[serde(default)]
+    pub draw_hope: i32,
 }
 
 impl Default for AlquerqueParams {
@@ -177,11 +185,12 @@ impl Default for AlquerqueParams {
             immune_scale: 25,
             immune_passed: false,
             progress: 150,
+            draw_hope: 100,
         }
     }
 }
 
-/// The most, in centi-soldiers, that [`SearchParams::draw_hope`] adds to or takes from a draw.
+/// The most, in centi-soldiers, that [`AlquerqueParams::draw_hope`] adds to or takes from a draw.
 pub const DRAW_HOPE_CAP: i32 = 40;
 
 /// Search switches and margins.
@@ -229,12 +238,6 @@ pub struct SearchParams {
     /// counts as any other. Off: 10000 gained nothing measurable in the technique suite.
     #[serde(default)]
     pub counter_win: i32,
-    /// Hope in a drawn line: a draw (by the rules or the endgame tables) is scored as the
-    /// contempt plus this percentage of the drawn position's static evaluation, at most
-    /// [`DRAW_HOPE_CAP`] either way, so that among drawing moves the search keeps the one that
-    /// leaves the opponent the most ways to go wrong (0: every draw scores the same).
-    #[serde(default)]
-    pub draw_hope: i32,
     /// Pseudo-random noise added to each evaluation, from -noise to +noise, fixed per position
     /// and seed (so the transposition table stays consistent).
     pub noise: i32,
@@ -256,7 +259,6 @@ impl Default for SearchParams {
             greedy_root: false,
             variety: 0,
             counter_win: 0,
-            draw_hope: 0,
             noise: 0,
         }
     }

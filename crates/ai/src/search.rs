@@ -614,11 +614,11 @@ impl<P: SearchGame> Search<P> {
         if side == self.root_side { -c } else { c }
     }
 
-    /// A draw's score at `pos` for its side to move: the contempt, and with
-    /// [`crate::params::SearchParams::draw_hope`] part of the position's static evaluation.
+    /// A draw's score at `pos` for its side to move: the contempt, and with hope (see
+    /// [`crate::params::AlquerqueParams::draw_hope`]) part of the position's evaluation.
     fn draw_value(&self, pos: &P) -> i32 {
         let d = self.draw_score(pos.side_to_move());
-        let hope = self.params.search.draw_hope;
+        let hope = P::draw_hope(&self.params);
         if hope == 0 {
             return d;
         }
@@ -1308,5 +1308,34 @@ mod tests {
         let n = moves.len();
         greedy_filter(&p, &mut moves);
         assert_eq!(moves.len(), n);
+    }
+
+    #[test]
+    fn a_draw_keeps_part_of_the_drawn_positions_evaluation() {
+        let cap = crate::params::DRAW_HOPE_CAP;
+        let mut params = Params::default();
+        params.search.contempt = 0;
+        // White is three pieces up: a draw here is worth the cap to White, minus it to Black.
+        let white: Position = "5/5/2B2/WW1WW/5 w".parse().unwrap();
+        let black: Position = "5/5/2B2/WW1WW/5 b".parse().unwrap();
+        let s = Search::new(white, &[], Limits::depth(1), params.clone(), 0);
+        assert_eq!(s.draw_value(&white), cap);
+        assert_eq!(s.draw_value(&black), -cap);
+        // A level position keeps its (small) evaluation as it is.
+        let level: Position = "5/5/2B2/2W2/5 w".parse().unwrap();
+        let e = level.evaluate(&s.ctx, &params);
+        assert!(e.abs() < cap, "{e}");
+        assert_eq!(s.draw_value(&level), e);
+        // Without hope every draw is the contempt.
+        params.alquerque.draw_hope = 0;
+        params.search.contempt = 15;
+        let s = Search::new(white, &[], Limits::depth(1), params.clone(), 0);
+        assert_eq!((s.draw_value(&white), s.draw_value(&black)), (-15, 15));
+        // Latrunculi keeps none: a draw there is the contempt whatever the material.
+        let mut params = Params::default();
+        params.search.contempt = 15;
+        let l: ludus_rules::latrunculi::Position = "r7/2R2r1B/b7/5r1r/8/2r2r2/8/6r1 r".parse().unwrap();
+        let s = Search::new(l, &[], Limits::depth(1), params, 0);
+        assert_eq!(s.draw_value(&l), -15);
     }
 }

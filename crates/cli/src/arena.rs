@@ -113,7 +113,7 @@ pub struct ArenaArgs {
     /// Tuning: overrides one of player A's parameters, NAME=VALUE (repeatable; A must be a
     /// level that searches). Names: confine, hunt, progress, progress_cap, king_edge, region,
     /// region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress,
-    /// immune_scale, counter_win, draw_hope, contempt, variety
+    /// immune_scale, draw_hope, counter_win, contempt, variety
     #[arg(long = "set-a", value_name = "NAME=VALUE")]
     set_a: Vec<String>,
 }

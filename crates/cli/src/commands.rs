@@ -155,7 +155,7 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), Strin
             "alq_progress" => a.progress = v,
             "immune_scale" => a.immune_scale = v,
             "counter_win" => s.counter_win = v,
-            "draw_hope" => s.draw_hope = v,
+            "draw_hope" => a.draw_hope = v,
             "contempt" => s.contempt = v,
             "variety" => s.variety = v,
             _ => return Err(format!("--set '{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
@@ -166,6 +166,6 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), Strin
 
 /// The parameters `--set` knows: Latrunculi's technique terms (confine, hunt, progress,
 /// progress_cap, king_edge, region, region_cap, technique_edge, press_king and leader_only as
-/// 0 or 1, far_reduction), Alquerque's (alq_progress, immune_scale) and the search's
-/// (counter_win, draw_hope, contempt, variety).
-pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, counter_win, draw_hope, contempt, variety";
+/// 0 or 1, far_reduction), Alquerque's (alq_progress, immune_scale, draw_hope) and the
+/// search's (counter_win, contempt, variety).
+pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, draw_hope, counter_win, contempt, variety";

@@ -231,6 +231,10 @@ impl SearchGame for Position {
         false
     }
 
+    fn draw_hope(params: &Params) -> i32 {
+        params.alquerque.draw_hope
+    }
+
     #[inline]
     fn capture_count(mv: &Move) -> u32 {
         mv.captured_set().count_ones()

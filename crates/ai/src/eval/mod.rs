@@ -76,6 +76,12 @@ pub trait SearchGame: GamePosition {
     /// may search without the technique terms, see `LatrunculiParams::leader_only`).
     fn root_params(&self, _params: &mut Params) {}
 
+    /// The percentage of a drawn position's evaluation that its draw score keeps (0: none;
+    /// see [`crate::params::AlquerqueParams::draw_hope`]).
+    fn draw_hope(_params: &Params) -> i32 {
+        0
+    }
+
     /// How many pieces `mv` captures.
     fn capture_count(mv: &Self::Move) -> u32;
 
