@@ -163,7 +163,7 @@ pub struct AlquerqueParams {
     /// [`DRAW_HOPE_CAP`] either way, so that among drawing moves the search keeps the one that
     /// leaves the opponent the most ways to go wrong (0: every draw scores the same). 100:
     /// Hard at 200,000 nodes a move scored 70% against UCT 8,000 over 120 games (+48 =72 -0;
-    /// 16 draws became wins and 6 wins draws, same openings) against 65% (+38 =82 -0) without.
+    /// 16 draws became wins and 6 wins draws, same openings) against 65.8% (+38 =82 -0) without.
     #[serde(default)]
     pub draw_hope: i32,
 }
