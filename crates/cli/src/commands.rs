@@ -137,8 +137,8 @@ pub fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, S
 /// Applies `--set NAME=VALUE` overrides (see [`SET_NAMES`]) to `p`.
 pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), String> {
     for kv in sets {
-        let (k, v) = kv.split_once('=').ok_or_else(|| format!("--set '{kv}': expected NAME=VALUE"))?;
-        let v: i32 = v.parse().map_err(|_| format!("--set '{kv}': the value must be an integer"))?;
+        let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}': expected NAME=VALUE"))?;
+        let v: i32 = v.parse().map_err(|_| format!("'{kv}': the value must be an integer"))?;
         let (l, a, s) = (&mut p.latrunculi, &mut p.alquerque, &mut p.search);
         match k {
             "confine" => l.confine = v,
@@ -154,11 +154,11 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), Strin
             "leader_only" => l.leader_only = v != 0,
             "alq_progress" => a.progress = v,
             "immune_scale" => a.immune_scale = v,
-            "counter_win" => s.counter_win = v,
             "draw_hope" => a.draw_hope = v,
+            "counter_win" => s.counter_win = v,
             "contempt" => s.contempt = v,
             "variety" => s.variety = v,
-            _ => return Err(format!("--set '{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
+            _ => return Err(format!("'{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
         }
     }
     Ok(())
