@@ -182,8 +182,7 @@ fn technique(pos: &Position, ctx: &Context, p: &crate::params::LatrunculiParams,
     if p.technique_edge <= 0 {
         return 0;
     }
-    let m = pos.material();
-    let diff = m[us.index()] as i32 - m[(!us).index()] as i32;
+    let diff = lead(pos, us);
     let leader = if diff >= p.technique_edge {
         us
     } else if -diff >= p.technique_edge {
@@ -241,6 +240,12 @@ fn technique(pos: &Position, ctx: &Context, p: &crate::params::LatrunculiParams,
             0
         };
     if leader == us { t } else { -t }
+}
+
+/// How many soldiers `side` has more than the other side (negative when it has fewer).
+fn lead(pos: &Position, side: Side) -> i32 {
+    let m = pos.material();
+    m[side.index()] as i32 - m[(!side).index()] as i32
 }
 
 /// What the no-capture counter costs the side ahead (see [`LatrunculiParams::progress_cap`]).
@@ -391,9 +396,7 @@ impl SearchGame for Position {
 
     fn root_params(&self, params: &mut Params) {
         let p = &mut params.latrunculi;
-        let us = self.side_to_move();
-        let m = self.material();
-        if p.leader_only && (m[(!us).index()] as i32) - (m[us.index()] as i32) >= p.technique_edge {
+        if p.leader_only && -lead(self, self.side_to_move()) >= p.technique_edge {
             p.technique_edge = 0;
         }
     }
@@ -401,11 +404,7 @@ impl SearchGame for Position {
     fn press_mask(&self, ctx: &Context, params: &Params) -> u128 {
         let edge = params.latrunculi.technique_edge;
         let us = self.side_to_move();
-        let m = self.material();
-        if edge <= 0
-            || !params.latrunculi.press_king
-            || (m[us.index()] as i32) - (m[(!us).index()] as i32) < edge
-        {
+        if edge <= 0 || !params.latrunculi.press_king || lead(self, us) < edge {
             return 0;
         }
         ctx.geo.neighbours(self.king(!us)) & self.empty()
@@ -414,11 +413,7 @@ impl SearchGame for Position {
     fn near_mask(&self, ctx: &Context, params: &Params) -> (u128, i32) {
         let p = &params.latrunculi;
         let us = self.side_to_move();
-        let m = self.material();
-        if p.technique_edge <= 0
-            || p.far_reduction <= 0
-            || (m[us.index()] as i32) - (m[(!us).index()] as i32) < p.technique_edge
-        {
+        if p.technique_edge <= 0 || p.far_reduction <= 0 || lead(self, us) < p.technique_edge {
             return (0, 0);
         }
         let targets = self.king(!us).bit() | (self.soldiers(!us) & !ctx.corners);
