@@ -65,6 +65,7 @@ pub mod score;
 pub mod search;
 pub mod tablebase;
 pub mod tt;
+pub mod tune;
 pub mod uct;
 
 pub use any::{AnyInfo, AnySearch, DRAW_MARGIN, accepts_draw, balanced_opening, best_move};

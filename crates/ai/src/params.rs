@@ -190,6 +190,55 @@ impl Default for AlquerqueParams {
     }
 }
 
+impl LatrunculiParams {
+    /// The evaluation's weights by name, for tuning ([`crate::tune`]) and `--set lat.NAME=V`:
+    /// every term of the middlegame evaluation except the soldier, which fixes the scale.
+    pub fn weights_mut(&mut self) -> Vec<(&'static str, &mut i32)> {
+        let [_, k1, k2, k3, _] = &mut self.king_liberties;
+        vec![
+            ("mobility", &mut self.mobility),
+            ("king_liberties1", k1),
+            ("king_liberties2", k2),
+            ("king_liberties3", k3),
+            ("attacked_liberty", &mut self.attacked_liberty),
+            ("king_threat", &mut self.king_threat),
+            ("hanging_own", &mut self.hanging_own),
+            ("hanging_many", &mut self.hanging_many),
+            ("hanging_theirs", &mut self.hanging_theirs),
+            ("safe_soldier", &mut self.safe_soldier),
+            ("connected", &mut self.connected),
+            ("king_pressure", &mut self.king_pressure),
+            ("tempo", &mut self.tempo),
+        ]
+    }
+}
+
+impl AlquerqueParams {
+    /// The evaluation's weights by name, for tuning ([`crate::tune`]) and `--set alq.NAME=V`:
+    /// every term except the piece, which fixes the scale.
+    pub fn weights_mut(&mut self) -> Vec<(&'static str, &mut i32)> {
+        let [a0, a1, a2, a3, a4] = &mut self.advance;
+        vec![
+            ("mobility", &mut self.mobility),
+            ("immobile", &mut self.immobile),
+            ("hanging_own", &mut self.hanging_own),
+            ("hanging_many", &mut self.hanging_many),
+            ("advance0", a0),
+            ("advance1", a1),
+            ("advance2", a2),
+            ("advance3", a3),
+            ("advance4", a4),
+            ("far_rank", &mut self.far_rank),
+            ("strong_point", &mut self.strong_point),
+            ("safe_piece", &mut self.safe_piece),
+            ("tempo", &mut self.tempo),
+            ("trade_down", &mut self.trade_down),
+            ("immune_scale", &mut self.immune_scale),
+            ("progress", &mut self.progress),
+        ]
+    }
+}
+
 /// The most, in centi-soldiers, that [`AlquerqueParams::draw_hope`] adds to or takes from a draw.
 pub const DRAW_HOPE_CAP: i32 = 40;
 

@@ -3,8 +3,8 @@
 
 use crate::commands::parse_variant;
 use ludus_ai::level::Rng;
-use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
-use ludus_rules::{Outcome, Side, Variant};
+use ludus_ai::{AnySearch, Level, Limits, TranspositionTable, Wdl};
+use ludus_rules::{AnyGame, GamePosition, Outcome, Side, Variant};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -64,6 +64,60 @@ struct GameResult {
     opening: Vec<String>,
     moves: Vec<String>,
     last: String,
+    /// With endgame tables: how the game went once it reached them.
+    tables: Option<TableTrace>,
+}
+
+/// An Alquerque game as the endgame tables see it (they ignore the no-capture counter and
+/// repetitions, so a "mistake" here may be a move the counter made safe).
+#[derive(Clone, Copy, Debug, Default)]
+struct TableTrace {
+    /// The tables' value for A of the first position they cover (none: never reached).
+    first: Option<Wdl>,
+    /// Whether A made a move that worsened its value (a win given up, a draw turned to a loss).
+    a_erred: bool,
+    /// Whether B did.
+    b_erred: bool,
+}
+
+impl TableTrace {
+    /// Follows `game` through the tables `tb`, A playing `a_side`.
+    fn of(game: &AnyGame, tb: &ludus_ai::Tablebase, a_side: Side) -> Option<TableTrace> {
+        let AnyGame::Alquerque(g) = game else { return None };
+        let mut trace = TableTrace::default();
+        let mut last: Option<Wdl> = None;
+        for pos in g.positions() {
+            let [w, b] = pos.material();
+            if w + b > tb.max_pieces() {
+                continue;
+            }
+            let Some(p) = tb.probe(pos) else { continue };
+            let for_a = if pos.side_to_move() == a_side { p.wdl } else { p.wdl.negate() };
+            if let Some(before) = last {
+                // The side that just moved is the one not to move now.
+                let worse = rank(for_a) < rank(before);
+                let better = rank(for_a) > rank(before);
+                if worse && pos.side_to_move() != a_side {
+                    trace.a_erred = true;
+                }
+                if better && pos.side_to_move() == a_side {
+                    trace.b_erred = true;
+                }
+            }
+            trace.first.get_or_insert(for_a);
+            last = Some(for_a);
+        }
+        Some(trace)
+    }
+}
+
+/// Loss 0, draw 1, win 2.
+fn rank(w: Wdl) -> u8 {
+    match w {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -113,7 +167,8 @@ pub struct ArenaArgs {
     /// Tuning: overrides one of player A's parameters, NAME=VALUE (repeatable; A must be a
     /// level that searches). Names: confine, hunt, progress, progress_cap, king_edge, region,
     /// region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress,
-    /// immune_scale, draw_hope, counter_win, contempt, variety
+    /// immune_scale, draw_hope, counter_win, contempt, variety, complexity, and every evaluation
+    /// weight as alq.NAME or lat.NAME (the names `ludus-cli tune` prints)
     #[arg(long = "set-a", value_name = "NAME=VALUE")]
     set_a: Vec<String>,
 }
@@ -263,7 +318,30 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         lines.len(),
         started.elapsed().as_secs_f64()
     );
+    let traces: Vec<(TableTrace, f64)> =
+        results.iter().filter_map(|r| r.tables.map(|t| (t, r.score_a))).collect();
+    if !traces.is_empty() {
+        println!("{}", tables_summary(&traces));
+    }
     Ok(())
+}
+
+/// What the endgame tables saw: A's value where each game first reached them, how the drawn
+/// entries ended, and who made a move the tables call a mistake.
+fn tables_summary(traces: &[(TableTrace, f64)]) -> String {
+    let count = |f: &dyn Fn(&(TableTrace, f64)) -> bool| traces.iter().filter(|t| f(t)).count();
+    let first = |w: Wdl| count(&|t| t.0.first == Some(w));
+    let drawn_won = count(&|t| t.0.first == Some(Wdl::Draw) && t.1 == 1.0);
+    let drawn_lost = count(&|t| t.0.first == Some(Wdl::Draw) && t.1 == 0.0);
+    format!(
+        "tables: first reached with A winning {}, drawn {} (then A won {drawn_won}, lost {drawn_lost}), A losing {}, never {}; games with a mistake inside the tables by A {}, by B {}",
+        first(Wdl::Win),
+        first(Wdl::Draw),
+        first(Wdl::Loss),
+        count(&|t| t.0.first.is_none()),
+        count(&|t| t.0.a_erred),
+        count(&|t| t.0.b_erred),
+    )
 }
 
 fn fmt_elo(e: f64, s: f64) -> String {
@@ -355,8 +433,10 @@ fn play_game(m: &Match, index: usize) -> GameResult {
         }
         _ => 0.5,
     };
+    let tables = tb.as_ref().and_then(|tb| TableTrace::of(&game, tb, a_side));
     GameResult {
         index,
+        tables,
         score_a,
         a_side,
         outcome,

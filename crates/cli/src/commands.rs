@@ -26,6 +26,8 @@ pub enum Command {
     Arena(crate::arena::ArenaArgs),
     /// Perft speed and the search's speed on fixed positions, with a node-count signature.
     Bench(crate::bench::BenchArgs),
+    /// Tunes a game's evaluation on played games (`arena --moves` outputs), Texel's method.
+    Tune(crate::tune::TuneArgs),
     /// Technique: Hard plays out won endings (a Latrunculi suite, Alquerque positions the
     /// endgame tables call won) and the command counts how they end.
     Endgames(crate::endgames::EndgamesArgs),
@@ -46,6 +48,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Bench(a) => crate::bench::run(a),
         Command::Tablebase(a) => crate::tablebase::run(a),
         Command::Endgames(a) => crate::endgames::run(a),
+        Command::Tune(a) => crate::tune::run(a),
         Command::Bots(a) => crate::bots::run(a),
         Command::Bot(a) => crate::bot::run(a),
     }
@@ -158,14 +161,31 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), Strin
             "counter_win" => s.counter_win = v,
             "contempt" => s.contempt = v,
             "variety" => s.variety = v,
-            _ => return Err(format!("'{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
+            "complexity" => s.complexity = v,
+            _ => match weight(p, k) {
+                Some(w) => *w = v,
+                None => return Err(format!("'{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
+            },
         }
     }
     Ok(())
 }
 
+/// An evaluation weight by its tuning name: `alq.NAME` or `lat.NAME` (see
+/// `AlquerqueParams::weights_mut` and `LatrunculiParams::weights_mut`).
+fn weight<'a>(p: &'a mut ludus_ai::Params, name: &str) -> Option<&'a mut i32> {
+    let (game, name) = name.split_once('.')?;
+    let weights = match game {
+        "alq" => p.alquerque.weights_mut(),
+        "lat" => p.latrunculi.weights_mut(),
+        _ => return None,
+    };
+    weights.into_iter().find(|(n, _)| *n == name).map(|(_, w)| w)
+}
+
 /// The parameters `--set` knows: Latrunculi's technique terms (confine, hunt, progress,
 /// progress_cap, king_edge, region, region_cap, technique_edge, press_king and leader_only as
 /// 0 or 1, far_reduction), Alquerque's (alq_progress, immune_scale, draw_hope) and the
-/// search's (counter_win, contempt, variety).
-pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, draw_hope, counter_win, contempt, variety";
+/// search's (counter_win, contempt, variety, complexity), and every evaluation weight as
+/// `alq.NAME` or `lat.NAME` (the names `ludus-cli tune` prints).
+pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, draw_hope, counter_win, contempt, variety, complexity, and alq.NAME or lat.NAME for the evaluation's weights (as `tune` prints them)";

@@ -12,6 +12,7 @@ mod bots;
 mod commands;
 mod endgames;
 mod tablebase;
+mod tune;
 
 use clap::Parser;
 use std::process::ExitCode;

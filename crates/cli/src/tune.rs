@@ -1,0 +1,193 @@
+//! `ludus-cli tune`: tunes a game's evaluation on played games (Texel's method, see
+//! `ludus_ai::tune`). The games are `arena --moves` outputs: every `game N: ... RESULT ...` line
+//! followed by its `moves ...` line is one game, replayed from the start under the rules.
+//! Every fifth game is held out: its error is printed beside the tuned one's, as a check that
+//! the weights learned the games and not their noise.
+
+use crate::commands::{apply_sets, parse_variant};
+use ludus_ai::eval::SearchGame;
+use ludus_ai::tune::{self, Sample, Weights};
+use ludus_ai::{Level, Params};
+use ludus_rules::{AnyPosition, Game, Variant};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// latrunculi, latrunculi-quick or alquerque
+    #[arg(value_name = "GAME", value_parser = parse_variant)]
+    variant: Variant,
+    /// `arena GAME --moves` outputs of that game
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// The first plies of each game left out (the arena's random openings: each is played
+    /// twice); default 6 in Latrunculi, 10 in Alquerque
+    #[arg(long, value_name = "P")]
+    skip_plies: Option<usize>,
+    /// The first step of every weight; the search then goes on with steps of 1
+    #[arg(long, value_name = "S", default_value_t = 2, value_parser = clap::value_parser!(i32).range(1..=100))]
+    step: i32,
+    /// The most passes over the weights for each step size
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    passes: usize,
+    /// Start from Hard's weights with these changed (NAME=VALUE, as `arena --set-a`)
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    sets: Vec<String>,
+}
+
+/// One game read from a file: where it was, and its moves.
+#[derive(Debug)]
+struct Record {
+    /// Where it was read, for errors: `file:line`.
+    at: String,
+    moves: Vec<String>,
+}
+
+pub fn run(args: TuneArgs) -> Result<(), String> {
+    let mut records = Vec::new();
+    for file in &args.files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        records.extend(read_records(&file.display().to_string(), &text)?);
+    }
+    if records.is_empty() {
+        return Err("no games found: the files must be `arena --moves` outputs".to_string());
+    }
+    let mut params = Level::Hard.params();
+    apply_sets(&mut params, &args.sets)?;
+    let skip = args.skip_plies.unwrap_or(if args.variant.is_latrunculi() { 6 } else { 10 });
+    match args.variant.start() {
+        AnyPosition::Alquerque(start) => {
+            run_game(&args, &records, skip, params, start, tune::alquerque_weights, "alq")
+        }
+        AnyPosition::Latrunculi(start) => {
+            run_game(&args, &records, skip, params, start, tune::latrunculi_weights, "lat")
+        }
+    }
+}
+
+fn run_game<P: SearchGame>(
+    args: &TuneArgs,
+    records: &[Record],
+    skip: usize,
+    params: Params,
+    start: P,
+    weights: Weights,
+    prefix: &str,
+) -> Result<(), String> {
+    let (train, held) = samples(records, skip, start)?;
+    report(args, &train, &held, params, weights, prefix)
+}
+
+/// The quiet positions of the games after `skip` plies, labelled with the result for their
+/// side to move: the games to tune on, and every fifth game held out.
+fn samples<P: SearchGame>(
+    records: &[Record],
+    skip: usize,
+    start: P,
+) -> Result<(Vec<Sample<P>>, Vec<Sample<P>>), String> {
+    let ctx = start.context();
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for (i, r) in records.iter().enumerate() {
+        let mut game = Game::new(start);
+        for mv in &r.moves {
+            game.play_str(mv).map_err(|e| format!("{}: move '{mv}': {e}", r.at))?;
+        }
+        let Some(outcome) = game.outcome() else {
+            // Stopped by the arena's ply limit: no result to learn from.
+            continue;
+        };
+        let out = if i % 5 == 4 { &mut held } else { &mut train };
+        for pos in game.positions().iter().skip(skip) {
+            if pos.rule_outcome(false).is_none() && tune::is_quiet(pos, &ctx) {
+                out.push(Sample { pos: *pos, result: tune::result_for(&outcome, pos.side_to_move()) });
+            }
+        }
+    }
+    Ok((train, held))
+}
+
+fn report<P: SearchGame>(
+    args: &TuneArgs,
+    train: &[Sample<P>],
+    held: &[Sample<P>],
+    params: Params,
+    weights: Weights,
+    prefix: &str,
+) -> Result<(), String> {
+    let Some(first) = train.first() else {
+        return Err("no quiet positions to tune on after the skipped plies".to_string());
+    };
+    let ctx = first.pos.context();
+    let k = tune::fit_k(train, &ctx, &params);
+    let (before, before_held) = (tune::error(train, &ctx, &params, k), tune::error(held, &ctx, &params, k));
+    println!(
+        "tune {}: {} positions to tune on, {} held out; steepness {k:.3}; error {before:.6} (held out {before_held:.6})",
+        args.variant.name(),
+        train.len(),
+        held.len()
+    );
+    let mut tuned = params.clone();
+    let mut steps = vec![args.step];
+    if args.step > 1 {
+        steps.push(1);
+    }
+    for step in steps {
+        let (p, _) = tune::tune(train, &ctx, &tuned, weights, k, step, args.passes, |pass| {
+            println!(
+                "step {step} pass {}: error {:.6}, {} weights moved",
+                pass.number, pass.error, pass.changes
+            );
+        });
+        tuned = p;
+    }
+    let (after, after_held) = (tune::error(train, &ctx, &tuned, k), tune::error(held, &ctx, &tuned, k));
+    println!("tuned: error {after:.6} (held out {after_held:.6})");
+    let mut old = params;
+    let mut new = tuned;
+    let mut sets = Vec::new();
+    for ((name, a), (_, b)) in weights(&mut old).into_iter().zip(weights(&mut new)) {
+        let mark = if *a == *b { "" } else { "  *" };
+        println!("  {prefix}.{name:<18} {a:>5} -> {b:>5}{mark}");
+        if *a != *b {
+            sets.push(format!("--set-a {prefix}.{name}={b}"));
+        }
+    }
+    println!("arena: {}", sets.join(" "));
+    Ok(())
+}
+
+/// The games of an `arena --moves` output: each `game N: ...` line and the `moves ...` line
+/// after it. Lines of other kinds are skipped.
+fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
+    let mut header: Option<usize> = None;
+    for (n, line) in text.lines().enumerate() {
+        let line_no = n + 1;
+        if line.starts_with("game ") {
+            header = Some(line_no);
+        } else if let Some(moves) = line.trim_start().strip_prefix("moves ") {
+            let Some(h) = header.take() else {
+                return Err(format!("{file}:{line_no}: a moves line without its game line before it"));
+            };
+            out.push(Record {
+                at: format!("{file}:{h}"),
+                moves: moves.split_whitespace().map(str::to_string).collect(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_pair_game_and_moves_lines() {
+        let text = "arena alquerque: ...\ngame   1: A first  1-0 NoPieces  3 plies  opening d2-c3\n  moves d2-c3 b4-b3\n  final x\nA (hard) ...\n";
+        let r = read_records("f", text).unwrap();
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].moves, ["d2-c3", "b4-b3"]);
+        assert_eq!(r[0].at, "f:2");
+        assert!(read_records("f", "  moves d2-c3\n").unwrap_err().contains("f:1"));
+    }
+}

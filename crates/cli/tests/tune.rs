@@ -1,0 +1,81 @@
+//! `arena --moves` records feed `tune`; with endgame tables, `arena` says how the games went
+//! once they reached them.
+
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludus-cli")).args(args).output().expect("ludus-cli runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The number after `word` in `line` (`"drawn 3"` -> 3).
+fn after(line: &str, word: &str) -> usize {
+    let at = line.find(word).unwrap_or_else(|| panic!("'{word}' in '{line}'")) + word.len();
+    line[at..].trim_start().split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn arena_records_tune_the_evaluation_and_the_tables_follow_each_game() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tablebases");
+    let out = cli(&[
+        "arena",
+        "alquerque",
+        "--a",
+        "hard",
+        "--b",
+        "easy",
+        "--games",
+        "6",
+        "--nodes",
+        "3000",
+        "--threads",
+        "1",
+        "--tablebase",
+        tables,
+        "--moves",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.starts_with("tables: ")).expect("a tables line");
+    let reached =
+        after(line, "A winning") + after(line, ", drawn") + after(line, "A losing") + after(line, "never");
+    assert_eq!(reached, 6, "{line}");
+
+    let dir = std::env::temp_dir().join(format!("ludus-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.txt");
+    std::fs::write(&record, &text).unwrap();
+    let record = record.to_str().unwrap();
+    let out = cli(&["tune", "alquerque", record, "--passes", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    let error = |prefix: &str| -> f64 {
+        let l = text.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix} in {text}"));
+        let at = l.find("error ").unwrap() + 6;
+        l[at..].split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(error("tuned:") <= error("tune alquerque:"), "{text}");
+    // The weights it prints are ones arena takes.
+    let sets = text.lines().find_map(|l| l.strip_prefix("arena:")).expect("an arena line");
+    let mut args =
+        vec!["arena", "alquerque", "--a", "hard", "--b", "random", "--games", "1", "--depth", "1", "--quiet"];
+    args.extend(sets.split_whitespace());
+    assert_eq!(cli(&args).status.code(), Some(0), "{sets}");
+
+    // A record that does not replay is refused, with where it is.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "game   1: A first  1-0\n  moves d2-c3 a1-a5\n").unwrap();
+    let out = cli(&["tune", "alquerque", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.txt:1") && err.contains("a1-a5"), "{err}");
+    // No games at all, or a file that is not there.
+    std::fs::write(&bad, "nothing here\n").unwrap();
+    assert_eq!(cli(&["tune", "alquerque", bad.to_str().unwrap()]).status.code(), Some(2));
+    assert_eq!(cli(&["tune", "alquerque", dir.join("missing.txt").to_str().unwrap()]).status.code(), Some(2));
+    assert_eq!(cli(&["tune", "alquerque", record, "--set", "alq.bogus=1"]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
