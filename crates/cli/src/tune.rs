@@ -7,8 +7,8 @@
 use crate::commands::{apply_sets, parse_variant};
 use ludus_ai::eval::SearchGame;
 use ludus_ai::tune::{self, Sample, Weights};
-use ludus_ai::{Level, Params};
-use ludus_rules::{AnyPosition, Game, Variant};
+use ludus_ai::{Level, Params, Tablebase, Wdl};
+use ludus_rules::{AnyPosition, Game, Side, Variant};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -32,6 +32,15 @@ pub struct TuneArgs {
     /// Start from Hard's weights with these changed (NAME=VALUE, as `arena --set-a`)
     #[arg(long = "set", value_name = "NAME=VALUE")]
     sets: Vec<String>,
+    /// Alquerque endgame tables: a position they cover is labelled with its exact value, and
+    /// one before them with the value of the first position of its game that they cover (what
+    /// the game was worth when it reached them, whatever the play after)
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
+    /// Tune on the positions with more than this many pieces only (with 6, those the game's
+    /// search evaluates when it has the 6-piece tables)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    above: u32,
 }
 
 /// One game read from a file: where it was, and its moves.
@@ -53,35 +62,41 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
     }
     let mut params = Level::Hard.params();
     apply_sets(&mut params, &args.sets)?;
+    let tb = match &args.tablebase {
+        Some(_) if args.variant.is_latrunculi() => return Err("--tablebase is for Alquerque".to_string()),
+        Some(dir) => Some(Tablebase::open(dir).map_err(|e| e.to_string())?),
+        None => None,
+    };
     let skip = args.skip_plies.unwrap_or(if args.variant.is_latrunculi() { 6 } else { 10 });
+    let how = Labels { skip, above: args.above, tb: tb.as_ref() };
     match args.variant.start() {
         AnyPosition::Alquerque(start) => {
-            run_game(&args, &records, skip, params, start, tune::alquerque_weights, "alq")
+            let (train, held) = samples(&records, &how, start)?;
+            report(&args, &train, &held, params, tune::alquerque_weights, "alq")
         }
         AnyPosition::Latrunculi(start) => {
-            run_game(&args, &records, skip, params, start, tune::latrunculi_weights, "lat")
+            let (train, held) = samples(&records, &how, start)?;
+            report(&args, &train, &held, params, tune::latrunculi_weights, "lat")
         }
     }
 }
 
-fn run_game<P: SearchGame>(
-    args: &TuneArgs,
-    records: &[Record],
+/// Which positions are labelled, and how.
+struct Labels<'a> {
+    /// The first plies of each game left out.
     skip: usize,
-    params: Params,
-    start: P,
-    weights: Weights,
-    prefix: &str,
-) -> Result<(), String> {
-    let (train, held) = samples(records, skip, start)?;
-    report(args, &train, &held, params, weights, prefix)
+    /// Only positions with more pieces than this.
+    above: u32,
+    /// Endgame tables for the labels, if given.
+    tb: Option<&'a Tablebase>,
 }
 
-/// The quiet positions of the games after `skip` plies, labelled with the result for their
-/// side to move: the games to tune on, and every fifth game held out.
+/// The quiet positions of the games after the skipped plies, labelled for their side to move
+/// with the game's result, or what the tables say (see [`TuneArgs::tablebase`]): the games to
+/// tune on, and every fifth game held out.
 fn samples<P: SearchGame>(
     records: &[Record],
-    skip: usize,
+    how: &Labels,
     start: P,
 ) -> Result<(Vec<Sample<P>>, Vec<Sample<P>>), String> {
     let ctx = start.context();
@@ -96,10 +111,35 @@ fn samples<P: SearchGame>(
             continue;
         };
         let out = if i % 5 == 4 { &mut held } else { &mut train };
-        for pos in game.positions().iter().skip(skip) {
-            if pos.rule_outcome(false).is_none() && tune::is_quiet(pos, &ctx) {
-                out.push(Sample { pos: *pos, result: tune::result_for(&outcome, pos.side_to_move()) });
+        let positions = game.positions();
+        // The value, for the first side, of each position the tables cover.
+        let probes: Vec<Option<Wdl>> = positions
+            .iter()
+            .map(|p| {
+                let probe = how.tb.and_then(|tb| p.tablebase_probe(tb))?;
+                Some(if p.side_to_move() == Side::First { probe.wdl } else { probe.wdl.negate() })
+            })
+            .collect();
+        for (ply, pos) in positions.iter().enumerate().skip(how.skip) {
+            if pos.piece_count().0 <= how.above
+                || pos.rule_outcome(false).is_some()
+                || !tune::is_quiet(pos, &ctx)
+            {
+                continue;
             }
+            let side = pos.side_to_move();
+            let result = match probes[ply..].iter().flatten().next() {
+                Some(wdl) => {
+                    let score = match wdl {
+                        Wdl::Win => 1.0,
+                        Wdl::Draw => 0.5,
+                        Wdl::Loss => 0.0,
+                    };
+                    if side == Side::First { score } else { 1.0 - score }
+                }
+                None => tune::result_for(&outcome, side),
+            };
+            out.push(Sample { pos: *pos, result });
         }
     }
     Ok((train, held))

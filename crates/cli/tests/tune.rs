@@ -65,6 +65,17 @@ fn arena_records_tune_the_evaluation_and_the_tables_follow_each_game() {
     args.extend(sets.split_whitespace());
     assert_eq!(cli(&args).status.code(), Some(0), "{sets}");
 
+    // Labelled by the tables: only the positions above their size are tuned on, so fewer.
+    let count = |text: &str| -> usize {
+        let l = text.lines().next().unwrap();
+        after(l, "tune alquerque:") + after(l, "tune on,")
+    };
+    let labelled =
+        cli(&["tune", "alquerque", record, "--passes", "1", "--tablebase", tables, "--above", "4"]);
+    assert_eq!(labelled.status.code(), Some(0), "{}", String::from_utf8_lossy(&labelled.stderr));
+    assert!(count(&stdout(&labelled)) < count(&text), "{}", stdout(&labelled));
+    assert_eq!(cli(&["tune", "latrunculi", record, "--tablebase", tables]).status.code(), Some(2));
+
     // A record that does not replay is refused, with where it is.
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "game   1: A first  1-0\n  moves d2-c3 a1-a5\n").unwrap();
