@@ -90,3 +90,32 @@ fn arena_records_tune_the_evaluation_and_the_tables_follow_each_game() {
     assert_eq!(cli(&["tune", "alquerque", record, "--set", "alq.bogus=1"]).status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn latrunculi_records_tune_latrunculi_weights() {
+    let out = cli(&[
+        "arena",
+        "latrunculi-quick",
+        "--a",
+        "medium",
+        "--b",
+        "easy",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--moves",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let dir = std::env::temp_dir().join(format!("ludus-tune-lat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.txt");
+    std::fs::write(&record, stdout(&out)).unwrap();
+    let out = cli(&["tune", "latrunculi-quick", record.to_str().unwrap(), "--passes", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains("lat.king_threat") && !text.contains("alq."), "{text}");
+    // The same record does not replay as Alquerque.
+    assert_eq!(cli(&["tune", "alquerque", record.to_str().unwrap()]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
