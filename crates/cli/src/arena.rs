@@ -2,9 +2,10 @@
 //! result with an Elo difference and its 95% margin.
 
 use crate::commands::parse_variant;
+use crate::tablebase::{TableTrace, tables_summary};
 use ludus_ai::level::Rng;
-use ludus_ai::{AnySearch, Level, Limits, TranspositionTable, Wdl};
-use ludus_rules::{AnyGame, GamePosition, Outcome, Side, Variant};
+use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
+use ludus_rules::{Outcome, Side, Variant};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -68,58 +69,6 @@ struct GameResult {
     tables: Option<TableTrace>,
 }
 
-/// An Alquerque game as the endgame tables see it (they ignore the no-capture counter and
-/// repetitions, so a "mistake" here may be a move the counter made safe).
-#[derive(Clone, Copy, Debug, Default)]
-struct TableTrace {
-    /// The tables' value for A of the first position they cover (none: never reached).
-    first: Option<Wdl>,
-    /// Whether A made a move that worsened its value (a win given up, a draw turned to a loss).
-    a_erred: bool,
-    /// Whether B did.
-    b_erred: bool,
-}
-
-impl TableTrace {
-    /// Follows `game` through the tables `tb`, A playing `a_side`.
-    fn of(game: &AnyGame, tb: &ludus_ai::Tablebase, a_side: Side) -> Option<TableTrace> {
-        let AnyGame::Alquerque(g) = game else { return None };
-        let mut trace = TableTrace::default();
-        let mut last: Option<Wdl> = None;
-        for pos in g.positions() {
-            let [w, b] = pos.material();
-            if w + b > tb.max_pieces() {
-                continue;
-            }
-            let Some(p) = tb.probe(pos) else { continue };
-            let for_a = if pos.side_to_move() == a_side { p.wdl } else { p.wdl.negate() };
-            if let Some(before) = last {
-                // The side that just moved is the one not to move now.
-                let worse = rank(for_a) < rank(before);
-                let better = rank(for_a) > rank(before);
-                if worse && pos.side_to_move() != a_side {
-                    trace.a_erred = true;
-                }
-                if better && pos.side_to_move() == a_side {
-                    trace.b_erred = true;
-                }
-            }
-            trace.first.get_or_insert(for_a);
-            last = Some(for_a);
-        }
-        Some(trace)
-    }
-}
-
-/// Loss 0, draw 1, win 2.
-fn rank(w: Wdl) -> u8 {
-    match w {
-        Wdl::Loss => 0,
-        Wdl::Draw => 1,
-        Wdl::Win => 2,
-    }
-}
-
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
     /// latrunculi, latrunculi-quick or alquerque
@@ -158,6 +107,9 @@ pub struct ArenaArgs {
     /// Alquerque endgame tables for Hard, as in the game (`ludus-cli tablebase build`)
     #[arg(long, value_name = "DIR")]
     tablebase: Option<std::path::PathBuf>,
+    /// With --tablebase: Medium gets the tables too (in the game only Hard has them)
+    #[arg(long, requires = "tablebase")]
+    medium_tables: bool,
     /// Print only the result
     #[arg(long)]
     quiet: bool,
@@ -210,12 +162,17 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
             (Some(t), Some(n)) => format!("{t} ms or {n} nodes a move"),
             (None, None) => "default time".to_string(),
         } + &args.depth.map_or(String::new(), |d| format!(", depth {d} at most")),
-        if tb.is_some() { ", Hard with the endgame tables" } else { "" }
+        match (&tb, args.medium_tables) {
+            (None, _) => "",
+            (Some(_), false) => ", Hard with the endgame tables",
+            (Some(_), true) => ", Hard and Medium with the endgame tables",
+        }
     );
     if !args.set_a.is_empty() {
         println!("A with {}", args.set_a.join(" "));
     }
-    let m = Match { variant, a, b, limits, seed, opening_plies, tb, a_params };
+    let tables_for = if args.medium_tables { vec![Level::Hard, Level::Medium] } else { vec![Level::Hard] };
+    let m = Match { variant, a, b, limits, seed, opening_plies, tb, tables_for, a_params };
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
@@ -326,24 +283,6 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// What the endgame tables saw: A's value where each game first reached them, how the drawn
-/// entries ended, and who made a move the tables call a mistake.
-fn tables_summary(traces: &[(TableTrace, f64)]) -> String {
-    let count = |f: &dyn Fn(&(TableTrace, f64)) -> bool| traces.iter().filter(|t| f(t)).count();
-    let first = |w: Wdl| count(&|t| t.0.first == Some(w));
-    let drawn_won = count(&|t| t.0.first == Some(Wdl::Draw) && t.1 == 1.0);
-    let drawn_lost = count(&|t| t.0.first == Some(Wdl::Draw) && t.1 == 0.0);
-    format!(
-        "tables: first reached with A winning {}, drawn {} (then A won {drawn_won}, lost {drawn_lost}), A losing {}, never {}; games with a mistake inside the tables by A {}, by B {}",
-        first(Wdl::Win),
-        first(Wdl::Draw),
-        first(Wdl::Loss),
-        count(&|t| t.0.first.is_none()),
-        count(&|t| t.0.a_erred),
-        count(&|t| t.0.b_erred),
-    )
-}
-
 fn fmt_elo(e: f64, s: f64) -> String {
     if s >= 1.0 {
         "+inf".to_string()
@@ -363,6 +302,8 @@ struct Match {
     seed: u64,
     opening_plies: usize,
     tb: Option<std::sync::Arc<ludus_ai::Tablebase>>,
+    /// The levels that get the tables.
+    tables_for: Vec<Level>,
     /// Player A's parameters when `--set-a` overrides some (A is then a level).
     a_params: Option<ludus_ai::Params>,
 }
@@ -396,7 +337,7 @@ fn play_game(m: &Match, index: usize) -> GameResult {
                     None => TranspositionTable::new(params.tt_mb.min(32)),
                 };
                 let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
-                if level == Level::Hard
+                if m.tables_for.contains(&level)
                     && let Some(tb) = tb
                 {
                     search = search.with_tablebase(tb.clone());

@@ -11,6 +11,7 @@ mod bot;
 mod bots;
 mod commands;
 mod endgames;
+mod records;
 mod tablebase;
 mod tune;
 

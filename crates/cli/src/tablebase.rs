@@ -1,8 +1,10 @@
-//! `ludus-cli tablebase`: build the Alquerque endgame tables, and probe a position.
+//! `ludus-cli tablebase`: build the Alquerque endgame tables, probe a position, and replay
+//! played games through the tables (where each first reached them, and who then made a move
+//! they call a mistake; `arena --tablebase` prints the same for its own games).
 
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
-use ludus_rules::GamePosition;
 use ludus_rules::alquerque::Position;
+use ludus_rules::{AnyGame, GamePosition, Side, Variant};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -40,13 +42,47 @@ enum TablebaseCommand {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Replays the games of `arena alquerque --moves` outputs through the tables: the value
+    /// for player A where each game first reached them, and who then went wrong.
+    Replay {
+        /// `arena alquerque --moves` outputs
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Where the tables are (default ./tablebases)
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 pub fn run(args: TablebaseArgs) -> Result<(), String> {
     match args.command {
         TablebaseCommand::Build { max_pieces, out } => build(max_pieces, out.unwrap_or_else(default_dir)),
         TablebaseCommand::Probe { position, dir } => probe(&position, dir.unwrap_or_else(default_dir)),
+        TablebaseCommand::Replay { files, dir } => replay(&files, dir.unwrap_or_else(default_dir)),
     }
+}
+
+fn replay(files: &[PathBuf], dir: PathBuf) -> Result<(), String> {
+    let records = crate::records::read_files(files)?;
+    let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
+    let mut traces = Vec::with_capacity(records.len());
+    for r in &records {
+        let mut game = AnyGame::new(Variant::Alquerque);
+        for mv in &r.moves {
+            game.play_str(mv).map_err(|e| format!("{}: move '{mv}': {e}", r.at))?;
+        }
+        let a_side = if r.a_first { Side::First } else { Side::Second };
+        let score_a = match game.outcome().map(|o| o.winner) {
+            Some(Some(w)) if w == a_side => 1.0,
+            Some(Some(_)) => 0.0,
+            _ => 0.5,
+        };
+        let trace = TableTrace::of(&game, &tb, a_side).expect("an Alquerque game");
+        traces.push((trace, score_a));
+    }
+    println!("{} games, tables of up to {} pieces", traces.len(), tb.max_pieces());
+    println!("{}", tables_summary(&traces));
+    Ok(())
 }
 
 fn thousands(n: u64) -> String {
@@ -136,4 +172,74 @@ fn probe(s: &str, dir: PathBuf) -> Result<(), String> {
     }
     println!("{line}");
     Ok(())
+}
+
+/// An Alquerque game as the endgame tables see it (they ignore the no-capture counter and
+/// repetitions, so a "mistake" here may be a move the counter made safe).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableTrace {
+    /// The tables' value for A of the first position they cover (none: never reached).
+    first: Option<Wdl>,
+    /// Whether A made a move that worsened its value (a win given up, a draw turned to a loss).
+    a_erred: bool,
+    /// Whether B did.
+    b_erred: bool,
+}
+
+impl TableTrace {
+    /// Follows `game` through the tables `tb`, A playing `a_side`.
+    pub fn of(game: &AnyGame, tb: &Tablebase, a_side: Side) -> Option<TableTrace> {
+        let AnyGame::Alquerque(g) = game else { return None };
+        let mut trace = TableTrace::default();
+        let mut last: Option<Wdl> = None;
+        for pos in g.positions() {
+            let [w, b] = pos.material();
+            if w + b > tb.max_pieces() {
+                continue;
+            }
+            let Some(p) = tb.probe(pos) else { continue };
+            let for_a = if pos.side_to_move() == a_side { p.wdl } else { p.wdl.negate() };
+            if let Some(before) = last {
+                // The side that just moved is the one not to move now.
+                let worse = rank(for_a) < rank(before);
+                let better = rank(for_a) > rank(before);
+                if worse && pos.side_to_move() != a_side {
+                    trace.a_erred = true;
+                }
+                if better && pos.side_to_move() == a_side {
+                    trace.b_erred = true;
+                }
+            }
+            trace.first.get_or_insert(for_a);
+            last = Some(for_a);
+        }
+        Some(trace)
+    }
+}
+
+/// Loss 0, draw 1, win 2.
+fn rank(w: Wdl) -> u8 {
+    match w {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
+    }
+}
+
+/// What the endgame tables saw: A's value where each game first reached them, how the drawn
+/// entries ended, and who made a move the tables call a mistake.
+pub fn tables_summary(traces: &[(TableTrace, f64)]) -> String {
+    let count = |f: &dyn Fn(&(TableTrace, f64)) -> bool| traces.iter().filter(|t| f(t)).count();
+    let first = |w: Wdl| count(&|t| t.0.first == Some(w));
+    let drawn_won = count(&|t| t.0.first == Some(Wdl::Draw) && t.1 == 1.0);
+    let drawn_lost = count(&|t| t.0.first == Some(Wdl::Draw) && t.1 == 0.0);
+    format!(
+        "tables: first reached with A winning {}, drawn {} (then A won {drawn_won}, lost {drawn_lost}), A losing {}, never {}; games with a mistake inside the tables by A {}, by B {}",
+        first(Wdl::Win),
+        first(Wdl::Draw),
+        first(Wdl::Loss),
+        count(&|t| t.0.first.is_none()),
+        count(&|t| t.0.a_erred),
+        count(&|t| t.0.b_erred),
+    )
 }

@@ -5,6 +5,7 @@
 //! the weights learned the games and not their noise.
 
 use crate::commands::{apply_sets, parse_variant};
+use crate::records::{Record, read_files};
 use ludus_ai::eval::SearchGame;
 use ludus_ai::tune::{self, Sample, Weights};
 use ludus_ai::{Level, Params, Tablebase, Wdl};
@@ -43,23 +44,8 @@ pub struct TuneArgs {
     above: u32,
 }
 
-/// One game read from a file: where it was, and its moves.
-#[derive(Debug)]
-struct Record {
-    /// Where it was read, for errors: `file:line`.
-    at: String,
-    moves: Vec<String>,
-}
-
 pub fn run(args: TuneArgs) -> Result<(), String> {
-    let mut records = Vec::new();
-    for file in &args.files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        records.extend(read_records(&file.display().to_string(), &text)?);
-    }
-    if records.is_empty() {
-        return Err("no games found: the files must be `arena --moves` outputs".to_string());
-    }
+    let records = read_files(&args.files)?;
     let mut params = Level::Hard.params();
     apply_sets(&mut params, &args.sets)?;
     let tb = match &args.tablebase {
@@ -193,41 +179,4 @@ fn report<P: SearchGame>(
     }
     println!("arena: {}", sets.join(" "));
     Ok(())
-}
-
-/// The games of an `arena --moves` output: each `game N: ...` line and the `moves ...` line
-/// after it. Lines of other kinds are skipped.
-fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
-    let mut out = Vec::new();
-    let mut header: Option<usize> = None;
-    for (n, line) in text.lines().enumerate() {
-        let line_no = n + 1;
-        if line.starts_with("game ") {
-            header = Some(line_no);
-        } else if let Some(moves) = line.trim_start().strip_prefix("moves ") {
-            let Some(h) = header.take() else {
-                return Err(format!("{file}:{line_no}: a moves line without its game line before it"));
-            };
-            out.push(Record {
-                at: format!("{file}:{h}"),
-                moves: moves.split_whitespace().map(str::to_string).collect(),
-            });
-        }
-    }
-    Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn records_pair_game_and_moves_lines() {
-        let text = "arena alquerque: ...\ngame   1: A first  1-0 NoPieces  3 plies  opening d2-c3\n  moves d2-c3 b4-b3\n  final x\nA (hard) ...\n";
-        let r = read_records("f", text).unwrap();
-        assert_eq!(r.len(), 1);
-        assert_eq!(r[0].moves, ["d2-c3", "b4-b3"]);
-        assert_eq!(r[0].at, "f:2");
-        assert!(read_records("f", "  moves d2-c3\n").unwrap_err().contains("f:1"));
-    }
 }

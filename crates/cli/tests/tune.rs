@@ -1,5 +1,5 @@
-//! `arena --moves` records feed `tune`; with endgame tables, `arena` says how the games went
-//! once they reached them.
+//! `arena --moves` records feed `tune` and `tablebase replay`; with endgame tables, `arena`
+//! says how the games went once they reached them.
 
 use std::process::{Command, Output};
 
@@ -49,6 +49,13 @@ fn arena_records_tune_the_evaluation_and_the_tables_follow_each_game() {
     let record = dir.join("games.txt");
     std::fs::write(&record, &text).unwrap();
     let record = record.to_str().unwrap();
+
+    // Replaying the record through the same tables says the same as the arena did.
+    let replay = cli(&["tablebase", "replay", "--dir", tables, record]);
+    assert_eq!(replay.status.code(), Some(0), "{}", String::from_utf8_lossy(&replay.stderr));
+    let replayed = stdout(&replay);
+    assert!(replayed.starts_with("6 games, tables of up to 4 pieces"), "{replayed}");
+    assert!(replayed.lines().any(|l| l == line), "{replayed}\n{line}");
     let out = cli(&["tune", "alquerque", record, "--passes", "2"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
@@ -88,6 +95,7 @@ fn arena_records_tune_the_evaluation_and_the_tables_follow_each_game() {
     assert_eq!(cli(&["tune", "alquerque", bad.to_str().unwrap()]).status.code(), Some(2));
     assert_eq!(cli(&["tune", "alquerque", dir.join("missing.txt").to_str().unwrap()]).status.code(), Some(2));
     assert_eq!(cli(&["tune", "alquerque", record, "--set", "alq.bogus=1"]).status.code(), Some(2));
+    assert_eq!(cli(&["tablebase", "replay", "--dir", tables, bad.to_str().unwrap()]).status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
 

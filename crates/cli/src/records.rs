@@ -1,0 +1,67 @@
+//! The games of `arena --moves` outputs, read back for `tune` and `tablebase replay`: each
+//! `game N: A first|A second ...` line and the `moves ...` line after it (the moves from the
+//! game's start, the random opening included).
+
+use std::path::PathBuf;
+
+/// One game read from a file.
+#[derive(Debug)]
+pub struct Record {
+    /// Where it was read, for errors: `file:line` of its game line.
+    pub at: String,
+    /// Whether player A had the first move.
+    pub a_first: bool,
+    /// The moves, in notation.
+    pub moves: Vec<String>,
+}
+
+/// The games of every file, in order; an error names the file (and line).
+pub fn read_files(files: &[PathBuf]) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        records.extend(read_records(&file.display().to_string(), &text)?);
+    }
+    if records.is_empty() {
+        return Err("no games found: the files must be `arena --moves` outputs".to_string());
+    }
+    Ok(records)
+}
+
+/// The games of one `arena --moves` output. Lines of other kinds are skipped.
+pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
+    let mut header: Option<(usize, bool)> = None;
+    for (n, line) in text.lines().enumerate() {
+        let line_no = n + 1;
+        if line.starts_with("game ") {
+            header = Some((line_no, line.contains(": A first")));
+        } else if let Some(moves) = line.trim_start().strip_prefix("moves ") {
+            let Some((h, a_first)) = header.take() else {
+                return Err(format!("{file}:{line_no}: a moves line without its game line before it"));
+            };
+            out.push(Record {
+                at: format!("{file}:{h}"),
+                a_first,
+                moves: moves.split_whitespace().map(str::to_string).collect(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_pair_game_and_moves_lines() {
+        let text = "arena alquerque: ...\ngame   1: A first  1-0 NoPieces  3 plies  opening d2-c3\n  moves d2-c3 b4-b3\n  final x\ngame   2: A second 1/2-1/2\n  moves d2-c3\nA (hard) ...\n";
+        let r = read_records("f", text).unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].moves, ["d2-c3", "b4-b3"]);
+        assert_eq!(r[0].at, "f:2");
+        assert!(r[0].a_first && !r[1].a_first);
+        assert!(read_records("f", "  moves d2-c3\n").unwrap_err().contains("f:1"));
+    }
+}
