@@ -27,8 +27,8 @@ pub struct TuneArgs {
     /// The first step of every weight; the search then goes on with steps of 1
     #[arg(long, value_name = "S", default_value_t = 2, value_parser = clap::value_parser!(i32).range(1..=100))]
     step: i32,
-    /// The most passes over the weights for each step size
-    #[arg(long, value_name = "N", default_value_t = 30)]
+    /// The most passes over the weights for each step size (a pass that moves nothing ends it)
+    #[arg(long, value_name = "N", default_value_t = 200)]
     passes: usize,
     /// Start from Hard's weights with these changed (NAME=VALUE, as `arena --set-a`)
     #[arg(long = "set", value_name = "NAME=VALUE")]
