@@ -93,18 +93,23 @@ pub struct LatrunculiParams {
 impl Default for LatrunculiParams {
     fn default() -> Self {
         LatrunculiParams {
+            // The middlegame weights, tuned on self-play games (`ludus-cli tune`, session 10;
+            // docs/ai-runs/s10-README.txt): against the hand-set ones (mobility 2, king
+            // liberties 90/30/8, attacked liberty 12, king threat 220, hanging 14 and 45, safe
+            // soldier 6, connected 3, king pressure 6, tempo 8), +100 Elo on 8x8 at 50,000
+            // nodes a move and +230 on 12x8 at 10,000.
             soldier: 100,
-            mobility: 2,
-            king_liberties: [0, 90, 30, 8, 0],
-            attacked_liberty: 12,
-            king_threat: 220,
-            hanging_own: 14,
-            hanging_many: 45,
+            mobility: 1,
+            king_liberties: [0, 8, 13, 4, 0],
+            attacked_liberty: 3,
+            king_threat: 40,
+            hanging_own: 13,
+            hanging_many: 31,
             hanging_theirs: 0,
-            safe_soldier: 6,
-            connected: 3,
-            king_pressure: 6,
-            tempo: 8,
+            safe_soldier: 8,
+            connected: 1,
+            king_pressure: 3,
+            tempo: 3,
             confine: 4,
             hunt: 3,
             progress: 200,
