@@ -5,7 +5,7 @@ use crate::commands::parse_variant;
 use crate::tablebase::{TableTrace, tables_summary};
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
-use ludus_rules::{Outcome, Side, Variant};
+use ludus_rules::{AnyGame, Outcome, Side, Variant};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -374,7 +374,10 @@ fn play_game(m: &Match, index: usize) -> GameResult {
         }
         _ => 0.5,
     };
-    let tables = tb.as_ref().and_then(|tb| TableTrace::of(&game, tb, a_side));
+    let tables = match (&game, tb) {
+        (AnyGame::Alquerque(g), Some(tb)) => Some(TableTrace::of(g.positions(), tb, a_side)),
+        _ => None,
+    };
     GameResult {
         index,
         tables,

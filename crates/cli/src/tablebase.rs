@@ -3,8 +3,9 @@
 //! they call a mistake; `arena --tablebase` prints the same for its own games).
 
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
+use ludus_ai::tune::result_for;
 use ludus_rules::alquerque::Position;
-use ludus_rules::{AnyGame, GamePosition, Side, Variant};
+use ludus_rules::{Game, GamePosition, Side};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -67,18 +68,13 @@ fn replay(files: &[PathBuf], dir: PathBuf) -> Result<(), String> {
     let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
     let mut traces = Vec::with_capacity(records.len());
     for r in &records {
-        let mut game = AnyGame::new(Variant::Alquerque);
+        let mut game = Game::new(Position::start());
         for mv in &r.moves {
             game.play_str(mv).map_err(|e| format!("{}: move '{mv}': {e}", r.at))?;
         }
         let a_side = if r.a_first { Side::First } else { Side::Second };
-        let score_a = match game.outcome().map(|o| o.winner) {
-            Some(Some(w)) if w == a_side => 1.0,
-            Some(Some(_)) => 0.0,
-            _ => 0.5,
-        };
-        let trace = TableTrace::of(&game, &tb, a_side).expect("an Alquerque game");
-        traces.push((trace, score_a));
+        let score_a = game.outcome().map_or(0.5, |o| result_for(&o, a_side));
+        traces.push((TableTrace::of(game.positions(), &tb, a_side), score_a));
     }
     println!("{} games, tables of up to {} pieces", traces.len(), tb.max_pieces());
     println!("{}", tables_summary(&traces));
@@ -187,12 +183,11 @@ pub struct TableTrace {
 }
 
 impl TableTrace {
-    /// Follows `game` through the tables `tb`, A playing `a_side`.
-    pub fn of(game: &AnyGame, tb: &Tablebase, a_side: Side) -> Option<TableTrace> {
-        let AnyGame::Alquerque(g) = game else { return None };
+    /// Follows a game's `positions` through the tables `tb`, A playing `a_side`.
+    pub fn of(positions: &[Position], tb: &Tablebase, a_side: Side) -> TableTrace {
         let mut trace = TableTrace::default();
         let mut last: Option<Wdl> = None;
-        for pos in g.positions() {
+        for pos in positions {
             let [w, b] = pos.material();
             if w + b > tb.max_pieces() {
                 continue;
@@ -213,7 +208,7 @@ impl TableTrace {
             trace.first.get_or_insert(for_a);
             last = Some(for_a);
         }
-        Some(trace)
+        trace
     }
 }
 
