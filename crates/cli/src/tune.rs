@@ -1,7 +1,6 @@
 //! `ludus-cli tune`: tunes a game's evaluation on played games (Texel's method, see
-//! `ludus_ai::tune`). The games are `arena --moves` outputs: every `game N: ... RESULT ...` line
-//! followed by its `moves ...` line is one game, replayed from the start under the rules.
-//! Every fifth game is held out: its error is printed beside the tuned one's, as a check that
+//! `ludus_ai::tune`). The games are `arena --moves` outputs (see `records.rs`), replayed from
+//! the start under the rules, which give each its result. Every fifth game is held out: its error is printed beside the tuned one's, as a check that
 //! the weights learned the games and not their noise.
 
 use crate::commands::{apply_sets, parse_variant};
