@@ -22,7 +22,12 @@ pub struct Sample<P> {
 
 /// The result of a finished game for `side`: 1 a win, 0.5 a draw, 0 a loss.
 pub fn result_for(outcome: &Outcome, side: Side) -> f64 {
-    match outcome.winner {
+    result_of(outcome.winner, side)
+}
+
+/// The result for `side` of a game won by `winner` (`None`: a draw), as [`result_for`].
+pub fn result_of(winner: Option<Side>, side: Side) -> f64 {
+    match winner {
         Some(w) if w == side => 1.0,
         Some(_) => 0.0,
         None => 0.5,

@@ -7,7 +7,7 @@ use crate::commands::{apply_sets, parse_variant};
 use crate::records::{Record, read_files};
 use ludus_ai::eval::SearchGame;
 use ludus_ai::tune::{self, Sample, Weights};
-use ludus_ai::{Level, Params, Tablebase, Wdl};
+use ludus_ai::{Level, Params, Tablebase};
 use ludus_rules::{AnyPosition, Game, Side, Variant};
 use std::path::PathBuf;
 
@@ -97,13 +97,10 @@ fn samples<P: SearchGame>(
         };
         let out = if i % 5 == 4 { &mut held } else { &mut train };
         let positions = game.positions();
-        // The value, for the first side, of each position the tables cover.
-        let probes: Vec<Option<Wdl>> = positions
+        // The winner with best play (`None`: a draw) of each position the tables cover.
+        let probes: Vec<Option<Option<Side>>> = positions
             .iter()
-            .map(|p| {
-                let probe = how.tb.and_then(|tb| p.tablebase_probe(tb))?;
-                Some(if p.side_to_move() == Side::First { probe.wdl } else { probe.wdl.negate() })
-            })
+            .map(|p| Some(how.tb.and_then(|tb| p.tablebase_probe(tb))?.winner(p.side_to_move())))
             .collect();
         for (ply, pos) in positions.iter().enumerate().skip(how.skip) {
             if pos.piece_count().0 <= how.above
@@ -114,14 +111,7 @@ fn samples<P: SearchGame>(
             }
             let side = pos.side_to_move();
             let result = match probes[ply..].iter().flatten().next() {
-                Some(wdl) => {
-                    let score = match wdl {
-                        Wdl::Win => 1.0,
-                        Wdl::Draw => 0.5,
-                        Wdl::Loss => 0.0,
-                    };
-                    if side == Side::First { score } else { 1.0 - score }
-                }
+                Some(&winner) => tune::result_of(winner, side),
                 None => tune::result_for(&outcome, side),
             };
             out.push(Sample { pos: *pos, result });
