@@ -275,6 +275,13 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         lines.len(),
         started.elapsed().as_secs_f64()
     );
+    // By colour: in Alquerque the first player starts ahead, so a score is read by colour.
+    let by_colour = |side: Side| -> String {
+        let games: Vec<f64> = results.iter().filter(|r| r.a_side == side).map(|r| r.score_a).collect();
+        let count = |s: f64| games.iter().filter(|&&x| x == s).count();
+        format!("+{} ={} -{}", count(1.0), count(0.5), count(0.0))
+    };
+    println!("by colour: A first {}; A second {}", by_colour(Side::First), by_colour(Side::Second));
     let traces: Vec<(TableTrace, f64)> =
         results.iter().filter_map(|r| r.tables.map(|t| (t, r.score_a))).collect();
     if !traces.is_empty() {

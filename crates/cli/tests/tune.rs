@@ -43,6 +43,14 @@ fn arena_records_tune_the_evaluation_and_the_tables_follow_each_game() {
     let reached =
         after(line, "A winning") + after(line, ", drawn") + after(line, "A losing") + after(line, "never");
     assert_eq!(reached, 6, "{line}");
+    // The score by colour: three games each, adding up to the match's W-D-L.
+    let colours = text.lines().find(|l| l.starts_with("by colour: ")).expect("a by-colour line");
+    let (first, second) = colours.split_once(';').expect("two colours");
+    let wdl = |part: &str| -> [usize; 3] { [after(part, "+"), after(part, "="), after(part, "-")] };
+    let (f, s) = (wdl(first), wdl(second));
+    assert_eq!((f.iter().sum::<usize>(), s.iter().sum::<usize>()), (3, 3), "{colours}");
+    let total = text.lines().find(|l| l.starts_with("A (hard) vs B (easy): ")).expect("a score line");
+    assert_eq!(wdl(total.split_once(": ").unwrap().1), [f[0] + s[0], f[1] + s[1], f[2] + s[2]], "{total}");
 
     let dir = std::env::temp_dir().join(format!("ludus-tune-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
