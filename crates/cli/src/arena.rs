@@ -221,9 +221,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     });
 
     let n = results.len() as f64;
-    let wins = results.iter().filter(|r| r.score_a == 1.0).count();
-    let draws = results.iter().filter(|r| r.score_a == 0.5).count();
-    let losses = results.iter().filter(|r| r.score_a == 0.0).count();
+    let (wins, draws, losses) = wdl(results.iter());
     let score = results.iter().map(|r| r.score_a).sum::<f64>() / n;
     let var = results.iter().map(|r| (r.score_a - score).powi(2)).sum::<f64>() / n;
     let se = (var / n).sqrt();
@@ -277,9 +275,8 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     );
     // By colour: in Alquerque the first player starts ahead, so a score is read by colour.
     let by_colour = |side: Side| -> String {
-        let games: Vec<f64> = results.iter().filter(|r| r.a_side == side).map(|r| r.score_a).collect();
-        let count = |s: f64| games.iter().filter(|&&x| x == s).count();
-        format!("+{} ={} -{}", count(1.0), count(0.5), count(0.0))
+        let (w, d, l) = wdl(results.iter().filter(|r| r.a_side == side));
+        format!("+{w} ={d} -{l}")
     };
     println!("by colour: A first {}; A second {}", by_colour(Side::First), by_colour(Side::Second));
     let traces: Vec<(TableTrace, f64)> =
@@ -288,6 +285,12 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         println!("{}", tables_summary(&traces));
     }
     Ok(())
+}
+
+/// Player A's wins, draws and losses among `games`.
+fn wdl<'a>(games: impl Iterator<Item = &'a GameResult> + Clone) -> (usize, usize, usize) {
+    let count = |s: f64| games.clone().filter(|r| r.score_a == s).count();
+    (count(1.0), count(0.5), count(0.0))
 }
 
 fn fmt_elo(e: f64, s: f64) -> String {
