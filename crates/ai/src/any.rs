@@ -103,18 +103,22 @@ impl AnySearch {
         tt: Option<TranspositionTable>,
     ) -> AnySearch {
         let limits = level.limits_for(limits, matches!(game, AnyGame::Alquerque(_)));
+        let opening = params.search.in_opening(game.ply(), game.start() == game.variant().start());
         fn make<P: crate::SearchGame>(
             positions: &[P],
             limits: Limits,
             params: Params,
             seed: u64,
             tt: Option<TranspositionTable>,
+            opening: bool,
         ) -> Box<Search<P>> {
             let (root, history) = positions.split_last().expect("a game has a position");
-            Box::new(match tt {
+            let mut s = match tt {
                 Some(tt) => Search::with_table(*root, history, limits, params, seed, tt),
                 None => Search::new(*root, history, limits, params, seed),
-            })
+            };
+            s.set_opening(opening);
+            Box::new(s)
         }
         if game.is_over() {
             return AnySearch { inner: Inner::Picked(None, None) };
@@ -138,8 +142,12 @@ impl AnySearch {
                 };
                 Inner::Picked(mv.map(AnyMove::Alquerque), mv.map(|m| root.move_to_string(&m)))
             }
-            (_, AnyGame::Latrunculi(g)) => Inner::Latrunculi(make(g.positions(), limits, params, seed, tt)),
-            (_, AnyGame::Alquerque(g)) => Inner::Alquerque(make(g.positions(), limits, params, seed, tt)),
+            (_, AnyGame::Latrunculi(g)) => {
+                Inner::Latrunculi(make(g.positions(), limits, params, seed, tt, opening))
+            }
+            (_, AnyGame::Alquerque(g)) => {
+                Inner::Alquerque(make(g.positions(), limits, params, seed, tt, opening))
+            }
         };
         AnySearch { inner }
     }

@@ -26,6 +26,14 @@ pub enum Level {
 pub const HARD_DEFAULT_TIME_MS: u64 = 2000;
 /// Hard's variety margin in centi-soldiers (see [`crate::params::SearchParams::variety`]).
 pub const HARD_VARIETY: i32 = 10;
+/// Hard's variety margin over the first [`HARD_OPENING_PLIES`] plies of a game from the start,
+/// for a side that is not behind by more than it (see
+/// [`crate::params::SearchParams::opening_variety`]): at its in-game time Hard's search
+/// separates the first free choices by about its usual margin, and with that alone most
+/// Alquerque games followed the same line for 18 plies.
+pub const HARD_OPENING_VARIETY: i32 = 40;
+/// How many plies [`HARD_OPENING_VARIETY`] lasts: the first ten moves of each side.
+pub const HARD_OPENING_PLIES: u32 = 20;
 /// Medium's variety margin in centi-soldiers (it also has evaluation noise).
 pub const MEDIUM_VARIETY: i32 = 25;
 /// Medium's search depth (Latrunculi; see [`MEDIUM_DEPTH_ALQUERQUE`]).
@@ -84,6 +92,8 @@ impl Level {
             Level::Hard => {
                 p.search.contempt = 15;
                 p.search.variety = HARD_VARIETY;
+                p.search.opening_variety = HARD_OPENING_VARIETY;
+                p.search.opening_plies = HARD_OPENING_PLIES;
             }
             Level::Random | Level::Easy => {
                 p.tt_mb = 1;
@@ -92,10 +102,12 @@ impl Level {
         p
     }
 
-    /// [`Level::params`] without variety: the level always plays the move it scores best.
+    /// [`Level::params`] without variety (in the opening too): the level always plays the move
+    /// it scores best.
     pub fn params_fixed(self) -> Params {
         let mut p = self.params();
         p.search.variety = 0;
+        p.search.opening_variety = 0;
         p
     }
 

@@ -212,11 +212,14 @@ impl Analyser {
                 self.advance();
                 return Some((ply, PlyEval { eval, best, depth: 0 }));
             }
+            // Hard without variety: the review's move is the best by its search, in the opening
+            // too.
             let level = Level::Hard;
             let limits = Limits::nodes(self.nodes);
+            let params = level.params_fixed();
             self.search = Some(match self.table.take() {
-                Some(tt) => AnySearch::with_table(&self.current, level, limits, SEED, tt),
-                None => AnySearch::new(&self.current, level, limits, SEED),
+                Some(tt) => AnySearch::with_params_table(&self.current, level, limits, params, SEED, tt),
+                None => AnySearch::with_params(&self.current, level, limits, params, SEED),
             });
         }
         let search = self.search.as_mut()?;

@@ -235,6 +235,8 @@ pub struct Search<P: SearchGame> {
     /// Whether a drawn tablebase position inside the tree ends the line (not when the root is
     /// drawn itself: then the evaluation chooses among the drawing moves).
     tb_cut_draws: bool,
+    /// Whether the root is in the opening of a game (see [`Search::set_opening`]).
+    opening: bool,
 }
 
 impl<P: SearchGame> Search<P> {
@@ -306,6 +308,7 @@ impl<P: SearchGame> Search<P> {
             tablebase: None,
             tb_root: None,
             tb_cut_draws: true,
+            opening: false,
         };
         if s.params.search.greedy_root && root.must_capture() {
             greedy_filter(&root, &mut s.root_moves);
@@ -318,6 +321,15 @@ impl<P: SearchGame> Search<P> {
             s.fallback = s.root_moves.iter().max_by_key(|m| s.ordering.score::<P>(m, 0, side, 0)).copied();
         }
         s
+    }
+
+    /// Says whether the root is in the opening of a game (false unless told; the search does
+    /// not know the game's ply): then the variety margin is
+    /// [`crate::params::SearchParams::opening_variety`] if that is wider, unless the last
+    /// completed iteration scored the side to move behind by more than it. Call it before the
+    /// first [`Search::step`].
+    pub fn set_opening(&mut self, opening: bool) {
+        self.opening = opening;
     }
 
     /// Attaches an endgame tablebase (used by games that have one: Alquerque). Call it before
@@ -547,13 +559,13 @@ impl<P: SearchGame> Search<P> {
 
     /// The root's bonus for `mv`: the level's taste for captures (see
     /// [`crate::params::SearchParams::root_capture_bonus`]) and its variety, a bonus from 0 to
-    /// [`crate::params::SearchParams::variety`] fixed per move and seed. The search finds the
+    /// the margin ([`Search::variety_margin`]) fixed per move and seed. The search finds the
     /// move with the best score plus bonus, so the move played is never worse than the best by
     /// more than the margin by the search's own scores, and different seeds choose differently
     /// among the moves within it. Decisive scores get no bonus.
     fn root_adj(&self, mv: &P::Move) -> i32 {
         let capture = if P::capture_count(mv) > 0 { self.params.search.root_capture_bonus } else { 0 };
-        let margin = self.params.search.variety;
+        let margin = self.variety_margin();
         let variety = if margin > 0 {
             (mix(self.seed ^ u64::from(P::move_tag(mv)).wrapping_mul(0xA076_1D64_78BD_642F))
                 % (margin as u64 + 1)) as i32
@@ -561,6 +573,17 @@ impl<P: SearchGame> Search<P> {
             0
         };
         capture + variety
+    }
+
+    /// The variety margin of this iteration: [`crate::params::SearchParams::variety`], or in
+    /// the opening [`crate::params::SearchParams::opening_variety`] if wider, while the last
+    /// completed iteration does not score the side to move behind by more than that margin (it
+    /// stays the same through an iteration and its re-searches, so that the scores without the
+    /// bonus are consistent).
+    fn variety_margin(&self) -> i32 {
+        let s = &self.params.search;
+        let behind = self.completed.as_ref().is_some_and(|c| c.score < -s.opening_variety);
+        if self.opening && s.opening_variety > s.variety && !behind { s.opening_variety } else { s.variety }
     }
 
     fn root_pv_move(&self) -> Option<P::Move> {

@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 /// Games longer than this are stopped and scored as draws (the rules end every game, but a
-/// capture every 99 plies could make one very long).
+/// capture every 99 plies could make one very long); `--max-plies` stops them sooner.
 const MAX_PLIES: usize = 1000;
 
 /// The games' first plies compared for variety.
@@ -104,6 +104,10 @@ pub struct ArenaArgs {
     /// Random opening plies before the players take over (default 6 in Latrunculi, 10 in Alquerque)
     #[arg(long, value_name = "P")]
     opening_plies: Option<usize>,
+    /// Stop each game after this many plies and score it as a draw (default 1000): to measure
+    /// the variety of the first plies without playing the games out
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
+    max_plies: Option<u32>,
     /// Alquerque endgame tables for Hard, as in the game (`ludus-cli tablebase build`)
     #[arg(long, value_name = "DIR")]
     tablebase: Option<std::path::PathBuf>,
@@ -119,8 +123,9 @@ pub struct ArenaArgs {
     /// Tuning: overrides one of player A's parameters, NAME=VALUE (repeatable; A must be a
     /// level that searches). Names: confine, hunt, progress, progress_cap, king_edge, region,
     /// region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress,
-    /// immune_scale, draw_hope, counter_win, contempt, variety, complexity, and every evaluation
-    /// weight as alq.NAME or lat.NAME (the names `ludus-cli tune` prints)
+    /// immune_scale, draw_hope, counter_win, contempt, variety, opening_variety, opening_plies,
+    /// complexity, and every evaluation weight as alq.NAME or lat.NAME (the names `ludus-cli
+    /// tune` prints)
     #[arg(long = "set-a", value_name = "NAME=VALUE")]
     set_a: Vec<String>,
 }
@@ -136,6 +141,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     let default_plies = if variant.is_latrunculi() { 6 } else { 10 };
     let opening_plies = args.opening_plies.unwrap_or(default_plies);
     let quiet = args.quiet;
+    let max_plies = args.max_plies.map_or(MAX_PLIES, |n| n as usize);
     let show_moves = args.moves;
     let tb = match &args.tablebase {
         Some(_) if variant.is_latrunculi() => return Err("--tablebase is for Alquerque".to_string()),
@@ -154,7 +160,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     };
 
     println!(
-        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}",
+        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}{}",
         variant.name(),
         match (time_ms, args.nodes) {
             (Some(t), None) => format!("{t} ms a move"),
@@ -166,13 +172,17 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
             (None, _) => "",
             (Some(_), false) => ", Hard with the endgame tables",
             (Some(_), true) => ", Hard and Medium with the endgame tables",
+        },
+        match args.max_plies {
+            Some(n) => format!(", games stopped after {n} plies and scored as draws"),
+            None => String::new(),
         }
     );
     if !args.set_a.is_empty() {
         println!("A with {}", args.set_a.join(" "));
     }
     let tables_for = if args.medium_tables { vec![Level::Hard, Level::Medium] } else { vec![Level::Hard] };
-    let m = Match { variant, a, b, limits, seed, opening_plies, tb, tables_for, a_params };
+    let m = Match { variant, a, b, limits, seed, opening_plies, max_plies, tb, tables_for, a_params };
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
@@ -204,7 +214,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
                 };
                 let result = match r.outcome {
                     Some(o) => o.to_string(),
-                    None => format!("1/2-1/2 adjudicated after {MAX_PLIES} plies"),
+                    None => format!("1/2-1/2 adjudicated after {max_plies} plies"),
                 };
                 println!(
                     "game {:>3}: {who:<8} {result:<28} {:>4} plies  opening {}",
@@ -311,6 +321,8 @@ struct Match {
     limits: Limits,
     seed: u64,
     opening_plies: usize,
+    /// Games are stopped after this many plies and scored as draws.
+    max_plies: usize,
     tb: Option<std::sync::Arc<ludus_ai::Tablebase>>,
     /// The levels that get the tables.
     tables_for: Vec<Level>,
@@ -319,7 +331,7 @@ struct Match {
 }
 
 fn play_game(m: &Match, index: usize) -> GameResult {
-    let Match { variant, a, b, limits, seed, opening_plies, ref tb, .. } = *m;
+    let Match { variant, a, b, limits, seed, opening_plies, max_plies, ref tb, .. } = *m;
     let mut game = ludus_ai::balanced_opening(
         variant,
         opening_plies,
@@ -329,7 +341,7 @@ fn play_game(m: &Match, index: usize) -> GameResult {
     let a_side = if index.is_multiple_of(2) { Side::First } else { Side::Second };
     let mut tables: [Option<TranspositionTable>; 2] = [None, None];
     let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    while !game.is_over() && game.ply() < MAX_PLIES {
+    while !game.is_over() && game.ply() < max_plies {
         let side = game.side_to_move();
         let player = if side == a_side { a } else { b };
         let s = rng.next_u64();

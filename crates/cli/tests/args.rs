@@ -60,6 +60,8 @@ fn bad_arguments_exit_2() {
         &["endgames", "latrunculi", "--suite", "/nonexistent/suite.txt"],
         &["endgames", "alquerque", "--tablebase", "/nonexistent/tables"],
         &["arena", "latrunculi", "--a", "hard", "--b", "easy", "--games", "2", "--tablebase", "x"],
+        &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--max-plies", "0"],
+        &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--set-a", "opening_plies=-1"],
         &["bots", "--server", "nowhere"],
         &["bot", "--server", "127.0.0.1:5000"],
         &["bot", "--server", "127.0.0.1:5000", "--quick", "alquerque", "--join", "ABCDEF"],

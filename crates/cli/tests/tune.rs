@@ -135,3 +135,41 @@ fn latrunculi_records_tune_latrunculi_weights() {
     assert_eq!(cli(&["tune", "alquerque", record.to_str().unwrap()]).status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn arena_stops_games_at_max_plies_and_counts_their_lines() {
+    let out = cli(&[
+        "arena",
+        "alquerque",
+        "--a",
+        "hard",
+        "--b",
+        "hard",
+        "--games",
+        "4",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--opening-plies",
+        "0",
+        "--max-plies",
+        "12",
+        "--moves",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.lines().next().unwrap().contains("games stopped after 12 plies"), "{text}");
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 4, "{text}");
+    for g in &games {
+        assert!(g.contains("adjudicated after 12 plies") && g.contains("  12 plies"), "{g}");
+    }
+    for moves in text.lines().filter_map(|l| l.strip_prefix("  moves ")) {
+        assert_eq!(moves.split(' ').count(), 12, "{moves}");
+    }
+    let summary = text.lines().find(|l| l.starts_with("Elo difference")).expect("a summary");
+    let lines = after(summary, "plies;");
+    assert!((1..=4).contains(&lines), "{summary}");
+    assert!(text.contains("+0 =4 -0"), "{text}");
+}
