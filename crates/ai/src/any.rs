@@ -103,16 +103,20 @@ impl AnySearch {
         tt: Option<TranspositionTable>,
     ) -> AnySearch {
         let limits = level.limits_for(limits, matches!(game, AnyGame::Alquerque(_)));
-        let opening = params.search.in_opening(game.ply(), game.start() == game.variant().start());
+        // The ply of the game's root, when the game began at its variant's start position (a
+        // position set up has no opening).
+        let from_start = (game.start() == game.variant().start()).then_some(game.ply());
         fn make<P: crate::SearchGame>(
             positions: &[P],
             limits: Limits,
             params: Params,
             seed: u64,
             tt: Option<TranspositionTable>,
-            opening: bool,
+            from_start: Option<usize>,
         ) -> Box<Search<P>> {
             let (root, history) = positions.split_last().expect("a game has a position");
+            let (_, opening_plies) = P::opening_variety(&params);
+            let opening = from_start.is_some_and(|ply| ply < opening_plies as usize);
             let mut s = match tt {
                 Some(tt) => Search::with_table(*root, history, limits, params, seed, tt),
                 None => Search::new(*root, history, limits, params, seed),
@@ -143,10 +147,10 @@ impl AnySearch {
                 Inner::Picked(mv.map(AnyMove::Alquerque), mv.map(|m| root.move_to_string(&m)))
             }
             (_, AnyGame::Latrunculi(g)) => {
-                Inner::Latrunculi(make(g.positions(), limits, params, seed, tt, opening))
+                Inner::Latrunculi(make(g.positions(), limits, params, seed, tt, from_start))
             }
             (_, AnyGame::Alquerque(g)) => {
-                Inner::Alquerque(make(g.positions(), limits, params, seed, tt, opening))
+                Inner::Alquerque(make(g.positions(), limits, params, seed, tt, from_start))
             }
         };
         AnySearch { inner }

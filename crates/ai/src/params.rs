@@ -171,6 +171,20 @@ pub struct AlquerqueParams {
     /// 16 draws became wins and 6 wins draws, same openings) against 65.8% (+38 =82 -0) without.
     #[serde(default)]
     pub draw_hope: i32,
+    /// Variety in the opening: over the first [`AlquerqueParams::opening_plies`] plies of a
+    /// game from the start position, the variety margin
+    /// ([`crate::params::SearchParams::variety`]) is at least this for a side that is not
+    /// behind by more than it (0: the usual margin throughout). The first plies of Alquerque
+    /// are nearly forced and a deep search scores its first free choices far apart, so that
+    /// with the usual margin alone most games followed one line for 18 plies; a side that is
+    /// behind keeps the usual margin, as its alternatives are where a game is lost (see
+    /// [`crate::search::Search::set_opening`]). Latrunculi has no such term: its games part
+    /// from the first moves with the usual margin.
+    #[serde(default)]
+    pub opening_variety: i32,
+    /// How many plies from the start [`AlquerqueParams::opening_variety`] lasts.
+    #[serde(default)]
+    pub opening_plies: u32,
 }
 
 impl Default for AlquerqueParams {
@@ -191,6 +205,8 @@ impl Default for AlquerqueParams {
             immune_passed: false,
             progress: 150,
             draw_hope: 100,
+            opening_variety: 0,
+            opening_plies: 0,
         }
     }
 }
@@ -286,17 +302,6 @@ pub struct SearchParams {
     /// fixed by the seed, so that games with different seeds differ (0: always the best move).
     #[serde(default)]
     pub variety: i32,
-    /// Variety in the opening: over the first [`SearchParams::opening_plies`] plies of a game
-    /// from its variant's start position, the margin is at least this for a side that is not
-    /// behind by more than it (0: the usual margin throughout). The deeper a search looks, the
-    /// further apart it scores the first free choices of a game, and a small margin then parts
-    /// games late; a side that is behind keeps the usual margin, as its alternatives are where
-    /// a game is lost (see [`crate::search::Search::set_opening`]).
-    #[serde(default)]
-    pub opening_variety: i32,
-    /// How many plies from the start [`SearchParams::opening_variety`] lasts.
-    #[serde(default)]
-    pub opening_plies: u32,
     /// The score of a win on material when the no-capture counter runs out (Latrunculi),
     /// below every decisive score, so that the side ahead still looks for a win by the other
     /// rules (immobilising the king, taking the last soldier) until the end; 0: such a win
@@ -323,27 +328,9 @@ impl Default for SearchParams {
             root_capture_bonus: 0,
             greedy_root: false,
             variety: 0,
-            opening_variety: 0,
-            opening_plies: 0,
             counter_win: 0,
             noise: 0,
         }
-    }
-}
-
-impl SearchParams {
-    /// Whether the move at `ply` of a game is in the opening that
-    /// [`SearchParams::opening_variety`] covers, `from_start` when the game began at its
-    /// variant's start position (a position set up is never an opening).
-    ///
-    /// ```
-    /// let s = ludus_ai::params::SearchParams { opening_variety: 40, opening_plies: 20, ..Default::default() };
-    /// assert!(s.in_opening(19, true));
-    /// assert!(!s.in_opening(20, true));
-    /// assert!(!s.in_opening(0, false));
-    /// ```
-    pub fn in_opening(&self, ply: usize, from_start: bool) -> bool {
-        from_start && ply < self.opening_plies as usize
     }
 }
 

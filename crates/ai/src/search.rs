@@ -324,8 +324,8 @@ impl<P: SearchGame> Search<P> {
     }
 
     /// Says whether the root is in the opening of a game (false unless told; the search does
-    /// not know the game's ply): then the variety margin is
-    /// [`crate::params::SearchParams::opening_variety`] if that is wider, unless the last
+    /// not know the game's ply): then the variety margin is the game's opening margin
+    /// ([`crate::eval::SearchGame::opening_variety`]) if that is wider, unless the last
     /// completed iteration scored the side to move behind by more than it. Call it before the
     /// first [`Search::step`].
     pub fn set_opening(&mut self, opening: bool) {
@@ -576,14 +576,15 @@ impl<P: SearchGame> Search<P> {
     }
 
     /// The variety margin of this iteration: [`crate::params::SearchParams::variety`], or in
-    /// the opening [`crate::params::SearchParams::opening_variety`] if wider, while the last
-    /// completed iteration does not score the side to move behind by more than that margin (it
-    /// stays the same through an iteration and its re-searches, so that the scores without the
-    /// bonus are consistent).
+    /// the opening the game's opening margin ([`crate::eval::SearchGame::opening_variety`]) if
+    /// wider, while the last completed iteration does not score the side to move behind by more
+    /// than that margin (it stays the same through an iteration and its re-searches, so that
+    /// the scores without the bonus are consistent).
     fn variety_margin(&self) -> i32 {
-        let s = &self.params.search;
-        let behind = self.completed.as_ref().is_some_and(|c| c.score < -s.opening_variety);
-        if self.opening && s.opening_variety > s.variety && !behind { s.opening_variety } else { s.variety }
+        let variety = self.params.search.variety;
+        let (opening_variety, _) = P::opening_variety(&self.params);
+        let behind = self.completed.as_ref().is_some_and(|c| c.score < -opening_variety);
+        if self.opening && opening_variety > variety && !behind { opening_variety } else { variety }
     }
 
     fn root_pv_move(&self) -> Option<P::Move> {

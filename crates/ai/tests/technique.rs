@@ -98,10 +98,19 @@ fn moves_within(game: &AnyGame, margin: i32) -> usize {
 #[test]
 fn hard_varies_its_moves_with_the_seed_within_its_margin() {
     use ludus_ai::level::{HARD_OPENING_PLIES, HARD_OPENING_VARIETY, HARD_VARIETY};
-    // A game from the start: the opening's wider margin.
-    let mut game = AnyGame::new(Variant::LatrunculiQuick);
+    // Latrunculi from the start: the usual margin already parts the games.
+    let n = moves_within(&AnyGame::new(Variant::LatrunculiQuick), HARD_VARIETY);
+    assert!(n >= 2, "{n} different first moves over 8 seeds in Latrunculi");
+    // Alquerque from the start: the opening's wider margin, at White's ninth move of a line
+    // Hard played against itself (the first plies are nearly forced).
+    let mut game = AnyGame::new(Variant::Alquerque);
+    let line = "c2-c3 c4xc2 c1xc3 a3xc1 c3xa3 b4-b3 a3xc3 d4xb2 b1xb3 c1-b1 a1xc1 c5-d4 e3xc5 e4-e3 e2xe4 \
+                e5xe3xc3xa3xa1 c5xe5 b5-c5";
+    for mv in line.split_whitespace() {
+        game.play_str(mv).unwrap();
+    }
     let n = moves_within(&game, HARD_OPENING_VARIETY);
-    assert!(n >= 2, "{n} different first moves over 8 seeds");
+    assert!(n >= 2, "{n} different first moves over 8 seeds in Alquerque");
     // Past the opening, or in a position set up: the usual margin.
     while game.ply() < HARD_OPENING_PLIES as usize {
         let mv = ludus_ai::best_move(&game, Level::Random, Limits::default(), game.ply() as u64).unwrap();

@@ -161,9 +161,9 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), Strin
             "counter_win" => s.counter_win = v,
             "contempt" => s.contempt = v,
             "variety" => s.variety = v,
-            "opening_variety" => s.opening_variety = v,
+            "opening_variety" => a.opening_variety = v,
             "opening_plies" => {
-                s.opening_plies = u32::try_from(v).map_err(|_| format!("'{kv}': plies cannot be negative"))?
+                a.opening_plies = u32::try_from(v).map_err(|_| format!("'{kv}': plies cannot be negative"))?
             }
             "complexity" => s.complexity = v,
             _ => match weight(p, k) {
@@ -189,7 +189,7 @@ fn weight<'a>(p: &'a mut ludus_ai::Params, name: &str) -> Option<&'a mut i32> {
 
 /// The parameters `--set` knows: Latrunculi's technique terms (confine, hunt, progress,
 /// progress_cap, king_edge, region, region_cap, technique_edge, press_king and leader_only as
-/// 0 or 1, far_reduction), Alquerque's (alq_progress, immune_scale, draw_hope) and the
-/// search's (counter_win, contempt, variety, opening_variety, opening_plies, complexity), and every evaluation weight as
-/// `alq.NAME` or `lat.NAME` (the names `ludus-cli tune` prints).
+/// 0 or 1, far_reduction), Alquerque's (alq_progress, immune_scale, draw_hope, opening_variety,
+/// opening_plies) and the search's (counter_win, contempt, variety, complexity), and every
+/// evaluation weight as `alq.NAME` or `lat.NAME` (the names `ludus-cli tune` prints).
 pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, draw_hope, counter_win, contempt, variety, opening_variety, opening_plies, complexity, and alq.NAME or lat.NAME for the evaluation's weights (as `tune` prints them)";

@@ -235,6 +235,10 @@ impl SearchGame for Position {
         params.alquerque.draw_hope
     }
 
+    fn opening_variety(params: &Params) -> (i32, u32) {
+        (params.alquerque.opening_variety, params.alquerque.opening_plies)
+    }
+
     #[inline]
     fn capture_count(mv: &Move) -> u32 {
         mv.captured_set().count_ones()

@@ -82,6 +82,12 @@ pub trait SearchGame: GamePosition {
         0
     }
 
+    /// The wider variety margin over the first plies of a game from the start, and how many
+    /// plies it lasts (0 and 0: none; see [`crate::params::AlquerqueParams::opening_variety`]).
+    fn opening_variety(_params: &Params) -> (i32, u32) {
+        (0, 0)
+    }
+
     /// How many pieces `mv` captures.
     fn capture_count(mv: &Self::Move) -> u32;
 
