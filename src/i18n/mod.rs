@@ -396,7 +396,7 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ),
     (
         "level.medium.about",
-        "Medium looks a few moves ahead and follows the captures after them; it never misses a win in one move or a safe capture.",
+        "Medium looks a few moves ahead and follows the captures after them; it never misses a win in one move or a safe capture. In Alquerque it also knows the endings with few pieces.",
     ),
     (
         "level.hard.about",
@@ -821,7 +821,7 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ),
     (
         "level.medium.about",
-        "Trung bình tính trước vài nước và theo hết các nước ăn quân sau đó; không bao giờ bỏ lỡ nước thắng ngay hay một nước ăn quân an toàn.",
+        "Trung bình tính trước vài nước và theo hết các nước ăn quân sau đó; không bao giờ bỏ lỡ nước thắng ngay hay một nước ăn quân an toàn. Trong Alquerque nó cũng biết các thế tàn cuộc ít quân.",
     ),
     (
         "level.hard.about",

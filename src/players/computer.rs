@@ -45,7 +45,7 @@ pub struct MoveSearch {
 impl MoveSearch {
     /// A search for `level`'s move in `game`, reusing `table` if given (what the previous
     /// search of the same game learnt stays useful).
-    /// In Alquerque, Hard (and the hint) also use the endgame tables `tb` when given.
+    /// In Alquerque, Medium and Hard (and the hint) also use the endgame tables `tb` when given.
     pub fn new(
         game: &AnyGame,
         level: Level,
@@ -53,13 +53,12 @@ impl MoveSearch {
         table: Option<TranspositionTable>,
         tb: Option<Arc<Tablebase>>,
     ) -> MoveSearch {
-        let hard = level == Level::Hard;
         let limits = ludus_ai::Limits::for_level(level);
         let mut search = match table {
             Some(tt) => ludus_ai::AnySearch::with_table(game, level, limits, seed, tt),
             None => ludus_ai::AnySearch::new(game, level, limits, seed),
         };
-        if let Some(tb) = tb.filter(|_| hard) {
+        if let Some(tb) = tb {
             search = search.with_tablebase(tb);
         }
         MoveSearch { search }

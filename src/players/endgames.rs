@@ -1,7 +1,7 @@
 //! The Alquerque endgame tablebase in the game: on the desktop it is found in the data directory
 //! or built there in the background on first run (up to [`DESKTOP_PIECES`] pieces; bigger
 //! tables built with `ludus-cli tablebase build` are used too); the web build carries the small
-//! tables in the bundle. Hard, the hint and the status line use it.
+//! tables in the bundle. Medium, Hard, the hint and the status line use it.
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::launch::Launch;

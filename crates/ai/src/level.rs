@@ -42,9 +42,12 @@ pub const MEDIUM_VARIETY: i32 = 25;
 /// Medium's search depth (Latrunculi; see [`MEDIUM_DEPTH_ALQUERQUE`]).
 pub const MEDIUM_DEPTH: u32 = 2;
 /// Medium's search depth in Alquerque (then quiescence follows every forced capture sequence to
-/// its end), with Hard's evaluation. A one-ply Medium with a plain evaluation lost nearly every
-/// game to plain Monte-Carlo with 5,000 playouts.
-pub const MEDIUM_DEPTH_ALQUERQUE: u32 = 2;
+/// its end), with Hard's evaluation and, in the game, the endgame tables. A one-ply Medium with a
+/// plain evaluation lost nearly every game to plain Monte-Carlo with 5,000 playouts; two plies
+/// scored 41.2% against it from the start (5% as Black). Four plies with the 6-piece tables
+/// score 64.0% from the start over 200 games and 61.3% from random openings over 80, and Hard
+/// still wins every game against it as White from the start and loses none as Black.
+pub const MEDIUM_DEPTH_ALQUERQUE: u32 = 4;
 /// The deepest Medium searches in any game ([`Level::limits`]; [`Level::limits_for`] then
 /// applies the game's own depth).
 pub const MEDIUM_MAX_DEPTH: u32 =

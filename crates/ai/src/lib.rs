@@ -18,11 +18,12 @@
 //! - [`Level::Random`]: a uniformly random legal move.
 //! - [`Level::Easy`]: a win in one when there is one, captures more often than not, a glance at
 //!   the reply three times in four; otherwise random. It loses material freely.
-//! - [`Level::Medium`]: a short search, two plies then quiescence (captures, and in Latrunculi
-//!   the moves that take the enemy king's last free side), with Hard's evaluation, a little
-//!   noise and a bonus for capturing at the root; in Alquerque, when it must capture, it only
-//!   considers the captures that win the most once the forced replies are over. It never misses
-//!   a win in one or a capture that wins material safely.
+//! - [`Level::Medium`]: a short search, two plies in Latrunculi and four in Alquerque, then
+//!   quiescence (captures, and in Latrunculi the moves that take the enemy king's last free
+//!   side), with Hard's evaluation, a little noise and a bonus for capturing at the root; in
+//!   Alquerque it has the endgame tables, and when it must capture it only considers the
+//!   captures that win the most once the forced replies are over. It never misses a win in one
+//!   or a capture that wins material safely.
 //! - [`Level::Hard`]: the full search and evaluation, 2 s a move unless limited otherwise.
 //!
 //! # Game ends, repetitions and the table

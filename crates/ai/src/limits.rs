@@ -37,8 +37,9 @@ impl Limits {
     }
 
     /// The limits a level plays with when the caller sets none: Hard thinks for
-    /// [`crate::level::HARD_DEFAULT_TIME_MS`], Medium searches [`crate::level::MEDIUM_DEPTH`]
-    /// plies, Easy and Random choose at once.
+    /// [`crate::level::HARD_DEFAULT_TIME_MS`], Medium searches [`crate::level::MEDIUM_MAX_DEPTH`]
+    /// plies at most (then [`crate::Level::limits_for`] applies the game's own depth), Easy and
+    /// Random choose at once.
     pub fn for_level(level: crate::Level) -> Limits {
         level.limits(Limits::NONE)
     }

@@ -108,12 +108,9 @@ pub struct ArenaArgs {
     /// the variety of the first plies without playing the games out
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
     max_plies: Option<u32>,
-    /// Alquerque endgame tables for Hard, as in the game (`ludus-cli tablebase build`)
+    /// Alquerque endgame tables for Medium and Hard, as in the game (`ludus-cli tablebase build`)
     #[arg(long, value_name = "DIR")]
     tablebase: Option<std::path::PathBuf>,
-    /// With --tablebase: Medium gets the tables too (in the game only Hard has them)
-    #[arg(long, requires = "tablebase")]
-    medium_tables: bool,
     /// Print only the result
     #[arg(long)]
     quiet: bool,
@@ -168,11 +165,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
             (Some(t), Some(n)) => format!("{t} ms or {n} nodes a move"),
             (None, None) => "default time".to_string(),
         } + &args.depth.map_or(String::new(), |d| format!(", depth {d} at most")),
-        match (&tb, args.medium_tables) {
-            (None, _) => "",
-            (Some(_), false) => ", Hard with the endgame tables",
-            (Some(_), true) => ", Hard and Medium with the endgame tables",
-        },
+        if tb.is_some() { ", Medium and Hard with the endgame tables" } else { "" },
         match args.max_plies {
             Some(n) => format!(", games stopped after {n} plies and scored as draws"),
             None => String::new(),
@@ -181,8 +174,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     if !args.set_a.is_empty() {
         println!("A with {}", args.set_a.join(" "));
     }
-    let tables_for = if args.medium_tables { vec![Level::Hard, Level::Medium] } else { vec![Level::Hard] };
-    let m = Match { variant, a, b, limits, seed, opening_plies, max_plies, tb, tables_for, a_params };
+    let m = Match { variant, a, b, limits, seed, opening_plies, max_plies, tb, a_params };
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
@@ -323,9 +315,8 @@ struct Match {
     opening_plies: usize,
     /// Games are stopped after this many plies and scored as draws.
     max_plies: usize,
+    /// The endgame tables of the levels that search (Random and Easy do not use them).
     tb: Option<std::sync::Arc<ludus_ai::Tablebase>>,
-    /// The levels that get the tables.
-    tables_for: Vec<Level>,
     /// Player A's parameters when `--set-a` overrides some (A is then a level).
     a_params: Option<ludus_ai::Params>,
 }
@@ -359,9 +350,7 @@ fn play_game(m: &Match, index: usize) -> GameResult {
                     None => TranspositionTable::new(params.tt_mb.min(32)),
                 };
                 let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
-                if m.tables_for.contains(&level)
-                    && let Some(tb) = tb
-                {
+                if let Some(tb) = tb {
                     search = search.with_tablebase(tb.clone());
                 }
                 let mv = search.run_to_end();

@@ -51,7 +51,6 @@ fn bad_arguments_exit_2() {
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "0"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--set-a", "bogus=1"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--set-a", "alq.bogus=1"],
-        &["arena", "alquerque", "--a", "hard", "--b", "medium", "--games", "2", "--medium-tables"],
         &["tablebase", "replay"],
         &["tune", "alquerque"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--set-a", "lat.piece=1"],
