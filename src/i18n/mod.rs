@@ -821,7 +821,7 @@ pub(crate) const VI: &[(&str, &str)] = &[
     ),
     (
         "level.medium.about",
-        "Trung bình tính trước vài nước và theo hết các nước ăn quân sau đó; không bao giờ bỏ lỡ nước thắng ngay hay một nước ăn quân an toàn. Trong Alquerque nó cũng biết các thế tàn cuộc ít quân.",
+        "Trung bình tính trước vài nước và theo hết các nước ăn quân, không bỏ lỡ nước thắng ngay hay nước ăn quân an toàn; nó biết các thế tàn cuộc Alquerque ít quân.",
     ),
     (
         "level.hard.about",

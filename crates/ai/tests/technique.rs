@@ -101,7 +101,7 @@ fn hard_varies_its_moves_with_the_seed_within_its_margin() {
     // Latrunculi from the start: the usual margin already parts the games.
     let n = moves_within(&AnyGame::new(Variant::LatrunculiQuick), HARD_VARIETY);
     assert!(n >= 2, "{n} different first moves over 8 seeds in Latrunculi");
-    // Alquerque from the start: the opening's wider margin, at White's ninth move of a line
+    // Alquerque from the start: the opening's wider margin, at White's tenth move of a line
     // Hard played against itself (the first plies are nearly forced).
     let mut game = AnyGame::new(Variant::Alquerque);
     let line = "c2-c3 c4xc2 c1xc3 a3xc1 c3xa3 b4-b3 a3xc3 d4xb2 b1xb3 c1-b1 a1xc1 c5-d4 e3xc5 e4-e3 e2xe4 \
