@@ -410,19 +410,22 @@ fn position_with_a_slow_first_win(tb: &Tablebase) -> (Position, Probe) {
 }
 
 #[test]
-fn hard_plays_the_fastest_win_in_a_tablebase_position() {
+fn medium_and_hard_play_the_fastest_win_in_a_tablebase_position() {
     let tb = tb();
     let (pos, probe) = position_with_a_slow_first_win(tb);
     let game = AnyGame::from_position(AnyPosition::Alquerque(pos));
-    let mut search = AnySearch::new(&game, Level::Hard, Limits::depth(6), 1).with_tablebase(tb.clone());
-    let mv = search.run_to_end().unwrap();
-    let ludus_rules::AnyMove::Alquerque(mv) = mv else { panic!("an Alquerque move") };
-    let after = tb.probe(&pos.play_unchecked(&mv)).unwrap().before_move();
-    assert_eq!(after, probe, "{pos}: played {}", pos.move_to_string(&mv));
-    let info = search.info();
-    assert_eq!(info.tablebase, Some(probe));
-    assert_eq!(info.score, Score::WinIn(u32::from(probe.plies_to_end)));
-    assert_eq!(info.pv.len(), usize::from(probe.plies_to_end), "{:?}", info.pv);
+    // Medium at its own depth, as in the game (it has the tables too).
+    for (level, limits) in [(Level::Medium, Limits::NONE), (Level::Hard, Limits::depth(6))] {
+        let mut search = AnySearch::new(&game, level, limits, 1).with_tablebase(tb.clone());
+        let mv = search.run_to_end().unwrap();
+        let ludus_rules::AnyMove::Alquerque(mv) = mv else { panic!("an Alquerque move") };
+        let after = tb.probe(&pos.play_unchecked(&mv)).unwrap().before_move();
+        assert_eq!(after, probe, "{level} in {pos}: played {}", pos.move_to_string(&mv));
+        let info = search.info();
+        assert_eq!(info.tablebase, Some(probe), "{level}");
+        assert_eq!(info.score, Score::WinIn(u32::from(probe.plies_to_end)), "{level}");
+        assert_eq!(info.pv.len(), usize::from(probe.plies_to_end), "{level}: {:?}", info.pv);
+    }
     assert!(probe.describe(pos.side_to_move()).contains("wins in"));
 }
 
