@@ -52,6 +52,24 @@ fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
 }
 
 #[test]
+fn medium_keeps_a_win_the_tables_know() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
+    let tb = Arc::new(Tablebase::open(&dir).expect("shipped tables"));
+    // Three white pieces against one: a win in 21 plies, beyond Medium's own search (with this
+    // seed and no tables it plays b3-c3, which only draws).
+    let pos = AnyPosition::parse(Variant::Alquerque, "W4/5/1W3/1W3/2B2 w").expect("position");
+    let AnyPosition::Alquerque(p) = &pos else { unreachable!() };
+    let probe = tb.probe(p).expect("covered");
+    assert_eq!((probe.wdl, probe.plies_to_end), (Wdl::Win, 21));
+    let mut job = MoveSearch::new(&AnyGame::from_position(pos), Level::Medium, 7, None, Some(tb.clone()));
+    while !job.step(50_000) {}
+    let mv = job.best_move().expect("a move");
+    let AnyPosition::Alquerque(after) = pos.try_play(&mv).expect("legal") else { unreachable!() };
+    let next = tb.probe(&after).expect("covered");
+    assert_eq!((next.wdl, next.plies_to_end), (Wdl::Loss, 20), "Medium played {mv:?}");
+}
+
+#[test]
 fn analysis_gives_the_tables_exact_verdict() {
     use ludus::ui::widgets::eval_text;
     use ludus_ai::review::{Analyser, Eval};
