@@ -1,5 +1,5 @@
 //! The endgame tables shipped in the web bundle (assets/tablebases) are exactly what the
-//! generator builds, and the game's Hard level finds the fastest win with them.
+//! generator builds, and the game's Medium and Hard levels play by them.
 
 use ludus::game::session::Level;
 use ludus::players::computer::MoveSearch;
@@ -28,21 +28,31 @@ fn the_shipped_tables_are_the_generated_ones() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-#[test]
-fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
+/// The tables' verdict on `pos` (an Alquerque position they cover) and on the position after
+/// the game's computer at `level` (seed 7) has moved, `None` when that move ended the game.
+fn verdicts_around_the_computer_move(
+    pos: &str,
+    level: Level,
+) -> (ludus_ai::tablebase::Probe, Option<ludus_ai::tablebase::Probe>) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
     let tb = Arc::new(Tablebase::open(&dir).expect("shipped tables"));
-    // Two white pieces against one: a win the tables know to the ply.
-    let pos = AnyPosition::parse(Variant::Alquerque, "5/5/2B2/1W3/W4 w").expect("position");
+    let pos = AnyPosition::parse(Variant::Alquerque, pos).expect("position");
     let AnyPosition::Alquerque(p) = &pos else { unreachable!() };
     let probe = tb.probe(p).expect("covered");
-    assert_eq!(probe.wdl, Wdl::Win);
-    let mut job = MoveSearch::new(&AnyGame::from_position(pos), Level::Hard, 7, None, Some(tb.clone()));
+    let mut job = MoveSearch::new(&AnyGame::from_position(pos), level, 7, None, Some(tb.clone()));
     while !job.step(50_000) {}
     let mv = job.best_move().expect("a move");
     let AnyPosition::Alquerque(after) = pos.try_play(&mv).expect("legal") else { unreachable!() };
+    (probe, tb.probe(&after))
+}
+
+#[test]
+fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
+    // Two white pieces against one: a win the tables know to the ply.
+    let (probe, next) = verdicts_around_the_computer_move("5/5/2B2/1W3/W4 w", Level::Hard);
+    assert_eq!(probe.wdl, Wdl::Win);
     // Either the game is over (a win in one) or the opponent is lost one ply sooner.
-    match tb.probe(&after) {
+    match next {
         None => assert_eq!(probe.plies_to_end, 1),
         Some(next) => {
             assert_eq!(next.wdl, Wdl::Loss);
@@ -53,20 +63,12 @@ fn hard_wins_a_tablebase_endgame_by_the_shortest_way() {
 
 #[test]
 fn medium_keeps_a_win_the_tables_know() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
-    let tb = Arc::new(Tablebase::open(&dir).expect("shipped tables"));
     // Three white pieces against one: a win in 21 plies, beyond Medium's own search (with this
     // seed and no tables it plays b3-c3, which only draws).
-    let pos = AnyPosition::parse(Variant::Alquerque, "W4/5/1W3/1W3/2B2 w").expect("position");
-    let AnyPosition::Alquerque(p) = &pos else { unreachable!() };
-    let probe = tb.probe(p).expect("covered");
+    let (probe, next) = verdicts_around_the_computer_move("W4/5/1W3/1W3/2B2 w", Level::Medium);
     assert_eq!((probe.wdl, probe.plies_to_end), (Wdl::Win, 21));
-    let mut job = MoveSearch::new(&AnyGame::from_position(pos), Level::Medium, 7, None, Some(tb.clone()));
-    while !job.step(50_000) {}
-    let mv = job.best_move().expect("a move");
-    let AnyPosition::Alquerque(after) = pos.try_play(&mv).expect("legal") else { unreachable!() };
-    let next = tb.probe(&after).expect("covered");
-    assert_eq!((next.wdl, next.plies_to_end), (Wdl::Loss, 20), "Medium played {mv:?}");
+    let next = next.expect("the game goes on");
+    assert_eq!((next.wdl, next.plies_to_end), (Wdl::Loss, 20));
 }
 
 #[test]
