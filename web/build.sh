@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 out=web/dist
-say() { printf '== %s\n' "$*"; }
+say() { printf '== %s (at %ss)\n' "$*" "$SECONDS"; }
 
 # --- tools ------------------------------------------------------------------------------------
 apt_install() {
@@ -43,7 +43,9 @@ export PATH="$HOME/.cargo/bin:$PATH"
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen_version" ]; then
   say "installing wasm-bindgen-cli $bindgen_version"
   # Not --locked: one of the CLI's locked dependencies is not in the registry here.
+  t=$SECONDS
   cargo install wasm-bindgen-cli --version "$bindgen_version"
+  say "installing wasm-bindgen-cli took $((SECONDS - t))s"
 fi
 
 wasm_opt="${LUDUS_WASM_OPT:-web/node_modules/.bin/wasm-opt}"
@@ -58,7 +60,9 @@ fi
 started="$(mktemp)"
 trap 'rm -f "$started"' EXIT
 say "cargo build (wasm-release)"
+t=$SECONDS
 cargo build --locked --profile wasm-release --target wasm32-unknown-unknown -p ludus --bin ludus
+say "cargo build (wasm-release) took $((SECONDS - t))s"
 wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/ludus.wasm"
 
 say "wasm-bindgen $bindgen_version"
@@ -81,7 +85,9 @@ if [ -f "$cache/$key.wasm" ]; then
   cp "$cache/$key.wasm" "$stage/ludus_bg.wasm"
 else
   say "wasm-opt ${opt_flags[*]} ($opt_version)"
+  t=$SECONDS
   "$wasm_opt" "${opt_flags[@]}" -o "$stage/ludus_bg.opt.wasm" "$stage/ludus_bg.wasm"
+  say "wasm-opt took $((SECONDS - t))s"
   mv "$stage/ludus_bg.opt.wasm" "$stage/ludus_bg.wasm"
   mkdir -p "$cache"
   find "$cache" -name '*.wasm' -mtime +14 -delete
@@ -90,3 +96,4 @@ fi
 
 bash web/package.sh "$stage" "$out"
 touch -r "$started" "$out/.built"
+say "web/build.sh done in ${SECONDS}s"

@@ -3,8 +3,10 @@
 # on 127.0.0.1 with `ludus-server --web` (precompressed files, application/wasm, and
 # ludus-server.json) and plays it in Debian's headless Chromium with playwright-core (no browser
 # download). Installs what it needs (idempotently): chromium, the npm packages, and what
-# web/build.sh needs. Builds ludus-server (release) in $CARGO_TARGET_DIR (default
-# ~/.cache/ludus-target, as .ci/run). Screenshots go to $LUDUS_WEB_OUT (/tmp/ludus-web).
+# web/build.sh needs. The server and the bot are the ludus-server and ludus-cli binaries in
+# $LUDUS_BIN_DIR (.ci/run passes the ones its test build made); without it, they are built in the
+# dev profile in $CARGO_TARGET_DIR (default ~/.cache/ludus-target, as .ci/run). Screenshots go to
+# $LUDUS_WEB_OUT (/tmp/ludus-web).
 #
 #   bash web/test.sh
 set -euo pipefail
@@ -43,11 +45,18 @@ fi
 
 # The bundle is served by ludus-server itself (--web), as on a LAN: the page also gets
 # ludus-server.json and must offer that server's WebSocket port. Free ports, a throwaway database.
-echo "== cargo build --release -p ludus-server -p ludus-cli"
-cargo build --locked --release -p ludus-server -p ludus-cli
+bin_dir="${LUDUS_BIN_DIR:-}"
+if [ -z "$bin_dir" ]; then
+  echo "== cargo build -p ludus-server -p ludus-cli"
+  cargo build --locked -p ludus-server -p ludus-cli
+  bin_dir="$CARGO_TARGET_DIR/debug"
+fi
+for b in ludus-server ludus-cli; do
+  [ -x "$bin_dir/$b" ] || { echo "web/test.sh: no $bin_dir/$b" >&2; exit 1; }
+done
 work="$(mktemp -d)"
 log="$work/server.log"
-"$CARGO_TARGET_DIR/release/ludus-server" --web web/dist --udp 127.0.0.1:0 \
+"$bin_dir/ludus-server" --web web/dist --udp 127.0.0.1:0 \
   --ws 127.0.0.1:0 --data "$work/data" >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -66,7 +75,7 @@ url="http://$http/"
 export LUDUS_WS_PORT="${ws##*:}"
 # The online step: a bot (ludus-cli bot, over UDP) plays the browser through this server.
 export LUDUS_UDP_ADDR="$(sed -n 's/.* udp=\([^ ]*\) .*/\1/p' <<<"$line")"
-export LUDUS_CLI="$CARGO_TARGET_DIR/release/ludus-cli"
+export LUDUS_CLI="$bin_dir/ludus-cli"
 # The service worker's version test: a second version of the bundle (the same code with one more
 # custom section in the module, so other content hashes), and a torn one (version 2's files
 # under version 1's page), served in turn through a symbolic link by web/test/serve.mjs.
