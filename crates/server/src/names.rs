@@ -1,7 +1,9 @@
 //! Nicknames: what the server accepts, and when two names look the same.
 //!
-//! A nickname is trimmed and NFKC-normalised (so full-width `Ａｎｎ` is `Ann`), then must pass
-//! [`ludus_protocol::validate_nickname`] (2 to 20 letters, digits, single spaces, `_ - .`) and:
+//! A nickname is trimmed and NFKC-normalised (so full-width `Ａｎｎ` is `Ann`), then must show
+//! what it says ([`visible::check`]: not blank, no invisible or formatting character, no pile
+//! of combining marks), pass [`ludus_protocol::validate_nickname`] (2 to 20 letters, digits,
+//! single spaces, `_ - .`) and:
 //! - every letter and digit is allowed in identifiers by Unicode's General Security Profile
 //!   (UTS #39): no invisible or default-ignorable characters such as the Hangul filler U+3164,
 //!   no obsolete or excluded scripts, no compatibility look-alikes;
@@ -11,13 +13,31 @@
 //! - it is not a reserved word (`admin`, `server`, `moderator`, `ludus`, ...), in any spelling
 //!   that looks the same, with or without separators and trailing digits.
 //!
-//! Two names clash when their confusable skeletons (UTS #39, of the lower-cased name) are
-//! equal: `Ann`, `ann`, `Аnn` (Cyrillic) and `Αnn` (Greek) all clash. The skeleton is computed
-//! for every accepted name; refusing a name that clashes with another signed-in player's is not
-//! enforced yet (it must run once the player is resolved, so that a reconnecting player does not
-//! clash with their own old connection).
+//! Two names clash when their look-alike keys ([`skeleton`]) are equal. The key is the UTS #39
+//! confusable skeleton of the name as typed, before any case folding (capital `I` and the
+//! digit `1` are `l` there, `m` is `rn`, `0` is `O`, Cyrillic `А` is `A`), then folded to lower
+//! case, and again skeleton and lower case until nothing changes (a lower-case letter may be
+//! confusable in turn: `M`, `m`, `rn`). Then two extra rules the UTS #39 data does not have
+//! ([`EXTRA`]): `i` is `l` (so that `I`, `l`, `1` and `i` are one, and a name in capitals clashes
+//! with the same name in small letters: `ALICE` is `ALlCE` in the data, `alice` stays `alice`)
+//! and `vv` is `w`.
+//! `Alice`, `ALICE`, `AIice` (capital i), `AIIce`, `A1ice` all clash, as do `Ivan` and
+//! `lvan`, `Will`, `WiII` and `VVill`, `Ann`, `Аnn` (Cyrillic) and `Αnn` (Greek); `Alice` and
+//! `Alicia`, `Minh` and `Minn` do not. A small letter whose capital looks like another letter
+//! than the small one does (Greek `η` looks like `n`, `Η` like `H`) is compared as its capital,
+//! so that any spelling in either case clashes with the others.
 //!
-//! The Unicode tables are those of the `unicode-normalization` and `unicode-security` crates.
+//! The key is computed from the nickname whenever it is needed: claimed names are keyed at
+//! every start from their stored nicknames, so the claims of a database written with an older
+//! key still block their look-alikes. (The database's `claim_skeleton` column only guards two
+//! nodes claiming look-alikes at the same moment.) Refusing a name that clashes with another
+//! signed-in player's is done by the core once the player is resolved, so that a reconnecting
+//! player does not clash with their own old connection.
+//!
+//! The Unicode tables are those of the `unicode-normalization`, `unicode-security` and
+//! `unicode-properties` crates.
+
+pub mod visible;
 
 use ludus_protocol::validate_nickname;
 use unicode_normalization::UnicodeNormalization;
@@ -49,10 +69,53 @@ pub struct Nickname {
     pub skeleton: String,
 }
 
-/// The confusable skeleton of a name (UTS #39, of its NFKC lower case).
+/// Look-alikes the UTS #39 data does not unify, replaced in the folded skeleton (see the module
+/// documentation).
+pub const EXTRA: &[(&str, &str)] = &[("i", "l"), ("vv", "w")];
+
+/// Most rounds of skeleton and lower case (two are enough for every letter of Unicode 18).
+const ROUNDS: usize = 4;
+
+/// The look-alike key of a name: equal keys look alike (see the module documentation).
 pub fn skeleton(name: &str) -> String {
-    let folded: String = name.nfkc().flat_map(char::to_lowercase).collect();
-    unicode_security::skeleton(&folded).flat_map(char::to_lowercase).collect()
+    let typed: String = name.nfkc().map(compared_as).collect();
+    folded_skeleton(&typed)
+}
+
+/// The skeleton of `text` as typed, folded to lower case until stable, with [`EXTRA`].
+fn folded_skeleton(text: &str) -> String {
+    let round = |s: &str| -> String { unicode_security::skeleton(s).flat_map(char::to_lowercase).collect() };
+    let mut key = round(text);
+    for _ in 0..ROUNDS {
+        let next = round(&key);
+        if next == key {
+            break;
+        }
+        key = next;
+    }
+    for (from, to) in EXTRA {
+        key = key.replace(from, to);
+    }
+    key
+}
+
+/// `c`, or its capital when the two look like different letters (Greek `η` and `Η`: `n` and
+/// `H`), so that a name's key does not depend on its case.
+fn compared_as(c: char) -> char {
+    if c.is_ascii() {
+        return c; // No ASCII letter needs it (tested).
+    }
+    let mut upper = c.to_uppercase();
+    match (upper.next(), upper.next()) {
+        (Some(capital), None)
+            if capital != c
+                && folded_skeleton(capital.encode_utf8(&mut [0; 4]))
+                    != folded_skeleton(c.encode_utf8(&mut [0; 4])) =>
+        {
+            capital
+        }
+        _ => c,
+    }
 }
 
 /// Why a nickname was refused.
@@ -67,6 +130,9 @@ pub enum NameError {
     /// Letters of alphabets that look alike, mixed.
     #[error("a nickname cannot mix alphabets that look alike (Latin with Cyrillic or Greek)")]
     MixedScripts,
+    /// Text that shows nothing or deceives.
+    #[error(transparent)]
+    Unseen(#[from] visible::Unseen),
     /// A reserved word, in any spelling that looks the same.
     #[error("'{0}' is reserved")]
     Reserved(String),
@@ -75,6 +141,7 @@ pub enum NameError {
 /// Checks a requested nickname. See the module documentation.
 pub fn check(requested: &str) -> Result<Nickname, NameError> {
     let normalised: String = requested.trim().nfkc().collect();
+    visible::check(&normalised)?;
     let name = validate_nickname(&normalised)?;
     if let Some(c) = name.chars().find(|&c| !" _-.".contains(c) && !c.identifier_allowed()) {
         return Err(NameError::Character(c));
@@ -166,5 +233,64 @@ mod tests {
         assert_eq!(skeleton("l0l"), skeleton("lOl"));
         assert_ne!(skeleton("Anne"), ann);
         assert_ne!(skeleton("Bob"), ann);
+    }
+
+    #[test]
+    fn case_look_alikes_of_a_name_share_its_key() {
+        for (name, look_alikes) in [
+            ("Alice", &["AIice", "AIIce", "ALICE", "alice", "A1ice", "AlIce", "Aiice"][..]),
+            ("Ivan", &["lvan", "IVAN", "1van", "ivan"]),
+            ("Bill", &["BiII", "BILL", "Bi11", "bill"]),
+            ("Olga", &["OIga", "0lga", "OLGA"]),
+            ("Will", &["WiII", "VVill", "vvill", "WILL", "VViII"]),
+            ("Emma", &["Ernrna", "EMMA", "Emrna"]),
+            ("Ann", &["\u{410}nn", "\u{391}nn", "ANN", "Ａｎｎ"]),
+        ] {
+            for other in look_alikes {
+                assert_eq!(skeleton(other), skeleton(name), "{other} and {name}");
+            }
+        }
+        for (a, b) in [
+            ("Alice", "Alicia"),
+            ("Minh", "Minn"),
+            ("Ivan", "Iván"),
+            ("Will", "Wall"),
+            ("Olga", "Olea"),
+            ("Ann", "Anne"),
+            ("Bob", "Rob"),
+            ("Nguyễn", "Nguyen"),
+        ] {
+            assert_ne!(skeleton(a), skeleton(b), "{a} and {b}");
+        }
+    }
+
+    #[test]
+    fn a_key_does_not_depend_on_case() {
+        // Every letter of the alphabets nicknames allow, capital and small.
+        let letters = ('\u{41}'..='\u{24F}').chain('\u{370}'..='\u{52F}').chain('\u{1E00}'..='\u{1EFF}');
+        for c in letters.filter(|c| c.is_alphabetic()) {
+            let (mut lower, mut upper) = (c.to_lowercase(), c.to_uppercase());
+            if let ((Some(l), None), (Some(u), None)) =
+                ((lower.next(), lower.next()), (upper.next(), upper.next()))
+            {
+                let (l, u) = (l.to_string(), u.to_string());
+                assert_eq!(skeleton(&l), skeleton(&u), "{c:?}: {l:?} and {u:?}");
+            }
+        }
+        assert_eq!(skeleton("ΗΛΙΑΣ"), skeleton("ηλιασ"));
+        assert_eq!(skeleton("НИНА"), skeleton("нина"));
+        assert_eq!(skeleton("NGUYỄN THỊ ÁNH"), skeleton("Nguyễn Thị Ánh"));
+    }
+
+    #[test]
+    fn names_that_show_nothing_or_deceive_are_refused() {
+        for (text, why) in visible::tests::deceptive() {
+            assert!(check(&text).is_err(), "{why}: {text:?} was accepted");
+        }
+        assert!(matches!(check("\u{2800}\u{2800}\u{2800}"), Err(NameError::Unseen(visible::Unseen::Blank))));
+        let vietnamese = "Nguyễn Thị Ánh";
+        let decomposed: String = vietnamese.nfd().collect();
+        assert_eq!(check(vietnamese).unwrap().name, vietnamese);
+        assert_eq!(check(&decomposed).unwrap().name, vietnamese);
     }
 }

@@ -6,8 +6,11 @@
 //!   The archive of the ended game (`ArchivedGame::chat`, in `GameOver`) has both channels, so
 //!   the players read the spectators' lines afterwards. A finished game takes no more lines
 //!   (`GameOver`).
-//! - Checks, in this order: free text by `ludus_protocol::validate_chat` (`ChatTooLong`,
-//!   `ChatBadText`; quick phrases are always valid), membership (`UnknownGame`, `GameOver`,
+//! - Checks, in this order: free text NFC-normalised, then refused if it shows nothing or
+//!   deceives ([`crate::names::visible::check`]: blank, invisible or formatting characters,
+//!   more than three combining marks on a letter: `ChatBadText`), then by
+//!   `ludus_protocol::validate_chat` (`ChatTooLong`, `ChatBadText`; quick phrases are always
+//!   valid), membership (`UnknownGame`, `GameOver`,
 //!   `NotInGame`: a stranger to a private game is told `UnknownGame`, as for watching), the
 //!   game's caps ([`Limits::chat_max_lines`] lines and [`Limits::chat_max_bytes`] bytes, so that
 //!   the archive always fits in one `GameOver`: `ChatFull`; the spectators' lines may fill half
@@ -31,10 +34,12 @@
 
 use super::game::LiveGame;
 use super::{Core, Refusal, refuse};
+use crate::names::visible;
 use crate::store::Op;
 use ludus_protocol::{
     ChatChannel, ChatError, ChatLine, ChatText, ErrorCode, GameId, PlayerId, ServerMessage, validate_chat,
 };
+use unicode_normalization::UnicodeNormalization;
 
 /// Whether `listener` receives `line` in the live game `g`: on its channel, and not muted.
 pub(super) fn hears(g: &LiveGame, listener: PlayerId, line: &ChatLine) -> bool {
@@ -56,18 +61,21 @@ pub(super) fn weight(line: &ChatLine) -> usize {
     text + line.nickname.len()
 }
 
-/// Free text cleaned, or the refusal of it.
+/// Free text cleaned (NFC, then as [`validate_chat`] cleans it), or the refusal of it.
 fn checked(text: ChatText) -> Result<ChatText, Refusal> {
-    match text {
-        ChatText::Phrase(p) => Ok(ChatText::Phrase(p)),
-        ChatText::Free(s) => validate_chat(&s).map(ChatText::Free).map_err(|e| {
-            let code = match e {
-                ChatError::TooLong(_) => ErrorCode::ChatTooLong,
-                ChatError::Empty | ChatError::Control(_) | ChatError::Invisible(_) => ErrorCode::ChatBadText,
-            };
-            Refusal::new(code, e.to_string())
-        }),
-    }
+    let s = match text {
+        ChatText::Phrase(p) => return Ok(ChatText::Phrase(p)),
+        ChatText::Free(s) => s,
+    };
+    let s: String = s.nfc().collect();
+    visible::check(&s).map_err(|e| Refusal::new(ErrorCode::ChatBadText, e.to_string()))?;
+    validate_chat(&s).map(ChatText::Free).map_err(|e| {
+        let code = match e {
+            ChatError::TooLong(_) => ErrorCode::ChatTooLong,
+            ChatError::Empty | ChatError::Control(_) | ChatError::Invisible(_) => ErrorCode::ChatBadText,
+        };
+        Refusal::new(code, e.to_string())
+    })
 }
 
 impl Core {

@@ -344,7 +344,9 @@ impl Core {
         }
         for c in loaded.claims {
             let id = PlayerId(c.id);
-            core.claimed.insert(crate::names::skeleton(&c.nickname), id);
+            // Claims are loaded by player number: of two look-alikes claimed before their keys
+            // were equal, the older player keeps the name.
+            core.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
             let ratings = c.ratings.into_iter().collect();
             core.claims.insert(
                 id,

@@ -120,7 +120,9 @@ impl Core {
                 self.claimed.remove(&old);
             }
         }
-        self.claimed.insert(skeleton, id);
+        // Of two look-alikes claimed before their keys were equal, the older player keeps it.
+        let owner = self.claimed.entry(skeleton).or_insert(id);
+        *owner = (*owner).min(id);
         let ratings = c.ratings.into_iter().collect();
         self.claims.insert(
             id,

@@ -786,6 +786,9 @@ fn an_open_draw_offer_follows_the_view_of_a_returning_player_and_a_new_spectator
 
 use ludus_protocol::{ChatChannel, ChatLine, ChatText, QuickPhrase};
 
+/// Chat lines and nicknames that show nothing or deceive, look-alikes of claimed names.
+mod text;
+
 fn free(text: &str) -> ChatText {
     ChatText::Free(text.to_string())
 }

@@ -125,6 +125,50 @@ fn bad_chat_text_is_refused_with_its_code_and_nothing_is_delivered() {
 }
 
 #[test]
+fn chat_that_shows_nothing_or_deceives_is_refused_and_vietnamese_passes_composed_or_not() {
+    let server = server_with(&data_dir("chat-unseen"), Limits { burst: 1000.0, ..roomy() });
+    let ([mut p0, mut p1], mut s, game) = watched_game(server.udp_addr().unwrap());
+    let unseen: Vec<String> = vec![
+        "\u{2800}".repeat(50),
+        "\u{1BCA0}".into(),
+        "\u{13430}".into(),
+        "\u{0600}".into(),
+        "\u{FFFC}".into(),
+        format!("a{}", "\u{301}".repeat(199)),
+        format!("so{} much", "\u{336}".repeat(4)),
+        "zero\u{200D}width joiner".into(),
+        "\u{202E}reversed\u{202C}".into(),
+        "\u{2067}isolate".into(),
+        "hangul \u{3164} filler".into(),
+        "\u{115F}\u{1160}".into(),
+        "\u{FFA0}".into(),
+        "tags \u{E0067}\u{E0062}".into(),
+        "private \u{E000}".into(),
+        "unassigned \u{0378}".into(),
+        "ok \u{0600}123".into(),
+        " \u{200B} \u{2800} \u{3164} ".into(),
+    ];
+    for text in &unseen {
+        for c in [&mut p0, &mut s] {
+            c.send(ClientMessage::Chat { game, text: free(text) });
+            let message = c.expect_error(ErrorCode::ChatBadText);
+            assert!(!message.is_empty(), "{text:?}");
+        }
+    }
+    for c in [&mut p0, &mut p1, &mut s] {
+        assert_eq!(count(c, is_chat), 0, "{}: nothing delivered", c.name);
+    }
+    let composed = "Chào bạn, ván này hay quá!";
+    let decomposed: String = unicode_normalization::UnicodeNormalization::nfd(composed).collect();
+    assert_ne!(decomposed, composed);
+    for text in [composed, decomposed.as_str()] {
+        p0.send(ClientMessage::Chat { game, text: free(text) });
+        expect_line(&mut p1, &free(composed));
+    }
+    assert_eq!(count(&mut p1, is_chat), 2, "both lines, composed");
+}
+
+#[test]
 fn a_fast_talker_is_rate_limited_after_the_allowed_lines() {
     // A window of an hour: the loop below ends well inside it, however slow the machine.
     let limits = Limits {

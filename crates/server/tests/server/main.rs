@@ -7,6 +7,7 @@ mod common;
 mod dependency_bugs;
 mod draws;
 mod http;
+mod names;
 mod nodes;
 mod persistence;
 mod play;
