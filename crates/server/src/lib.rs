@@ -11,7 +11,8 @@
 //!   group commits.
 //! - [`web`]: optionally, HTTP (axum + tower-http on the same tokio runtime as the WebSocket
 //!   transport, https with [`tls`]): the browser bundle (`--web DIR`), `/ludus-server.json` with
-//!   the ports, `/healthz` and `/metrics` ([`metrics`], Prometheus text).
+//!   the ports and `/healthz`; its connections bounded by [`http_limits`]. `/metrics`
+//!   ([`metrics`], Prometheus text) only on the separate address of `--metrics`.
 //!
 //! The loop ([`Server::step`]): receive packets, hand each message to the core, submit the
 //! tick's changes to the store, and send the tick's messages only once those changes (and every
@@ -23,6 +24,7 @@
 
 pub mod core;
 pub mod faults;
+pub mod http_limits;
 pub mod metrics;
 pub mod names;
 pub mod store;
@@ -184,7 +186,7 @@ pub struct ServerConfig {
     /// Sleep between two polls of the sockets.
     pub poll_interval: Duration,
     /// Serve the files of this directory (the browser bundle) over HTTP too (`None`: only the
-    /// token endpoint, `/ludus-server.json`, `/healthz` and `/metrics`).
+    /// token endpoint, `/ludus-server.json` and `/healthz`).
     pub web_dir: Option<PathBuf>,
     /// The HTTP address, always served: clients get their connect tokens there. `None`: the
     /// bound UDP address (its port number, over TCP); required when UDP is off.
@@ -198,6 +200,8 @@ pub struct ServerConfig {
     pub tls: Option<TlsFiles>,
     /// Bounds of the HTTP side.
     pub http_limits: HttpLimits,
+    /// Serve `GET /metrics` (Prometheus text) on this address, plain HTTP (`None`: nowhere).
+    pub metrics: Option<SocketAddr>,
     /// With PostgreSQL: this node's name among the nodes sharing the database (`None`: the
     /// host name and the data directory). A node restarted under its name takes its games back.
     pub node_name: Option<String>,
@@ -269,6 +273,7 @@ impl ServerConfig {
             new_players_per_minute: DEFAULT_NEW_PLAYERS_PER_MINUTE,
             tls: None,
             http_limits: HttpLimits::default(),
+            metrics: None,
             node_name: None,
             lease: DEFAULT_LEASE,
             public: store::cluster::NodeAddrs::default(),
@@ -323,6 +328,8 @@ pub struct Server {
     ws_addr: Option<SocketAddr>,
     http: Option<HttpServer>,
     http_addr: Option<SocketAddr>,
+    /// The listener of `/metrics` (`--metrics`).
+    metrics_http: Option<HttpServer>,
     metrics: Metrics,
     /// Refusals already counted in `metrics`, by kind.
     refusals_seen: std::collections::HashMap<&'static str, u64>,
@@ -491,6 +498,12 @@ impl Server {
         };
         let http = Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?);
         let http_addr = http.as_ref().map(HttpServer::addr);
+        let metrics_http = match config.metrics {
+            Some(addr) => {
+                Some(HttpServer::metrics(runtime.handle(), addr, HttpLimits::default(), metrics.clone())?)
+            }
+            None => None,
+        };
         let mut core = core;
         let secure = config.tls.is_some();
         let public = store::cluster::NodeAddrs {
@@ -533,6 +546,7 @@ impl Server {
             ws_addr,
             http,
             http_addr,
+            metrics_http,
             metrics,
             refusals_seen: std::collections::HashMap::new(),
             last_metrics: now,
@@ -634,12 +648,17 @@ impl Server {
         self.http_addr
     }
 
+    /// The bound address of `/metrics` (`--metrics`).
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_http.as_ref().map(HttpServer::addr)
+    }
+
     /// The tokio runtime of the server's sockets (the binary waits for signals on it).
     pub fn runtime(&self) -> &tokio::runtime::Handle {
         self.runtime.handle()
     }
 
-    /// The metrics (what `GET /metrics` shows).
+    /// The metrics (what `GET /metrics` shows on [`Server::metrics_addr`]).
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
     }
@@ -885,6 +904,7 @@ pub struct ServerHandle {
     udp_addr: Option<SocketAddr>,
     ws_addr: Option<SocketAddr>,
     http_addr: Option<SocketAddr>,
+    metrics_addr: Option<SocketAddr>,
 }
 
 impl ServerHandle {
@@ -892,6 +912,7 @@ impl ServerHandle {
     pub fn spawn(config: ServerConfig) -> Result<ServerHandle, ServerError> {
         let server = Server::bind(config)?;
         let (udp_addr, ws_addr, http_addr) = (server.udp_addr(), server.ws_addr(), server.http_addr());
+        let metrics_addr = server.metrics_addr();
         let stop = Arc::new(AtomicBool::new(false));
         let status = Arc::new(Mutex::new(server.status()));
         let (thread_stop, thread_status) = (stop.clone(), status.clone());
@@ -899,7 +920,7 @@ impl ServerHandle {
             .name("ludus-server".into())
             .spawn(move || server.run(&thread_stop, Some(&thread_status)))
             .map_err(|source| ServerError::Start { what: "the server thread", source })?;
-        Ok(ServerHandle { stop, status, thread: Some(thread), udp_addr, ws_addr, http_addr })
+        Ok(ServerHandle { stop, status, thread: Some(thread), udp_addr, ws_addr, http_addr, metrics_addr })
     }
 
     /// The counters (refreshed every few milliseconds).
@@ -925,6 +946,11 @@ impl ServerHandle {
     /// The bound HTTP address (when serving a web directory).
     pub fn http_addr(&self) -> Option<SocketAddr> {
         self.http_addr
+    }
+
+    /// The bound address of `/metrics` (`--metrics`).
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// Stops the server and waits for it.

@@ -48,10 +48,22 @@ struct Args {
     #[arg(long, value_name = "DIR")]
     web: Option<PathBuf>,
     /// HTTP address (TCP), always served: connect tokens (POST /api/connect), the bundle of --web,
-    /// /ludus-server.json, /healthz and /metrics [default: the --udp address, or 0.0.0.0:5000
-    /// with --udp none]
+    /// /ludus-server.json and /healthz [default: the --udp address, or 0.0.0.0:5000 with --udp
+    /// none]
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// Serve Prometheus metrics (GET /metrics, plain HTTP) on this address, for instance
+    /// 127.0.0.1:9100: a private one, as they tell how busy the server is [default: off]
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<SocketAddr>,
+    /// Most HTTP connections at once (when all are taken, an address holding fewer than another
+    /// takes the oldest connection of the address holding the most)
+    #[arg(long, value_name = "N", default_value_t = ludus_server::http_limits::DEFAULT_MAX_CONNECTIONS as u64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    http_max_connections: u64,
+    /// Most HTTP connections at once from one address (IPv4 address, IPv6 /64; at most
+    /// --http-max-connections); raise it for many devices behind one NAT
+    #[arg(long, value_name = "N", default_value_t = ludus_server::http_limits::DEFAULT_MAX_PER_ADDRESS as u64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    http_per_address: u64,
     /// The netcode private key (64 hex digits), to share one between servers [default: made on
     /// first start in DATA/netcode.key, mode 0600]
     #[arg(long, value_name = "FILE")]
@@ -140,6 +152,9 @@ impl Args {
             (None, None) => DEFAULT_HTTP.parse().ok(),
         };
         config.key_file = self.key_file.clone();
+        config.metrics = self.metrics;
+        config.http_limits.max_connections = self.http_max_connections as usize;
+        config.http_limits.max_per_address = self.http_per_address.min(self.http_max_connections) as usize;
         if let Some(url) = &self.database {
             if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
                 return Err(usage("--database takes a postgres:// URL (SQLite is the default, in --data)"));
@@ -245,6 +260,9 @@ fn main() -> ExitCode {
         show(server.http_addr()),
         data
     ));
+    if let Some(addr) = server.metrics_addr() {
+        tracing::info!("metrics on http://{addr}/metrics");
+    }
     tracing::info!(
         live_games = server.live_games(),
         "live games reloaded; every accepted move is on disk before it is sent"
@@ -327,6 +345,16 @@ mod tests {
         assert!(parse("--credential-days 0").is_err());
         assert_eq!(parse("--new-players-per-minute 0").unwrap().new_players_per_minute, 0);
         assert_eq!(parse("--key-file k").unwrap().key_file, Some(PathBuf::from("k")));
+        let c = parse("").unwrap();
+        assert_eq!(c.metrics, None, "no metrics unless asked");
+        assert_eq!(c.http_limits.max_connections, ludus_server::http_limits::DEFAULT_MAX_CONNECTIONS);
+        assert_eq!(c.http_limits.max_per_address, ludus_server::http_limits::DEFAULT_MAX_PER_ADDRESS);
+        let c = parse("--metrics 127.0.0.1:9100 --http-max-connections 1000 --http-per-address 100").unwrap();
+        assert_eq!(c.metrics, "127.0.0.1:9100".parse().ok());
+        assert_eq!((c.http_limits.max_connections, c.http_limits.max_per_address), (1000, 100));
+        assert_eq!(parse("--http-max-connections 8").unwrap().http_limits.max_per_address, 8);
+        assert!(parse("--http-per-address 0").is_err());
+        assert!(parse("--metrics nowhere").is_err());
         for bad in
             ["--udp nowhere", "--bogus 1", "--hold", "--hold -3", "--udp none --ws none", "--max-clients 0"]
         {

@@ -1,5 +1,6 @@
-//! The server's metrics in the Prometheus text format (`GET /metrics`), one registry per
-//! server (several servers can run in one process: tests, the game's LAN host).
+//! The server's metrics in the Prometheus text format (`GET /metrics` on the address of
+//! `--metrics`, not on the public ports), one registry per server (several servers can run in
+//! one process: tests, the game's LAN host).
 
 use prometheus::{
     Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
@@ -23,6 +24,9 @@ pub struct Metrics {
     pub games_started: IntCounter,
     /// See `games_started`.
     pub games_finished: IntCounter,
+    /// HTTP connections closed early, by reason (`busy`, `evicted`, `handshake_timeout`,
+    /// `body_timeout`, `write_timeout`; see [`crate::http_limits`]).
+    pub http_closed: IntCounterVec,
 }
 
 impl Metrics {
@@ -50,6 +54,11 @@ impl Metrics {
             IntCounter::new("ludus_games_started_total", "Games started").expect("valid metric");
         let games_finished =
             IntCounter::new("ludus_games_finished_total", "Games finished").expect("valid metric");
+        let http_closed = IntCounterVec::new(
+            Opts::new("ludus_http_connections_closed_total", "HTTP connections closed early, by reason"),
+            &["reason"],
+        )
+        .expect("valid metric");
         for c in [
             Box::new(clients.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(games_live.clone()),
@@ -58,6 +67,7 @@ impl Metrics {
             Box::new(refusals.clone()),
             Box::new(games_started.clone()),
             Box::new(games_finished.clone()),
+            Box::new(http_closed.clone()),
         ] {
             registry.register(c).expect("metric registered once");
         }
@@ -70,6 +80,7 @@ impl Metrics {
             refusals,
             games_started,
             games_finished,
+            http_closed,
         }
     }
 
@@ -98,6 +109,7 @@ mod tests {
         m.moves.inc_by(5);
         m.move_round_trip.observe(0.003);
         m.refusals.with_label_values(&["illegal_move"]).inc();
+        m.http_closed.with_label_values(&["body_timeout"]).inc();
         let text = m.render();
         for line in [
             "ludus_clients{transport=\"udp\"} 3",
@@ -107,6 +119,7 @@ mod tests {
             "ludus_move_round_trip_seconds_bucket{le=\"0.002\"} 0",
             "ludus_refusals_total{kind=\"illegal_move\"} 1",
             "ludus_games_live 0",
+            "ludus_http_connections_closed_total{reason=\"body_timeout\"} 1",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -10,13 +10,17 @@
 //!   content types and `Cache-Control` (`no-cache` for the page, the service worker and JSON, a
 //!   year and `immutable` for the game's code under its content-hashed names, a day for the
 //!   rest); `X-Content-Type-Options: nosniff`;
-//! - `GET /ludus-server.json` (the ports, `no-store`), `GET /healthz`, `GET /metrics`
-//!   (Prometheus text).
+//! - `GET /ludus-server.json` (the ports, `no-store`), `GET /healthz`; the token endpoint
+//!   `POST /api/connect`, whose body must arrive within [`HttpLimits::body_timeout`] (`408`).
 //!
-//! Connections: hyper's HTTP/1.1 with a header-read timeout and a bounded head
-//! ([`HttpLimits`]); a global and a per-address connection cap, checked at accept (`503` with
-//! `Retry-After: 1` beyond), so that slow clients cannot take every slot.
+//! `GET /metrics` (Prometheus text) is not served here but on a listener of its own
+//! ([`HttpServer::metrics`], `--metrics ADDR`), meant for a private address.
+//!
+//! Connections: hyper's HTTP/1.1 with a bounded head, the slots shared fairly between
+//! addresses and deadlines on every part of a request ([`crate::http_limits`]).
 
+use crate::http_limits::Peer;
+pub use crate::http_limits::{HttpLimits, MAX_HEAD};
 use crate::metrics::Metrics;
 use axum::Router;
 use axum::body::Body;
@@ -25,46 +29,21 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig as TlsConfig;
-use tower::ServiceExt;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 /// Longest request target (path and query), in bytes.
 pub const MAX_REQUEST_LINE: usize = 4096;
-/// Largest request head, in bytes (hyper answers `431` beyond).
-pub const MAX_HEAD: usize = 16 * 1024;
 /// The generated file that tells the page the ports.
 pub const INFO_PATH: &str = "/ludus-server.json";
-
-/// Bounds of the HTTP side.
-#[derive(Clone, Debug)]
-pub struct HttpLimits {
-    /// Most connections at once.
-    pub max_connections: usize,
-    /// Most connections at once from one IP address.
-    pub max_per_address: usize,
-    /// Time to send a request head (also the idle time between keep-alive requests), and
-    /// to finish a TLS handshake.
-    pub header_timeout: Duration,
-}
-
-impl Default for HttpLimits {
-    fn default() -> HttpLimits {
-        HttpLimits { max_connections: 64, max_per_address: 16, header_timeout: Duration::from_secs(10) }
-    }
-}
 
 /// Why the HTTP side could not start.
 #[derive(Debug, thiserror::Error)]
@@ -125,17 +104,41 @@ impl HttpServer {
         }
         .and_then(|l| l.set_nonblocking(true).map(|()| l))
         .map_err(|source| WebError::Bind { addr: config.addr, source })?;
-        let addr =
-            std_listener.local_addr().map_err(|source| WebError::Bind { addr: config.addr, source })?;
-        let app = router(root, config.info, metrics, config.minter);
-        let (stop, stopped) = watch::channel(false);
+        let app = router(root, config.info, config.minter, &config.limits, &metrics);
         let tls = config.tls.map(TlsAcceptor::from);
-        let limits = config.limits;
-        let _guard = runtime.enter();
-        let listener = TcpListener::from_std(std_listener)
-            .map_err(|source| WebError::Bind { addr: config.addr, source })?;
-        runtime.spawn(accept_loop(listener, app, tls, limits, stopped));
-        Ok(HttpServer { addr, stop })
+        start(runtime, config.addr, std_listener, app, tls, config.limits, metrics)
+    }
+
+    /// Binds `addr` on `runtime` and serves only `GET /metrics` there, over plain HTTP (a
+    /// private address: loopback, or a network only the monitoring reaches).
+    pub fn metrics(
+        runtime: &tokio::runtime::Handle,
+        addr: SocketAddr,
+        limits: HttpLimits,
+        metrics: Metrics,
+    ) -> Result<HttpServer, WebError> {
+        let std_listener = std::net::TcpListener::bind(addr)
+            .and_then(|l| l.set_nonblocking(true).map(|()| l))
+            .map_err(|source| WebError::Bind { addr, source })?;
+        let shown = metrics.clone();
+        let app = Router::new()
+            .route(
+                "/metrics",
+                get(move || {
+                    let metrics = shown.clone();
+                    async move {
+                        (
+                            [
+                                (header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8"),
+                                (header::CACHE_CONTROL, "no-store"),
+                            ],
+                            metrics.render(),
+                        )
+                    }
+                }),
+            )
+            .fallback(|| async { plain(StatusCode::NOT_FOUND, "not found\n") });
+        start(runtime, addr, std_listener, app, None, limits, metrics)
     }
 
     /// The bound address.
@@ -144,24 +147,53 @@ impl HttpServer {
     }
 }
 
+/// Serves `app` on `std_listener` (non-blocking, bound to `asked`) from `runtime`.
+fn start(
+    runtime: &tokio::runtime::Handle,
+    asked: SocketAddr,
+    std_listener: std::net::TcpListener,
+    app: Router,
+    tls: Option<TlsAcceptor>,
+    limits: HttpLimits,
+    metrics: Metrics,
+) -> Result<HttpServer, WebError> {
+    let bind = |source| WebError::Bind { addr: asked, source };
+    let addr = std_listener.local_addr().map_err(bind)?;
+    let (stop, stopped) = watch::channel(false);
+    let _guard = runtime.enter();
+    let listener = TcpListener::from_std(std_listener).map_err(bind)?;
+    runtime.spawn(crate::http_limits::accept_loop(listener, app, tls, limits, metrics, stopped));
+    Ok(HttpServer { addr, stop })
+}
+
 impl Drop for HttpServer {
     fn drop(&mut self) {
         let _ = self.stop.send(true);
     }
 }
 
-/// The address of the connection a request came on (an extension of every request).
-#[derive(Clone, Copy, Debug)]
-struct Peer(SocketAddr);
-
 /// `POST /api/connect`: a connect token for the request's credential (see [`crate::tokens`]).
-async fn connect(minter: Arc<crate::tokens::Minter>, req: Request) -> Response {
+/// The body must arrive within `body_timeout`.
+async fn connect(
+    minter: Arc<crate::tokens::Minter>,
+    body_timeout: Duration,
+    metrics: Metrics,
+    req: Request,
+) -> Response {
     let Some(Peer(peer)) = req.extensions().get::<Peer>().copied() else {
         return plain(StatusCode::INTERNAL_SERVER_ERROR, "no peer address\n");
     };
-    let body = match axum::body::to_bytes(req.into_body(), crate::tokens::MAX_REQUEST_BYTES).await {
-        Ok(body) => body,
-        Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request too long\n"),
+    let body = axum::body::to_bytes(req.into_body(), crate::tokens::MAX_REQUEST_BYTES);
+    let body = match tokio::time::timeout(body_timeout, body).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request too long\n"),
+        Err(_) => {
+            metrics.http_closed.with_label_values(&["body_timeout"]).inc();
+            crate::faults::note("HTTP request body not sent in time: connection closed");
+            let mut r = plain(StatusCode::REQUEST_TIMEOUT, "the request body did not arrive in time\n");
+            r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return r;
+        }
     };
     // Any origin may ask (a page served elsewhere, a tablet's page for the in-game host): a
     // token is what any client can get, and a credential is only what the page already holds.
@@ -202,15 +234,19 @@ async fn connect(minter: Arc<crate::tokens::Minter>, req: Request) -> Response {
 fn router(
     root: Option<PathBuf>,
     info: String,
-    metrics: Metrics,
     minter: Option<Arc<crate::tokens::Minter>>,
+    limits: &HttpLimits,
+    metrics: &Metrics,
 ) -> Router {
     let info: Arc<str> = info.into();
     let mut app = Router::new();
     if let Some(minter) = minter {
+        let (body_timeout, metrics) = (limits.body_timeout, metrics.clone());
         app = app.route(
             ludus_protocol::CONNECT_PATH,
-            axum::routing::post(move |req: Request| connect(minter.clone(), req)),
+            axum::routing::post(move |req: Request| {
+                connect(minter.clone(), body_timeout, metrics.clone(), req)
+            }),
         );
     }
     let mut app = app
@@ -226,22 +262,7 @@ fn router(
                 }
             }),
         )
-        .route("/healthz", get(|| async { ([(header::CACHE_CONTROL, "no-store")], "ok\n") }))
-        .route(
-            "/metrics",
-            get(move || {
-                let metrics = metrics.clone();
-                async move {
-                    (
-                        [
-                            (header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8"),
-                            (header::CACHE_CONTROL, "no-store"),
-                        ],
-                        metrics.render(),
-                    )
-                }
-            }),
-        );
+        .route("/healthz", get(|| async { ([(header::CACHE_CONTROL, "no-store")], "ok\n") }));
     if let Some(root) = root.clone() {
         let files = ServeDir::new(&root)
             .precompressed_br()
@@ -268,7 +289,7 @@ fn plain(status: StatusCode, body: &'static str) -> Response {
 /// What a request path names, by our rules.
 #[derive(Debug, PartialEq, Eq)]
 enum Target {
-    /// A route of ours (`/ludus-server.json`, `/healthz`, `/metrics`).
+    /// A route of ours (`/ludus-server.json`, `/healthz`).
     Endpoint,
     /// A file under the root, as plain names (`index.html` for a directory).
     File(PathBuf),
@@ -283,7 +304,7 @@ fn resolve(path: &str) -> Result<Target, StatusCode> {
     if rest.contains('%') && !valid_escapes(rest) {
         return Err(StatusCode::BAD_REQUEST);
     }
-    if ["/ludus-server.json", "/healthz", "/metrics"].contains(&format!("/{decoded}").as_str()) {
+    if [INFO_PATH, "/healthz"].contains(&format!("/{decoded}").as_str()) {
         return Ok(Target::Endpoint);
     }
     let mut relative = PathBuf::new();
@@ -457,121 +478,6 @@ async fn guard(root: Option<&Path>, req: Request, next: Next) -> Response {
     response
 }
 
-/// Connections open, overall and by address.
-#[derive(Default)]
-struct Slots {
-    total: usize,
-    by_address: HashMap<IpAddr, usize>,
-}
-
-/// A connection's place in [`Slots`], given back when dropped.
-struct Slot {
-    slots: Arc<Mutex<Slots>>,
-    ip: IpAddr,
-}
-
-impl Slot {
-    fn take(slots: &Arc<Mutex<Slots>>, ip: IpAddr, limits: &HttpLimits) -> Option<Slot> {
-        let mut s = slots.lock().ok()?;
-        let mine = s.by_address.get(&ip).copied().unwrap_or(0);
-        if s.total >= limits.max_connections || mine >= limits.max_per_address {
-            return None;
-        }
-        s.total += 1;
-        *s.by_address.entry(ip).or_default() += 1;
-        Some(Slot { slots: slots.clone(), ip })
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        if let Ok(mut s) = self.slots.lock() {
-            s.total -= 1;
-            if let Some(n) = s.by_address.get_mut(&self.ip) {
-                *n -= 1;
-                if *n == 0 {
-                    s.by_address.remove(&self.ip);
-                }
-            }
-        }
-    }
-}
-
-const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
-Retry-After: 1\r\nContent-Length: 5\r\nConnection: close\r\n\r\nbusy\n";
-
-async fn accept_loop(
-    listener: TcpListener,
-    app: Router,
-    tls: Option<TlsAcceptor>,
-    limits: HttpLimits,
-    mut stop: watch::Receiver<bool>,
-) {
-    let slots = Arc::new(Mutex::new(Slots::default()));
-    loop {
-        let accepted = tokio::select! {
-            _ = stop.changed() => return,
-            accepted = listener.accept() => accepted,
-        };
-        let (stream, peer) = match accepted {
-            Ok(a) => a,
-            Err(e) => {
-                // Out of file descriptors and the like: wait a little rather than spin.
-                tracing::warn!("HTTP accept: {e}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let _ = stream.set_nodelay(true);
-        let Some(slot) = Slot::take(&slots, peer.ip(), &limits) else {
-            if tls.is_none() {
-                tokio::spawn(refuse(stream));
-            }
-            continue;
-        };
-        let (app, tls, limits) = (app.clone(), tls.clone(), limits.clone());
-        tokio::spawn(async move {
-            let _slot = slot;
-            match tls {
-                Some(acceptor) => {
-                    if let Ok(Ok(stream)) =
-                        tokio::time::timeout(limits.header_timeout, acceptor.accept(stream)).await
-                    {
-                        serve(stream, app, &limits, peer).await;
-                    }
-                }
-                None => serve(stream, app, &limits, peer).await,
-            }
-        });
-    }
-}
-
-async fn refuse(mut stream: TcpStream) {
-    let _ = tokio::time::timeout(Duration::from_secs(1), async {
-        let _ = stream.write_all(BUSY).await;
-        let _ = stream.shutdown().await;
-    })
-    .await;
-}
-
-async fn serve<I>(io: I, app: Router, limits: &HttpLimits, peer: SocketAddr)
-where
-    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
-    let service = TowerToHyperService::new(app.map_request(move |req: Request<hyper::body::Incoming>| {
-        let mut req = req.map(Body::new);
-        req.extensions_mut().insert(Peer(peer));
-        req
-    }));
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout)
-        .max_buf_size(MAX_HEAD)
-        .keep_alive(true);
-    let _ = builder.serve_connection(TokioIo::new(io), service).await;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -582,6 +488,7 @@ mod tests {
         assert_eq!(resolve("/sub/"), Ok(Target::File("sub/index.html".into())));
         assert_eq!(resolve("/a%20b.js"), Ok(Target::File("a b.js".into())));
         assert_eq!(resolve("/ludus-server.json"), Ok(Target::Endpoint));
+        assert_eq!(resolve("/metrics"), Ok(Target::File("metrics".into())), "not served here");
         for bad in
             ["/../x", "/%2e%2e/x", "//etc", "/a\\b", "/%5c..", "/x%00.png", "/./x", "/%zz", "/%ff", "/a:b"]
         {

@@ -21,7 +21,17 @@ fn web_server(name: &str) -> (ServerHandle, SocketAddr, PathBuf) {
     web_server_with(name, HttpLimits::default())
 }
 
-fn web_server_with(name: &str, limits: HttpLimits) -> (ServerHandle, SocketAddr, PathBuf) {
+pub fn web_server_with(name: &str, limits: HttpLimits) -> (ServerHandle, SocketAddr, PathBuf) {
+    let (mut config, base) = web_config(name);
+    config.http_limits = limits;
+    let server = spawn(config);
+    let addr = server.http_addr().expect("HTTP is on");
+    assert!(addr.ip().is_loopback());
+    (server, addr, base)
+}
+
+/// The configuration of [`web_server`] and the directory its web directory is in.
+pub fn web_config(name: &str) -> (ServerConfig, PathBuf) {
     let base = data_dir(name);
     let web = base.join("web");
     std::fs::create_dir_all(web.join("sub")).unwrap();
@@ -42,26 +52,22 @@ fn web_server_with(name: &str, limits: HttpLimits) -> (ServerHandle, SocketAddr,
     std::fs::write(base.join("Cargo.toml"), SECRET).unwrap();
     let mut config = ServerConfig::local(base.join("data"));
     config.web_dir = Some(web.clone());
-    config.http_limits = limits;
-    let server = spawn(config);
-    let addr = server.http_addr().expect("HTTP is on");
-    assert!(addr.ip().is_loopback());
-    (server, addr, base)
+    (config, base)
 }
 
-struct Response {
-    status: u16,
-    headers: HashMap<String, String>,
-    body: Vec<u8>,
+pub struct Response {
+    pub status: u16,
+    pub headers: HashMap<String, String>,
+    pub body: Vec<u8>,
 }
 
 impl Response {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(&name.to_ascii_lowercase()).map(String::as_str)
     }
 }
 
-fn connect(addr: SocketAddr) -> TcpStream {
+pub fn connect(addr: SocketAddr) -> TcpStream {
     let stream = TcpStream::connect_timeout(&addr, WAIT).expect("connect");
     stream.set_read_timeout(Some(WAIT)).unwrap();
     stream.set_write_timeout(Some(WAIT)).unwrap();
@@ -69,11 +75,11 @@ fn connect(addr: SocketAddr) -> TcpStream {
 }
 
 /// Sends `raw`, reads until the server closes (bounded by `WAIT`), returns everything read.
-fn exchange(addr: SocketAddr, raw: &[u8]) -> Vec<u8> {
+pub fn exchange(addr: SocketAddr, raw: &[u8]) -> Vec<u8> {
     try_exchange(addr, raw).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn try_exchange(addr: SocketAddr, raw: &[u8]) -> Result<Vec<u8>, String> {
+pub fn try_exchange(addr: SocketAddr, raw: &[u8]) -> Result<Vec<u8>, String> {
     let mut stream = connect(addr);
     // The server may answer and close before reading everything (an oversized request).
     let _ = stream.write_all(raw);
@@ -93,7 +99,7 @@ fn try_exchange(addr: SocketAddr, raw: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 /// Splits one response off the front of `bytes` (a body only if `with_body`).
-fn parse(bytes: &[u8], with_body: bool) -> (Response, &[u8]) {
+pub fn parse(bytes: &[u8], with_body: bool) -> (Response, &[u8]) {
     let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").expect("a complete head") + 4;
     let head = std::str::from_utf8(&bytes[..end]).expect("an ASCII head");
     let mut lines = head.split("\r\n");
@@ -114,7 +120,7 @@ fn parse(bytes: &[u8], with_body: bool) -> (Response, &[u8]) {
 }
 
 /// One request with `Connection: close`.
-fn request(addr: SocketAddr, method: &str, path: &str, extra: &str) -> Response {
+pub fn request(addr: SocketAddr, method: &str, path: &str, extra: &str) -> Response {
     let raw = format!("{method} {path} HTTP/1.1\r\nHost: test\r\n{extra}Connection: close\r\n\r\n");
     let bytes = exchange(addr, raw.as_bytes());
     let (response, rest) = parse(&bytes, method != "HEAD");
@@ -122,7 +128,7 @@ fn request(addr: SocketAddr, method: &str, path: &str, extra: &str) -> Response 
     response
 }
 
-fn get(addr: SocketAddr, path: &str, accept_encoding: Option<&str>) -> Response {
+pub fn get(addr: SocketAddr, path: &str, accept_encoding: Option<&str>) -> Response {
     let extra = accept_encoding.map(|e| format!("Accept-Encoding: {e}\r\n")).unwrap_or_default();
     request(addr, "GET", path, &extra)
 }
@@ -399,7 +405,7 @@ fn keep_alive_and_pipelining() {
 }
 
 /// A TCP connection from `source` (any 127.x.y.z works on the loopback interface).
-fn connect_from(source: [u8; 4], addr: SocketAddr) -> TcpStream {
+pub fn connect_from(source: [u8; 4], addr: SocketAddr) -> TcpStream {
     use socket2::{Domain, Socket, Type};
     let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
     socket.bind(&SocketAddr::from((source, 0)).into()).unwrap();
@@ -411,7 +417,7 @@ fn connect_from(source: [u8; 4], addr: SocketAddr) -> TcpStream {
 }
 
 /// Waits until `stream` is answered with a `200` (its request is sent first).
-fn served(stream: &mut TcpStream) -> bool {
+pub fn served(stream: &mut TcpStream) -> bool {
     stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n").unwrap();
     let mut answer = [0u8; 512];
     let n = stream.read(&mut answer).unwrap_or(0);
@@ -419,7 +425,7 @@ fn served(stream: &mut TcpStream) -> bool {
 }
 
 /// Reads what a refused connection gets: a `503` with `Retry-After: 1`, then the close.
-fn refused(mut stream: TcpStream) -> bool {
+pub fn refused(mut stream: TcpStream) -> bool {
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     if answer.is_empty() {
@@ -429,10 +435,18 @@ fn refused(mut stream: TcpStream) -> bool {
     r.status == 503 && r.header("retry-after") == Some("1")
 }
 
+/// Whether the server closed `stream` (end of file or a reset within `WAIT`).
+pub fn closed_by_server(stream: &mut TcpStream) -> bool {
+    let mut rest = Vec::new();
+    match stream.read_to_end(&mut rest) {
+        Ok(_) => true,
+        Err(e) => matches!(e.kind(), std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe),
+    }
+}
+
 #[test]
 fn connections_are_bounded_overall_and_by_address() {
-    let limits =
-        HttpLimits { max_connections: 6, max_per_address: 3, header_timeout: Duration::from_secs(10) };
+    let limits = HttpLimits { max_connections: 6, max_per_address: 3, ..HttpLimits::default() };
     let (_server, addr, _) = web_server_with("http-bounded", limits);
     // One address fills its share; each connection is answered, so all are counted.
     let mut open: Vec<TcpStream> = (0..3).map(|_| connect_from([127, 0, 0, 1], addr)).collect();
@@ -444,7 +458,19 @@ fn connections_are_bounded_overall_and_by_address() {
         assert!(served(&mut s));
         open.push(s);
     }
+    // Past the overall bound, a newcomer takes the oldest connection of an address holding the
+    // most (127.0.0.1's first), then of the next (127.0.0.2's first)...
+    for (i, victim) in [0, 3].into_iter().enumerate() {
+        let mut s = connect_from([127, 0, 0, 3], addr);
+        assert!(served(&mut s), "newcomer {i}");
+        assert!(closed_by_server(&mut open[victim]), "connection {victim} gave its slot up");
+        open.push(s);
+    }
+    // ...until it holds as many as the others: then it is refused.
     assert!(refused(connect_from([127, 0, 0, 3], addr)), "past the overall bound");
+    for (i, s) in open.iter_mut().enumerate().filter(|(i, _)| ![0, 3].contains(i)) {
+        assert!(served(s), "connection {i} kept its slot");
+    }
     drop(open);
     // The slots come back once those connections are closed.
     let deadline = Instant::now() + WAIT;
@@ -482,9 +508,20 @@ fn a_silent_connection_is_closed_after_the_header_timeout() {
 
 #[test]
 fn health_and_metrics() {
-    let (server, addr, _) = web_server("http-metrics");
+    let (mut config, _) = web_config("http-metrics");
+    config.metrics = Some(SocketAddr::from(([127, 0, 0, 1], 0)));
+    let server = spawn(config);
+    let addr = server.http_addr().unwrap();
+    let metrics = server.metrics_addr().expect("--metrics is on");
+    assert_ne!(metrics, addr);
     let r = get(addr, "/healthz", None);
     assert_eq!((r.status, r.body.as_slice()), (200, b"ok\n".as_slice()));
+    // The metrics are not public: only on their own address.
+    assert_eq!(get(addr, "/metrics", None).status, 404, "no metrics on the token port");
+    for path in ["/", "/healthz", "/metrics/x", "/ludus-server.json"] {
+        assert_eq!(get(metrics, path, None).status, 404, "{path} on the metrics port");
+    }
+    assert!(web_server("http-no-metrics").0.metrics_addr().is_none(), "off unless asked");
     // A game's moves show in the counters.
     let ws = server.ws_addr().unwrap();
     let mut a = TestClient::signed_in(ws, ludus_protocol::client::Transport::WebSocket, "Ann");
@@ -497,7 +534,7 @@ fn health_and_metrics() {
     crate::play::play_out([p0, p1], &mut [], view.game, ludus_rules::Variant::Latrunculi, 5, 4);
     let deadline = Instant::now() + WAIT;
     let text = loop {
-        let text = String::from_utf8(get(addr, "/metrics", None).body).unwrap();
+        let text = String::from_utf8(get(metrics, "/metrics", None).body).unwrap();
         let metric = |name: &str| {
             text.lines()
                 .find_map(|l| l.strip_prefix(name).and_then(|v| v.trim().parse::<f64>().ok()))

@@ -2,6 +2,7 @@
 //! binary; every test runs its own server on free ports and stops by itself).
 
 mod attacks;
+mod attacks_http;
 mod chat;
 mod common;
 mod dependency_bugs;
