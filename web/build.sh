@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the browser bundle into web/dist from a clean checkout: the game for wasm32 (the
-# wasm-release profile), wasm-bindgen's JS glue and wasm-opt -Oz into a stage directory, then
+# wasm-release profile), wasm-bindgen's JS glue and wasm-opt -O1 into a stage directory, then
 # web/package.sh: the code under content-hashed names, the page, the service worker, the icons,
 # and a .br and a .gz next to every file for servers that send precompressed files. Installs what it
 # needs first (idempotently): the wasm32 target, wasm-bindgen-cli at Cargo.lock's version,
@@ -73,9 +73,12 @@ rm -rf "$stage"
 mkdir -p "$stage"
 wasm-bindgen --target web --no-typescript --out-dir "$stage" "$wasm"
 
-# wasm-opt takes minutes: its result is kept in the target directory, keyed by its input, its
-# version and its flags, and reused while they are the same.
-opt_flags=(-Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
+# -O1, not -Oz: on the module rustc makes at opt-level z with fat LTO, -O1 takes about a minute of
+# CPU where -Os and -Oz take nine, and its output is the smaller one once brotli-compressed (the
+# bytes that cross the wire and count against the budget; docs/RESULTS.md). The result is kept in
+# the target directory, keyed by its input, its version and its flags, and reused while they are
+# the same.
+opt_flags=(-O1 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
   --enable-multivalue --enable-sign-ext --enable-mutable-globals)
 opt_version="$("$wasm_opt" --version)"
 key="$( { sha256sum <"$stage/ludus_bg.wasm"; echo "$opt_version ${opt_flags[*]}"; } | sha256sum | cut -c1-32)"
