@@ -74,7 +74,7 @@ mkdir -p "$stage"
 wasm-bindgen --target web --no-typescript --out-dir "$stage" "$wasm"
 
 # -O1, not -Oz: on the module rustc makes at opt-level z with fat LTO, -O1 takes about a minute of
-# CPU where -Os and -Oz take nine, and its output is the smaller one once brotli-compressed (the
+# CPU where -Os and -Oz take nine to twelve, and its output is the smaller one once brotli-compressed (the
 # bytes that cross the wire and count against the budget; docs/RESULTS.md). The result is kept in
 # the target directory, keyed by its input, its version and its flags, and reused while they are
 # the same.
