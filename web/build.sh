@@ -73,11 +73,11 @@ rm -rf "$stage"
 mkdir -p "$stage"
 wasm-bindgen --target web --no-typescript --out-dir "$stage" "$wasm"
 
-# -O1, not -Oz: on the module rustc makes at opt-level z with fat LTO, -O1 takes about a minute of
-# CPU where -Os and -Oz take nine to twelve, and its output is the smaller one once brotli-compressed (the
-# bytes that cross the wire and count against the budget; docs/RESULTS.md). The result is kept in
-# the target directory, keyed by its input, its version and its flags, and reused while they are
-# the same.
+# -O1, not -Oz: on the module rustc makes at opt-level z with fat LTO, -O1 takes about a minute
+# of CPU where -Os and -Oz take nine to twelve, and its output is the smaller one once
+# brotli-compressed (the bytes that cross the wire and count against the budget; see
+# docs/RESULTS.md). The result is kept in the target directory, keyed by its input, its version
+# and its flags, and reused while they are the same.
 opt_flags=(-O1 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
   --enable-multivalue --enable-sign-ext --enable-mutable-globals)
 opt_version="$("$wasm_opt" --version)"
