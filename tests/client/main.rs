@@ -19,16 +19,39 @@ mod surfaces;
 mod texts;
 mod title;
 
+use std::cell::Cell;
 use std::sync::{Mutex, MutexGuard};
 
-/// Tests that use the data directory take this lock: it is global to the process.
-pub fn data_dir_lock() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+thread_local! {
+    /// Whether this test's thread holds [`data_dir_lock`].
+    static HOLDS_DATA_DIR: Cell<bool> = const { Cell::new(false) };
 }
 
-/// A fresh, empty data directory for this process, made the game's data directory.
+/// The data directory held by one test (see [`data_dir_lock`]).
+pub struct DataDirGuard {
+    _lock: MutexGuard<'static, ()>,
+}
+
+impl Drop for DataDirGuard {
+    fn drop(&mut self) {
+        HOLDS_DATA_DIR.set(false);
+    }
+}
+
+/// Tests that use the data directory take this lock: it is global to the process. Every app of
+/// the game's plugins reads and writes it (the unfinished game, the recent games, the lessons,
+/// the online settings), so [`headless`] requires it.
+pub fn data_dir_lock() -> DataDirGuard {
+    static LOCK: Mutex<()> = Mutex::new(());
+    let lock = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    HOLDS_DATA_DIR.set(true);
+    DataDirGuard { _lock: lock }
+}
+
+/// A fresh, empty data directory for this process, made the game's data directory (under
+/// [`data_dir_lock`]).
 pub fn fresh_data_dir(name: &str) -> std::path::PathBuf {
+    assert!(HOLDS_DATA_DIR.get(), "take data_dir_lock() before fresh_data_dir({name:?})");
     let dir = std::env::temp_dir().join(format!("ludus-client-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -36,9 +59,14 @@ pub fn fresh_data_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// The game's core plugins in a headless App (no window, no rendering).
+/// The game's core plugins in a headless App (no window, no rendering). The caller holds
+/// [`data_dir_lock`] and has made a [`fresh_data_dir`]: the app reads and writes it.
 pub fn headless() -> bevy::prelude::App {
     use bevy::prelude::*;
+    assert!(
+        HOLDS_DATA_DIR.get(),
+        "take data_dir_lock() and fresh_data_dir() before headless(): the app reads and writes the data directory"
+    );
     let mut app = App::new();
     app.add_plugins(MinimalPlugins);
     app.insert_resource(ludus::game::settings::Settings::default());

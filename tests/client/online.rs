@@ -39,6 +39,24 @@ fn server_with_app(config: ServerConfig) -> (ServerHandle, SocketAddr, App) {
     (server, addr, app)
 }
 
+/// The server started again on `addr` with its database in `dir`. The port was free between
+/// the two servers: if something held it meanwhile for a moment (a connection the kernel gave
+/// it to), binding is tried again, for at most ten seconds.
+fn respawn_on(addr: SocketAddr, dir: &std::path::Path) -> ServerHandle {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match ServerHandle::spawn(ServerConfig { udp: Some(addr), ws: None, ..ServerConfig::local(dir) }) {
+            Ok(server) => return server,
+            Err(ludus_server::ServerError::Bind { source, .. })
+                if source.kind() == std::io::ErrorKind::AddrInUse && Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(e) => panic!("the server restarts on the same port: {e}"),
+        }
+    }
+}
+
 /// Runs frames (and polls the bots) until `done` holds, for at most `secs` seconds.
 fn run_until(
     app: &mut App,
@@ -262,9 +280,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     run_until(&mut app, &mut [&mut bot], 20, "the drop noticed", |app, _| {
         matches!(app.world().resource::<Net>().phase, LinkState::Reconnecting(_))
     });
-    let server =
-        ServerHandle::spawn(ServerConfig { udp: Some(addr), ws: None, ..ServerConfig::local(&server_dir) })
-            .expect("server restarts on the same port");
+    let server = respawn_on(addr, &server_dir);
     let bot_token = bot.client.token().cloned();
     let mut bot = Bot {
         client: Client::connect(ClientConfig::new(addr, Transport::Udp).token(bot_token)).expect("bot"),
@@ -298,19 +314,22 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
 fn an_unreachable_server_is_reported() {
     let _guard = data_dir_lock();
     let _dir = fresh_data_dir("unreachable");
-    // A port with nobody behind it.
-    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("socket");
-    let addr = socket.local_addr().expect("addr");
-    drop(socket);
+    // A port with nobody behind it, kept so while the test runs: a TCP socket bound to it and
+    // never listening (nothing else can take the port, and no connection to it gets through,
+    // not even one the kernel would give that port to as its own).
+    let reserved = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).expect("socket");
+    reserved.bind(&SocketAddr::from(([127, 0, 0, 1], 0)).into()).expect("bind");
+    let addr = reserved.local_addr().ok().and_then(|a| a.as_socket()).expect("addr");
     let mut app = headless();
     connect(&mut app, &addr.to_string());
-    // netcode gives up after its timeout (10 s by default).
+    // The token endpoint (TCP, at that port) refuses the connection.
     run_until(&mut app, &mut [], 30, "the failure", |app, _| {
         matches!(app.world().resource::<Net>().phase, LinkState::Failed(LinkFailure::Unreachable(_)))
     });
     assert!(!app.world().resource::<Net>().is_active());
     connect(&mut app, "not an address at all");
     assert!(matches!(app.world().resource::<Net>().phase, LinkState::Failed(LinkFailure::BadAddress(_))));
+    drop(reserved);
     ludus::platform::storage::set_data_dir(None);
 }
 
@@ -350,6 +369,8 @@ fn new_game_view(id: u64, side: Side) -> GameView {
 /// the move is read. The two messages are handed to the game's systems together, every run.
 #[test]
 fn a_game_and_its_first_move_in_one_frame_are_both_applied() {
+    let _guard = data_dir_lock();
+    fresh_data_dir("first-move");
     let mut app = headless();
     let view = new_game_view(7, Side::Second);
     let first = AnyGame::new(Variant::Alquerque);
@@ -374,6 +395,8 @@ fn a_game_and_its_first_move_in_one_frame_are_both_applied() {
 /// end; a move that does not fit leaves the session behind the server, which is noticed.
 #[test]
 fn server_news_change_the_session_through_its_commands() {
+    let _guard = data_dir_lock();
+    fresh_data_dir("server-news");
     let mut app = headless();
     app.world_mut().write_message(FromServer(ServerMessage::Game(new_game_view(9, Side::First))));
     app.update();
@@ -709,7 +732,6 @@ fn the_game_follows_a_redirect_to_the_node_with_the_room() {
             ws: None,
             database: Some(url.clone()),
             node_name: Some(name.to_string()),
-            lease: Duration::from_secs(2),
             key_file: Some(key.clone()),
             ..ServerConfig::local(dir.join(name))
         })
