@@ -86,36 +86,58 @@ impl Cluster {
             "--no-sync",
             "--no-instructions",
         ]))?;
-        // A free port: taken from the kernel, given back, then bound by PostgreSQL (retried if
-        // another process took it meanwhile).
+        // A free port: taken from the kernel and given back, then bound by PostgreSQL. Another
+        // process may take it in between: PostgreSQL then says so in its log and exits, and
+        // another port is tried (a bounded number of times). Any other failure is reported at
+        // once, the server stopped if it runs (a start slower than pg_ctl's wait).
+        let log = cluster.dir.join("log");
         let mut last = String::new();
-        for _ in 0..5 {
+        for _ in 0..PORT_ATTEMPTS {
             let port = std::net::TcpListener::bind("127.0.0.1:0")
                 .and_then(|l| l.local_addr())
                 .map_err(|e| format!("free port: {e}"))?
                 .port();
+            // Durability is not what these tests are about: no waits on the disk, whose
+            // latency on a busy machine would only slow them down.
             let options = format!(
-                "-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={} -c max_connections=200",
+                "-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={} -c max_connections=200 \
+                 -c lc_messages=C -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
                 cluster.dir.display()
             );
+            let logged_before = std::fs::metadata(&log).map_or(0, |m| m.len());
             let started = run(cluster
                 .command("pg_ctl")
                 .arg("-D")
                 .arg(&data)
                 .arg("-l")
-                .arg(cluster.dir.join("log"))
-                .args(["-w", "-t", "60", "-o", &options, "start"]));
-            match started {
-                Ok(()) => {
-                    cluster.port = port;
-                    return Ok(cluster);
-                }
-                Err(e) => last = e,
+                .arg(&log)
+                .args(["-w", "-t", "120", "-o", &options, "start"]));
+            let Err(e) = started else {
+                cluster.port = port;
+                return Ok(cluster);
+            };
+            let said = std::fs::read(&log)
+                .map(|bytes| {
+                    String::from_utf8_lossy(&bytes[(logged_before as usize).min(bytes.len())..]).into_owned()
+                })
+                .unwrap_or_default();
+            last = format!("{e}\nlog:\n{said}");
+            if !said.contains("Address already in use") {
+                let _ = run(cluster.command("pg_ctl").arg("-D").arg(&data).args([
+                    "-m",
+                    "immediate",
+                    "-w",
+                    "stop",
+                ]));
+                return Err(format!("pg_ctl start failed: {last}"));
             }
         }
-        Err(format!("pg_ctl start failed: {last}"))
+        Err(format!("pg_ctl start failed on {PORT_ATTEMPTS} ports in a row: {last}"))
     }
 }
+
+/// Ports tried in turn when another process takes the free port before PostgreSQL binds it.
+const PORT_ATTEMPTS: usize = 10;
 
 impl Drop for Cluster {
     fn drop(&mut self) {
