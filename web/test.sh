@@ -62,7 +62,8 @@ server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 # Its first line: "ludus-server listening udp=ADDR ws=ADDR http=ADDR data=DIR".
 line=""
-for _ in $(seq 100); do
+# Up to 60 s (a debug build on a busy machine); usually the line is there at once.
+for _ in $(seq 600); do
   line="$(grep -m1 '^ludus-server listening ' "$log" || true)"
   [ -n "$line" ] && break
   kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
