@@ -13,10 +13,28 @@ cargo test --workspace --locked --no-run >/dev/null 2>&1 || cargo test --workspa
 bin="$CARGO_TARGET_DIR/debug/ludus"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
+# The game under Xvfb, for at most 180 s. `xvfb-run -a` takes the first display number without a
+# lock file and then starts Xvfb on it: two runs at once on one machine can take the same number,
+# and one Xvfb fails to start. That failure (xvfb-run says so) is tried again, three times at
+# most; any other failure fails at once.
+xvfb() {
+  local attempt rc err="$data/xvfb.err"
+  for attempt in 1 2 3; do
+    rc=0
+    timeout 180 xvfb-run -a "$@" 2>"$err" || rc=$?
+    cat "$err" >&2
+    if [ "$rc" = 0 ] || ! grep -q 'Xvfb failed to start' "$err"; then
+      return "$rc"
+    fi
+    echo "(Xvfb did not start, attempt $attempt: again)" >&2
+    sleep 1
+  done
+  return "$rc"
+}
 for game in latrunculi alquerque; do
   rm -f "$out/$game.png"
-  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan timeout 180 \
-    xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --game "$game" --size 1280x800 --screenshot "$out/$game.png"
+  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan \
+    xvfb -s "-screen 0 1280x800x24" "$bin" --game "$game" --size 1280x800 --screenshot "$out/$game.png"
   python3 .ci/check_screenshot.py "$out/$game.png" "$game"
 done
 # The title screen at the four sizes it must fit without scrolling (tests/client/title.rs checks
@@ -25,8 +43,8 @@ for shot in 1280x800:en 1024x768:vi 768x1024:en 390x844:vi; do
   size="${shot%%:*}" lang="${shot##*:}"
   png="$out/title-$size-$lang.png"
   rm -f "$png"
-  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan timeout 180 \
-    xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --screen title --lang "$lang" --size "$size" --screenshot "$png"
+  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan \
+    xvfb -s "-screen 0 ${size}x24" "$bin" --screen title --lang "$lang" --size "$size" --screenshot "$png"
   python3 .ci/check_screenshot.py "$png" title
 done
 # Moments caught in flight (`--play` plays the moves once the board has settled, and
@@ -37,8 +55,8 @@ moment() {
   local name="$1" game="$2" lang="$3" after="$4" position="$5" moves="$6"
   local png="$out/$name-$lang.png"
   rm -f "$png"
-  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan timeout 180 \
-    xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --game "$game" --position "$position" --play "$moves" \
+  LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan \
+    xvfb -s "-screen 0 1280x800x24" "$bin" --game "$game" --position "$position" --play "$moves" \
     --lang "$lang" --size 1280x800 --screenshot "$png" --screenshot-after "$after"
   python3 .ci/check_screenshot.py "$png" "${game%-quick}"
 }
