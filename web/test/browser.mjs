@@ -6,10 +6,10 @@
 // Environment: LUDUS_WEB_OUT (screenshots, default /tmp/ludus-web), CHROMIUM (default
 // /usr/bin/chromium), LUDUS_MAX_READY_MS (default 15000), LUDUS_MAX_TASK_MS (the longest
 // main-thread task while Hard thinks) and LUDUS_MAX_GAP_MS (the largest gap between painted frames
-// while Hard thinks; its target is 100 ms): both fail the test beyond the limit given, and by
-// default (0) are only printed as benchmarks, since one preempted frame on a busy machine makes
-// the largest of them; what is asserted is that the page keeps painting (the median gap within
-// 100 ms: a search holding the main thread makes every gap long),
+// while Hard thinks; its target is 100 ms): both are printed as benchmarks and fail the test only
+// far beyond the target (default 1000 ms each: one preempted frame on a busy machine makes the
+// largest of them, while a search holding the main thread for Hard's 2 s makes a gap of seconds;
+// 0 only reports them); also asserted: the page keeps painting (the median gap within 100 ms),
 // LUDUS_WS_PORT (the WebSocket port of the ludus-server serving the page: the page must offer
 // ws://HOST:LUDUS_WS_PORT as the default server; unset: not checked), LUDUS_UDP_ADDR and
 // LUDUS_CLI (the server's UDP address and a ludus-cli binary: a bot plays the browser online;
@@ -26,8 +26,8 @@ import { fileURLToPath } from 'node:url';
 const base = process.argv[2] ?? 'http://127.0.0.1:5000/';
 const out = process.env.LUDUS_WEB_OUT ?? '/tmp/ludus-web';
 const maxReadyMs = Number(process.env.LUDUS_MAX_READY_MS ?? 15000);
-const maxTaskMs = Number(process.env.LUDUS_MAX_TASK_MS ?? 0);
-const maxGapMs = Number(process.env.LUDUS_MAX_GAP_MS ?? 0);
+const maxTaskMs = Number(process.env.LUDUS_MAX_TASK_MS ?? 1000);
+const maxGapMs = Number(process.env.LUDUS_MAX_GAP_MS ?? 1000);
 /** The frame-gap target while Hard thinks (README's measured table): reported, not asserted. */
 const targetGapMs = 100;
 /** The median gap between painted frames while Hard thinks: asserted (about 17 ms measured). */
