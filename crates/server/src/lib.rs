@@ -22,6 +22,7 @@
 //! [`ServerHandle::spawn`] runs a server on its own thread (tests, and the game's "host on this
 //! network"); the `ludus-server` binary runs one in the foreground.
 
+pub mod addresses;
 pub mod core;
 pub mod faults;
 pub mod http_limits;
@@ -195,6 +196,10 @@ pub struct ServerConfig {
     pub key_file: Option<PathBuf>,
     /// New players a minute per address at the token endpoint (0: no limit).
     pub new_players_per_minute: u32,
+    /// Clients connected at once per address (IPv4 address, IPv6 /64; 0: no cap, as
+    /// [`ServerConfig::local`] has it; the binary's default is
+    /// [`addresses::DEFAULT_MAX_CLIENTS_PER_ADDRESS`]).
+    pub max_clients_per_address: usize,
     /// Serve HTTP over TLS (https) and the WebSocket port over TLS (wss) with this certificate
     /// and key (PEM files).
     pub tls: Option<TlsFiles>,
@@ -271,6 +276,7 @@ impl ServerConfig {
             http: None,
             key_file: None,
             new_players_per_minute: DEFAULT_NEW_PLAYERS_PER_MINUTE,
+            max_clients_per_address: 0,
             tls: None,
             http_limits: HttpLimits::default(),
             metrics: None,
@@ -331,6 +337,8 @@ pub struct Server {
     /// The listener of `/metrics` (`--metrics`).
     metrics_http: Option<HttpServer>,
     metrics: Metrics,
+    /// The token endpoint's logic (told of the credentials the core issues).
+    minter: Arc<tokens::Minter>,
     /// Refusals already counted in `metrics`, by kind.
     refusals_seen: std::collections::HashMap<&'static str, u64>,
     last_metrics: Instant,
@@ -464,13 +472,13 @@ impl Server {
         let public = |on: bool, s: &dyn ServerSocket| if on { s.addr().ok() } else { None };
         let socket_addresses =
             [public(udp_addr.is_some(), sockets[0].as_ref()), public(ws_addr.is_some(), sockets[1].as_ref())];
-        let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now, key);
-        let minter = Arc::new(tokens::Minter::new(
-            key,
-            NETCODE_PROTOCOL_ID,
-            socket_addresses,
-            config.new_players_per_minute,
-        ));
+        let addresses = Arc::new(addresses::Addresses::new(config.max_clients_per_address));
+        let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now, key)
+            .with_addresses(addresses.clone());
+        let minter = Arc::new(
+            tokens::Minter::new(key, NETCODE_PROTOCOL_ID, socket_addresses, config.new_players_per_minute)
+                .with_addresses(addresses),
+        );
         let now = Instant::now();
         let seed = renet2_netcode::generate_random_bytes::<32>();
         let core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
@@ -493,7 +501,7 @@ impl Server {
             info: info.to_string(),
             tls,
             limits: config.http_limits.clone(),
-            minter: Some(minter),
+            minter: Some(minter.clone()),
             listener: http_listener,
         };
         let http = Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?);
@@ -548,6 +556,7 @@ impl Server {
             http_addr,
             metrics_http,
             metrics,
+            minter,
             refusals_seen: std::collections::HashMap::new(),
             last_metrics: now,
             pending: VecDeque::new(),
@@ -751,6 +760,9 @@ impl Server {
                 self.core.message(id, &bytes);
             }
         }
+        for hash in self.core.take_issued() {
+            self.minter.vouch(hash);
+        }
         if slow {
             self.last_slow = now;
             self.core.timers();
@@ -804,6 +816,7 @@ impl Server {
         self.metrics
             .games_finished
             .inc_by(stats.games_finished.saturating_sub(self.metrics.games_finished.get()));
+        self.metrics.network_faults_from(&self.transport.handshakes());
         for (kind, &count) in &stats.refusals {
             let seen = self.refusals_seen.entry(kind).or_default();
             self.metrics.refusals.with_label_values(&[kind]).inc_by(count - *seen);

@@ -76,6 +76,11 @@ struct Args {
     /// 0: no limit (load tests from one machine)
     #[arg(long, value_name = "N", default_value_t = ludus_server::DEFAULT_NEW_PLAYERS_PER_MINUTE)]
     new_players_per_minute: u32,
+    /// Clients connected at once from one address (IPv4 address, IPv6 /64), for UDP and
+    /// WebSocket together: beyond, the token endpoint answers 429; raise it for many players
+    /// behind one NAT; 0: no cap (load tests from one machine)
+    #[arg(long, value_name = "N", default_value_t = ludus_server::addresses::DEFAULT_MAX_CLIENTS_PER_ADDRESS)]
+    max_clients_per_address: usize,
     /// Serve HTTP over TLS (https) and the WebSocket port over TLS (wss) with this PEM
     /// certificate chain (with --tls-key)
     #[arg(long, value_name = "FILE", requires = "tls_key")]
@@ -170,6 +175,7 @@ impl Args {
             http: self.public_http.clone(),
         };
         config.new_players_per_minute = self.new_players_per_minute;
+        config.max_clients_per_address = self.max_clients_per_address;
         config.limits.seat_hold = Duration::from_secs(self.hold);
         config.max_clients = self.max_clients as usize;
         config.tls = match (&self.tls_cert, &self.tls_key) {
@@ -180,8 +186,24 @@ impl Args {
     }
 }
 
+/// Directives before RUST_LOG's (which may override them): the network libraries log every
+/// packet they refuse, which anyone can make them do thousands of times a second; the
+/// transport counts those (`ludus_network_faults_total` in /metrics) and logs them itself,
+/// one line per kind per interval ([`ludus_server::faults`]).
+const QUIET_DEPENDENCIES: &str = "renetcode2=off,renet2_netcode=off,renet2=off";
+
+/// The log filter: `info`, the quiet dependencies, then RUST_LOG's directives.
+fn log_filter(rust_log: Option<&str>) -> EnvFilter {
+    let user = rust_log.map(str::trim).filter(|s| !s.is_empty());
+    let directives = match user {
+        Some(user) => format!("info,{QUIET_DEPENDENCIES},{user}"),
+        None => format!("info,{QUIET_DEPENDENCIES}"),
+    };
+    EnvFilter::builder().parse_lossy(directives)
+}
+
 fn init_logs(format: LogFormat) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = log_filter(std::env::var(EnvFilter::DEFAULT_ENV).ok().as_deref());
     // Colours only on a terminal (not in log files).
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder =
@@ -344,6 +366,9 @@ mod tests {
         assert_eq!(parse("--credential-days 7").unwrap().limits.credential_lifetime.as_secs(), 7 * 24 * 3600);
         assert!(parse("--credential-days 0").is_err());
         assert_eq!(parse("--new-players-per-minute 0").unwrap().new_players_per_minute, 0);
+        assert_eq!(parse("").unwrap().max_clients_per_address, 16);
+        assert_eq!(parse("--max-clients-per-address 64").unwrap().max_clients_per_address, 64);
+        assert!(parse("--max-clients-per-address -1").is_err());
         assert_eq!(parse("--key-file k").unwrap().key_file, Some(PathBuf::from("k")));
         let c = parse("").unwrap();
         assert_eq!(c.metrics, None, "no metrics unless asked");
@@ -380,5 +405,13 @@ mod tests {
         let c = parse("--database postgres://ludus@127.0.0.1/ludus").unwrap();
         assert_eq!(c.database.as_deref(), Some("postgres://ludus@127.0.0.1/ludus"));
         assert_eq!(parse("--database ludus.db").unwrap_err().exit_code(), 2);
+    }
+
+    #[test]
+    fn network_libraries_are_quiet_unless_asked() {
+        let filter = log_filter(None).to_string();
+        assert!(filter.contains("renetcode2=off"), "{filter}");
+        let asked = log_filter(Some("debug,renetcode2=trace")).to_string();
+        assert!(asked.contains("renetcode2=trace") && !asked.contains("renetcode2=off"), "{asked}");
     }
 }

@@ -27,6 +27,8 @@ pub struct Metrics {
     /// HTTP connections closed early, by reason (`busy`, `evicted`, `handshake_timeout`,
     /// `body_timeout`, `write_timeout`; see [`crate::http_limits`]).
     pub http_closed: IntCounterVec,
+    /// What the network made the transport drop or refuse, by kind (logged rate-limited).
+    pub network_faults: IntCounterVec,
 }
 
 impl Metrics {
@@ -57,6 +59,9 @@ impl Metrics {
         let http_closed = IntCounterVec::new(
             Opts::new("ludus_http_connections_closed_total", "HTTP connections closed early, by reason"),
             &["reason"],
+        let network_faults = IntCounterVec::new(
+            Opts::new("ludus_network_faults_total", "Packets and handshakes dropped or refused, by kind"),
+            &["kind"],
         )
         .expect("valid metric");
         for c in [
@@ -68,6 +73,7 @@ impl Metrics {
             Box::new(games_started.clone()),
             Box::new(games_finished.clone()),
             Box::new(http_closed.clone()),
+            Box::new(network_faults.clone()),
         ] {
             registry.register(c).expect("metric registered once");
         }
@@ -81,6 +87,26 @@ impl Metrics {
             games_started,
             games_finished,
             http_closed,
+            network_faults,
+        }
+    }
+
+    /// Brings [`Metrics::network_faults`] up to the transport's counters.
+    pub fn network_faults_from(&self, h: &crate::transport::HandshakeStats) {
+        for (kind, count) in [
+            ("malformed", h.malformed),
+            ("netcode_refused", h.netcode_errors),
+            ("netcode_panic", h.netcode_panics),
+            ("renet_refused", h.renet_errors),
+            ("token_reused", h.token_reused),
+            ("token_wrong_address", h.wrong_address),
+            ("handshakes_per_address", h.refused_per_address),
+            ("clients_per_address", h.refused_clients_per_address),
+            ("handshake_evicted", h.evicted),
+            ("handshake_replaced", h.replaced),
+        ] {
+            let counter = self.network_faults.with_label_values(&[kind]);
+            counter.inc_by(count.saturating_sub(counter.get()));
         }
     }
 
@@ -110,6 +136,10 @@ mod tests {
         m.move_round_trip.observe(0.003);
         m.refusals.with_label_values(&["illegal_move"]).inc();
         m.http_closed.with_label_values(&["body_timeout"]).inc();
+        let mut h = crate::transport::HandshakeStats { netcode_errors: 7, ..Default::default() };
+        m.network_faults_from(&h);
+        h.netcode_errors = 9;
+        m.network_faults_from(&h);
         let text = m.render();
         for line in [
             "ludus_clients{transport=\"udp\"} 3",
@@ -120,6 +150,8 @@ mod tests {
             "ludus_refusals_total{kind=\"illegal_move\"} 1",
             "ludus_games_live 0",
             "ludus_http_connections_closed_total{reason=\"body_timeout\"} 1",
+            "ludus_network_faults_total{kind=\"netcode_refused\"} 9",
+            "ludus_network_faults_total{kind=\"malformed\"} 0",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -9,14 +9,23 @@
 //! drew at random and the server's own address for the socket asked for; its user data, which
 //! only the server can read, carries the credential and whether the request may create a new
 //! player (it passed the per-address new-player limit).
+//!
+//! Every token request is limited per address (IPv4 address, IPv6 /64), whatever credential it
+//! carries: only a credential the server issued since it started (the core reports each one,
+//! [`Minter::vouch`]) draws on an allowance of its own ([`RETURNING_PER_MINUTE`]), so that a
+//! returning player is served whatever others ask for from its address; any other request,
+//! with a made-up credential or none, takes one from the address's new-player bucket and is
+//! refused (`429`) when it is empty. Each token is bound to the address that asked for it
+//! ([`crate::addresses`]), and none is minted for an address at its cap of clients.
 
+use crate::addresses::Addresses;
 use crate::transport::address_key;
 use ludus_protocol::{CONNECT_TOKEN_SECONDS, ConnectRequest, PROTOCOL_VERSION, SessionToken};
 use renetcode2::{ConnectToken, NETCODE_USER_DATA_BYTES};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The file of the generated key, in the data directory.
@@ -128,6 +137,25 @@ impl Grant {
     }
 }
 
+/// Takes one from a token bucket of `capacity` that refills at `per_second`: `Ok`, or how long
+/// until one is there.
+fn take_one(
+    bucket: &mut (f64, Instant),
+    capacity: f64,
+    per_second: f64,
+    now: Instant,
+) -> Result<(), Duration> {
+    let (level, at) = bucket;
+    *level = (*level + now.saturating_duration_since(*at).as_secs_f64() * per_second).min(capacity);
+    *at = now;
+    if *level >= 1.0 {
+        *level -= 1.0;
+        Ok(())
+    } else {
+        Err(Duration::from_secs_f64((1.0 - *level) / per_second))
+    }
+}
+
 /// New players allowed per address (IPv4 address, IPv6 /64): a bucket of `per_minute` that
 /// refills at `per_minute` a minute.
 pub struct NewPlayerLimit {
@@ -157,15 +185,47 @@ impl NewPlayerLimit {
                 *level + now.saturating_duration_since(*at).as_secs_f64() * per_second < capacity
             });
         }
-        let (level, at) = buckets.entry(ip).or_insert((capacity, now));
-        *level = (*level + now.saturating_duration_since(*at).as_secs_f64() * per_second).min(capacity);
-        *at = now;
-        if *level >= 1.0 {
-            *level -= 1.0;
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64((1.0 - *level) / per_second))
+        let bucket = buckets.entry(ip).or_insert((capacity, now));
+        take_one(bucket, capacity, per_second, now)
+    }
+}
+
+/// Tokens a minute one returning player's credential may get, whatever its address's other
+/// clients ask for.
+pub const RETURNING_PER_MINUTE: u32 = 10;
+/// Credentials remembered for returning players (the oldest are forgotten beyond; a forgotten
+/// credential still works, under its address's limit).
+const MAX_RETURNING: usize = 262_144;
+
+/// The credentials the server issued (their SHA-256, as the core stores them), each with its
+/// own bucket of [`RETURNING_PER_MINUTE`] tokens: a returning player is served whatever others
+/// ask for from its address, and a made-up credential gets no bucket of its own.
+#[derive(Default)]
+struct Returning {
+    buckets: HashMap<String, (f64, Instant)>,
+    order: VecDeque<String>,
+}
+
+impl Returning {
+    fn vouch(&mut self, hash: String, now: Instant) {
+        if self.buckets.contains_key(&hash) {
+            return;
         }
+        while self.buckets.len() >= MAX_RETURNING {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            self.buckets.remove(&oldest);
+        }
+        self.order.push_back(hash.clone());
+        self.buckets.insert(hash, (f64::from(RETURNING_PER_MINUTE), now));
+    }
+
+    /// `None`: not a credential the server issued (since it started).
+    fn take(&mut self, hash: &str, now: Instant) -> Option<Result<(), Duration>> {
+        let capacity = f64::from(RETURNING_PER_MINUTE);
+        let bucket = self.buckets.get_mut(hash)?;
+        Some(take_one(bucket, capacity, capacity / 60.0, now))
     }
 }
 
@@ -187,6 +247,8 @@ pub struct Minter {
     /// The address netcode knows each socket by (`None`: that transport is off).
     sockets: [Option<SocketAddr>; 2],
     new_players: NewPlayerLimit,
+    returning: Mutex<Returning>,
+    addresses: Arc<Addresses>,
 }
 
 impl Minter {
@@ -199,7 +261,27 @@ impl Minter {
         sockets: [Option<SocketAddr>; 2],
         new_players_per_minute: u32,
     ) -> Minter {
-        Minter { key, protocol_id, sockets, new_players: NewPlayerLimit::new(new_players_per_minute) }
+        Minter {
+            key,
+            protocol_id,
+            sockets,
+            new_players: NewPlayerLimit::new(new_players_per_minute),
+            returning: Mutex::new(Returning::default()),
+            addresses: Arc::new(Addresses::new(0)),
+        }
+    }
+
+    /// Binds the tokens to their addresses and caps clients per address with `addresses` (the
+    /// transport's).
+    pub fn with_addresses(mut self, addresses: Arc<Addresses>) -> Minter {
+        self.addresses = addresses;
+        self
+    }
+
+    /// A session credential the server issued (its hash, [`crate::core::credential_hash`]): a
+    /// request carrying it gets its own allowance.
+    pub fn vouch(&self, hash: String) {
+        self.returning.lock().unwrap_or_else(|e| e.into_inner()).vouch(hash, Instant::now());
     }
 
     /// Answers a request body from `peer`: the connect token's bytes, or why not.
@@ -222,33 +304,49 @@ impl Minter {
             .credential
             .map(|SessionToken(c)| c)
             .filter(|c| !c.is_empty() && c.len() <= MAX_CREDENTIAL_BYTES);
-        // A new player (or a credential that may turn out unknown) counts against the limit;
-        // a returning player is never refused here, but without room in the bucket an unknown
-        // credential will not become a new player.
         let key = address_key(&SocketAddr::new(peer, 0));
-        let may_create = match (&credential, self.new_players.take(key, Instant::now())) {
-            (_, Ok(())) => true,
-            (Some(_), Err(_)) => false,
-            (None, Err(wait)) => {
-                return Err(Refused {
-                    status: 429,
-                    retry_after: Some(wait.as_secs().max(1)),
-                    message: "too many new players from this address: try again in a minute".to_string(),
-                });
-            }
-        };
+        if !self.addresses.has_room(key) {
+            return Err(Refused {
+                status: 429,
+                retry_after: Some(10),
+                message: format!(
+                    "too many clients from this address ({} at once): try again once one has left",
+                    self.addresses.max_clients()
+                ),
+            });
+        }
+        // A credential the server issued has its own allowance. Any other request, with no
+        // credential or one the server does not know (made up, or issued before a restart),
+        // counts against its address's new-player limit: beyond it, no token.
+        let now = Instant::now();
+        let hash = credential.as_deref().map(crate::core::credential_hash);
+        let returning = hash
+            .as_deref()
+            .and_then(|h| self.returning.lock().unwrap_or_else(|e| e.into_inner()).take(h, now))
+            .is_some_and(|taken| taken.is_ok());
+        // A known credential whose player has since expired does not become a new player.
+        let may_create = !returning;
+        if !returning && let Err(wait) = self.new_players.take(key, now) {
+            return Err(Refused {
+                status: 429,
+                retry_after: Some(wait.as_secs().max(1)),
+                message: "too many new players from this address: try again in a minute".to_string(),
+            });
+        }
         let grant = Grant { credential, may_create };
-        self.mint(socket, address, &grant, i32::from(request.timeout_secs.clamp(1, 60)))
-            .map_err(|e| Refused { status: 500, retry_after: None, message: e })
+        self.mint(socket, address, key, &grant, i32::from(request.timeout_secs.clamp(1, 60)))
     }
 
+    /// Mints a token for `socket` at `address`, bound to the requester's address `key`.
     fn mint(
         &self,
         socket: usize,
         address: SocketAddr,
+        key: IpAddr,
         grant: &Grant,
         timeout: i32,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, Refused> {
+        let fail = |message: String| Refused { status: 500, retry_after: None, message };
         let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         // Client ids are drawn by the server; 0 is avoided (renet2 reads it as "none" in places).
         let client_id = u64::from_le_bytes(renet2_netcode::generate_random_bytes::<8>()).max(1);
@@ -263,9 +361,12 @@ impl Minter {
             Some(&grant.encode()),
             &self.key,
         )
-        .map_err(|e| format!("cannot make a connect token: {e:?}"))?;
+        .map_err(|e| fail(format!("cannot make a connect token: {e:?}")))?;
+        if !self.addresses.bind(token.xnonce, key, token.expire_timestamp, now.as_secs()) {
+            return Err(Refused { status: 503, retry_after: Some(1), message: "busy".to_string() });
+        }
         let mut bytes = Vec::with_capacity(2048);
-        token.write(&mut bytes).map_err(|e| format!("cannot write a connect token: {e}"))?;
+        token.write(&mut bytes).map_err(|e| fail(format!("cannot write a connect token: {e}")))?;
         Ok(bytes)
     }
 }
@@ -321,5 +422,59 @@ mod tests {
         assert!(wait > Duration::ZERO && wait <= Duration::from_secs(20));
         assert!(limit.take(b, now).is_ok(), "another address has its own bucket");
         assert!(limit.take(a, now + Duration::from_secs(20)).is_ok(), "it refills");
+    }
+
+    fn request(credential: Option<&str>) -> Vec<u8> {
+        let request = ConnectRequest {
+            version: PROTOCOL_VERSION,
+            socket: 0,
+            credential: credential.map(|c| SessionToken(c.to_string())),
+            timeout_secs: 10,
+        };
+        postcard::to_allocvec(&request).unwrap()
+    }
+
+    fn minter(new_players_per_minute: u32, addresses: Arc<Addresses>) -> Minter {
+        let udp = Some(SocketAddr::from(([127, 0, 0, 1], 5000)));
+        Minter::new([7; 32], 1, [udp, None], new_players_per_minute).with_addresses(addresses)
+    }
+
+    #[test]
+    fn every_token_request_counts_but_issued_credentials_have_their_own_allowance() {
+        let addresses = Arc::new(Addresses::new(0));
+        let minter = minter(3, addresses.clone());
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        let issued = "0123456789abcdef0123456789abcdef";
+        minter.vouch(crate::core::credential_hash(issued));
+        let made_up = "fedcba9876543210fedcba9876543210";
+        let granted = (0..200).filter(|_| minter.answer(ip, &request(Some(made_up))).is_ok()).count();
+        assert_eq!(granted, 3, "a made-up credential gets the new-player limit");
+        let refused = minter.answer(ip, &request(None)).unwrap_err();
+        assert_eq!((refused.status, refused.retry_after.is_some()), (429, true));
+        for _ in 0..RETURNING_PER_MINUTE {
+            let token = minter.answer(ip, &request(Some(issued))).expect("a returning player is served");
+            let token = ConnectToken::read(&mut &token[..]).unwrap();
+            assert_eq!(addresses.binding(&token.xnonce, ip), crate::addresses::Binding::Here);
+            assert_eq!(
+                addresses.binding(&token.xnonce, [10, 0, 0, 2].into()),
+                crate::addresses::Binding::Elsewhere
+            );
+        }
+        assert_eq!(minter.answer(ip, &request(Some(issued))).unwrap_err().status, 429, "not unlimited");
+        assert!(minter.answer([10, 0, 0, 2].into(), &request(None)).is_ok(), "another address");
+    }
+
+    #[test]
+    fn no_token_for_an_address_at_its_cap_of_clients() {
+        let addresses = Arc::new(Addresses::new(2));
+        let minter = minter(0, addresses.clone());
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        assert!(addresses.connect(ip) && addresses.connect(ip));
+        let refused = minter.answer(ip, &request(None)).unwrap_err();
+        assert_eq!(refused.status, 429);
+        assert!(refused.message.contains("too many clients from this address"), "{}", refused.message);
+        assert!(minter.answer([10, 0, 0, 2].into(), &request(None)).is_ok());
+        addresses.disconnect(ip);
+        assert!(minter.answer(ip, &request(None)).is_ok());
     }
 }

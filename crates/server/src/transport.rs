@@ -21,8 +21,16 @@
 //!   one; the transport drops one by replaying a connection request it mints for that address
 //!   while the shard is "full", which is netcode's own path for refusing and forgetting a
 //!   pending client ([`Transport::evict_pending`]);
-//! - drops clients silent for [`SERVER_IDLE_TIMEOUT`] whatever timeout their token asked for.
+//! - drops clients silent for [`SERVER_IDLE_TIMEOUT`] whatever timeout their token asked for;
+//! - on datagram sockets (UDP), where a source address can be forged, drops a connection
+//!   request whose token the endpoint minted for another address before it takes a handshake
+//!   slot, and lets one whose token was minted for its address replace a handshake of a token
+//!   it does not know ([`crate::addresses`]);
+//! - caps the clients connected per address (`--max-clients-per-address`);
+//! - counts the packets netcode refuses (it logs each one; the server's subscriber silences
+//!   that) and notes them rate-limited ([`faults`]).
 
+use crate::addresses::{Addresses, Binding};
 use crate::faults;
 use ludus_protocol::IDLE_FLUSH_INTERVAL;
 use renet2::RenetServer;
@@ -34,6 +42,7 @@ use std::collections::HashMap;
 use std::io::{self, ErrorKind};
 use std::net::{IpAddr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Clients per netcode server. Small shards keep netcode's linear lookups cheap.
@@ -147,12 +156,16 @@ struct Route {
 struct ClientEntry {
     shard: usize,
     last_flush: Duration,
+    /// Its address's key, counted in [`Addresses`].
+    key: IpAddr,
 }
 
 /// A handshake in progress (netcode holds it as a pending client).
 struct Pending {
     shard: usize,
     since: Duration,
+    /// Its token was minted for its address (or it came over a socket that cannot be spoofed).
+    bound: bool,
 }
 
 /// Handshake counters, for the operator and the tests.
@@ -172,6 +185,16 @@ pub struct HandshakeStats {
     pub malformed: u64,
     /// Panics inside netcode (unauthenticated packets): contained, nobody disconnected.
     pub netcode_panics: u64,
+    /// Connection requests dropped: their token was minted for another address (forged).
+    pub wrong_address: u64,
+    /// Handshakes of unknown tokens replaced by one whose token was minted for that address.
+    pub replaced: u64,
+    /// Connection requests dropped, or clients disconnected, beyond the cap per address.
+    pub refused_clients_per_address: u64,
+    /// Packets netcode refused (undecryptable, bad token, replayed, ...).
+    pub netcode_errors: u64,
+    /// Authenticated packets renet2 refused (its connection to that client then closes).
+    pub renet_errors: u64,
 }
 
 /// Everything but the shards, so that a shard's borrowed result can be handled.
@@ -197,8 +220,11 @@ struct Io {
     /// Tokens that started a handshake (by the nonce of their connection request): the address
     /// that used it and the token's expiry (Unix seconds). A token serves one address.
     token_uses: HashMap<[u8; 24], ((usize, SocketAddr), u64)>,
-    /// The nonce and expiry of the connection request being processed.
-    current_request: Option<([u8; 24], u64)>,
+    /// The nonce and expiry of the connection request being processed, and whether its token
+    /// was minted for its address.
+    current_request: Option<([u8; 24], u64, bool)>,
+    /// Token bindings and clients per address, shared with the token endpoint.
+    addresses: Arc<Addresses>,
     /// The user data of each connected client's connect token (who it signs in as).
     user_data: HashMap<u64, Box<[u8; renetcode2::NETCODE_USER_DATA_BYTES]>>,
     /// Packets whose processing by renet2 panicked (authenticated clients, dropped).
@@ -268,6 +294,7 @@ impl Transport {
                 user_data: HashMap::new(),
                 token_uses: HashMap::new(),
                 current_request: None,
+                addresses: Arc::new(Addresses::new(0)),
                 panics: 0,
                 handshakes: HandshakeStats::default(),
             },
@@ -277,6 +304,13 @@ impl Transport {
             protocol_id,
             connect_key: private_key,
         }
+    }
+
+    /// Checks tokens' addresses and caps clients per address with `addresses` (the token
+    /// endpoint's).
+    pub fn with_addresses(mut self, addresses: Arc<Addresses>) -> Self {
+        self.io.addresses = addresses;
+        self
     }
 
     /// Packets whose processing by renet2 panicked (a hostile or broken authenticated client,
@@ -379,8 +413,26 @@ impl Transport {
                         faults::note("connection request refused: its token was used from another address");
                         continue;
                     }
-                    self.io.current_request = Some((nonce, expiry));
+                    // A datagram's source can be forged: its token must have been minted for it.
+                    let key = address_key(&addr);
+                    let bound = self.io.sockets[socket_id].is_reliable()
+                        || match self.io.addresses.binding(&nonce, key) {
+                            Binding::Here => true,
+                            Binding::Unknown => false,
+                            Binding::Elsewhere => {
+                                self.io.handshakes.wrong_address += 1;
+                                faults::note(
+                                    "connection request dropped: its token was minted for another address",
+                                );
+                                continue;
+                            }
+                        };
+                    if bound && !self.io.pending.contains_key(&(socket_id, addr)) {
+                        self.make_room_for(key);
+                    }
+                    self.io.current_request = Some((nonce, expiry, bound));
                 }
+                let packet = &mut self.buffer[..len];
                 let Some(shard) = self.io.route(socket_id, addr, packet) else {
                     continue;
                 };
@@ -407,6 +459,25 @@ impl Transport {
             socket.postupdate();
         }
         self.apply_kicks();
+    }
+
+    /// An address at its cap of handshakes gives up one whose token it did not get itself
+    /// (for a request whose token it did).
+    fn make_room_for(&mut self, key: IpAddr) {
+        if self.io.pending_per_ip.get(&key).is_none_or(|&n| n < PENDING_PER_IP) {
+            return;
+        }
+        let unbound = self
+            .io
+            .pending
+            .iter()
+            .filter(|((_, a), p)| !p.bound && address_key(a) == key)
+            .min_by_key(|(_, p)| p.since)
+            .map(|(&k, _)| k);
+        if let Some((socket_id, addr)) = unbound {
+            self.io.handshakes.replaced += 1;
+            self.evict_pending(socket_id, addr);
+        }
     }
 
     fn apply_evictions(&mut self) {
@@ -483,7 +554,7 @@ impl Transport {
         let known = !matches!(result, ServerResult::None);
         self.io.handle(result, shard);
         if !known && self.io.clients.get(&client_id).is_some_and(|c| c.shard == shard) {
-            self.io.clients.remove(&client_id);
+            self.io.remove_client(client_id);
             self.io.renet.remove_connection(client_id);
         }
     }
@@ -542,7 +613,7 @@ impl Transport {
             };
             // netcode no longer knows it (it cannot happen, but never keep a ghost).
             let Some(silent) = self.shards[shard].time_since_last_received_packet(id) else {
-                self.io.clients.remove(&id);
+                self.io.remove_client(id);
                 self.io.renet.remove_connection(id);
                 continue;
             };
@@ -578,6 +649,7 @@ impl Transport {
             let io = &mut self.io;
             let now_secs = now.as_secs();
             io.token_uses.retain(|_, (_, expiry)| *expiry > now_secs);
+            io.addresses.sweep(now_secs);
             let before = io.routes.len();
             let mut freed = vec![0; io.shard_load.len()];
             let pending = &io.pending;
@@ -632,6 +704,11 @@ impl Io {
         if request_expiry(packet).is_none_or(|expiry| expiry <= self.now.as_secs()) {
             return None;
         }
+        if !self.addresses.has_room(address_key(&addr)) {
+            self.handshakes.refused_clients_per_address += 1;
+            faults::note("connection request dropped: too many clients from one address");
+            return None;
+        }
         if self.pending_per_ip.get(&address_key(&addr)).is_some_and(|&n| n >= PENDING_PER_IP) {
             self.handshakes.refused_per_address += 1;
             faults::note("connection request refused: too many handshakes from one address");
@@ -657,7 +734,8 @@ impl Io {
         {
             self.evict.push(oldest);
         }
-        self.pending.insert((socket_id, addr), Pending { shard, since: self.now });
+        let bound = self.current_request.is_none_or(|(_, _, bound)| bound);
+        self.pending.insert((socket_id, addr), Pending { shard, since: self.now, bound });
         self.pending_per_shard[shard] += 1;
         *self.pending_per_ip.entry(address_key(&addr)).or_default() += 1;
     }
@@ -673,6 +751,13 @@ impl Io {
             if *n == 0 {
                 self.pending_per_ip.remove(&key);
             }
+        }
+    }
+
+    /// Forgets a connected client (and counts it gone from its address).
+    fn remove_client(&mut self, client_id: u64) {
+        if let Some(entry) = self.clients.remove(&client_id) {
+            self.addresses.disconnect(entry.key);
         }
     }
 
@@ -692,6 +777,8 @@ impl Io {
         match result {
             ServerResult::None => {}
             ServerResult::Error { socket_id, addr } => {
+                self.handshakes.netcode_errors += 1;
+                faults::note("packet refused by netcode (undecryptable, or a bad or replayed token)");
                 if let Some(socket) = self.sockets.get_mut(socket_id) {
                     socket.disconnect(addr);
                 }
@@ -727,7 +814,7 @@ impl Io {
                 }
                 self.send(socket_id, addr, payload);
                 self.add_pending(socket_id, addr, shard);
-                if let Some((nonce, expiry)) = self.current_request.take() {
+                if let Some((nonce, expiry, _)) = self.current_request.take() {
                     self.token_uses.insert(nonce, ((socket_id, addr), expiry));
                 }
             }
@@ -742,7 +829,10 @@ impl Io {
                             self.active.push(client_id);
                         }
                     }
-                    Ok(Err(_)) => {}
+                    Ok(Err(_)) => {
+                        self.handshakes.renet_errors += 1;
+                        faults::note("renet2 refused a client's packet");
+                    }
                     Err(_) => {
                         self.panics += 1;
                         faults::note("renet2 panicked on a client's packet (contained, client dropped)");
@@ -761,9 +851,17 @@ impl Io {
                     self.kick.push((client_id, shard));
                     return;
                 }
+                let key = address_key(&addr);
+                if !self.addresses.connect(key) {
+                    // Past the cap (handshakes started while it had room): refused.
+                    self.handshakes.refused_clients_per_address += 1;
+                    faults::note("client disconnected: too many clients from one address");
+                    self.kick.push((client_id, shard));
+                    return;
+                }
                 let reliable = self.sockets.get(socket_id).is_some_and(|s| s.is_reliable());
                 self.renet.add_connection(client_id, reliable);
-                self.clients.insert(client_id, ClientEntry { shard, last_flush: self.now });
+                self.clients.insert(client_id, ClientEntry { shard, last_flush: self.now, key });
                 self.user_data.insert(client_id, user_data);
             }
             ServerResult::ClientDisconnected { client_id, socket_id, addr, payload } => {
@@ -776,7 +874,7 @@ impl Io {
                 self.forget_pending(socket_id, addr);
                 self.forget_route(socket_id, addr);
                 if self.clients.get(&client_id).is_some_and(|c| c.shard == shard) {
-                    self.clients.remove(&client_id);
+                    self.remove_client(client_id);
                     self.user_data.remove(&client_id);
                     self.renet.remove_connection(client_id);
                 }

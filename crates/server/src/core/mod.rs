@@ -187,6 +187,8 @@ pub struct Core {
     conns: HashMap<ConnId, Conn>,
     players: HashMap<PlayerId, Player>,
     tokens: HashMap<String, PlayerId>,
+    /// Hashes of the credentials issued since the last [`Core::take_issued`].
+    issued: Vec<String>,
     rooms: HashMap<String, Room>,
     games: HashMap<GameId, LiveGame>,
     queue: HashMap<QueueKey, VecDeque<PlayerId>>,
@@ -323,6 +325,7 @@ impl Core {
             ops: Vec::new(),
             out: Vec::new(),
             lookups: Vec::new(),
+            issued: Vec::new(),
             code_strikes: HashMap::new(),
             claims: HashMap::new(),
             claimed: HashMap::new(),
@@ -451,7 +454,15 @@ impl Core {
     /// A new session credential: 128 random bits in hex.
     fn new_token(&mut self) -> String {
         let bytes: [u8; 16] = self.rng.random();
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
+        let credential: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        self.issued.push(credential_hash(&credential));
+        credential
+    }
+
+    /// Takes the hashes of the session credentials issued since the last call (the token
+    /// endpoint then knows them for returning players).
+    pub fn take_issued(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.issued)
     }
 
     // Sending.
