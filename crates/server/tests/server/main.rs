@@ -7,6 +7,7 @@ mod chat;
 mod common;
 mod dependency_bugs;
 mod draws;
+mod fairness;
 mod http;
 mod names;
 mod nodes;
