@@ -14,7 +14,7 @@ pids=()
 for i in $(seq 1 $nodes); do
   udp=$((5620 + 10 * i)); http=$((udp + 2))
   $T/ludus-server --udp 127.0.0.1:$udp --ws none --http 127.0.0.1:$http --data $dir/n$i --key-file $dir/key \
-    --database "$url" --node-name n$i --new-players-per-minute 0 --stats 10 > $dir/n$i.out 2> $dir/n$i.err &
+    --database "$url" --node-name n$i --new-players-per-minute 0 --max-clients-per-address 0 --stats 10 > $dir/n$i.out 2> $dir/n$i.err &
   pids+=($!)
 done
 sleep 2

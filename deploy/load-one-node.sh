@@ -10,7 +10,7 @@ if [ "$kind" = pg ]; then
   url=$("$(dirname "$0")"/local-postgres.sh start $dir/pg 55432)
   db=(--database "$url")
 fi
-$T/ludus-server --udp 127.0.0.1:5610 --ws none --http 127.0.0.1:5612 --data $dir/data --new-players-per-minute 0 --stats 10 "${db[@]}" > $dir/server.out 2> $dir/server.err &
+$T/ludus-server --udp 127.0.0.1:5610 --ws none --http 127.0.0.1:5612 --data $dir/data --new-players-per-minute 0 --max-clients-per-address 0 --stats 10 "${db[@]}" > $dir/server.out 2> $dir/server.err &
 spid=$!
 sleep 1
 $T/ludus-cli bots --server 127.0.0.1:5610 --api http://127.0.0.1:5612 --games $games --duration $secs --think-ms 100-400 2>&1 | tail -15

@@ -103,8 +103,36 @@ struct Pending {
     sent: Instant,
 }
 
+/// The wait before a bot connects again after losing its connection or being refused, as the
+/// game waits: 1 s, doubling to at most [`Backoff::MAX`], each wait drawn between its half and
+/// its whole (jitter, so that bots refused together do not come back together); a sign-in
+/// starts it over.
+#[derive(Debug, Default)]
+struct Backoff {
+    failures: u32,
+}
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_secs(1);
+    const MAX: Duration = Duration::from_secs(8);
+
+    /// The wait after one more failure; `jitter` in `[0, 1)` picks it within its range.
+    fn next(&mut self, jitter: f64) -> Duration {
+        let full = Self::FIRST.saturating_mul(1 << self.failures.min(8)).min(Self::MAX);
+        self.failures = self.failures.saturating_add(1);
+        full.mul_f64(0.5 + 0.5 * jitter.clamp(0.0, 1.0))
+    }
+
+    fn reset(&mut self) {
+        self.failures = 0;
+    }
+}
+
 struct Bot {
     client: Client,
+    /// Reconnection: the schedule, and when the next attempt is due.
+    backoff: Backoff,
+    retry_at: Option<Instant>,
     pair: usize,
     host: bool,
     variant: Variant,
@@ -254,6 +282,8 @@ fn worker(t: usize, s: &Settings, shared: &Shared, start: Instant) {
                     joined: false,
                     done: false,
                     signed_in: false,
+                    backoff: Backoff::default(),
+                    retry_at: None,
                 }),
                 Err(e) => shared.error(format!("cannot start a client: {e}")),
             }
@@ -341,14 +371,25 @@ fn step(
         handle(bot, message, s, shared, codes, rng, stopping, now);
     }
     if bot.client.is_disconnected() && !bot.done {
-        shared.error(format!("disconnected: {:?}", bot.client.state()));
-        shared.reconnects.fetch_add(1, Ordering::Relaxed);
-        if bot.signed_in {
-            shared.signed_in.fetch_sub(1, Ordering::Relaxed);
-            bot.signed_in = false;
-        }
-        if bot.client.reconnect().is_err() {
-            bot.done = true;
+        match bot.retry_at {
+            None => {
+                shared.error(format!("disconnected: {:?}", bot.client.state()));
+                if bot.signed_in {
+                    shared.signed_in.fetch_sub(1, Ordering::Relaxed);
+                    bot.signed_in = false;
+                }
+                let at = now + bot.backoff.next(rng.random::<f64>());
+                bot.retry_at = Some(at);
+                bot.next_poll = at;
+            }
+            Some(at) if now < at => bot.next_poll = at,
+            Some(_) => {
+                bot.retry_at = None;
+                shared.reconnects.fetch_add(1, Ordering::Relaxed);
+                if bot.client.reconnect().is_err() {
+                    bot.done = true;
+                }
+            }
         }
         return;
     }
@@ -411,6 +452,7 @@ fn handle(
 ) {
     match message {
         ServerMessage::Welcome { .. } => {
+            bot.backoff.reset();
             if !bot.signed_in {
                 bot.signed_in = true;
                 shared.signed_in.fetch_add(1, Ordering::Relaxed);
@@ -548,5 +590,33 @@ mod tests {
         assert!(finish_allowance(&settings((500, 1500), 80, 60)) < Duration::from_secs(60));
         // Huge bounds do not overflow.
         assert_eq!(finish_allowance(&settings((0, 600_000), usize::MAX, 0)), Duration::from_secs(7 * 86_400));
+    }
+
+    #[test]
+    fn reconnections_back_off_exponentially_with_a_cap_and_jitter() {
+        let mut b = Backoff::default();
+        let (low, high): (Vec<Duration>, Vec<Duration>) = (0..6)
+            .map(|_| {
+                let mut copy = Backoff { failures: b.failures };
+                (copy.next(0.0), b.next(0.999_999))
+            })
+            .unzip();
+        let secs = |v: &[Duration]| v.iter().map(|d| d.as_secs_f64().round() as u64).collect::<Vec<_>>();
+        assert_eq!(secs(&high), [1, 2, 4, 8, 8, 8], "doubling to the cap");
+        assert_eq!(
+            low.iter().map(Duration::as_millis).collect::<Vec<_>>(),
+            [500, 1000, 2000, 4000, 4000, 4000]
+        );
+        b.reset();
+        assert_eq!(b.next(0.0), Duration::from_millis(500), "a sign-in starts it over");
+        // A server that refuses at once for 80 s (simulated time): a few attempts, not
+        // thousands.
+        let mut rng = SmallRng::seed_from_u64(7);
+        let (mut b, mut now, mut attempts) = (Backoff::default(), Duration::ZERO, 0);
+        while now < Duration::from_secs(80) {
+            now += b.next(rng.random::<f64>());
+            attempts += 1;
+        }
+        assert!((10..=25).contains(&attempts), "{attempts} attempts in 80 s");
     }
 }
