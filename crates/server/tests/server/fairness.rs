@@ -262,3 +262,47 @@ fn garbage_datagrams_are_counted_not_logged_one_by_one() {
     assert!(!log.contains("Failed to process packet"), "{log}");
     assert!(log.contains("packet refused by netcode"), "the refusals are noted once: {log}");
 }
+
+/// Handshakes of tokens the endpoint did not mint (a server sharing the key, or one minted
+/// before a restart: made here with the server's key) fill the victim's address; a request
+/// whose token the victim asked for itself replaces one of them, and the victim gets in.
+#[test]
+fn handshakes_of_unknown_tokens_give_way_to_a_bound_one() {
+    let dir = data_dir("unbound-handshakes");
+    let server = server(&dir);
+    let udp = server.udp_addr().unwrap();
+    let text = std::fs::read_to_string(dir.join(ludus_server::tokens::KEY_FILE)).unwrap();
+    let key: Vec<u8> =
+        (0..32).map(|i| u8::from_str_radix(&text.trim()[2 * i..2 * i + 2], 16).unwrap()).collect();
+    let key: [u8; 32] = key.try_into().unwrap();
+    let per_ip = ludus_server::transport::PENDING_PER_IP;
+    let spoofers: Vec<UdpSocket> = (0..per_ip).map(|_| UdpSocket::bind("127.0.0.1:0").unwrap()).collect();
+    for (i, socket) in spoofers.iter().enumerate() {
+        let token = ConnectToken::generate(
+            unix_now(),
+            NETCODE_PROTOCOL_ID,
+            30,
+            1000 + i as u64,
+            10,
+            0,
+            vec![udp],
+            None,
+            &key,
+        )
+        .unwrap();
+        socket.send_to(&request_of(&token), udp).unwrap();
+    }
+    wait_status(&server, "the address's handshakes full", |s| s.pending_handshakes == per_ip);
+    let (status, token, body) = token_from(&server, [127, 0, 0, 1]);
+    assert_eq!(status, 200, "{body}");
+    let mut victim = RawClient::start(token.unwrap(), [127, 0, 0, 1], "Victim");
+    let deadline = Instant::now() + WAIT;
+    while !victim.welcomed {
+        assert!(Instant::now() < deadline, "the victim did not sign in: {:?}", server.status());
+        victim.pump();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let status = server.status();
+    assert!(status.handshakes.replaced >= 1, "{status:?}");
+    assert_eq!(status.handshakes.refused_per_address, 0, "{status:?}");
+}
