@@ -59,6 +59,8 @@ impl Metrics {
         let http_closed = IntCounterVec::new(
             Opts::new("ludus_http_connections_closed_total", "HTTP connections closed early, by reason"),
             &["reason"],
+        )
+        .expect("valid metric");
         let network_faults = IntCounterVec::new(
             Opts::new("ludus_network_faults_total", "Packets and handshakes dropped or refused, by kind"),
             &["kind"],

@@ -200,7 +200,7 @@ fn garbage_request(udp: SocketAddr, n: u64) -> Vec<u8> {
     request_of(&token)
 }
 
-/// `GET /metrics` of the binary's HTTP port: the value of a sample line.
+/// `GET /metrics` of the binary's metrics address: the value of a sample line.
 fn metric(http: SocketAddr, sample: &str) -> Option<u64> {
     use std::io::Write;
     let mut stream = TcpStream::connect(http).ok()?;
@@ -219,7 +219,7 @@ fn garbage_datagrams_are_counted_not_logged_one_by_one() {
     let dir = data_dir("log-flood");
     let stderr_path = dir.join("stderr.log");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ludus-server"))
-        .args(["--udp", "127.0.0.1:0", "--ws", "none", "--data"])
+        .args(["--udp", "127.0.0.1:0", "--ws", "none", "--metrics", "127.0.0.1:0", "--data"])
         .arg(dir.join("data"))
         .env_remove("RUST_LOG")
         .stdout(std::process::Stdio::piped())
@@ -234,7 +234,17 @@ fn garbage_datagrams_are_counted_not_logged_one_by_one() {
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| panic!("no {f} in {line:?}"))
     };
-    let (udp, http) = (field("udp"), field("http"));
+    let udp = field("udp");
+    // The metrics' address is in the log: "metrics on http://ADDR/metrics".
+    let deadline = Instant::now() + WAIT;
+    let http: SocketAddr = loop {
+        let log = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+        if let Some(addr) = log.lines().find_map(|l| l.split("metrics on http://").nth(1)) {
+            break addr.trim_end_matches("/metrics").parse().expect("the metrics address");
+        }
+        assert!(Instant::now() < deadline, "no metrics address in the log:\n{log}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
     let refused = "ludus_network_faults_total{kind=\"netcode_refused\"}";
     let malformed = "ludus_network_faults_total{kind=\"malformed\"}";
     let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
