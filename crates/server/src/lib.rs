@@ -481,7 +481,8 @@ impl Server {
         );
         let now = Instant::now();
         let seed = renet2_netcode::generate_random_bytes::<32>();
-        let core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
+        let mut core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
+        core.set_address_secret(&key);
         let metrics = Metrics::new();
         let Some(addr) = config.http.or(udp_addr) else {
             return Err(ServerError::Config("without UDP, the HTTP address (connect tokens) must be given"));

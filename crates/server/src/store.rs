@@ -132,6 +132,19 @@ pub enum Op {
     /// A player's rating for a variant after a rated game (pushed in the same batch as the
     /// game's [`Op::Finish`]: one transaction).
     Rating { player: u64, variant: Variant, rating: StoredRating },
+    /// Where a claim came from (pushed after its [`Op::Claim`]): the keyed hash of the
+    /// claiming address (never the address) and when.
+    ClaimOrigin { id: u64, address: String, claimed_ms: u64 },
+    /// A game that started rated ended too soon to change a rating: stored as unrated.
+    Unrated { game: u64 },
+}
+
+/// Where and when a nickname was claimed: a keyed hash of the claiming address's key
+/// (`core::address_hash`) and the time, Unix milliseconds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimOrigin {
+    pub address: String,
+    pub claimed_ms: u64,
 }
 
 /// A player's Glicko-2 rating for one variant, with their record in rated games.
@@ -171,6 +184,8 @@ pub struct StoredClaim {
     pub nickname: String,
     pub password_hash: String,
     pub ratings: Vec<(Variant, StoredRating)>,
+    /// Where and when it was claimed (claims stored before that was recorded: `None`).
+    pub origin: Option<ClaimOrigin>,
 }
 
 /// A stored rating row: player, variant name, rating, deviation, volatility, games, wins,
@@ -228,6 +243,8 @@ pub struct Loaded {
     /// node); several nodes on PostgreSQL each get their own blocks.
     pub player_end: u64,
     pub game_end: u64,
+    /// The rated games that ended within the last day: players, when it ended (Unix ms).
+    pub rated_games: Vec<([u64; 2], u64)>,
 }
 
 impl Default for Loaded {
@@ -240,6 +257,7 @@ impl Default for Loaded {
             next_game: 1,
             player_end: u64::MAX,
             game_end: u64::MAX,
+            rated_games: Vec::new(),
         }
     }
 }
@@ -306,6 +324,17 @@ enum ReadRequest {
     Archive(ArchiveRequest),
 }
 
+/// A claim's row: player, nickname, password hash, claiming address hash, claim time (the
+/// columns of [`sql::CLAIMS`]).
+pub(crate) type ClaimRow = (i64, String, String, Option<String>, Option<i64>);
+/// [`ClaimRow`] without the player.
+pub(crate) type PlayerClaimRow = (String, String, Option<String>, Option<i64>);
+
+/// A claim's origin from its stored columns.
+fn claim_origin(address: Option<String>, claimed_ms: Option<i64>) -> Option<ClaimOrigin> {
+    Some(ClaimOrigin { address: address?, claimed_ms: claimed_ms?.max(0) as u64 })
+}
+
 /// A finished game's row: public, first player, second player, archive (the columns of
 /// [`sql::ARCHIVE`]).
 pub(crate) type ArchiveRow = (i64, i64, i64, Option<String>);
@@ -338,12 +367,15 @@ pub(crate) trait Backend: Send + 'static {
     fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError>;
     /// A player by number.
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError>;
-    /// Every claimed nickname: player, nickname, password hash (the columns of [`sql::CLAIMS`]).
-    fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError>;
+    /// Every claimed nickname (the columns of [`sql::CLAIMS`]).
+    fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError>;
     /// Every stored rating (the columns of [`sql::RATINGS`]).
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
-    /// One player's claimed nickname and password hash, if claimed.
-    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError>;
+    /// One player's claimed nickname, password hash and origin, if claimed (the columns of
+    /// [`sql::PLAYER_CLAIM`]).
+    fn player_claim(&mut self, id: u64) -> Result<Option<PlayerClaimRow>, DbError>;
+    /// The rated games that ended at `since_ms` or later (the columns of [`sql::RATED_SINCE`]).
+    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<(i64, i64, i64)>, DbError>;
     /// One player's ratings.
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
     /// The last `limit` finished games of `player`, newest first (public ones only unless
@@ -578,6 +610,20 @@ INSERT INTO ludus_ids(kind, next)
     ON CONFLICT DO NOTHING;
 INSERT INTO ludus_ids(kind, next) SELECT 'game', COALESCE(MAX(id), 0) + 1 FROM games ON CONFLICT DO NOTHING;",
     },
+    // Version 6: where claims come from. `claim_address` is a keyed hash of the claiming
+    // address (never the address), `claimed_ms` when; both null for claims made before.
+    // `games_rated_ended` finds the rated games of the last day at start.
+    Migration {
+        version: 6,
+        sqlite: "
+ALTER TABLE players ADD COLUMN claim_address TEXT;
+ALTER TABLE players ADD COLUMN claimed_ms INTEGER;
+CREATE INDEX IF NOT EXISTS games_rated_ended ON games(ended_ms) WHERE rated = 1;",
+        postgres: "
+ALTER TABLE players ADD COLUMN IF NOT EXISTS claim_address TEXT;
+ALTER TABLE players ADD COLUMN IF NOT EXISTS claimed_ms BIGINT;
+CREATE INDEX IF NOT EXISTS games_rated_ended ON games(ended_ms) WHERE rated = 1;",
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -616,8 +662,12 @@ pub(crate) mod sql {
     /// claim is not stored rather than the writer stopping on the unique index.
     pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1
          AND NOT EXISTS (SELECT 1 FROM players WHERE claim_skeleton = ?2 AND id <> ?1)";
-    pub const PLAYER_CLAIM: &str =
-        "SELECT nickname, password_hash FROM players WHERE id = ?1 AND password_hash IS NOT NULL";
+    pub const PLAYER_CLAIM: &str = "SELECT nickname, password_hash, claim_address, claimed_ms FROM players
+         WHERE id = ?1 AND password_hash IS NOT NULL";
+    pub const CLAIM_ORIGIN: &str = "UPDATE players SET claim_address = ?2, claimed_ms = ?3 WHERE id = ?1";
+    pub const UNRATED: &str = "UPDATE games SET rated = 0 WHERE id = ?1";
+    pub const RATED_SINCE: &str = "SELECT first_player, second_player, ended_ms FROM games
+         WHERE rated = 1 AND live = 0 AND ended_ms >= ?1";
     pub const PLAYER_RATINGS: &str =
         "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
          FROM ratings WHERE player = ?1 ORDER BY variant";
@@ -627,8 +677,8 @@ pub(crate) mod sql {
          ON CONFLICT(player, variant) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
          volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
          draws = excluded.draws, losses = excluded.losses";
-    pub const CLAIMS: &str =
-        "SELECT id, nickname, password_hash FROM players WHERE password_hash IS NOT NULL ORDER BY id";
+    pub const CLAIMS: &str = "SELECT id, nickname, password_hash, claim_address, claimed_ms FROM players
+         WHERE password_hash IS NOT NULL ORDER BY id";
     pub const RATINGS: &str =
         "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
          FROM ratings ORDER BY player, variant";
@@ -758,22 +808,28 @@ fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
             ratings.entry(player).or_default().push((variant, rating));
         }
     }
-    for (id, nickname, password_hash) in db.claims()? {
+    for (id, nickname, password_hash, address, claimed_ms) in db.claims()? {
         let id = id.max(0) as u64;
         let ratings = ratings.remove(&id).unwrap_or_default();
-        loaded.claims.push(StoredClaim { id, nickname, password_hash, ratings });
+        let origin = claim_origin(address, claimed_ms);
+        loaded.claims.push(StoredClaim { id, nickname, password_hash, ratings, origin });
+    }
+    let day = crate::core::RATED_PAIR_WINDOW.as_millis() as u64;
+    for (first, second, ended_ms) in db.rated_since(now_ms().saturating_sub(day))? {
+        loaded.rated_games.push(([first.max(0) as u64, second.max(0) as u64], ended_ms.max(0) as u64));
     }
     Ok(loaded)
 }
 
 /// A player's claim with their ratings, as stored.
 pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<StoredClaim>, DbError> {
-    let Some((nickname, password_hash)) = db.player_claim(id)? else {
+    let Some((nickname, password_hash, address, claimed_ms)) = db.player_claim(id)? else {
         return Ok(None);
     };
     let ratings =
         db.player_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
-    Ok(Some(StoredClaim { id, nickname, password_hash, ratings }))
+    let origin = claim_origin(address, claimed_ms);
+    Ok(Some(StoredClaim { id, nickname, password_hash, ratings, origin }))
 }
 
 /// A stored rating row back: (player, variant, rating), or `None` (logged) for a variant this

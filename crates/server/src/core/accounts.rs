@@ -35,6 +35,8 @@ pub(super) struct Claim {
     pub(super) password_hash: String,
     /// The player's ratings, by variant (absent: never played rated, the default rating).
     pub(super) ratings: HashMap<Variant, StoredRating>,
+    /// Where (a keyed hash of the address) and when it was claimed, if known.
+    pub(super) origin: Option<crate::store::ClaimOrigin>,
 }
 
 /// Work for the password thread.
@@ -375,15 +377,20 @@ impl Core {
             self.claims_made.entry(origin).or_default().push_back(self.now);
         }
         self.claimed.insert(skeleton.clone(), pid);
+        let origin = self.claim_origin(conn);
         self.claims.insert(
             pid,
             Claim {
                 nickname: nickname.clone(),
                 password_hash: password_hash.clone(),
                 ratings: HashMap::new(),
+                origin: origin.clone(),
             },
         );
         self.ops.push(Op::Claim { id: pid.0, skeleton, password_hash });
+        if let Some(o) = origin {
+            self.ops.push(Op::ClaimOrigin { id: pid.0, address: o.address, claimed_ms: o.claimed_ms });
+        }
         self.send_conn(conn, &ServerMessage::NicknameClaimed { nickname });
         Ok(())
     }
@@ -448,12 +455,14 @@ impl Core {
 
     /// The rating changes of a rated game that ended with `outcome` between `players`
     /// (`[First, Second]`, both claimed): stored with `ops` (the same batch as the game's end)
-    /// and returned for the archive.
+    /// and returned for the archive. A private game changes the ratings but not the record
+    /// (games, wins, draws, losses): the record is public, the game is not.
     pub(super) fn rate_game(
         &mut self,
         variant: Variant,
         players: [PlayerId; 2],
         outcome: Outcome,
+        public: bool,
     ) -> Option<[RatingChange; 2]> {
         let rating = |pid: PlayerId| -> Option<StoredRating> {
             self.claims.get(&pid).map(|c| c.ratings.get(&variant).copied().unwrap_or_default())
@@ -464,10 +473,15 @@ impl Core {
             Some(w) if w == side => 1.0,
             Some(_) => 0.0,
         };
-        let after = [
+        let mut after = [
             rating_period(&before[0], &[(before[1], score(Side::First))]),
             rating_period(&before[1], &[(before[0], score(Side::Second))]),
         ];
+        if !public {
+            for (a, b) in after.iter_mut().zip(&before) {
+                (a.games, a.wins, a.draws, a.losses) = (b.games, b.wins, b.draws, b.losses);
+            }
+        }
         for i in 0..2 {
             if let Some(c) = self.claims.get_mut(&players[i]) {
                 c.ratings.insert(variant, after[i]);
@@ -547,9 +561,12 @@ impl Core {
     }
 
     /// [`ludus_protocol::ClientMessage::Archive`]: read from the database off the loop
-    /// ([`Core::take_archive_lookups`]); who may read it is decided when it comes back.
-    pub(super) fn archive(&mut self, conn: ConnId, game: GameId) -> Result<(), Refusal> {
-        if self.games.contains_key(&game) {
+    /// ([`Core::take_archive_lookups`]); who may read it is decided when it comes back. A live
+    /// game that the asker may watch is refused at once; a live private game of others goes the
+    /// way of a game that does not exist (the database has no finished game of that number), so
+    /// that both get the same answer by the same path.
+    pub(super) fn archive(&mut self, conn: ConnId, pid: PlayerId, game: GameId) -> Result<(), Refusal> {
+        if self.games.get(&game).is_some_and(|g| g.public || g.players.contains(&pid)) {
             return refuse(ErrorCode::UnknownGame, "this game is still being played: watch it instead");
         }
         if !self.archives_pending.insert(conn) {
@@ -574,6 +591,7 @@ impl Core {
         let Some(asker) = self.conns.get(&conn).and_then(|c| c.player) else {
             return;
         };
+        let mark = self.out.len();
         match found.filter(|f| f.public || f.players.contains(&asker.0)) {
             Some(f) => self.send_conn(conn, &ServerMessage::Archive(Box::new(f.archive))),
             None => self.send_conn(
@@ -584,6 +602,7 @@ impl Core {
                 },
             ),
         }
+        self.charge_answers_since(conn, mark);
     }
 
     /// Takes the recent-games lookups of profiles: answer each with [`Core::games_found`].
@@ -616,6 +635,8 @@ impl Core {
             None => Vec::new(),
         };
         let view = ProfileView { player, nickname, claimed: claim.is_some(), ratings, recent };
+        let mark = self.out.len();
         self.send_conn(conn, &ServerMessage::Profile(view));
+        self.charge_answers_since(conn, mark);
     }
 }

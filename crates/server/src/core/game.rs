@@ -166,6 +166,15 @@ impl Core {
         room.last_players = Some(players);
         room.rematch = [false; 2];
         let (variant, clock, public, rated) = (room.variant, room.clock, room.public, room.rated);
+        // A rated room's game may start unrated (see `rated`): its view says so.
+        let rated = rated
+            && match self.unrated_reason(players) {
+                Some(why) => {
+                    tracing::info!(game = id.0, "a game of a rated room starts unrated: {why}");
+                    false
+                }
+                None => true,
+            };
         let game = AnyGame::new(variant);
         let created_ms = self.unix_ms;
         self.ops.push(Op::NewGame {
@@ -481,8 +490,16 @@ impl Core {
             let _ = g.game.end(outcome);
         }
         let outcome = g.game.outcome().unwrap_or(outcome);
-        // Rated: both ratings change in the same batch as the archive (one transaction).
-        let ratings = if g.rated { self.rate_game(g.game.variant(), g.players, outcome) } else { None };
+        // Rated and long enough: both ratings change in the same batch as the archive (one
+        // transaction). Too short, it is stored as unrated.
+        let rated = g.rated && Core::long_enough(&g);
+        let ratings =
+            if rated { self.rate_game(g.game.variant(), g.players, outcome, g.public) } else { None };
+        if rated {
+            self.counted_rated(g.players, self.now);
+        } else if g.rated {
+            self.ops.push(Op::Unrated { game: gid.0 });
+        }
         let nick = |p: &PlayerId| self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default();
         let archive = ArchivedGame {
             game: gid,
@@ -494,7 +511,7 @@ impl Core {
             started_ms: g.created_ms,
             ended_ms: self.unix_ms,
             chat: std::mem::take(&mut g.chat),
-            rated: g.rated,
+            rated,
             ratings,
         };
         self.ops.push(Op::Finish {

@@ -47,6 +47,18 @@ pub struct Limits {
     pub claims_per_address: usize,
     /// See [`Limits::claims_per_address`].
     pub claim_window: Duration,
+    /// Bytes of answers to requests whose answer is large (views for `Watch`, the lobby,
+    /// leaderboards, profiles, archives) one connection may draw at once ([`AnswerBudget`]).
+    pub answer_burst: f64,
+    /// Bytes a second of such answers one connection may draw, sustained.
+    pub answer_rate: f64,
+    /// [`Limits::answer_burst`] for all the connections of one address (IPv6: one /64) together.
+    pub address_answer_burst: f64,
+    /// [`Limits::answer_rate`] for all the connections of one address together.
+    pub address_answer_rate: f64,
+    /// Two nicknames claimed from one address within this time of each other play each other
+    /// unrated (one person could hold both); zero: never.
+    pub shared_claim_window: Duration,
 }
 
 impl Default for Limits {
@@ -70,6 +82,11 @@ impl Default for Limits {
             chat_max_bytes: 96 * 1024,
             claims_per_address: 20,
             claim_window: Duration::from_secs(24 * 3600),
+            answer_burst: 256.0 * 1024.0,
+            answer_rate: 16.0 * 1024.0,
+            address_answer_burst: 1024.0 * 1024.0,
+            address_answer_rate: 64.0 * 1024.0,
+            shared_claim_window: Duration::from_secs(24 * 3600),
         }
     }
 }
@@ -151,6 +168,49 @@ impl ChatRate {
     /// Counts a line said at `now`.
     pub(super) fn said(&mut self, now: Instant) {
         self.said.push_back(now);
+    }
+}
+
+/// A budget of answer bytes (a token bucket counted in bytes): an answer goes out whole while
+/// the budget is above zero, and its size is taken from it afterwards (the budget may go below
+/// zero by one answer); below zero, requests for large answers are refused until it refills.
+/// Over any interval `t`, at most `burst + rate * t` bytes plus one answer are drawn.
+pub(super) struct AnswerBudget {
+    bytes: f64,
+    refill: Instant,
+}
+
+impl AnswerBudget {
+    pub(super) fn new(burst: f64, now: Instant) -> AnswerBudget {
+        AnswerBudget { bytes: burst, refill: now }
+    }
+
+    fn refill(&mut self, burst: f64, rate: f64, now: Instant) {
+        let elapsed = now.saturating_duration_since(self.refill).as_secs_f64();
+        self.refill = now;
+        self.bytes = (self.bytes + elapsed * rate).min(burst);
+    }
+
+    /// `None` if an answer may go out at `now`; otherwise how long until one may.
+    pub(super) fn wait(&mut self, burst: f64, rate: f64, now: Instant) -> Option<Duration> {
+        self.refill(burst, rate, now);
+        if self.bytes > 0.0 {
+            return None;
+        }
+        let secs = if rate > 0.0 { (-self.bytes / rate).max(0.001) } else { 3600.0 };
+        Some(Duration::from_secs_f64(secs.min(3600.0)))
+    }
+
+    /// Takes `bytes` sent at `now`.
+    pub(super) fn spend(&mut self, burst: f64, rate: f64, now: Instant, bytes: usize) {
+        self.refill(burst, rate, now);
+        self.bytes -= bytes as f64;
+    }
+
+    /// Whether the budget is whole again at `now` (nothing to remember).
+    pub(super) fn is_full(&mut self, burst: f64, rate: f64, now: Instant) -> bool {
+        self.refill(burst, rate, now);
+        self.bytes >= burst
     }
 }
 

@@ -21,11 +21,13 @@
 //!   player, the Glicko-2 update of rated games.
 
 mod accounts;
+mod answers;
 mod chat;
 mod game;
 mod limits;
 mod matchmaking;
 mod nodes;
+mod rated;
 mod rooms;
 mod spectators;
 #[cfg(test)]
@@ -36,6 +38,7 @@ pub use accounts::{
 };
 pub use limits::Limits;
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
+pub use rated::{RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash};
 
 use crate::store::{Loaded, Op, StoredPlayer};
 use crate::tokens::Grant;
@@ -106,6 +109,8 @@ struct Conn {
     origin: Option<std::net::IpAddr>,
     /// A password job of this connection is on the password thread (one at a time).
     password_busy: bool,
+    /// The bytes of large answers it may still draw ([`answers`]).
+    answers: limits::AnswerBudget,
 }
 
 /// Wrong room codes from one address.
@@ -236,6 +241,12 @@ pub struct Core {
     archives_pending: std::collections::HashSet<ConnId>,
     /// Connections waiting for a profile (one at a time each).
     profiles_pending: std::collections::HashSet<ConnId>,
+    /// The large-answer budget of each address ([`answers`]).
+    address_answers: HashMap<std::net::IpAddr, limits::AnswerBudget>,
+    /// Rated play: when the games that changed the ratings of each pair ended ([`rated`]).
+    rated_pairs: HashMap<[PlayerId; 2], VecDeque<Instant>>,
+    /// The key of the hash of claiming addresses ([`Core::set_address_secret`]).
+    address_secret: [u8; 32],
     /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
     played: Vec<(GameId, u32)>,
     /// Counters for the operator.
@@ -339,6 +350,9 @@ impl Core {
             archive_lookups: Vec::new(),
             archives_pending: std::collections::HashSet::new(),
             profiles_pending: std::collections::HashSet::new(),
+            address_answers: HashMap::new(),
+            rated_pairs: HashMap::new(),
+            address_secret: [0; 32],
             played: Vec::new(),
             stats: Stats::default(),
         };
@@ -353,12 +367,18 @@ impl Core {
             let ratings = c.ratings.into_iter().collect();
             core.claims.insert(
                 id,
-                accounts::Claim { nickname: c.nickname, password_hash: c.password_hash, ratings },
+                accounts::Claim {
+                    nickname: c.nickname,
+                    password_hash: c.password_hash,
+                    ratings,
+                    origin: c.origin,
+                },
             );
         }
         for g in loaded.games {
             core.reload_game(g);
         }
+        core.reload_rated(loaded.rated_games);
         core
     }
 
@@ -537,6 +557,7 @@ impl Core {
                 grant,
                 origin: None,
                 password_busy: false,
+                answers: limits::AnswerBudget::new(self.limits.answer_burst, self.now),
             },
         );
     }
@@ -928,6 +949,17 @@ impl Core {
     // Requests.
 
     fn request(&mut self, conn: ConnId, pid: PlayerId, message: ClientMessage) -> Result<(), Refusal> {
+        if !answers::is_large(&message) {
+            return self.dispatch(conn, pid, message);
+        }
+        self.check_answer_budget(conn)?;
+        let mark = self.out.len();
+        let result = self.dispatch(conn, pid, message);
+        self.charge_answers_since(conn, mark);
+        result
+    }
+
+    fn dispatch(&mut self, conn: ConnId, pid: PlayerId, message: ClientMessage) -> Result<(), Refusal> {
         match message {
             ClientMessage::Hello(_) => refuse(ErrorCode::AlreadySignedIn, "already signed in"),
             ClientMessage::SetNickname { nickname } => {
@@ -975,7 +1007,7 @@ impl Core {
             ClientMessage::ClaimNickname { password } => self.claim_nickname(conn, pid, password),
             ClientMessage::Leaderboard { variant } => self.leaderboard(conn, pid, variant),
             ClientMessage::Profile { nickname } => self.profile(conn, pid, &nickname),
-            ClientMessage::Archive { game } => self.archive(conn, game),
+            ClientMessage::Archive { game } => self.archive(conn, pid, game),
             ClientMessage::SignInClaimed { nickname, password } => {
                 self.sign_in_claimed(conn, pid, &nickname, password)
             }
@@ -1081,6 +1113,7 @@ impl Core {
             self.login_strikes.retain(|_, s| !stale(s));
             self.claim_strikes.retain(|_, s| !stale(s));
         }
+        self.prune_answer_budgets();
         self.game_timers();
         self.rated_match_timers();
         self.proposal_timers();

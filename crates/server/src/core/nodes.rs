@@ -126,7 +126,12 @@ impl Core {
         let ratings = c.ratings.into_iter().collect();
         self.claims.insert(
             id,
-            super::accounts::Claim { nickname: c.nickname, password_hash: c.password_hash, ratings },
+            super::accounts::Claim {
+                nickname: c.nickname,
+                password_hash: c.password_hash,
+                ratings,
+                origin: c.origin,
+            },
         );
     }
 
@@ -286,7 +291,7 @@ impl Core {
         let Some(conn) = self.players.get(&pid).and_then(|p| p.conn) else {
             return;
         };
-        if self.games.contains_key(&gid) {
+        if self.games.get(&gid).is_some_and(|g| g.public || g.players.contains(&pid)) {
             // Taken over here meanwhile.
             if let Err(refusal) = self.watch(pid, gid) {
                 self.error(conn, refusal);

@@ -30,8 +30,10 @@ pub(super) const REWATCH_WINDOW: std::time::Duration = std::time::Duration::from
 impl Core {
     /// `pid` watches `gid` (a player of it gets the view again): the view, then the chat so far;
     /// more than [`REWATCHES`] views of the same game within [`REWATCH_WINDOW`] are refused.
+    /// Someone else's private game goes the way of a game that is not here, so that both get
+    /// the same answer.
     pub(super) fn watch(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
-        let Some(g) = self.games.get(&gid) else {
+        let Some(g) = self.games.get(&gid).filter(|g| g.public || g.players.contains(&pid)) else {
             // Several nodes: the game may be on another one (the client is sent there).
             if self.watch_elsewhere(pid, gid)? {
                 return Ok(());
@@ -39,9 +41,6 @@ impl Core {
             return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
         };
         let is_player = g.players.contains(&pid);
-        if !g.public && !is_player {
-            return refuse(ErrorCode::UnknownGame, format!("no live game {}", gid.0));
-        }
         let now = self.now;
         let views = match self.players.get(&pid).and_then(|p| p.last_watch) {
             Some((g, since, n)) if g == gid && now.saturating_duration_since(since) < REWATCH_WINDOW => {

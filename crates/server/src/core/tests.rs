@@ -8,6 +8,9 @@ use ludus_rules::{AnyGame, GameRecord};
 use ludus_rules::{Outcome, Reason, Variant};
 use std::time::Duration;
 
+/// Budgets of large answers and the rules of rated play.
+mod limits;
+
 /// A core with nothing stored, its own clock and a fixed seed.
 struct Harness {
     core: Core,
@@ -1294,6 +1297,15 @@ fn rated_play_needs_claimed_names_and_changes_both_ratings() {
     let view = view.expect("the game starts");
     assert!(h.core.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
     let first = if view.players[0].id == PlayerId(1) { 1 } else { 2 };
+    // Two moves each (a shorter game changes no rating), then First resigns.
+    let mut moves = view.clone();
+    for ply in 0..4 {
+        let mv = first_legal(&moves, ply);
+        let mover = if ply % 2 == 0 { first } else { 3 - first };
+        h.send(mover, &ClientMessage::Move { game: view.game, ply: ply as u32, mv: mv.clone() });
+        moves.moves.push(mv);
+    }
+    h.core.take_ops();
     h.send(first, &ClientMessage::Resign { game: view.game });
     let ops = h.core.take_ops();
     let archive: ludus_protocol::ArchivedGame = ops
@@ -1366,6 +1378,7 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
         nickname: name.into(),
         password_hash: String::new(),
         ratings,
+        origin: None,
     };
     let mut claims = vec![
         claim(1, "Ann", vec![(Variant::Alquerque, rated(1600.0, 3))]),

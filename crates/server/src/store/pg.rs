@@ -3,8 +3,8 @@
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
 use super::{
-    ArchiveRow, Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer,
-    chat_columns, game_row, sql,
+    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, Op, PlayerClaimRow, RatingRow, RecentRow,
+    StoredGame, StoredPlayer, chat_columns, game_row, sql,
 };
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
@@ -85,6 +85,8 @@ struct Prepared {
     chat_line: Statement,
     chat_lines: Statement,
     claim: Statement,
+    claim_origin: Statement,
+    unrated: Statement,
     rating: Statement,
     recent_games: Statement,
     archive: Statement,
@@ -108,6 +110,8 @@ impl Prepared {
             chat_line: p(sql::CHAT_LINE)?,
             chat_lines: p(sql::CHAT_LINES)?,
             claim: p(sql::CLAIM)?,
+            claim_origin: p(sql::CLAIM_ORIGIN)?,
+            unrated: p(sql::UNRATED)?,
             rating: p(sql::RATING)?,
             recent_games: p(sql::RECENT_GAMES)?,
             archive: p(sql::ARCHIVE)?,
@@ -303,6 +307,12 @@ impl Backend for Postgres {
                     Op::Claim { id, skeleton, password_hash } => {
                         tx.execute(&p.claim, &[&(*id as i64), skeleton, password_hash])?;
                     }
+                    Op::ClaimOrigin { id, address, claimed_ms } => {
+                        tx.execute(&p.claim_origin, &[&(*id as i64), address, &(*claimed_ms as i64)])?;
+                    }
+                    Op::Unrated { game } => {
+                        tx.execute(&p.unrated, &[&(*game as i64)])?;
+                    }
                     Op::Rating { player, variant, rating: r } => {
                         tx.execute(
                             &p.rating,
@@ -375,15 +385,20 @@ impl Backend for Postgres {
         Ok(row.as_ref().map(stored_player))
     }
 
-    fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError> {
+    fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError> {
         let rows = self.client.query(&dialect(sql::CLAIMS), &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4))).collect())
+    }
+
+    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<(i64, i64, i64)>, DbError> {
+        let rows = self.client.query(&dialect(sql::RATED_SINCE), &[&(since_ms as i64)])?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
     }
 
-    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError> {
+    fn player_claim(&mut self, id: u64) -> Result<Option<PlayerClaimRow>, DbError> {
         self.reconnect_if_closed()?;
         let row = self.client.query_opt(&dialect(sql::PLAYER_CLAIM), &[&(id as i64)])?;
-        Ok(row.map(|r| (r.get(0), r.get(1))))
+        Ok(row.map(|r| (r.get(0), r.get(1), r.get(2), r.get(3))))
     }
 
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {

@@ -1,8 +1,8 @@
 //! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
 
 use super::{
-    ArchiveRow, Backend, ChatRow, DbError, MIGRATIONS, Op, RatingRow, RecentRow, StoredGame, StoredPlayer,
-    chat_columns, game_row, sql,
+    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, Op, PlayerClaimRow, RatingRow, RecentRow,
+    StoredGame, StoredPlayer, chat_columns, game_row, sql,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -189,6 +189,16 @@ impl Backend for Sqlite {
                             password_hash
                         ])?;
                     }
+                    Op::ClaimOrigin { id, address, claimed_ms } => {
+                        tx.prepare_cached(sql::CLAIM_ORIGIN)?.execute(params![
+                            *id as i64,
+                            address,
+                            *claimed_ms as i64
+                        ])?;
+                    }
+                    Op::Unrated { game } => {
+                        tx.prepare_cached(sql::UNRATED)?.execute(params![*game as i64])?;
+                    }
                     Op::Rating { player, variant, rating: r } => {
                         tx.prepare_cached(sql::RATING)?.execute(params![
                             *player as i64,
@@ -267,9 +277,15 @@ impl Backend for Sqlite {
         Ok(self.conn.prepare_cached(sql::PLAYER)?.query_row(params![id as i64], stored_player).optional()?)
     }
 
-    fn claims(&mut self) -> Result<Vec<(i64, String, String)>, DbError> {
+    fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError> {
         let mut stmt = self.conn.prepare(sql::CLAIMS)?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<(i64, i64, i64)>, DbError> {
+        let mut stmt = self.conn.prepare(sql::RATED_SINCE)?;
+        let rows = stmt.query_map(params![since_ms as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -279,9 +295,10 @@ impl Backend for Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn player_claim(&mut self, id: u64) -> Result<Option<(String, String)>, DbError> {
+    fn player_claim(&mut self, id: u64) -> Result<Option<PlayerClaimRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::PLAYER_CLAIM)?;
-        let mut rows = stmt.query_map(params![id as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let mut rows =
+            stmt.query_map(params![id as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.next().transpose()?)
     }
 

@@ -1,0 +1,94 @@
+//! The budget of large answers: a request of a few bytes (`Watch`, `Lobby`, `Leaderboard`,
+//! `Profile`, `Archive`) may draw a game view with its chat history, a lobby of two hundred
+//! lines or an archive, up to about 100 KB. Each connection, and all the connections of one
+//! address together, have an [`AnswerBudget`] of bytes ([`Limits::answer_burst`] at once,
+//! [`Limits::answer_rate`] a second; the `address_` ones for an address): what such requests
+//! send is counted against both, and while either is spent such requests are refused with
+//! `RateLimited` saying how long to wait. Whichever game, player or page is asked for, the same
+//! budget pays.
+//!
+//! [`Limits::answer_burst`]: super::Limits::answer_burst
+//! [`Limits::answer_rate`]: super::Limits::answer_rate
+
+use super::limits::AnswerBudget;
+use super::{ConnId, Core, Outgoing, Refusal, refuse};
+use ludus_protocol::{ClientMessage, ErrorCode};
+
+/// Whether a request's answer is large compared with the request.
+pub(super) fn is_large(message: &ClientMessage) -> bool {
+    matches!(
+        message,
+        ClientMessage::Watch { .. }
+            | ClientMessage::Lobby
+            | ClientMessage::Leaderboard { .. }
+            | ClientMessage::Profile { .. }
+            | ClientMessage::Archive { .. }
+    )
+}
+
+impl Core {
+    /// Refuses a large answer to `conn` while its budget, or its address's, is spent.
+    pub(super) fn check_answer_budget(&mut self, conn: ConnId) -> Result<(), Refusal> {
+        let (now, l) = (self.now, &self.limits);
+        let (burst, rate) = (l.answer_burst, l.answer_rate);
+        let (address_burst, address_rate) = (l.address_answer_burst, l.address_answer_rate);
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return refuse(ErrorCode::Internal, "connection vanished");
+        };
+        let mut wait = c.answers.wait(burst, rate, now);
+        if let Some(origin) = c.origin
+            && let Some(budget) = self.address_answers.get_mut(&origin)
+        {
+            wait = wait.max(budget.wait(address_burst, address_rate, now));
+        }
+        match wait {
+            None => Ok(()),
+            Some(w) => refuse(
+                ErrorCode::RateLimited,
+                format!(
+                    "you asked for a lot of data: wait {} s before asking for views, lists or archives again",
+                    w.as_secs() + 1
+                ),
+            ),
+        }
+    }
+
+    /// Counts against `conn`'s budgets the bytes queued for it from `out[mark..]`.
+    pub(super) fn charge_answers_since(&mut self, conn: ConnId, mark: usize) {
+        let bytes = self.out[mark.min(self.out.len())..]
+            .iter()
+            .map(|o| match o {
+                Outgoing::Message(c, b) if *c == conn => b.len(),
+                _ => 0,
+            })
+            .sum();
+        self.charge_answer(conn, bytes);
+    }
+
+    /// Counts `bytes` sent to `conn` against its budget and its address's.
+    pub(super) fn charge_answer(&mut self, conn: ConnId, bytes: usize) {
+        let (now, l) = (self.now, &self.limits);
+        let (burst, rate) = (l.answer_burst, l.answer_rate);
+        let (address_burst, address_rate) = (l.address_answer_burst, l.address_answer_rate);
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        c.answers.spend(burst, rate, now, bytes);
+        if let Some(origin) = c.origin {
+            self.address_answers
+                .entry(origin)
+                .or_insert_with(|| AnswerBudget::new(address_burst, now))
+                .spend(address_burst, address_rate, now, bytes);
+        }
+    }
+
+    /// Forgets the addresses whose budget is whole again (called when there are many).
+    pub(super) fn prune_answer_budgets(&mut self) {
+        if self.address_answers.len() <= 10_000 {
+            return;
+        }
+        let (now, burst, rate) =
+            (self.now, self.limits.address_answer_burst, self.limits.address_answer_rate);
+        self.address_answers.retain(|_, b| !b.is_full(burst, rate, now));
+    }
+}

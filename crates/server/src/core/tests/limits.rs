@@ -1,0 +1,478 @@
+//! Budgets of large answers per connection and per address, the rules of rated play (moves
+//! each, games per pair, nicknames claimed from one address), and private games' privacy.
+
+use super::*;
+use crate::store::StoredRating;
+
+/// The bytes and the game views queued for `conn` since the last call, and its refusals.
+fn drawn(h: &mut Harness, conn: ConnId) -> (usize, usize, Vec<ErrorCode>) {
+    let (mut bytes, mut views, mut refusals) = (0, 0, Vec::new());
+    for o in h.core.take_out() {
+        if let Outgoing::Message(c, b) = o
+            && c == conn
+        {
+            bytes += b.len();
+            match decode_server(&b).expect("decodes") {
+                ServerMessage::Game(_) => views += 1,
+                ServerMessage::Error { code, .. } => refusals.push(code),
+                _ => {}
+            }
+        }
+    }
+    (bytes, views, refusals)
+}
+
+/// Two live public games (Ann and Bob's, Cy and Di's); their numbers.
+fn two_games(h: &mut Harness) -> [GameId; 2] {
+    let (_, _, a) = h.quick_game(None);
+    h.sign_in(3, "Cy");
+    h.sign_in(4, "Di");
+    for conn in [3, 4] {
+        h.send(conn, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    }
+    let b = h
+        .all()
+        .into_iter()
+        .find_map(|(_, m)| match m {
+            ServerMessage::Game(v) => Some(v.game),
+            _ => None,
+        })
+        .expect("the second game starts");
+    [a.game, b]
+}
+
+/// Alternating between two games dodges any limit per game; the connection's budget of answer
+/// bytes holds: over an instant at most the burst (and one view past it), then the rate.
+#[test]
+fn alternating_watches_between_two_games_draw_at_most_the_connections_budget() {
+    let limits = Limits { answer_burst: 4000.0, answer_rate: 100.0, burst: 1000.0, ..Limits::default() };
+    let (burst, rate) = (limits.answer_burst as usize, limits.answer_rate as usize);
+    let mut h = Harness::new(limits);
+    let games = two_games(&mut h);
+    h.sign_in(10, "Sam");
+    // 200 requests at one instant, then 200 more ten seconds later.
+    let mut rounds = Vec::new();
+    for round in 0..2 {
+        let (mut bytes, mut views, mut largest, mut refused) = (0, 0, 0, 0);
+        for i in 0..200 {
+            h.send(10, &ClientMessage::Watch { game: games[i % 2] });
+            let (b, v, refusals) = drawn(&mut h, 10);
+            if v > 0 {
+                (bytes, views, largest) = (bytes + b, views + v, largest.max(b));
+            } else {
+                assert_eq!(refusals, [ErrorCode::RateLimited], "round {round}, request {i}");
+                refused += 1;
+            }
+        }
+        rounds.push((bytes, views, largest, refused));
+        h.advance(Duration::from_secs(10));
+    }
+    let (bytes, views, largest, refused) = rounds[0];
+    assert!(views >= 4, "the burst itself is served: {views} views");
+    assert!(bytes <= burst + largest, "{bytes} bytes in {views} views in an instant");
+    assert!(refused >= 150, "the rest is refused: {refused}");
+    let (bytes, views, largest, _) = rounds[1];
+    assert!(views >= 1, "the budget refills");
+    assert!(bytes <= rate * 10 + largest, "{bytes} bytes in {views} views after 10 s");
+}
+
+/// Several connections of one address share the address's budget.
+#[test]
+fn connections_of_one_address_share_its_budget() {
+    let limits =
+        Limits { address_answer_burst: 6000.0, address_answer_rate: 0.0, burst: 1000.0, ..Limits::default() };
+    let burst = limits.address_answer_burst as usize;
+    let mut h = Harness::new(limits);
+    let games = two_games(&mut h);
+    let address: std::net::IpAddr = "10.0.0.7".parse().unwrap();
+    let conns = [10, 11, 12, 13, 14];
+    for (conn, name) in conns.iter().zip(["Sam", "Sue", "Sal", "Sid", "Sol"]) {
+        h.sign_in(*conn, name);
+        h.core.set_origin(*conn, address);
+    }
+    let (mut bytes, mut views, mut largest) = (0, 0, 0);
+    for i in 0..100 {
+        for conn in conns {
+            h.send(conn, &ClientMessage::Watch { game: games[i % 2] });
+            let (b, v, refusals) = drawn(&mut h, conn);
+            if v > 0 {
+                bytes += b;
+                views += v;
+                largest = largest.max(b);
+            }
+            assert!(v > 0 || refusals == [ErrorCode::RateLimited], "{refusals:?}");
+        }
+    }
+    assert!(views >= 2, "{views}");
+    assert!(bytes <= burst + largest, "{bytes} bytes in {views} views from one address");
+    // Another address is not held back.
+    h.sign_in(20, "Zed");
+    h.core.set_origin(20, "10.0.0.8".parse().unwrap());
+    h.send(20, &ClientMessage::Watch { game: games[0] });
+    assert_eq!(drawn(&mut h, 20).1, 1);
+}
+
+/// The lobby, leaderboards, profiles and archives are paid from the same budget as views.
+#[test]
+fn lobby_leaderboard_profile_and_archive_requests_share_the_budget() {
+    let limits = Limits { answer_burst: 300.0, answer_rate: 0.0, ..Limits::default() };
+    let mut h = Harness::new(limits);
+    two_games(&mut h);
+    h.sign_in(10, "Sam");
+    let mut served = 0;
+    for _ in 0..20 {
+        h.send(10, &ClientMessage::Lobby);
+        let messages = h.inbox(10);
+        if messages.iter().any(|m| matches!(m, ServerMessage::Lobby(_))) {
+            served += 1;
+        } else {
+            assert_eq!(refusal_code(&messages), Some(ErrorCode::RateLimited));
+        }
+    }
+    assert!((1..20).contains(&served), "{served} lobbies");
+    for message in [
+        ClientMessage::Leaderboard { variant: Variant::Latrunculi },
+        ClientMessage::Profile { nickname: "Ann".into() },
+        ClientMessage::Archive { game: GameId(99) },
+    ] {
+        h.send(10, &message);
+        assert_eq!(refusal_code(&h.inbox(10)), Some(ErrorCode::RateLimited), "{message:?}");
+    }
+    assert!(h.core.take_games_lookups().is_empty() && h.core.take_archive_lookups().is_empty());
+}
+
+// Rated play.
+
+/// Ann (1) and Bob (2) claimed from two addresses, in a rated room of Ann's; the first view.
+fn rated_pair(h: &mut Harness, addresses: [&str; 2]) -> GameView {
+    for (conn, (name, address)) in [(1, ("Ann", addresses[0])), (2, ("Bob", addresses[1]))] {
+        h.sign_in(conn, name);
+        h.core.set_origin(conn, key(address));
+        h.claim(conn, "a good password");
+    }
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true },
+    );
+    let code = match h.inbox(1).as_slice() {
+        [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+        other => panic!("expected a room, got {other:?}"),
+    };
+    h.send(2, &ClientMessage::JoinRoom { code });
+    view_of(h)
+}
+
+/// An address's key, as the server hands it to the core (IPv6: its /64).
+fn key(address: &str) -> std::net::IpAddr {
+    crate::transport::address_key(&std::net::SocketAddr::new(address.parse().unwrap(), 0))
+}
+
+fn view_of(h: &mut Harness) -> GameView {
+    h.all()
+        .into_iter()
+        .find_map(|(_, m)| match m {
+            ServerMessage::Game(v) => Some(v),
+            _ => None,
+        })
+        .expect("a game starts")
+}
+
+/// The connection of the player of `side` in `view` (Ann is 1, Bob 2).
+fn conn_of(view: &GameView, side: Side) -> ConnId {
+    view.players[side.index()].id.0
+}
+
+/// Plays `plies` first legal moves, then First resigns; the archive.
+fn play_and_resign(h: &mut Harness, view: &GameView, plies: usize) -> ludus_protocol::ArchivedGame {
+    let mut view = view.clone();
+    for ply in 0..plies {
+        let mv = first_legal(&view, ply);
+        let side = if ply % 2 == 0 { Side::First } else { Side::Second };
+        h.send(
+            conn_of(&view, side),
+            &ClientMessage::Move { game: view.game, ply: ply as u32, mv: mv.clone() },
+        );
+        view.moves.push(mv);
+    }
+    h.send(conn_of(&view, Side::First), &ClientMessage::Resign { game: view.game });
+    h.all()
+        .into_iter()
+        .find_map(|(_, m)| match m {
+            ServerMessage::GameOver { archive, .. } => Some(archive),
+            _ => None,
+        })
+        .expect("the game is over")
+}
+
+/// Both rematch `game`; the new view.
+fn rematch(h: &mut Harness, game: GameId) -> GameView {
+    for conn in [1, 2] {
+        h.send(conn, &ClientMessage::Rematch { game });
+    }
+    view_of(h)
+}
+
+fn rating(h: &Harness, pid: u64) -> StoredRating {
+    h.core.claimed_rating(PlayerId(pid), Variant::Alquerque).expect("claimed")
+}
+
+#[test]
+fn twelve_resignations_at_ply_zero_leave_both_ratings_at_the_start() {
+    let mut h = Harness::new(Limits::default());
+    let mut view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
+    h.core.take_ops();
+    for n in 0..12 {
+        assert!(view.rated, "game {n} starts rated");
+        let archive = play_and_resign(&mut h, &view, 0);
+        assert!(!archive.rated && archive.ratings.is_none(), "game {n}: {archive:?}");
+        let ops = h.core.take_ops();
+        assert!(ops.iter().any(|op| matches!(op, Op::Unrated { game } if *game == view.game.0)));
+        assert!(!ops.iter().any(|op| matches!(op, Op::Rating { .. })), "no rating stored");
+        view = rematch(&mut h, view.game);
+    }
+    for pid in [1, 2] {
+        assert_eq!(rating(&h, pid), StoredRating::default(), "player {pid}");
+    }
+}
+
+#[test]
+fn two_moves_each_change_the_ratings_and_fewer_do_not() {
+    let mut h = Harness::new(Limits::default());
+    let view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
+    let short = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH - 1);
+    assert!(!short.rated);
+    let view = rematch(&mut h, view.game);
+    let archive = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH);
+    assert!(archive.rated);
+    let changes = archive.ratings.expect("rated");
+    let loser = view.players[0].id.0;
+    assert!(rating(&h, loser).rating < 1500.0 && rating(&h, view.players[1].id.0).rating > 1500.0);
+    assert_eq!(changes[0].after, rating_view(&rating(&h, loser)));
+    assert_eq!(rating(&h, loser).games, 1);
+}
+
+#[test]
+fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
+    let mut h = Harness::new(Limits::default());
+    let mut view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
+    for n in 0..RATED_GAMES_PER_PAIR {
+        assert!(view.rated, "game {n}");
+        assert!(play_and_resign(&mut h, &view, 4).rated);
+        view = rematch(&mut h, view.game);
+    }
+    h.core.take_ops();
+    assert!(!view.rated, "the view says the fourth game is unrated");
+    assert_eq!(RATED_GAMES_PER_PAIR, 3);
+    let games = rating(&h, 1).games;
+    let archive = play_and_resign(&mut h, &view, 4);
+    assert!(!archive.rated && archive.ratings.is_none());
+    assert_eq!(rating(&h, 1).games, games, "no rating changed");
+    // A day after the first, one more counts.
+    h.advance(RATED_PAIR_WINDOW);
+    let view = rematch(&mut h, view.game);
+    assert!(view.rated);
+    assert!(h.core.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
+}
+
+/// After a restart, the rated games of the day (from the database) still count.
+#[test]
+fn the_pair_limit_survives_a_restart() {
+    use crate::store::StoredClaim;
+    let claim = |id, nickname: &str| StoredClaim {
+        id,
+        nickname: nickname.into(),
+        password_hash: hash_password("a good password").unwrap(),
+        ratings: Vec::new(),
+        origin: None,
+    };
+    let unix_ms = 100 * 24 * 3600 * 1000;
+    let hour = 3600 * 1000;
+    let rated_games =
+        vec![([1, 2], unix_ms - 3 * hour), ([2, 1], unix_ms - 2 * hour), ([1, 2], unix_ms - hour)];
+    let loaded = Loaded {
+        claims: vec![claim(1, "Ann"), claim(2, "Bob")],
+        rated_games,
+        next_player: 3,
+        ..Loaded::default()
+    };
+    let now = Instant::now() + RATED_PAIR_WINDOW;
+    let mut h = Harness { core: Core::new(Limits::default(), loaded, now, unix_ms, [7; 32]), now, unix_ms };
+    for (conn, name) in [(5, "Guest"), (6, "Other")] {
+        h.sign_in(conn, name);
+    }
+    for (conn, name) in [(5, "Ann"), (6, "Bob")] {
+        assert!(
+            h.sign_in_claimed(conn, name, "a good password")
+                .iter()
+                .any(|m| matches!(m, ServerMessage::Welcome { .. }))
+        );
+    }
+    h.send(
+        5,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true },
+    );
+    let code = match h.inbox(5).as_slice() {
+        [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+        other => panic!("expected a room, got {other:?}"),
+    };
+    h.send(6, &ClientMessage::JoinRoom { code });
+    assert!(!view_of(&mut h).rated, "three rated games within the day before the restart");
+}
+
+#[test]
+fn nicknames_claimed_from_one_address_play_each_other_unrated() {
+    let mut h = Harness::new(Limits::default());
+    let view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.1"]);
+    assert!(!view.rated, "both claimed from one address within a day");
+    let ops = h.core.take_ops();
+    let origins: Vec<&String> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::ClaimOrigin { address, .. } => Some(address),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(origins.len(), 2, "both claims' origins are stored");
+    assert_eq!(origins[0], origins[1]);
+    assert!(!origins[0].contains("10.0.0.1") && origins[0].len() == 32, "a hash, not the address");
+    assert_eq!(origins[0], &address_hash(&[0; 32], "10.0.0.1".parse().unwrap()));
+    assert_ne!(origins[0], &address_hash(&[1; 32], "10.0.0.1".parse().unwrap()), "keyed");
+    let archive = play_and_resign(&mut h, &view, 6);
+    assert!(!archive.rated);
+    assert_eq!(rating(&h, 1), StoredRating::default());
+    // The same from one IPv6 /64; a day apart, or from two addresses, rated.
+    let mut h = Harness::new(Limits::default());
+    assert!(!rated_pair(&mut h, ["2001:db8::1", "2001:db8::2"]).rated, "one /64");
+    let mut h = Harness::new(Limits::default());
+    assert!(rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]).rated);
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    h.core.set_origin(1, "10.0.0.1".parse().unwrap());
+    h.claim(1, "a good password");
+    h.core.disconnected(1);
+    h.advance(Duration::from_secs(24 * 3600));
+    let mut h2 = h;
+    h2.sign_in(2, "Bob");
+    h2.core.set_origin(2, "10.0.0.1".parse().unwrap());
+    h2.claim(2, "a good password");
+    h2.sign_in(3, "Guest");
+    assert!(
+        h2.sign_in_claimed(3, "Ann", "a good password")
+            .iter()
+            .any(|m| matches!(m, ServerMessage::Welcome { .. }))
+    );
+    h2.send(
+        3,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true },
+    );
+    let code = match h2.inbox(3).as_slice() {
+        [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+        other => panic!("expected a room, got {other:?}"),
+    };
+    h2.send(2, &ClientMessage::JoinRoom { code });
+    assert!(view_of(&mut h2).rated, "claims a day apart");
+}
+
+// Private games.
+
+/// A live private game of others and a game that does not exist get the same archive answer,
+/// by the same path (a database lookup), of the same size; so do watch requests.
+#[test]
+fn a_live_private_game_and_a_missing_one_answer_alike() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Latrunculi, clock: None, public: false });
+    let code = match h.inbox(1).as_slice() {
+        [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+        other => panic!("expected a room, got {other:?}"),
+    };
+    h.send(2, &ClientMessage::JoinRoom { code });
+    let private = view_of(&mut h).game;
+    let missing = GameId(private.0 + 1);
+    h.sign_in(3, "Cy");
+    let mut answers = Vec::new();
+    for game in [private, missing] {
+        h.send(3, &ClientMessage::Archive { game });
+        assert!(h.core.take_out().is_empty(), "no answer before the database's");
+        assert_eq!(h.core.take_archive_lookups(), [(3, game.0)]);
+        h.core.archive_found(3, game.0, None);
+        let out = h.core.take_out();
+        let [Outgoing::Message(3, bytes)] = out.as_slice() else { panic!("one answer: {out:?}") };
+        let text = match decode_server(bytes).expect("decodes") {
+            ServerMessage::Error { code: ErrorCode::UnknownGame, message } => message,
+            other => panic!("{other:?}"),
+        };
+        answers.push((bytes.len(), text.replace(&game.0.to_string(), "#")));
+    }
+    assert_eq!(answers[0], answers[1]);
+    let mut watched = Vec::new();
+    for game in [private, missing] {
+        h.send(3, &ClientMessage::Watch { game });
+        let out = h.core.take_out();
+        let [Outgoing::Message(3, bytes)] = out.as_slice() else { panic!("one answer: {out:?}") };
+        let text = match decode_server(bytes).expect("decodes") {
+            ServerMessage::Error { code: ErrorCode::UnknownGame, message } => message,
+            other => panic!("{other:?}"),
+        };
+        watched.push((bytes.len(), text.replace(&game.0.to_string(), "#")));
+    }
+    assert_eq!(watched[0], watched[1]);
+    // Its players are told it is live.
+    h.send(1, &ClientMessage::Archive { game: private });
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownGame));
+    assert!(h.core.take_archive_lookups().is_empty());
+}
+
+/// A private rated game counts in no public number: not in the lobby's games, and not in the
+/// leaderboard's or the profile's game counts (the ratings change).
+#[test]
+fn private_games_count_in_no_public_number() {
+    let mut h = Harness::new(Limits::default());
+    for (conn, name, address) in [(1, "Ann", "10.0.0.1"), (2, "Bob", "10.0.0.2")] {
+        h.sign_in(conn, name);
+        h.core.set_origin(conn, address.parse().unwrap());
+        h.claim(conn, "a good password");
+    }
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: true },
+    );
+    let code = match h.inbox(1).as_slice() {
+        [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+        other => panic!("expected a room, got {other:?}"),
+    };
+    h.send(2, &ClientMessage::JoinRoom { code });
+    let view = view_of(&mut h);
+    assert!(view.rated);
+    h.sign_in(3, "Cy");
+    h.send(3, &ClientMessage::Lobby);
+    match h.inbox(3).as_slice() {
+        [ServerMessage::Lobby(l)] => assert_eq!((l.total_games, l.games.len(), l.total_rooms), (0, 0, 0)),
+        other => panic!("{other:?}"),
+    }
+    let archive = play_and_resign(&mut h, &view, 4);
+    assert!(archive.rated);
+    assert_ne!(rating(&h, 1).rating, 1500.0, "the rating changed");
+    for pid in [1, 2] {
+        let r = rating(&h, pid);
+        assert_eq!((r.games, r.wins, r.draws, r.losses), (0, 0, 0, 0), "no public record");
+    }
+    h.send(3, &ClientMessage::Leaderboard { variant: Variant::Alquerque });
+    match h.inbox(3).as_slice() {
+        [ServerMessage::Leaderboard { top, .. }] => assert!(top.is_empty(), "{top:?}"),
+        other => panic!("{other:?}"),
+    }
+    h.send(3, &ClientMessage::Profile { nickname: "Ann".into() });
+    let mut lookups = h.core.take_games_lookups();
+    assert_eq!(lookups.len(), 1);
+    let (conn, player, nickname, own) = lookups.remove(0);
+    h.core.games_found(conn, player, nickname, Vec::new());
+    assert!(!own);
+    match h.inbox(3).as_slice() {
+        [ServerMessage::Profile(p)] => {
+            assert!(p.ratings.iter().all(|r| r.games == 0), "{:?}", p.ratings);
+        }
+        other => panic!("{other:?}"),
+    }
+}
