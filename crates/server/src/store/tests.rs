@@ -342,3 +342,69 @@ fn nodes_on_one_postgres_database_get_their_own_numbers_and_fence_each_other() {
     assert!(!a.sync(Duration::from_secs(2)), "the fenced-off writer stores nothing");
     assert!(a.lease_lost());
 }
+
+/// The tables of schema 5 (before claims' origins), with two claimed players and a rated game
+/// that ended now, made by `run` (one batch of statements in the dialect of PostgreSQL if `pg`,
+/// else SQLite's).
+fn schema_5(now: u64, pg: bool, run: &mut dyn FnMut(&str)) {
+    for m in MIGRATIONS.iter().filter(|m| m.version <= 5) {
+        let text = if pg { m.postgres } else { m.sqlite };
+        run(&format!("{text}\nINSERT INTO ludus_schema(version) VALUES ({});", m.version));
+    }
+    run(&format!(
+        "INSERT INTO players(id, token_hash, nickname, created_ms, last_seen_ms, password_hash, claim_skeleton)
+         VALUES (1, 'h1', 'Ann', {now}, {now}, '$argon2id$fake1', 'ann'),
+                (2, 'h2', 'Ben', {now}, {now}, '$argon2id$fake2', 'ben');
+         INSERT INTO games(id, room, variant, start, first_player, second_player, public, created_ms, live,
+                           outcome, ended_ms, archive, rated)
+         VALUES (1, 'ROOM', 'alquerque', '', 1, 2, 1, {now}, 0, 'draw', {now}, '{{}}', 1);"
+    ));
+}
+
+/// A database of schema 5 opens: its claims come back without an origin, its rated game of the
+/// day counts for the pair limit, and origins and unrated marks are stored from then on.
+fn schema_5_opens(db: &Database, now: u64) {
+    {
+        let (mut store, loaded) = Store::open_with(db, LIFETIME).expect("an old database opens");
+        let origins: Vec<(u64, Option<ClaimOrigin>)> =
+            loaded.claims.iter().map(|c| (c.id, c.origin.clone())).collect();
+        assert_eq!(origins, [(1, None), (2, None)]);
+        assert_eq!(loaded.rated_games, [([1, 2], now)]);
+        let origin = ClaimOrigin { address: "0123456789abcdef0123456789abcdef".into(), claimed_ms: now };
+        store.submit(vec![
+            Op::ClaimOrigin { id: 2, address: origin.address.clone(), claimed_ms: now },
+            Op::Unrated { game: 1 },
+        ]);
+        assert!(store.sync(Duration::from_secs(30)), "committed");
+    }
+    let (_store, loaded) = Store::open_with(db, LIFETIME).expect("reopen");
+    assert_eq!(loaded.claims[0].origin, None);
+    let origin = loaded.claims[1].origin.clone().expect("stored");
+    assert_eq!((origin.address.len(), origin.claimed_ms), (32, now));
+    assert!(loaded.rated_games.is_empty(), "the game is unrated now");
+}
+
+#[test]
+fn a_database_of_schema_5_opens_sqlite() {
+    let db = sqlite("schema5");
+    let Database::Sqlite(dir) = &db else { unreachable!() };
+    std::fs::create_dir_all(dir).unwrap();
+    let conn = rusqlite::Connection::open(dir.join("ludus.sqlite3")).unwrap();
+    conn.execute_batch("CREATE TABLE ludus_schema(version INTEGER NOT NULL)").unwrap();
+    let now = now_ms();
+    schema_5(now, false, &mut |sql| conn.execute_batch(sql).unwrap());
+    drop(conn);
+    schema_5_opens(&db, now);
+}
+
+#[test]
+fn a_database_of_schema_5_opens_postgres() {
+    let Some((_pg, db)) = postgres("schema5") else { return };
+    let Database::Postgres(url) = &db else { unreachable!() };
+    let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    client.batch_execute("CREATE TABLE ludus_schema(version BIGINT NOT NULL)").unwrap();
+    let now = now_ms();
+    schema_5(now, true, &mut |sql| client.batch_execute(sql).unwrap());
+    drop(client);
+    schema_5_opens(&db, now);
+}

@@ -15,6 +15,7 @@ use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use std::net::SocketAddr;
 use std::path::Path;
+use std::time::Duration;
 
 fn password(p: &str) -> Password {
     Password(p.to_string())
@@ -79,10 +80,16 @@ fn resigned(players: &mut [TestClient; 2], rated: bool) -> ArchivedGame {
     resigned_in(players, rated, true)
 }
 
-/// [`resigned`] in a public or private room.
+/// [`resigned`] in a public or private room, after two moves each (a rated game that ends
+/// sooner changes no rating).
 fn resigned_in(players: &mut [TestClient; 2], rated: bool, public: bool) -> ArchivedGame {
-    let [a, b] = players;
+    let [a, b] = &mut *players;
     let (view, first) = game(a, b, rated, public);
+    let mut local = view.replay().expect("a valid game");
+    players.swap(0, first);
+    crate::persistence::play_moves(players, view.game, &mut local, 2 * ludus_server::core::RATED_MOVES_EACH);
+    players.swap(0, first);
+    let [a, b] = players;
     let resigner = if first == 0 { &mut *a } else { &mut *b };
     resigner.send(ClientMessage::Resign { game: view.game });
     let archive = expect_over(a, view.game);
@@ -103,7 +110,13 @@ fn view(r: &Glicko2Rating) -> RatingView {
 }
 
 fn claimed_names_and_ratings(dir: &Path, database: Option<String>) {
-    let start = || server_on(dir, ludus_server::core::Limits::default(), database.clone());
+    // Both players come from the loopback address: nicknames claimed from one address would
+    // play each other unrated.
+    let limits = ludus_server::core::Limits {
+        shared_claim_window: Duration::ZERO,
+        ..ludus_server::core::Limits::default()
+    };
+    let start = || server_on(dir, limits.clone(), database.clone());
     let server = start();
     let udp: SocketAddr = server.udp_addr().unwrap();
     let mut ann = TestClient::signed_in(udp, Transport::Udp, "Ann");
@@ -288,4 +301,35 @@ fn claimed_names_and_ratings_survive_a_restart_postgres() {
     if let Some((_pg, url)) = postgres("ratings") {
         claimed_names_and_ratings(&data_dir("ratings-pg"), Some(url));
     }
+}
+
+/// Two nicknames claimed from one address (both clients here come from the loopback address)
+/// play each other unrated, whatever their room says: the view tells them when the game starts,
+/// and nothing changes when it ends.
+#[test]
+fn nicknames_claimed_from_one_address_play_each_other_unrated() {
+    let server = server(&data_dir("ratings-one-address"));
+    let udp: SocketAddr = server.udp_addr().unwrap();
+    let mut ann = TestClient::signed_in(udp, Transport::Udp, "Ann");
+    let mut ben = TestClient::signed_in(udp, Transport::Udp, "Ben");
+    claim(&mut ann, "ann's secret");
+    claim(&mut ben, "ben's secret");
+    ann.send(ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true });
+    let code = ann.expect("room", |m| match m {
+        ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
+        _ => None,
+    });
+    ben.send(ClientMessage::JoinRoom { code });
+    let view = ann.expect_game();
+    assert!(!view.rated && !ben.expect_game().rated, "both views say the game is unrated");
+    let mut local = view.replay().expect("a valid game");
+    let first = if view.role == Role::Player(Side::First) { 0 } else { 1 };
+    let mut players = [ann, ben];
+    players.swap(0, first);
+    crate::persistence::play_moves(&mut players, view.game, &mut local, 6);
+    players[0].send(ClientMessage::Resign { game: view.game });
+    let archive = expect_over(&mut players[1], view.game);
+    assert!(!archive.rated && archive.ratings.is_none(), "{archive:?}");
+    drop(players);
+    server.stop();
 }
