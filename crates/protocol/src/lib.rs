@@ -75,8 +75,12 @@
 //!   ([`ErrorCode::TooManyAttempts`]). [`ClientMessage::OpenRoom`] and
 //!   [`ClientMessage::FindMatch`] choose rated play (claimed players only,
 //!   [`ErrorCode::NotClaimed`]): when a rated game ends, both players' Glicko-2 ratings for
-//!   that variant change ([`ArchivedGame::ratings`]); a rating whose deviation is above
-//!   [`PROVISIONAL_DEVIATION`] is provisional (shown with a "?").
+//!   that variant change ([`ArchivedGame::ratings`]), if each side has moved at least twice
+//!   (a shorter game is archived unrated). At most three games a day between the same two
+//!   players are rated, and nicknames claimed from one address within a day play each other
+//!   unrated: such a game of a rated room starts with [`GameView::rated`] `false`. A private
+//!   game changes the ratings but not the public record of games. A rating whose deviation is
+//!   above [`PROVISIONAL_DEVIATION`] is provisional (shown with a "?").
 //!   [`ClientMessage::Leaderboard`] lists the best rated players of a variant;
 //!   [`ClientMessage::Profile`] shows a player's ratings, record and last games, and
 //!   [`ClientMessage::Archive`] (protocol 6) brings any of those games back whole.

@@ -564,7 +564,9 @@ pub struct GameView {
     pub proposals: Vec<Proposal>,
     /// Spectators only: your own proposal for the current ply.
     pub your_proposal: Option<String>,
-    /// Whether the game is rated: both ratings change when it ends (protocol 6).
+    /// Whether the game is rated: both ratings change when it ends, once each side has moved
+    /// twice (protocol 6). A game of a rated room may start unrated (the same two players' rated
+    /// games of the day, or nicknames claimed from one address).
     pub rated: bool,
 }
 

@@ -84,8 +84,8 @@ impl Default for Limits {
             claim_window: Duration::from_secs(24 * 3600),
             answer_burst: 256.0 * 1024.0,
             answer_rate: 16.0 * 1024.0,
-            address_answer_burst: 1024.0 * 1024.0,
-            address_answer_rate: 64.0 * 1024.0,
+            address_answer_burst: 2.0 * 1024.0 * 1024.0,
+            address_answer_rate: 128.0 * 1024.0,
             shared_claim_window: Duration::from_secs(24 * 3600),
         }
     }
