@@ -123,6 +123,7 @@ fn claims_stored_under_an_older_key_still_block_their_look_alikes_and_the_older_
         nickname: nickname.into(),
         password_hash: format!("$argon2id$fake{id}"),
         ratings: Vec::new(),
+        origin: None,
     };
     let loaded = Loaded {
         claims: vec![claim(1, "Alice"), claim(2, "AIice"), claim(3, "Ivan")],
