@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod fluent;
+pub use fluent::{errors, ids, template, variables};
+
 /// A language of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Lang {
@@ -21,6 +24,14 @@ impl Lang {
         match self {
             Lang::En => "English",
             Lang::Vi => "Tiếng Việt",
+        }
+    }
+
+    /// The language's code: `en` or `vi` (the Fluent files' names).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Vi => "vi",
         }
     }
 
@@ -924,3 +935,33 @@ pub(crate) const VI: &[(&str, &str)] = &[
         "Ký hiệu: ô được gọi bằng chữ cột và số hàng (a1 ở góc dưới bên trái). Nước đi được viết g2-g5, đường ăn quân viết a1xc3xe5.",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Fluent files say what the tables said, key by key, in both languages.
+    #[test]
+    fn the_fluent_files_keep_every_text_of_the_tables() {
+        for lang in Lang::ALL {
+            assert!(errors(lang).is_empty(), "{lang:?}: {:?}", errors(lang));
+            let table = lang.table();
+            assert_eq!(ids(lang).len(), table.len());
+            for (key, text) in table {
+                let mut id = String::new();
+                for (i, c) in key.char_indices() {
+                    if c.is_ascii_uppercase() && key[..i].ends_with(|p: char| p.is_ascii_lowercase()) {
+                        id.push('-');
+                    }
+                    id.push(if c == '.' || c == '_' { '-' } else { c.to_ascii_lowercase() });
+                }
+                assert_eq!(template(lang, &id).as_deref(), Some(*text), "{lang:?} {key} ({id})");
+                if !text.contains("{}") {
+                    assert_eq!(fluent::plain(lang, &id), Some(*text), "{lang:?} {key}");
+                }
+            }
+        }
+        let args = [("side", "Red".into()), ("moves", 5.into())];
+        assert_eq!(fluent::format(Lang::En, "analysis-wins-in", args).as_deref(), Some("Red wins in 5"));
+    }
+}
