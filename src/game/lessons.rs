@@ -306,7 +306,7 @@ pub struct LessonProgress {
     pub done: BTreeSet<String>,
 }
 
-const DOCUMENT: Document = Document { name: "lessons.json", corrupt_key: "lessons.corrupt" };
+const DOCUMENT: Document = Document { name: "lessons.json", corrupt: crate::i18n::id!("lessons-corrupt") };
 
 impl LessonProgress {
     /// Reads the progress (see [`Document::load`]).

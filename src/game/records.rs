@@ -4,7 +4,7 @@
 
 use crate::game::Notices;
 use crate::game::session::{Seats, Session};
-use crate::i18n::{self, Lang};
+use crate::i18n::Lang;
 use crate::platform::storage::Document;
 use bevy::prelude::*;
 use ludus_rules::{AnyGame, AnyPosition, GameRecord, Outcome, Variant};
@@ -83,7 +83,7 @@ impl RecentGames {
 }
 
 /// The recent games' document.
-pub const DOCUMENT: Document = Document { name: FILE, corrupt_key: "records.corrupt" };
+pub const DOCUMENT: Document = Document { name: FILE, corrupt: crate::i18n::id!("records-corrupt") };
 
 /// Reads the recent games; a document that cannot be read is set aside and reported.
 pub fn load(lang: Lang) -> (RecentGames, Option<String>) {
@@ -98,7 +98,7 @@ pub fn append(entry: RecordEntry, lang: Lang) -> Option<String> {
     doc.version = VERSION;
     if let Err(e) = DOCUMENT.save_json(&doc) {
         warn!("{FILE} could not be written: {e}");
-        return Some(i18n::fill(lang.t("records.unwritable"), &[&e]));
+        return Some(lang.fmt("records-unwritable", [("error", e.as_str().into())]));
     }
     notice
 }

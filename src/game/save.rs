@@ -56,7 +56,8 @@ pub enum Resumable {
 }
 
 /// The unfinished game's document.
-const DOCUMENT: Document = Document { name: "unfinished-game.json", corrupt_key: "save.corrupt" };
+const DOCUMENT: Document =
+    Document { name: "unfinished-game.json", corrupt: crate::i18n::id!("save-corrupt") };
 
 /// Looks for an unfinished game; a save that cannot be read is set aside and reported.
 pub fn load(lang: i18n::Lang) -> (Resumable, Option<String>) {

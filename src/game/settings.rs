@@ -4,7 +4,7 @@
 
 use crate::game::Notices;
 use crate::game::session::Level;
-use crate::i18n::Lang;
+use crate::i18n::{Id, Lang, id};
 use crate::platform::storage::Document;
 use bevy::prelude::*;
 use ludus_rules::{Side, Variant};
@@ -38,13 +38,13 @@ impl AnimSpeed {
         }
     }
 
-    /// The text key of its name.
-    pub fn key(self) -> &'static str {
+    /// The message id of its name.
+    pub fn key(self) -> Id {
         match self {
-            AnimSpeed::Off => "settings.anim.off",
-            AnimSpeed::Fast => "settings.anim.fast",
-            AnimSpeed::Normal => "settings.anim.normal",
-            AnimSpeed::Slow => "settings.anim.slow",
+            AnimSpeed::Off => id!("settings-anim-off"),
+            AnimSpeed::Fast => id!("settings-anim-fast"),
+            AnimSpeed::Normal => id!("settings-anim-normal"),
+            AnimSpeed::Slow => id!("settings-anim-slow"),
         }
     }
 }
@@ -65,12 +65,12 @@ impl Theme {
     /// Every theme.
     pub const ALL: [Theme; 3] = [Theme::Wood, Theme::Stone, Theme::Contrast];
 
-    /// The text key of its name.
-    pub fn key(self) -> &'static str {
+    /// The message id of its name.
+    pub fn key(self) -> Id {
         match self {
-            Theme::Wood => "settings.theme.wood",
-            Theme::Stone => "settings.theme.stone",
-            Theme::Contrast => "settings.theme.contrast",
+            Theme::Wood => id!("settings-theme-wood"),
+            Theme::Stone => id!("settings-theme-stone"),
+            Theme::Contrast => id!("settings-theme-contrast"),
         }
     }
 }
@@ -153,7 +153,7 @@ impl Default for Settings {
 }
 
 /// The settings' document.
-const DOCUMENT: Document = Document { name: "settings.json", corrupt_key: "settings.corrupt" };
+const DOCUMENT: Document = Document { name: "settings.json", corrupt: crate::i18n::id!("settings-corrupt") };
 
 /// Whether this is the first start: no settings were ever saved, so the game asks for the
 /// language before the title screen.

@@ -88,7 +88,9 @@ pub(super) fn format<'a>(
         messages.bundle.get_message(id)?.value().map(|pattern| (messages, pattern))
     };
     let (messages, pattern) = found(lang).or_else(|| found(Lang::En))?;
-    let args: FluentArgs = args.into_iter().collect();
+    // The bundle lives for the program: the values are copied to be formatted with it.
+    let args: FluentArgs<'static> =
+        args.into_iter().map(|(name, value)| (name, value.into_owned())).collect();
     let mut problems = Vec::new();
     let text = messages.bundle.format_pattern(pattern, Some(&args), &mut problems).into_owned();
     debug_assert!(problems.is_empty(), "formatting {id}: {problems:?}");

@@ -1,4 +1,5 @@
-//! The interface's words in English and Vietnamese: two tables with the same keys.
+//! The interface's words in English and Vietnamese, from the Project Fluent files
+//! `assets/i18n/en.ftl` and `vi.ftl` (the same message ids in both).
 
 use serde::{Deserialize, Serialize};
 
@@ -53,43 +54,64 @@ impl Lang {
         if language.eq_ignore_ascii_case("vi") { Lang::Vi } else { Lang::En }
     }
 
-    fn table(self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            Lang::En => EN,
-            Lang::Vi => VI,
-        }
+    /// The text of the plain message `id` (one without variables); English if this language
+    /// lacks it, the id itself if both do. `id` is a literal (the texts' test reads them from
+    /// the sources); a message chosen at run time is an [`Id`], for [`Lang::text`].
+    pub fn t(self, id: &'static str) -> &'static str {
+        fluent::plain(self, id).unwrap_or(id)
     }
 
-    /// The text for `key`; English if this language lacks it, the key itself if both do.
-    pub fn t(self, key: &'static str) -> &'static str {
-        lookup(self.table(), key).or_else(|| lookup(EN, key)).unwrap_or(key)
+    /// The message `id` with its variables: `lang.fmt("over-wins", [("side", name.into())])`.
+    /// English if this language lacks it, the id itself if both do.
+    pub fn fmt<'a>(
+        self,
+        id: &'static str,
+        args: impl IntoIterator<Item = (&'static str, Value<'a>)>,
+    ) -> String {
+        fluent::format(self, id, args).unwrap_or_else(|| id.to_string())
+    }
+
+    /// [`Lang::t`] for a message chosen at run time.
+    pub fn text(self, id: Id) -> &'static str {
+        self.t(id.0)
+    }
+
+    /// [`Lang::fmt`] for a message chosen at run time.
+    pub fn text_with<'a>(self, id: Id, args: impl IntoIterator<Item = (&'static str, Value<'a>)>) -> String {
+        self.fmt(id.0, args)
     }
 }
 
-fn lookup(table: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
-    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-}
+/// A value for a message's variable: text or a number (`"Red".into()`, `5.into()`).
+pub type Value<'a> = fluent_bundle::FluentValue<'a>;
 
-/// Every key of a table, for the test that both tables agree.
-pub fn keys(lang: Lang) -> Vec<&'static str> {
-    lang.table().iter().map(|(k, _)| *k).collect()
-}
+/// The id of a message chosen at run time (a variant's name, a refusal's text...). Only
+/// [`id!`] makes one, from a literal, so that the texts' test finds every id in the sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Id(&'static str);
 
-/// Replaces `{}` placeholders in order.
-pub fn fill(template: &str, args: &[&str]) -> String {
-    let mut out = String::with_capacity(template.len() + 16);
-    let mut parts = template.split("{}");
-    if let Some(first) = parts.next() {
-        out.push_str(first);
+impl Id {
+    #[doc(hidden)]
+    pub const fn literal(id: &'static str) -> Id {
+        Id(id)
     }
-    for (i, part) in parts.enumerate() {
-        out.push_str(args.get(i).copied().unwrap_or(""));
-        out.push_str(part);
+
+    /// The message's id in the Fluent files.
+    pub fn as_str(self) -> &'static str {
+        self.0
     }
-    out
 }
 
-pub(crate) const EN: &[(&str, &str)] = &[
+/// The [`Id`] of a message: `id!("game-alquerque")`.
+macro_rules! id {
+    ($id:literal) => {
+        $crate::i18n::Id::literal($id)
+    };
+}
+pub(crate) use id;
+
+#[cfg(test)]
+const EN: &[(&str, &str)] = &[
     ("app.title", "Ludus"),
     ("app.subtitle", "Two ancient capture games"),
     ("game.latrunculi", "Latrunculi"),
@@ -514,7 +536,8 @@ pub(crate) const EN: &[(&str, &str)] = &[
     ),
 ];
 
-pub(crate) const VI: &[(&str, &str)] = &[
+#[cfg(test)]
+const VI: &[(&str, &str)] = &[
     ("app.title", "Ludus"),
     ("app.subtitle", "Hai trò chơi ăn quân cổ xưa"),
     ("game.latrunculi", "Latrunculi (cờ La Mã)"),
@@ -945,7 +968,10 @@ mod tests {
     fn the_fluent_files_keep_every_text_of_the_tables() {
         for lang in Lang::ALL {
             assert!(errors(lang).is_empty(), "{lang:?}: {:?}", errors(lang));
-            let table = lang.table();
+            let table = match lang {
+                Lang::En => EN,
+                Lang::Vi => VI,
+            };
             assert_eq!(ids(lang).len(), table.len());
             for (key, text) in table {
                 let mut id = String::new();

@@ -7,7 +7,7 @@ use ludus_protocol::DEFAULT_WS_PORT;
 use ludus_protocol::client::ClientConfig;
 
 /// Why a typed server address cannot be used; shown in the player's language
-/// ([`AddressError::text_key`]).
+/// ([`AddressError::text`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AddressError {
     /// Nothing was typed.
@@ -21,13 +21,15 @@ pub enum AddressError {
 }
 
 impl AddressError {
-    /// The text's key in the tables of `i18n`, and what fills its `{}`.
-    pub fn text_key(&self) -> (&'static str, Vec<&str>) {
+    /// What went wrong, in `lang`.
+    pub fn text(&self, lang: crate::i18n::Lang) -> String {
         match self {
-            AddressError::Empty => ("net.address.empty", vec![]),
-            AddressError::SecureWebSocketOnDesktop => ("net.address.wss_on_desktop", vec![]),
-            AddressError::Malformed(text) => ("net.address.malformed", vec![text]),
-            AddressError::Unresolved(host, why) => ("net.address.unresolved", vec![host, why]),
+            AddressError::Empty => lang.t("net-address-empty").to_string(),
+            AddressError::SecureWebSocketOnDesktop => lang.t("net-address-wss-on-desktop").to_string(),
+            AddressError::Malformed(text) => lang.fmt("net-address-malformed", [("address", text.into())]),
+            AddressError::Unresolved(host, why) => {
+                lang.fmt("net-address-unresolved", [("host", host.into()), ("error", why.into())])
+            }
         }
     }
 }

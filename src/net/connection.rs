@@ -53,7 +53,7 @@ pub struct OnlineConfig {
 }
 
 /// The online configuration's document.
-const DOCUMENT: Document = Document { name: "online.json", corrupt_key: "net.config_corrupt" };
+const DOCUMENT: Document = Document { name: "online.json", corrupt: crate::i18n::id!("net-config-corrupt") };
 
 impl OnlineConfig {
     /// Reads the stored configuration; an unreadable one is set aside and reported.

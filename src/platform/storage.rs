@@ -115,8 +115,8 @@ pub fn set_aside(name: &str) -> Option<String> {
 pub struct Document {
     /// The file's name (the browser's storage key after `ludus.`).
     pub name: &'static str,
-    /// The text key of the message: "... could not be read ({error}) ... kept aside as {where}".
-    pub corrupt_key: &'static str,
+    /// The message that tells it: "... could not be read ({ $error }) ... renamed { $file }".
+    pub corrupt: crate::i18n::Id,
 }
 
 impl Document {
@@ -128,7 +128,9 @@ impl Document {
         lang: crate::i18n::Lang,
         parse: impl FnOnce(&str) -> Result<T, String>,
     ) -> (Option<T>, Option<String>) {
-        let tell = |error: &str, aside: &str| crate::i18n::fill(lang.t(self.corrupt_key), &[error, aside]);
+        let tell = |error: &str, aside: &str| {
+            lang.text_with(self.corrupt, [("error", error.into()), ("file", aside.into())])
+        };
         match read(self.name) {
             Ok(None) => (None, None),
             Ok(Some(text)) => match parse(&text) {

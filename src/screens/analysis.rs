@@ -6,7 +6,7 @@ use crate::board::palette::Colors;
 use crate::board::view::{BoardArea, BoardLayout, BoardView};
 use crate::game::session::Session;
 use crate::game::settings::{Settings, Theme};
-use crate::i18n::{Lang, fill};
+use crate::i18n::Lang;
 use crate::players::analysis::{self, Analysis};
 use crate::ui::root_ui;
 use crate::ui::widgets::{
@@ -205,10 +205,10 @@ fn info_panel(
     let variant = a.game.variant();
     let n = a.moves().len();
     ui.horizontal(|ui| {
-        if ui.button(lang.t("menu.back")).clicked() {
+        if ui.button(lang.t("menu-back")).clicked() {
             leave = true;
         }
-        ui.heading(format!("{} — {}", lang.t("analysis.title"), lang.t(variant_key(variant))));
+        ui.heading(format!("{} — {}", lang.t("analysis-title"), lang.text(variant_key(variant))));
     });
     ui.label(egui::RichText::new(players_line(lang, variant, &a.seats)).small());
     if let Some(outcome) = a.game.outcome() {
@@ -225,7 +225,7 @@ fn info_panel(
         let total = a.evals.len();
         ui.add(
             egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                .text(fill(lang.t("analysis.progress"), &[&done.to_string(), &total.to_string()])),
+                .text(lang.fmt("analysis-progress", [("done", done.into()), ("total", total.into())])),
         );
     }
     let graph_height = if portrait { 90.0 } else { 140.0 };
@@ -237,13 +237,13 @@ fn info_panel(
     let eval = a.evals[s].map(|e| eval_text(lang, variant, e.eval));
     ui.horizontal_wrapped(|ui| {
         let at = if s == 0 {
-            lang.t("analysis.start").to_string()
+            lang.t("analysis-start").to_string()
         } else {
-            fill(lang.t("analysis.position"), &[&s.to_string()])
+            lang.fmt("analysis-position", [("moves", s.into())])
         };
         ui.label(egui::RichText::new(at).strong());
         ui.label(
-            egui::RichText::new(eval.unwrap_or_else(|| lang.t("analysis.pending").to_string()))
+            egui::RichText::new(eval.unwrap_or_else(|| lang.t("analysis-pending").to_string()))
                 .size(20.0)
                 .strong(),
         );
@@ -253,13 +253,13 @@ fn info_panel(
         let text = pos.move_to_string(mv).unwrap_or_default();
         let (suffix, c) = mark_suffix(a.mark(s));
         let word = match a.mark(s) {
-            Some(Mark::Blunder) => format!(" — {}", lang.t("analysis.blunder")),
-            Some(Mark::Mistake) => format!(" — {}", lang.t("analysis.mistake")),
+            Some(Mark::Blunder) => format!(" — {}", lang.t("analysis-blunder")),
+            Some(Mark::Mistake) => format!(" — {}", lang.t("analysis-mistake")),
             _ => String::new(),
         };
         let mut rt = egui::RichText::new(format!(
             "{} {text}{suffix}{word}",
-            fill(lang.t("analysis.played"), &[side_name(lang, variant, pos.side_to_move())])
+            lang.fmt("analysis-played", [("side", side_name(lang, variant, pos.side_to_move()).into())])
         ));
         if let Some(c) = c {
             rt = rt.color(c);
@@ -271,7 +271,7 @@ fn info_panel(
     {
         let text = pos.move_to_string(&best).unwrap_or_default();
         ui.label(
-            egui::RichText::new(format!("{} {text}", lang.t("analysis.better")))
+            egui::RichText::new(format!("{} {text}", lang.t("analysis-better")))
                 .color(egui::Color32::from_rgb(90, 200, 120)),
         );
     }
@@ -287,7 +287,7 @@ fn info_panel(
                 pick = Some(to);
             }
         }
-        if ui.button(lang.t("hud.flip")).clicked() {
+        if ui.button(lang.t("hud-flip")).clicked() {
             view.turned = !view.turned;
         }
     });
@@ -295,9 +295,13 @@ fn info_panel(
         let t = a.tally();
         for side in [Side::First, Side::Second] {
             let [b, m] = t[side.index()];
-            ui.label(fill(
-                lang.t("analysis.tally"),
-                &[side_name(lang, variant, side), &b.to_string(), &m.to_string()],
+            ui.label(lang.fmt(
+                "analysis-tally",
+                [
+                    ("side", side_name(lang, variant, side).into()),
+                    ("blunders", b.into()),
+                    ("mistakes", m.into()),
+                ],
             ));
         }
     }

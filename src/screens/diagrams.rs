@@ -70,7 +70,7 @@ fn squares(ui: &mut egui::Ui, w: u8, h: u8, caption: &str) -> (egui::Painter, Gr
 
 /// Red slides to close the line; the black soldier between is removed.
 pub fn sandwich(ui: &mut egui::Ui, lang: Lang) {
-    let (p, g) = squares(ui, 5, 3, lang.t("rules.diagram.sandwich"));
+    let (p, g) = squares(ui, 5, 3, lang.t("rules-diagram-sandwich"));
     let r = g.cell * 0.4;
     piece(&p, g.at(0, 1), r, true, false);
     piece(&p, g.at(1, 1), r, false, false);
@@ -82,7 +82,7 @@ pub fn sandwich(ui: &mut egui::Ui, lang: Lang) {
 
 /// The black king in a corner with no free neighbour.
 pub fn immobilised_king(ui: &mut egui::Ui, lang: Lang) {
-    let (p, g) = squares(ui, 4, 3, lang.t("rules.diagram.king"));
+    let (p, g) = squares(ui, 4, 3, lang.t("rules-diagram-king"));
     let r = g.cell * 0.4;
     piece(&p, g.at(0, 2), r, false, true);
     piece(&p, g.at(0, 1), r, true, false);
@@ -95,7 +95,7 @@ pub fn immobilised_king(ui: &mut egui::Ui, lang: Lang) {
 /// A two-jump Alquerque chain that turns.
 pub fn chain(ui: &mut egui::Ui, lang: Lang) {
     let cell = 40.0;
-    ui.label(egui::RichText::new(lang.t("rules.diagram.chain")).italics());
+    ui.label(egui::RichText::new(lang.t("rules-diagram-chain")).italics());
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(cell * 5.0), egui::Sense::hover());
     let p = ui.painter_at(rect);
     p.rect_filled(rect, 4.0, LIGHT);

@@ -115,17 +115,17 @@ fn draw_moment(
         Mood::Win => (
             egui::Color32::from_rgb(70, 48, 8),
             egui::Color32::from_rgb(255, 215, 90),
-            lang.t("over.moment.win").to_string(),
+            lang.t("over-moment-win").to_string(),
         ),
         Mood::Loss => (
             egui::Color32::from_rgb(48, 16, 16),
             egui::Color32::from_rgb(230, 170, 160),
-            lang.t("over.moment.loss").to_string(),
+            lang.t("over-moment-loss").to_string(),
         ),
         Mood::Draw => (
             egui::Color32::from_rgb(28, 32, 44),
             egui::Color32::from_rgb(220, 225, 235),
-            lang.t("over.draw").to_string(),
+            lang.t("over-draw").to_string(),
         ),
         Mood::Winner(_) => (
             egui::Color32::from_rgb(40, 34, 20),
@@ -244,7 +244,7 @@ pub(super) fn game_over_card(
         && (moment_over || shown.settings.anim == AnimSpeed::Off)
     {
         let mover = game.moves().last().map(|_| !game.side_to_move());
-        egui::Window::new(lang.t("over.title"))
+        egui::Window::new(lang.t("over-title"))
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
@@ -255,19 +255,19 @@ pub(super) fn game_over_card(
                     ui.add_space(10.0);
                     if let Some(online) = online {
                         if online.rematch_offered && !online.rematch_sent {
-                            ui.label(lang.t("net.rematch_offered"));
+                            ui.label(lang.t("net-rematch-offered"));
                         }
                         if online.rematch_sent {
-                            ui.label(lang.t("net.rematch_sent"));
+                            ui.label(lang.t("net-rematch-sent"));
                         }
                         let can = online.local_side().is_some() && !online.rematch_sent;
-                        if can && big_button(ui, lang.t("over.rematch"), 260.0).clicked() {
+                        if can && big_button(ui, lang.t("over-rematch"), 260.0).clicked() {
                             actions.game.write(GameCommand::NewGame);
                         }
-                    } else if big_button(ui, lang.t("over.rematch"), 260.0).clicked() {
+                    } else if big_button(ui, lang.t("over-rematch"), 260.0).clicked() {
                         actions.game.write(GameCommand::NewGame);
                     }
-                    if big_button(ui, lang.t("over.analyse"), 260.0).clicked() {
+                    if big_button(ui, lang.t("over-analyse"), 260.0).clicked() {
                         analysis::open(
                             &mut actions.commands,
                             &mut actions.next,
@@ -277,16 +277,16 @@ pub(super) fn game_over_card(
                             Some(session.clone()),
                         );
                     }
-                    if big_button(ui, lang.t("over.view"), 260.0).clicked() {
+                    if big_button(ui, lang.t("over-view"), 260.0).clicked() {
                         hidden.0 = true;
                     }
                     if online.is_some() {
-                        let back = big_button(ui, lang.t("over.back_lobby"), 260.0);
+                        let back = big_button(ui, lang.t("over-back-lobby"), 260.0);
                         actions.taps.note(ui, "back_lobby", &back);
                         if back.clicked() {
                             leave_game(&mut actions.commands, &mut actions.net, &mut actions.next);
                         }
-                    } else if big_button(ui, lang.t("over.back"), 260.0).clicked() {
+                    } else if big_button(ui, lang.t("over-back"), 260.0).clicked() {
                         actions.next.set(Screen::Title);
                     }
                 });

@@ -5,7 +5,6 @@ use crate::app::Screen;
 use crate::game::lessons::{self, LessonProgress, LessonRun, LessonState};
 use crate::game::session::{GameCommand, Session};
 use crate::game::settings::Settings;
-use crate::i18n::fill;
 use crate::screens::play::BoardOnScreen;
 use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, draw_coordinates};
@@ -23,19 +22,19 @@ pub(super) fn lessons_screen(
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        if crate::ui::widgets::screen_header(ui, lang, "lessons.title") {
+        if crate::ui::widgets::screen_header(ui, lang, crate::i18n::id!("lessons-title")) {
             next.set(Screen::Title);
         }
         let courses = match lessons::courses() {
             Ok(c) => c,
             Err(e) => {
-                ui.label(fill(lang.t("lessons.unavailable"), &[e]));
+                ui.label(lang.fmt("lessons-unavailable", [("error", e.into())]));
                 return;
             }
         };
         let total: usize = courses.iter().map(|c| c.lessons.len()).sum();
         let done = courses.iter().flat_map(|c| &c.lessons).filter(|l| progress.done.contains(&l.id)).count();
-        ui.label(fill(lang.t("lessons.progress"), &[&done.to_string(), &total.to_string()]));
+        ui.label(lang.fmt("lessons-progress", [("done", done.into()), ("total", total.into())]));
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.vertical_centered(|ui| {
                 let width = ui.available_width().min(560.0);
@@ -89,11 +88,13 @@ pub(super) fn lesson_panel(
     let mut root = root_ui(ctx);
     let panel = |ui: &mut egui::Ui| {
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            ui.label(fill(lang.t("lessons.count"), &[&(run.index + 1).to_string(), &count.to_string()]));
+            ui.label(
+                lang.fmt("lessons-count", [("number", (run.index + 1).into()), ("total", count.into())]),
+            );
             ui.heading(egui::RichText::new(lesson.title.get(lang)).size(22.0).strong());
             ui.label(lesson.text.get(lang));
             ui.add_space(6.0);
-            ui.label(egui::RichText::new(lang.t("lessons.task")).strong());
+            ui.label(egui::RichText::new(lang.t("lessons-task")).strong());
             ui.label(
                 egui::RichText::new(lesson.task.get(lang))
                     .size(19.0)
@@ -102,14 +103,14 @@ pub(super) fn lesson_panel(
             ui.add_space(6.0);
             match run.state {
                 LessonState::Trying if session.computer_to_move().is_some() => {
-                    ui.label(lang.t("status.thinking"));
+                    ui.label(lang.t("status-thinking"));
                 }
                 LessonState::Trying => {
-                    ui.label(lang.t("lessons.your_move"));
+                    ui.label(lang.t("lessons-your-move"));
                 }
                 LessonState::Solved => {
                     ui.label(
-                        egui::RichText::new(lang.t("lessons.well_done"))
+                        egui::RichText::new(lang.t("lessons-well-done"))
                             .size(24.0)
                             .strong()
                             .color(egui::Color32::from_rgb(130, 210, 120)),
@@ -117,11 +118,11 @@ pub(super) fn lesson_panel(
                 }
                 LessonState::Wrong => {
                     ui.label(
-                        egui::RichText::new(lang.t(if lesson.against_computer() {
-                            "lessons.lost"
+                        egui::RichText::new(if lesson.against_computer() {
+                            lang.t("lessons-lost")
                         } else {
-                            "lessons.wrong"
-                        }))
+                            lang.t("lessons-wrong")
+                        })
                         .size(19.0)
                         .color(egui::Color32::from_rgb(235, 130, 110)),
                     );
@@ -129,7 +130,7 @@ pub(super) fn lesson_panel(
             }
             if run.hint && run.state != LessonState::Solved {
                 ui.label(
-                    egui::RichText::new(format!("{}: {}", lang.t("hud.hint"), lesson.hint.get(lang)))
+                    egui::RichText::new(format!("{}: {}", lang.t("hud-hint"), lesson.hint.get(lang)))
                         .italics(),
                 );
             }
@@ -137,30 +138,30 @@ pub(super) fn lesson_panel(
             let width = ui.available_width();
             match run.state {
                 LessonState::Solved if run.index + 1 < count => {
-                    if big_button(ui, lang.t("lessons.next"), width).clicked() {
+                    if big_button(ui, lang.t("lessons-next"), width).clicked() {
                         let (course, index) = (run.course, run.index + 1);
                         lessons::start(&mut commands, course, index);
                         board.view.refresh();
                     }
                 }
                 LessonState::Solved => {
-                    ui.label(lang.t("lessons.all_done"));
+                    ui.label(lang.t("lessons-all-done"));
                 }
                 LessonState::Wrong => {
-                    if big_button(ui, lang.t("lessons.retry"), width).clicked() {
+                    if big_button(ui, lang.t("lessons-retry"), width).clicked() {
                         game.write(GameCommand::NewGame);
                     }
                 }
                 LessonState::Trying => {
-                    if !run.hint && big_button(ui, lang.t("hud.hint"), width).clicked() {
+                    if !run.hint && big_button(ui, lang.t("hud-hint"), width).clicked() {
                         run.hint = true;
                     }
                 }
             }
-            if run.state == LessonState::Solved && ui.button(lang.t("lessons.retry")).clicked() {
+            if run.state == LessonState::Solved && ui.button(lang.t("lessons-retry")).clicked() {
                 game.write(GameCommand::NewGame);
             }
-            if big_button(ui, lang.t("lessons.list"), width).clicked() {
+            if big_button(ui, lang.t("lessons-list"), width).clicked() {
                 next.set(Screen::Lessons);
             }
         });

@@ -5,7 +5,7 @@
 use crate::app::Screen;
 use crate::game::session::Session;
 use crate::game::settings::Settings;
-use crate::i18n::{Lang, fill};
+use crate::i18n::{Id, Lang, id};
 use crate::net::address::default_server;
 use crate::net::connection::{LinkState, Net, OnlineConfig, Waiting};
 #[cfg(not(target_arch = "wasm32"))]
@@ -96,7 +96,7 @@ pub(super) fn online_screen(
             ui.vertical(|ui| {
                 ui.set_width(column);
                 ui.horizontal(|ui| {
-                    if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked() {
+                    if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu-back"))).clicked() {
                         if net.waiting.is_some() {
                             net.send(ClientMessage::Leave);
                         }
@@ -105,7 +105,7 @@ pub(super) fn online_screen(
                         }
                         next.set(Screen::Title);
                     }
-                    ui.heading(egui::RichText::new(lang.t("net.title")).size(28.0));
+                    ui.heading(egui::RichText::new(lang.t("net-title")).size(28.0));
                 });
                 let (color, text) = link_text(lang, &net);
                 ui.horizontal(|ui| {
@@ -118,16 +118,16 @@ pub(super) fn online_screen(
                     ui.set_max_width(720.0);
                     if online.is_some()
                         && session.as_ref().is_some_and(|s| !s.game.is_over())
-                        && big_button(ui, lang.t("net.back_to_game"), 320.0).clicked()
+                        && big_button(ui, lang.t("net-back-to-game"), 320.0).clicked()
                     {
                         next.set(Screen::Playing);
                     }
                     let connected = net.is_active();
                     ui.add_space(6.0);
-                    ui.label(lang.t("net.server"));
+                    ui.label(lang.t("net-server"));
                     ui.add_enabled_ui(!connected, |ui| {
                         ui.add(egui::TextEdit::singleline(&mut fields.server).desired_width(360.0));
-                        ui.label(lang.t("net.nickname"));
+                        ui.label(lang.t("net-nickname"));
                         ui.add(
                             egui::TextEdit::singleline(&mut fields.nickname)
                                 .desired_width(240.0)
@@ -136,7 +136,7 @@ pub(super) fn online_screen(
                     });
                     ui.horizontal_wrapped(|ui| {
                         if !connected {
-                            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net.connect"))).clicked()
+                            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-connect"))).clicked()
                             {
                                 config.server = fields.server.trim().to_string();
                                 config.nickname = fields.nickname.trim().to_string();
@@ -144,7 +144,7 @@ pub(super) fn online_screen(
                                 net.connect(&server, &config);
                             }
                         } else if ui
-                            .add_sized([180.0, 44.0], egui::Button::new(lang.t("net.disconnect")))
+                            .add_sized([180.0, 44.0], egui::Button::new(lang.t("net-disconnect")))
                             .clicked()
                         {
                             net.disconnect();
@@ -175,9 +175,9 @@ pub(super) fn notice_box(ui: &mut egui::Ui, lang: Lang, net: &mut Net) {
     let Some((code, message)) = net.notice.clone() else { return };
     let mut close = false;
     egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
-        ui.label(egui::RichText::new(lang.t(error_key(code))).color(egui::Color32::WHITE));
+        ui.label(egui::RichText::new(lang.text(error_key(code))).color(egui::Color32::WHITE));
         ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
-        close = ui.button(lang.t("ui.ok")).clicked();
+        close = ui.button(lang.t("ui-ok")).clicked();
     });
     if close {
         net.notice = None;
@@ -187,7 +187,7 @@ pub(super) fn notice_box(ui: &mut egui::Ui, lang: Lang, net: &mut Net) {
 fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
     match clock {
         Some(c) => c.label(),
-        None => lang.t("net.no_clock").to_string(),
+        None => lang.t("net-no-clock").to_string(),
     }
 }
 
@@ -206,30 +206,34 @@ fn lobby_section(
         egui::Frame::group(ui.style()).show(ui, |ui| {
             match &waiting {
                 Waiting::Room { code, variant, public } => {
-                    ui.label(fill(lang.t("net.room_waiting"), &[lang.t(variant_key(*variant))]));
+                    ui.label(
+                        lang.fmt("net-room-waiting", [("game", lang.text(variant_key(*variant)).into())]),
+                    );
                     ui.label(egui::RichText::new(code).size(40.0).monospace().strong());
-                    ui.label(lang.t(if *public { "net.room_public" } else { "net.room_private" }));
+                    ui.label(if *public { lang.t("net-room-public") } else { lang.t("net-room-private") });
                 }
                 Waiting::Queue { variant } => {
-                    ui.label(fill(lang.t("net.queue_waiting"), &[lang.t(variant_key(*variant))]));
+                    ui.label(
+                        lang.fmt("net-queue-waiting", [("game", lang.text(variant_key(*variant)).into())]),
+                    );
                 }
             }
-            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net.cancel"))).clicked() {
+            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-cancel"))).clicked() {
                 net.send(ClientMessage::Leave);
             }
         });
         return false;
     }
     let variant = config.variant.unwrap_or(Variant::Alquerque);
-    ui.label(egui::RichText::new(lang.t("menu.game")).strong());
+    ui.label(egui::RichText::new(lang.t("menu-game")).strong());
     ui.horizontal_wrapped(|ui| {
         for v in Variant::ALL {
-            if ui.add(egui::Button::selectable(variant == v, lang.t(variant_key(v)))).clicked() {
+            if ui.add(egui::Button::selectable(variant == v, lang.text(variant_key(v)))).clicked() {
                 config.variant = Some(v);
             }
         }
     });
-    ui.label(egui::RichText::new(lang.t("net.time_control")).strong());
+    ui.label(egui::RichText::new(lang.t("net-time-control")).strong());
     ui.horizontal_wrapped(|ui| {
         let choices = std::iter::once(None).chain(ClockSpec::CONTROLS.map(Some));
         for choice in choices {
@@ -245,27 +249,27 @@ fn lobby_section(
     // Rated play needs a claimed nickname (above).
     let claimed = net.profile.as_ref().is_some_and(|p| p.claimed);
     let mut rated = config.rated && claimed;
-    if ui.add_enabled(claimed, egui::Checkbox::new(&mut rated, lang.t("net.rated"))).changed() {
+    if ui.add_enabled(claimed, egui::Checkbox::new(&mut rated, lang.t("net-rated"))).changed() {
         config.rated = rated;
     }
     if !claimed {
-        ui.label(egui::RichText::new(lang.t("net.rated_needs_claim")).small());
+        ui.label(egui::RichText::new(lang.t("net-rated-needs-claim")).small());
     }
     ui.horizontal_wrapped(|ui| {
-        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.quick_match"))).clicked() {
+        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-quick-match"))).clicked() {
             net.send(ClientMessage::FindMatch { variant, clock, rated });
         }
-        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.create_public"))).clicked() {
+        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-create-public"))).clicked() {
             net.send(ClientMessage::OpenRoom { variant, clock, public: true, rated });
         }
-        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net.create_private"))).clicked() {
+        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-create-private"))).clicked() {
             net.send(ClientMessage::OpenRoom { variant, clock, public: false, rated });
         }
     });
     ui.horizontal(|ui| {
-        ui.label(lang.t("net.code"));
+        ui.label(lang.t("net-code"));
         ui.add(egui::TextEdit::singleline(code).desired_width(120.0).char_limit(12));
-        if ui.add_enabled(!code.trim().is_empty(), egui::Button::new(lang.t("net.join"))).clicked() {
+        if ui.add_enabled(!code.trim().is_empty(), egui::Button::new(lang.t("net-join"))).clicked() {
             net.send(ClientMessage::JoinRoom { code: code.trim().to_string() });
         }
     });
@@ -275,20 +279,20 @@ fn lobby_section(
         return false;
     };
     let mut profile = None;
-    ui.label(fill(lang.t("net.online_count"), &[&lobby.online.to_string()]));
+    ui.label(lang.fmt("net-online-count", [("count", lobby.online.into())]));
     filter_row(ui, lang, filter);
     let rooms = filter.rooms(&lobby);
-    list_heading(ui, lang, "net.open_rooms", lobby.total_rooms, rooms.len(), lobby.rooms.len());
+    list_heading(ui, lang, id!("net-open-rooms"), lobby.total_rooms, rooms.len(), lobby.rooms.len());
     for room in rooms {
         ui.horizontal_wrapped(|ui| {
             // A rated room takes claimed players only: the server would refuse the others.
             let can = !room.rated || claimed;
-            let join = ui.add_enabled(can, egui::Button::new(lang.t("net.join")));
+            let join = ui.add_enabled(can, egui::Button::new(lang.t("net-join")));
             if join.clicked() {
                 net.send(ClientMessage::JoinRoom { code: room.code.clone() });
             }
             if !can {
-                join.on_disabled_hover_text(lang.t("net.rated_needs_claim"));
+                join.on_disabled_hover_text(lang.t("net-rated-needs-claim"));
             }
             let host = match &room.host_rating {
                 Some(r) => format!("{} {}", room.host, rating_text(r)),
@@ -299,29 +303,29 @@ fn lobby_section(
             }
             ui.label(format!(
                 "{} · {} · {}",
-                lang.t(variant_key(room.variant)),
+                lang.text(variant_key(room.variant)),
                 clock_label(lang, room.clock),
-                lang.t(if room.rated { "net.game_rated" } else { "net.game_casual" }),
+                if room.rated { lang.t("net-game-rated") } else { lang.t("net-game-casual") },
             ));
         });
     }
     ui.add_space(6.0);
     let games = filter.games(&lobby);
-    list_heading(ui, lang, "net.live_games", lobby.total_games, games.len(), lobby.games.len());
+    list_heading(ui, lang, id!("net-live-games"), lobby.total_games, games.len(), lobby.games.len());
     for g in games {
         ui.horizontal_wrapped(|ui| {
-            if ui.button(lang.t("net.watch")).clicked() {
+            if ui.button(lang.t("net-watch")).clicked() {
                 net.send(ClientMessage::Watch { game: g.game });
             }
             ui.label(format!(
                 "{} – {} · {} · {} · {} · {}{}",
                 g.players[0],
                 g.players[1],
-                lang.t(variant_key(g.variant)),
+                lang.text(variant_key(g.variant)),
                 clock_label(lang, g.clock),
-                fill(lang.t("net.plies"), &[&g.ply.to_string()]),
-                fill(lang.t("net.spectators"), &[&g.spectators.to_string()]),
-                if g.rated { format!(" · {}", lang.t("net.game_rated")) } else { String::new() },
+                lang.fmt("net-plies", [("count", g.ply.into())]),
+                lang.fmt("net-spectators", [("count", g.spectators.into())]),
+                if g.rated { format!(" · {}", lang.t("net-game-rated")) } else { String::new() },
             ));
         });
     }
@@ -339,25 +343,27 @@ fn lobby_section(
 
 /// A list's heading with the server's total, how many of those listed the filter shows, and
 /// "none" for an empty list.
-fn list_heading(ui: &mut egui::Ui, lang: Lang, key: &'static str, total: u32, shown: usize, listed: usize) {
-    ui.label(egui::RichText::new(fill(lang.t(key), &[&total.to_string()])).strong());
+fn list_heading(ui: &mut egui::Ui, lang: Lang, heading: Id, total: u32, shown: usize, listed: usize) {
+    ui.label(egui::RichText::new(lang.text_with(heading, [("count", total.into())])).strong());
     if shown < listed {
         ui.label(
-            egui::RichText::new(fill(lang.t("net.filtered"), &[&shown.to_string(), &listed.to_string()]))
-                .small(),
+            egui::RichText::new(
+                lang.fmt("net-filtered", [("shown", shown.into()), ("listed", listed.into())]),
+            )
+            .small(),
         );
     }
     if shown == 0 {
-        ui.label(egui::RichText::new(lang.t("net.none")).italics());
+        ui.label(egui::RichText::new(lang.t("net-none")).italics());
     }
 }
 
 /// The lists' filter: one game, one time control, rated or casual (each "all" by default).
 fn filter_row(ui: &mut egui::Ui, lang: Lang, filter: &mut LobbyFilter) {
     ui.horizontal_wrapped(|ui| {
-        ui.label(lang.t("net.show"));
-        let all = lang.t("net.all");
-        let game_text = |v: Option<Variant>| v.map_or(all, |v| lang.t(variant_key(v)));
+        ui.label(lang.t("net-show"));
+        let all = lang.t("net-all");
+        let game_text = |v: Option<Variant>| v.map_or(all, |v| lang.text(variant_key(v)));
         egui::ComboBox::from_id_salt("filter-game").selected_text(game_text(filter.variant)).show_ui(
             ui,
             |ui| {
@@ -380,8 +386,8 @@ fn filter_row(ui: &mut egui::Ui, lang: Lang, filter: &mut LobbyFilter) {
         );
         let rated_text = |r: Option<bool>| match r {
             None => all,
-            Some(true) => lang.t("net.game_rated"),
-            Some(false) => lang.t("net.game_casual"),
+            Some(true) => lang.t("net-game-rated"),
+            Some(false) => lang.t("net-game-casual"),
         };
         egui::ComboBox::from_id_salt("filter-rated").selected_text(rated_text(filter.rated)).show_ui(
             ui,
@@ -410,12 +416,12 @@ fn account_section(
         let ratings: Vec<String> = profile
             .ratings
             .iter()
-            .map(|r| format!("{} {}", lang.t(variant_key(r.variant)), rating_text(&r.rating)))
+            .map(|r| format!("{} {}", lang.text(variant_key(r.variant)), rating_text(&r.rating)))
             .collect();
-        ui.label(fill(lang.t("net.claimed"), &[&profile.nickname]));
-        ui.label(fill(lang.t("net.your_ratings"), &[&ratings.join(" · ")]));
+        ui.label(lang.fmt("net-claimed", [("nickname", profile.nickname.as_str().into())]));
+        ui.label(lang.fmt("net-your-ratings", [("ratings", ratings.join(" · ").into())]));
     }
-    let mine = ui.button(lang.t("net.my_profile"));
+    let mine = ui.button(lang.t("net-my-profile"));
     taps.note(ui, "my_profile", &mine);
     if mine.clicked() {
         net.view_profile(&profile.nickname);
@@ -424,19 +430,19 @@ fn account_section(
     if profile.claimed {
         return own;
     }
-    egui::CollapsingHeader::new(lang.t("net.account")).id_salt("account").show(ui, |ui| {
-        ui.label(lang.t("net.claim_why"));
+    egui::CollapsingHeader::new(lang.t("net-account")).id_salt("account").show(ui, |ui| {
+        ui.label(lang.t("net-claim-why"));
         // The password travels inside netcode's encryption, whose keys come over HTTP: only
         // https keeps them from the network.
         let secure = ["https://", "wss://"].iter().any(|p| net.server.to_ascii_lowercase().starts_with(p));
         if !secure {
             ui.label(
-                egui::RichText::new(lang.t("net.password_insecure"))
+                egui::RichText::new(lang.t("net-password-insecure"))
                     .color(egui::Color32::from_rgb(230, 170, 90)),
             );
         }
         ui.horizontal_wrapped(|ui| {
-            ui.label(lang.t("net.password"));
+            ui.label(lang.t("net-password"));
             ui.add(
                 egui::TextEdit::singleline(&mut fields.password)
                     .password(true)
@@ -447,7 +453,12 @@ fn account_section(
         let long_enough = fields.password.chars().count() >= PASSWORD_MIN_CHARS;
         ui.horizontal_wrapped(|ui| {
             if ui
-                .add_enabled(long_enough, egui::Button::new(fill(lang.t("net.claim"), &[&profile.nickname])))
+                .add_enabled(
+                    long_enough,
+                    egui::Button::new(
+                        lang.fmt("net-claim", [("nickname", profile.nickname.as_str().into())]),
+                    ),
+                )
                 .clicked()
             {
                 net.send(ClientMessage::ClaimNickname {
@@ -456,9 +467,9 @@ fn account_section(
             }
         });
         ui.separator();
-        ui.label(lang.t("net.sign_in_claimed"));
+        ui.label(lang.t("net-sign-in-claimed"));
         ui.horizontal_wrapped(|ui| {
-            ui.label(lang.t("net.nickname"));
+            ui.label(lang.t("net-nickname"));
             ui.add(
                 egui::TextEdit::singleline(&mut fields.claimed_name)
                     .char_limit(ludus_protocol::NICKNAME_MAX_CHARS)
@@ -466,7 +477,7 @@ fn account_section(
             );
         });
         let ready = long_enough && !fields.claimed_name.trim().is_empty();
-        if ui.add_enabled(ready, egui::Button::new(lang.t("net.sign_in"))).clicked() {
+        if ui.add_enabled(ready, egui::Button::new(lang.t("net-sign-in"))).clicked() {
             net.send(ClientMessage::SignInClaimed {
                 nickname: fields.claimed_name.trim().to_string(),
                 password: Password(std::mem::take(&mut fields.password)),
@@ -474,7 +485,7 @@ fn account_section(
         }
         if !long_enough {
             ui.label(
-                egui::RichText::new(fill(lang.t("net.password_length"), &[&PASSWORD_MIN_CHARS.to_string()]))
+                egui::RichText::new(lang.fmt("net-password-length", [("count", PASSWORD_MIN_CHARS.into())]))
                     .small(),
             );
         }
@@ -488,7 +499,8 @@ fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Va
     ui.add_space(6.0);
     let mut tapped = None;
     let header = egui::CollapsingHeader::new(
-        egui::RichText::new(fill(lang.t("net.leaderboard"), &[lang.t(variant_key(variant))])).strong(),
+        egui::RichText::new(lang.fmt("net-leaderboard", [("game", lang.text(variant_key(variant)).into())]))
+            .strong(),
     )
     .id_salt("leaderboard")
     .show(ui, |ui| {
@@ -498,7 +510,7 @@ fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Va
             return;
         };
         if board.top.is_empty() {
-            ui.label(egui::RichText::new(lang.t("net.none")).italics());
+            ui.label(egui::RichText::new(lang.t("net-none")).italics());
         }
         for (i, entry) in board.top.iter().take(20).enumerate() {
             let line = format!(
@@ -515,7 +527,10 @@ fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Va
             }
         }
         if let Some((place, entry)) = &board.yours {
-            ui.label(fill(lang.t("net.your_place"), &[&place.to_string(), &rating_text(&entry.rating)]));
+            ui.label(lang.fmt(
+                "net-your-place",
+                [("place", place.into()), ("rating", rating_text(&entry.rating).into())],
+            ));
         }
     });
     // Asked for when opened, for another game, and with each refresh of the lobby.
@@ -540,18 +555,22 @@ fn host_section(
     host.listen(now);
     ui.add_space(6.0);
     ui.separator();
-    ui.label(egui::RichText::new(lang.t("host.title")).strong());
+    ui.label(egui::RichText::new(lang.t("host-title")).strong());
     if let Some((desktop, browser)) = host.addresses() {
-        ui.label(lang.t("host.running"));
-        ui.label(egui::RichText::new(fill(lang.t("host.desktop"), &[&desktop])).monospace());
-        ui.label(egui::RichText::new(fill(lang.t("host.browser"), &[&browser])).monospace());
-        if ui.add_sized([220.0, 44.0], egui::Button::new(lang.t("host.stop"))).clicked() {
+        ui.label(lang.t("host-running"));
+        ui.label(
+            egui::RichText::new(lang.fmt("host-desktop", [("address", desktop.as_str().into())])).monospace(),
+        );
+        ui.label(
+            egui::RichText::new(lang.fmt("host-browser", [("address", browser.as_str().into())])).monospace(),
+        );
+        if ui.add_sized([220.0, 44.0], egui::Button::new(lang.t("host-stop"))).clicked() {
             net.disconnect();
             host.stop();
         }
     } else {
-        ui.label(lang.t("host.explain"));
-        if ui.add_sized([260.0, 44.0], egui::Button::new(lang.t("host.start"))).clicked() {
+        ui.label(lang.t("host-explain"));
+        if ui.add_sized([260.0, 44.0], egui::Button::new(lang.t("host-start"))).clicked() {
             let name = if config.nickname.trim().is_empty() { "Ludus" } else { config.nickname.trim() };
             match host.start(name) {
                 Ok(local) => {
@@ -563,14 +582,17 @@ fn host_section(
             }
         }
         if let Some(e) = &host.error {
-            ui.label(egui::RichText::new(fill(lang.t("host.failed"), &[e])).color(egui::Color32::LIGHT_RED));
+            ui.label(
+                egui::RichText::new(lang.fmt("host-failed", [("error", e.into())]))
+                    .color(egui::Color32::LIGHT_RED),
+            );
         }
     }
     if !host.found.is_empty() && !net.is_active() {
-        ui.label(lang.t("host.found"));
+        ui.label(lang.t("host-found"));
         for (addr, (name, _)) in host.found.clone() {
             ui.horizontal(|ui| {
-                if ui.button(lang.t("net.connect")).clicked() {
+                if ui.button(lang.t("net-connect")).clicked() {
                     *server_field = addr.clone();
                     config.server = addr.clone();
                     net.connect(&addr, config);

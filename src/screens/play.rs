@@ -6,7 +6,7 @@ use crate::board::view::{BoardArea, BoardLayout, BoardView};
 use crate::game::selection::Selected;
 use crate::game::session::{GameCommand, HintRequest, Player, Session};
 use crate::game::settings::Settings;
-use crate::i18n::{Lang, fill};
+use crate::i18n::{Id, Lang, id};
 use crate::net::connection::{LinkState, Net};
 use crate::net::sync::{OnlineGame, leave_game};
 use crate::players::computer::Thinking;
@@ -96,7 +96,7 @@ pub(super) fn panel(
         ui.horizontal(|ui| {
             side_swatch(ui, variant, game.side_to_move());
             // Wraps: a long name ("Latrunculi (cờ La Mã), bàn nhanh 8x8") must not widen the panel.
-            ui.add(egui::Label::new(egui::RichText::new(lang.t(variant_key(variant))).heading()).wrap());
+            ui.add(egui::Label::new(egui::RichText::new(lang.text(variant_key(variant))).heading()).wrap());
         });
         for (i, line) in status_text(lang, session, thinking_now, selected).iter().enumerate() {
             let text = egui::RichText::new(line);
@@ -110,7 +110,7 @@ pub(super) fn panel(
             Player::Computer(l) => Some(*l),
             Player::Human | Player::Remote => None,
         }) {
-            ui.label(fill(lang.t("hud.level"), &[lang.t(level_key(level))]));
+            ui.label(lang.fmt("hud-level", [("level", lang.text(level_key(level)).into())]));
         }
         // Captured pieces.
         let start = game.start();
@@ -118,7 +118,7 @@ pub(super) fn panel(
         let count =
             |pos: &AnyPosition, side: Side| pos.pieces().iter().filter(|(_, p)| p.side == side).count();
         ui.horizontal(|ui| {
-            ui.label(lang.t("hud.captured"));
+            ui.label(lang.t("hud-captured"));
             for side in [Side::First, Side::Second] {
                 side_swatch(ui, variant, side);
                 ui.label(format!("×{}", count(&start, side).saturating_sub(count(&now, side))));
@@ -133,7 +133,7 @@ pub(super) fn panel(
                 let id = egui::Id::new("online-resign-confirm");
                 let t = ui.ctx().input(|i| i.time);
                 let armed = ui.ctx().data(|d| d.get_temp::<f64>(id)).is_some_and(|until| t < until);
-                let label = if armed { lang.t("net.resign_confirm") } else { lang.t("hud.resign") };
+                let label = if armed { lang.t("net-resign-confirm") } else { lang.t("hud-resign") };
                 if playing && ui.button(label).clicked() {
                     if armed {
                         ui.ctx().data_mut(|d| d.remove::<f64>(id));
@@ -148,7 +148,7 @@ pub(super) fn panel(
                 {
                     let offer = ui.add_enabled(
                         session.may_offer_draw(side),
-                        egui::Button::new(lang.t("hud.offer_draw")),
+                        egui::Button::new(lang.t("hud-offer-draw")),
                     );
                     if offer.clicked() {
                         actions.game.write(GameCommand::OfferDraw);
@@ -157,10 +157,10 @@ pub(super) fn panel(
                         actions.taps.note(ui, "offer_draw", &offer);
                     }
                 }
-                if session.spectating && ui.button(lang.t("hud.flip")).clicked() {
+                if session.spectating && ui.button(lang.t("hud-flip")).clicked() {
                     board.view.turned = !board.view.turned;
                 }
-                let lobby = ui.button(lang.t("net.lobby"));
+                let lobby = ui.button(lang.t("net-lobby"));
                 actions.taps.note(ui, "lobby", &lobby);
                 if lobby.clicked() {
                     if playing {
@@ -173,16 +173,16 @@ pub(super) fn panel(
             });
         } else {
             ui.horizontal_wrapped(|ui| {
-                if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud.undo"))).clicked() {
+                if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud-undo"))).clicked() {
                     actions.game.write(GameCommand::Undo);
                 }
-                if ui.add_enabled(!session.redo.is_empty(), egui::Button::new(lang.t("hud.redo"))).clicked() {
+                if ui.add_enabled(!session.redo.is_empty(), egui::Button::new(lang.t("hud-redo"))).clicked() {
                     actions.game.write(GameCommand::Redo);
                 }
                 if ui
                     .add_enabled(
                         session.human_to_move() && !thinking_now,
-                        egui::Button::new(lang.t("hud.hint")),
+                        egui::Button::new(lang.t("hud-hint")),
                     )
                     .clicked()
                 {
@@ -191,7 +191,7 @@ pub(super) fn panel(
                 if ui
                     .add_enabled(
                         !game.is_over() && human_turn_or_over,
-                        egui::Button::new(lang.t("hud.resign")),
+                        egui::Button::new(lang.t("hud-resign")),
                     )
                     .clicked()
                 {
@@ -199,23 +199,23 @@ pub(super) fn panel(
                 }
                 let may_offer = session.offering_side().is_some_and(|side| session.may_offer_draw(side));
                 if ui
-                    .add_enabled(may_offer && human_turn_or_over, egui::Button::new(lang.t("hud.offer_draw")))
+                    .add_enabled(may_offer && human_turn_or_over, egui::Button::new(lang.t("hud-offer-draw")))
                     .clicked()
                 {
                     actions.game.write(GameCommand::OfferDraw);
                 }
-                if ui.button(lang.t("hud.new_game")).clicked() {
+                if ui.button(lang.t("hud-new-game")).clicked() {
                     actions.game.write(GameCommand::NewGame);
                 }
-                if session.seats.is_two_players() && ui.button(lang.t("hud.flip")).clicked() {
+                if session.seats.is_two_players() && ui.button(lang.t("hud-flip")).clicked() {
                     board.view.turned = !board.view.turned;
                 }
-                if ui.button(lang.t("hud.menu")).clicked() {
+                if ui.button(lang.t("hud-menu")).clicked() {
                     actions.next.set(Screen::Title);
                 }
             });
         }
-        if game.is_over() && hidden.0 && ui.button(lang.t("over.title")).clicked() {
+        if game.is_over() && hidden.0 && ui.button(lang.t("over-title")).clicked() {
             hidden.0 = false;
         }
         // The chat below the buttons, so that the buttons stay in sight.
@@ -226,7 +226,7 @@ pub(super) fn panel(
         }
         // Move list.
         ui.separator();
-        ui.label(egui::RichText::new(lang.t("hud.moves")).strong());
+        ui.label(egui::RichText::new(lang.t("hud-moves")).strong());
         let moves = game.move_strings();
         let first_is_second = game.start().side_to_move() == Side::Second;
         let list = |ui: &mut egui::Ui| {
@@ -305,23 +305,26 @@ fn draw_offer(
             || (online.is_none() && session.seats.human_side() == Some(by));
         if answers_here {
             ui.label(
-                egui::RichText::new(fill(lang.t("draw.offered"), &[side_name(lang, variant, by)]))
-                    .color(gold),
+                egui::RichText::new(
+                    lang.fmt("draw-offered", [("side", side_name(lang, variant, by).into())]),
+                )
+                .color(gold),
             );
             ui.horizontal_wrapped(|ui| {
-                if ui.button(lang.t("draw.accept")).clicked() {
+                if ui.button(lang.t("draw-accept")).clicked() {
                     game.write(GameCommand::AnswerDraw(true));
                 }
-                if ui.button(lang.t("draw.decline")).clicked() {
+                if ui.button(lang.t("draw-decline")).clicked() {
                     game.write(GameCommand::AnswerDraw(false));
                 }
             });
         } else if mine {
-            ui.label(egui::RichText::new(lang.t("draw.waiting")).color(gold));
+            ui.label(egui::RichText::new(lang.t("draw-waiting")).color(gold));
         }
     } else if let Some(side) = session.draw.declined_by {
         ui.label(
-            egui::RichText::new(fill(lang.t("draw.declined"), &[side_name(lang, variant, side)])).color(gold),
+            egui::RichText::new(lang.fmt("draw-declined", [("side", side_name(lang, variant, side).into())]))
+                .color(gold),
         );
     }
 }
@@ -385,18 +388,18 @@ pub(super) fn ghost_counts(mut contexts: EguiContexts, shown: GameShown, board: 
     Ok(())
 }
 
-/// The key of a quick phrase's words.
-pub fn phrase_key(phrase: QuickPhrase) -> &'static str {
+/// The message id of a quick phrase's words.
+pub fn phrase_key(phrase: QuickPhrase) -> Id {
     match phrase {
-        QuickPhrase::Hello => "chat.hello",
-        QuickPhrase::GoodLuck => "chat.good_luck",
-        QuickPhrase::HaveFun => "chat.have_fun",
-        QuickPhrase::NiceMove => "chat.nice_move",
-        QuickPhrase::Oops => "chat.oops",
-        QuickPhrase::Thanks => "chat.thanks",
-        QuickPhrase::WellPlayed => "chat.well_played",
-        QuickPhrase::GoodGame => "chat.good_game",
-        QuickPhrase::Rematch => "chat.rematch",
+        QuickPhrase::Hello => id!("chat-hello"),
+        QuickPhrase::GoodLuck => id!("chat-good-luck"),
+        QuickPhrase::HaveFun => id!("chat-have-fun"),
+        QuickPhrase::NiceMove => id!("chat-nice-move"),
+        QuickPhrase::Oops => id!("chat-oops"),
+        QuickPhrase::Thanks => id!("chat-thanks"),
+        QuickPhrase::WellPlayed => id!("chat-well-played"),
+        QuickPhrase::GoodGame => id!("chat-good-game"),
+        QuickPhrase::Rematch => id!("chat-rematch"),
     }
 }
 
@@ -404,11 +407,14 @@ pub fn phrase_key(phrase: QuickPhrase) -> &'static str {
 /// or as typed; a spectator's line marked as such where players read it (after the game).
 pub fn chat_line_text(lang: Lang, line: &ChatLine, viewer_plays: bool) -> String {
     let said = match &line.text {
-        ChatText::Phrase(p) => lang.t(phrase_key(*p)).to_string(),
+        ChatText::Phrase(p) => lang.text(phrase_key(*p)).to_string(),
         ChatText::Free(text) => text.clone(),
     };
     if viewer_plays && line.channel == ChatChannel::Spectators {
-        fill(lang.t("chat.spectator_line"), &[&line.nickname, &said])
+        lang.fmt(
+            "chat-spectator-line",
+            [("name", line.nickname.as_str().into()), ("message", said.as_str().into())],
+        )
     } else {
         format!("{}: {said}", line.nickname)
     }
@@ -430,7 +436,7 @@ fn chat_panel(
     let plays = online.local_side().is_some();
     let open = !session.game.is_over();
     let shown: Vec<&ChatLine> = online.chat_shown().collect();
-    let title = fill(lang.t("chat.title"), &[&shown.len().to_string()]);
+    let title = lang.fmt("chat-title", [("count", shown.len().into())]);
     egui::CollapsingHeader::new(egui::RichText::new(title).strong()).id_salt("chat").default_open(true).show(
         ui,
         |ui| {
@@ -438,7 +444,7 @@ fn chat_panel(
                 ui,
                 |ui| {
                     if shown.is_empty() {
-                        ui.label(egui::RichText::new(lang.t("chat.none")).italics());
+                        ui.label(egui::RichText::new(lang.t("chat-none")).italics());
                     }
                     for line in &shown {
                         ui.add(egui::Label::new(chat_line_text(lang, line, plays)).wrap());
@@ -448,7 +454,7 @@ fn chat_panel(
             if open {
                 ui.horizontal_wrapped(|ui| {
                     for phrase in QuickPhrase::ALL {
-                        let button = ui.small_button(lang.t(phrase_key(phrase)));
+                        let button = ui.small_button(lang.text(phrase_key(phrase)));
                         if button.clicked() {
                             net.send(ClientMessage::Chat { game, text: ChatText::Phrase(phrase) });
                         }
@@ -463,12 +469,12 @@ fn chat_panel(
                     let field = ui.add(
                         egui::TextEdit::singleline(&mut draft)
                             .char_limit(CHAT_MAX_CHARS)
-                            .hint_text(lang.t("chat.hint"))
+                            .hint_text(lang.t("chat-hint"))
                             .desired_width(ui.available_width() - 70.0),
                     );
                     let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     let send =
-                        ui.add_enabled(!draft.trim().is_empty(), egui::Button::new(lang.t("chat.send")));
+                        ui.add_enabled(!draft.trim().is_empty(), egui::Button::new(lang.t("chat-send")));
                     if (enter || send.clicked()) && !draft.trim().is_empty() {
                         match validate_chat(&draft) {
                             Ok(clean) => {
@@ -496,7 +502,7 @@ fn chat_panel(
             }
             if open && !speakers.is_empty() {
                 ui.horizontal_wrapped(|ui| {
-                    ui.label(lang.t("chat.mute"));
+                    ui.label(lang.t("chat-mute"));
                     for (player, nickname) in speakers {
                         let muted = online.muted.contains(&player);
                         if ui.add(egui::Button::selectable(muted, nickname)).clicked() {
@@ -515,9 +521,9 @@ fn chat_panel(
 fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, session: &Session, now: f64) {
     let variant = session.game.variant();
     let to_move = (!session.game.is_over()).then(|| session.game.side_to_move());
-    let kind = if online.rated { "net.game_rated" } else { "net.game_casual" };
-    let clock = online.clock.map_or_else(|| lang.t("net.no_clock").to_string(), |c| c.label());
-    ui.label(egui::RichText::new(format!("{} · {clock}", lang.t(kind))).small());
+    let kind = if online.rated { lang.t("net-game-rated") } else { lang.t("net-game-casual") };
+    let clock = online.clock.map_or_else(|| lang.t("net-no-clock").to_string(), |c| c.label());
+    ui.label(egui::RichText::new(format!("{kind} · {clock}")).small());
     for side in [Side::First, Side::Second] {
         let info = &online.players[side.index()];
         ui.horizontal(|ui| {
@@ -528,7 +534,7 @@ fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, s
             let rated = info.rating.map(|r| format!(" {}", rating_text(&r))).unwrap_or_default();
             let mut name = format!("{}{rated} ({})", info.nickname, side_name(lang, variant, side));
             if online.local_side() == Some(side) {
-                name = fill(lang.t("net.you"), &[&name]);
+                name = lang.fmt("net-you", [("name", name.as_str().into())]);
             }
             let text = egui::RichText::new(name);
             ui.label(if to_move == Some(side) { text.strong() } else { text });
@@ -543,34 +549,39 @@ fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, s
         {
             let left = ((until - now).max(0.0) * 1000.0) as u64;
             ui.label(
-                egui::RichText::new(fill(lang.t("net.opponent_away"), &[&info.nickname, &clock_text(left)]))
-                    .color(egui::Color32::from_rgb(230, 190, 90)),
+                egui::RichText::new(lang.fmt(
+                    "net-opponent-away",
+                    [("name", info.nickname.as_str().into()), ("time", clock_text(left).into())],
+                ))
+                .color(egui::Color32::from_rgb(230, 190, 90)),
             );
         }
     }
-    ui.label(fill(lang.t("net.spectators"), &[&online.spectators.to_string()]));
+    ui.label(lang.fmt("net-spectators", [("count", online.spectators.into())]));
     if net.phase != LinkState::SignedIn {
         let (color, text) = link_text(lang, net);
         ui.label(egui::RichText::new(text).color(color));
     }
     if session.spectating {
         ui.separator();
-        ui.label(egui::RichText::new(lang.t("net.watching")).strong());
+        ui.label(egui::RichText::new(lang.t("net-watching")).strong());
         if !session.game.is_over() {
-            ui.label(lang.t("net.propose_hint"));
+            ui.label(lang.t("net-propose-hint"));
         }
         if let Some(mine) = &online.your_proposal {
-            ui.label(fill(lang.t("net.your_proposal"), &[mine]));
+            ui.label(lang.fmt("net-your-proposal", [("move", mine.into())]));
         }
         for p in online.proposals.iter().take(5) {
-            ui.label(fill(lang.t("net.proposal"), &[&p.mv, &p.count.to_string()]));
+            ui.label(lang.fmt("net-proposal", [("move", p.mv.as_str().into()), ("count", p.count.into())]));
         }
         if let Some((played, verdict)) = &online.verdict {
-            let key = if verdict.guessed { "net.crowd_guessed" } else { "net.crowd_missed" };
-            ui.label(
-                egui::RichText::new(fill(lang.t(key), &[played, &verdict.backers.to_string()]))
-                    .color(egui::Color32::from_rgb(230, 200, 120)),
-            );
+            let (played, backers) = (played.as_str(), verdict.backers);
+            let text = if verdict.guessed {
+                lang.fmt("net-crowd-guessed", [("move", played.into()), ("count", backers.into())])
+            } else {
+                lang.fmt("net-crowd-missed", [("move", played.into()), ("count", backers.into())])
+            };
+            ui.label(egui::RichText::new(text).color(egui::Color32::from_rgb(230, 200, 120)));
         }
     }
     if session.game.is_over()
@@ -580,9 +591,14 @@ fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, s
         // What the game did to both ratings.
         for (name, change) in archive.players.iter().zip(changes) {
             let delta = change.after.rating - change.before.rating;
-            ui.label(fill(
-                lang.t("net.rating_change"),
-                &[name, &rating_text(&change.before), &rating_text(&change.after), &format!("{delta:+}")],
+            ui.label(lang.fmt(
+                "net-rating-change",
+                [
+                    ("player", name.into()),
+                    ("before", rating_text(&change.before).into()),
+                    ("after", rating_text(&change.after).into()),
+                    ("change", format!("{delta:+}").into()),
+                ],
             ));
         }
     }
@@ -591,7 +607,7 @@ fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, s
         && !archive.proposals.is_empty()
     {
         ui.separator();
-        ui.label(egui::RichText::new(lang.t("net.crowd_record")).strong());
+        ui.label(egui::RichText::new(lang.t("net-crowd-record")).strong());
         for ply in archive.proposals.iter().take(40) {
             let best = ply.proposals.first();
             ui.label(

@@ -5,7 +5,7 @@ use crate::app::Screen;
 use crate::game::records::date_text;
 use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
-use crate::i18n::{Lang, fill};
+use crate::i18n::{Id, Lang, id};
 use crate::net::connection::Net;
 use crate::players::analysis;
 use crate::ui::widgets::{rating_text, screen_header, variant_key};
@@ -15,12 +15,12 @@ use bevy_egui::{EguiContexts, egui};
 use ludus_protocol::{ArchivedGame, GameResult, ProfileView, RecentGame};
 use ludus_rules::{AnyGame, Side};
 
-/// The text key of a game's result for the profile's player.
-fn result_key(result: GameResult) -> &'static str {
+/// The message id of a game's result for the profile's player.
+fn result_key(result: GameResult) -> Id {
     match result {
-        GameResult::Win => "profile.won",
-        GameResult::Draw => "profile.drawn",
-        GameResult::Loss => "profile.lost",
+        GameResult::Win => id!("profile-won"),
+        GameResult::Draw => id!("profile-drawn"),
+        GameResult::Loss => id!("profile-lost"),
     }
 }
 
@@ -29,10 +29,10 @@ pub fn recent_text(lang: Lang, g: &RecentGame) -> String {
     format!(
         "{} · {} · {} · {} · {}",
         date_text(g.ended_ms / 1000),
-        lang.t(variant_key(g.variant)),
-        fill(lang.t("profile.against"), &[&g.opponent]),
-        lang.t(result_key(g.result)),
-        lang.t(if g.rated { "net.game_rated" } else { "net.game_casual" }),
+        lang.text(variant_key(g.variant)),
+        lang.fmt("profile-against", [("opponent", g.opponent.as_str().into())]),
+        lang.text(result_key(g.result)),
+        if g.rated { lang.t("net-game-rated") } else { lang.t("net-game-casual") },
     )
 }
 
@@ -50,19 +50,19 @@ pub fn archived_game(archive: &ArchivedGame, me: Option<&str>) -> Result<(AnyGam
 /// The ratings table: a line per game.
 fn ratings_grid(ui: &mut egui::Ui, lang: Lang, profile: &ProfileView) {
     egui::Grid::new("profile-ratings").striped(true).spacing([18.0, 6.0]).show(ui, |ui| {
-        for key in [
-            "menu.game",
-            "profile.rating",
-            "profile.games",
-            "profile.wins",
-            "profile.draws",
-            "profile.losses",
+        for text in [
+            lang.t("menu-game"),
+            lang.t("profile-rating"),
+            lang.t("profile-games"),
+            lang.t("profile-wins"),
+            lang.t("profile-draws"),
+            lang.t("profile-losses"),
         ] {
-            ui.label(egui::RichText::new(lang.t(key)).strong());
+            ui.label(egui::RichText::new(text).strong());
         }
         ui.end_row();
         for r in &profile.ratings {
-            ui.label(lang.t(variant_key(r.variant)));
+            ui.label(lang.text(variant_key(r.variant)));
             ui.label(egui::RichText::new(rating_text(&r.rating)).monospace());
             for n in [r.games, r.wins, r.draws, r.losses] {
                 ui.label(egui::RichText::new(n.to_string()).monospace());
@@ -85,7 +85,7 @@ pub(super) fn profile_screen(
     let lang = settings.lang;
     let mut failed = None;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        if screen_header(ui, lang, "profile.title") {
+        if screen_header(ui, lang, crate::i18n::id!("profile-title")) {
             next.set(Screen::Online);
         }
         super::lobby::notice_box(ui, lang, &mut net);
@@ -100,12 +100,12 @@ pub(super) fn profile_screen(
             if profile.claimed {
                 ratings_grid(ui, lang, &profile);
             } else {
-                ui.add(egui::Label::new(lang.t("profile.not_claimed")).wrap());
+                ui.add(egui::Label::new(lang.t("profile-not-claimed")).wrap());
             }
             ui.add_space(10.0);
-            ui.heading(lang.t("profile.recent"));
+            ui.heading(lang.t("profile-recent"));
             if profile.recent.is_empty() {
-                ui.label(egui::RichText::new(lang.t("net.none")).italics());
+                ui.label(egui::RichText::new(lang.t("net-none")).italics());
             }
             let waiting = net.archive_asked;
             for (i, g) in profile.recent.iter().enumerate() {
@@ -124,7 +124,7 @@ pub(super) fn profile_screen(
                 }
             }
             if !profile.recent.is_empty() {
-                ui.add(egui::Label::new(egui::RichText::new(lang.t("profile.replay_hint")).small()).wrap());
+                ui.add(egui::Label::new(egui::RichText::new(lang.t("profile-replay-hint")).small()).wrap());
             }
         });
     });

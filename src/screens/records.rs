@@ -5,7 +5,7 @@ use crate::app::Screen;
 use crate::game::records::{self, RecentGames, RecordEntry};
 use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
-use crate::i18n::{Lang, fill};
+use crate::i18n::Lang;
 use crate::players::analysis;
 use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, players_line, result_text, variant_key};
@@ -36,13 +36,13 @@ fn entry_text(lang: Lang, e: &RecordEntry) -> String {
     let variant = e.record.variant;
     let result = match e.result {
         Some(o) => result_text(lang, variant, &o),
-        None => lang.t("records.unfinished").to_string(),
+        None => lang.t("records-unfinished").to_string(),
     };
     format!(
         "{} · {} · {}\n{} · {}",
         records::date_text(e.date),
-        lang.t(variant_key(variant)),
-        fill(lang.t("records.moves"), &[&e.record.moves.len().to_string()]),
+        lang.text(variant_key(variant)),
+        lang.fmt("records-moves", [("count", e.record.moves.len().into())]),
         result,
         players_line(lang, variant, &e.seats)
     )
@@ -61,7 +61,7 @@ pub(super) fn records_screen(
     let lang = settings.lang;
     let mut chosen: Option<(AnyGame, Seats)> = None;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        if crate::ui::widgets::screen_header(ui, lang, "records.title") {
+        if crate::ui::widgets::screen_header(ui, lang, crate::i18n::id!("records-title")) {
             next.set(Screen::Title);
         }
         egui::ScrollArea::vertical().show(ui, |ui| {
@@ -71,14 +71,14 @@ pub(super) fn records_screen(
                 egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
                     ui.set_max_width(width);
                     ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-                    if ui.button(lang.t("ui.ok")).clicked() {
+                    if ui.button(lang.t("ui-ok")).clicked() {
                         picker.notice = None;
                     }
                 });
             }
-            ui.heading(lang.t("records.recent"));
+            ui.heading(lang.t("records-recent"));
             if picker.doc.games.is_empty() {
-                ui.label(lang.t("records.none"));
+                ui.label(lang.t("records-none"));
             }
             let mut failed = None;
             for e in &picker.doc.games {
@@ -95,8 +95,8 @@ pub(super) fn records_screen(
                 picker.error = Some(err);
             }
             ui.add_space(12.0);
-            ui.heading(lang.t("records.paste"));
-            ui.label(egui::RichText::new(lang.t("records.paste.help")).small());
+            ui.heading(lang.t("records-paste"));
+            ui.label(egui::RichText::new(lang.t("records-paste-help")).small());
             ui.add(
                 egui::TextEdit::multiline(&mut picker.pasted)
                     .code_editor()
@@ -104,10 +104,10 @@ pub(super) fn records_screen(
                     .desired_width(width)
                     .hint_text("alquerque\n1. c2-c3 c4xc2 …"),
             );
-            if big_button(ui, lang.t("records.open"), width.min(320.0)).clicked() {
+            if big_button(ui, lang.t("records-open"), width.min(320.0)).clicked() {
                 match records::parse_pasted(&picker.pasted) {
                     Ok(game) if game.ply() == 0 => {
-                        picker.error = Some(lang.t("records.no_moves").to_string())
+                        picker.error = Some(lang.t("records-no-moves").to_string())
                     }
                     Ok(game) => chosen = Some((game, Seats::two_players())),
                     Err(e) => picker.error = Some(e),
@@ -115,7 +115,7 @@ pub(super) fn records_screen(
             }
             if let Some(e) = &picker.error {
                 ui.label(
-                    egui::RichText::new(fill(lang.t("records.bad"), &[e]))
+                    egui::RichText::new(lang.fmt("records-bad", [("error", e.into())]))
                         .color(egui::Color32::from_rgb(255, 120, 100)),
                 );
             }

@@ -15,50 +15,50 @@ pub(super) fn rules_screen(
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
-        if crate::ui::widgets::screen_header(ui, lang, "rules.title") {
+        if crate::ui::widgets::screen_header(ui, lang, crate::i18n::id!("rules-title")) {
             next.set(Screen::Title);
         }
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.set_max_width(760.0);
-            let para = |ui: &mut egui::Ui, key: &'static str| {
-                ui.label(egui::RichText::new(lang.t(key)).size(17.0));
+            let para = |ui: &mut egui::Ui, text: &str| {
+                ui.label(egui::RichText::new(text).size(17.0));
                 ui.add_space(6.0);
             };
-            ui.heading(egui::RichText::new(lang.t("rules.latrunculi.title")).size(24.0));
-            for key in [
-                "rules.latrunculi.history",
-                "rules.latrunculi.setup",
-                "rules.latrunculi.move",
-                "rules.latrunculi.capture",
+            ui.heading(egui::RichText::new(lang.t("rules-latrunculi-title")).size(24.0));
+            for text in [
+                lang.t("rules-latrunculi-history"),
+                lang.t("rules-latrunculi-setup"),
+                lang.t("rules-latrunculi-move"),
+                lang.t("rules-latrunculi-capture"),
             ] {
-                para(ui, key);
+                para(ui, text);
             }
             diagrams::sandwich(ui, lang);
-            para(ui, "rules.latrunculi.king");
+            para(ui, lang.t("rules-latrunculi-king"));
             diagrams::immobilised_king(ui, lang);
-            para(ui, "rules.latrunculi.end");
-            para(ui, "rules.latrunculi.tips");
+            para(ui, lang.t("rules-latrunculi-end"));
+            para(ui, lang.t("rules-latrunculi-tips"));
             ui.separator();
-            ui.heading(egui::RichText::new(lang.t("rules.alquerque.title")).size(24.0));
-            for key in [
-                "rules.alquerque.history",
-                "rules.alquerque.setup",
-                "rules.alquerque.move",
-                "rules.alquerque.capture",
+            ui.heading(egui::RichText::new(lang.t("rules-alquerque-title")).size(24.0));
+            for text in [
+                lang.t("rules-alquerque-history"),
+                lang.t("rules-alquerque-setup"),
+                lang.t("rules-alquerque-move"),
+                lang.t("rules-alquerque-capture"),
             ] {
-                para(ui, key);
+                para(ui, text);
             }
             diagrams::chain(ui, lang);
-            para(ui, "rules.alquerque.chain");
-            para(ui, "rules.alquerque.end");
-            para(ui, "rules.alquerque.tips");
+            para(ui, lang.t("rules-alquerque-chain"));
+            para(ui, lang.t("rules-alquerque-end"));
+            para(ui, lang.t("rules-alquerque-tips"));
             ui.separator();
-            ui.heading(egui::RichText::new(lang.t("rules.faq.title")).size(24.0));
-            for key in ["rules.faq.forced", "rules.faq.draw", "rules.faq.online"] {
-                para(ui, key);
+            ui.heading(egui::RichText::new(lang.t("rules-faq-title")).size(24.0));
+            for text in [lang.t("rules-faq-forced"), lang.t("rules-faq-draw"), lang.t("rules-faq-online")] {
+                para(ui, text);
             }
             ui.separator();
-            para(ui, "rules.notation");
+            para(ui, lang.t("rules-notation"));
         });
     });
     Ok(())

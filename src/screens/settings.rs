@@ -22,9 +22,9 @@ pub(super) fn settings_screen(
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.vertical_centered(|ui| {
                 let width = ui.available_width().min(440.0);
-                ui.heading(egui::RichText::new(lang.t("settings.title")).size(32.0));
+                ui.heading(egui::RichText::new(lang.t("settings-title")).size(32.0));
                 ui.add_space(12.0);
-                ui.label(lang.t("settings.language"));
+                ui.label(lang.t("settings-language"));
                 for l in Lang::ALL {
                     if ui
                         .add_sized([width, 44.0], egui::Button::selectable(s.lang == l, l.native_name()))
@@ -34,7 +34,7 @@ pub(super) fn settings_screen(
                     }
                 }
                 ui.add_space(8.0);
-                ui.label(lang.t("settings.text_size"));
+                ui.label(lang.t("settings-text-size"));
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                     for size in TextSize::ALL {
@@ -51,14 +51,14 @@ pub(super) fn settings_screen(
                     }
                 });
                 ui.add_space(8.0);
-                ui.label(lang.t("settings.animation"));
+                ui.label(lang.t("settings-animation"));
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                     for a in AnimSpeed::ALL {
                         if ui
                             .add_sized(
                                 [width / 4.0 - 6.0, 44.0],
-                                egui::Button::selectable(s.anim == a, lang.t(a.key())),
+                                egui::Button::selectable(s.anim == a, lang.text(a.key())),
                             )
                             .clicked()
                         {
@@ -67,14 +67,14 @@ pub(super) fn settings_screen(
                     }
                 });
                 ui.add_space(8.0);
-                ui.label(lang.t("settings.theme"));
+                ui.label(lang.t("settings-theme"));
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                     for t in Theme::ALL {
                         if ui
                             .add_sized(
                                 [width / 3.0 - 6.0, 44.0],
-                                egui::Button::selectable(s.theme == t, lang.t(t.key())),
+                                egui::Button::selectable(s.theme == t, lang.text(t.key())),
                             )
                             .clicked()
                         {
@@ -83,19 +83,19 @@ pub(super) fn settings_screen(
                     }
                 });
                 ui.add_space(8.0);
-                ui.checkbox(&mut s.coordinates, lang.t("settings.coordinates"));
+                ui.checkbox(&mut s.coordinates, lang.t("settings-coordinates"));
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                     ui.add_enabled(
                         SOUND_AVAILABLE,
-                        egui::Checkbox::new(&mut s.sound, lang.t("settings.sound")),
+                        egui::Checkbox::new(&mut s.sound, lang.t("settings-sound")),
                     );
                     if !SOUND_AVAILABLE {
-                        ui.label(lang.t("settings.sound.unavailable"));
+                        ui.label(lang.t("settings-sound-unavailable"));
                     }
                 });
                 ui.add_space(16.0);
-                if big_button(ui, lang.t("menu.back"), width).clicked() {
+                if big_button(ui, lang.t("menu-back"), width).clicked() {
                     next.set(Screen::Title);
                 }
             });

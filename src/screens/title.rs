@@ -7,7 +7,7 @@ use crate::game::lessons::LessonProgress;
 use crate::game::save::Resumable;
 use crate::game::session::{LEVELS, Level, Seats, Session};
 use crate::game::settings::Settings;
-use crate::i18n::Lang;
+use crate::i18n::{Id, Lang, id};
 use crate::ui::root_ui;
 use crate::ui::widgets::{level_key, side_name, variant_key};
 use bevy::prelude::*;
@@ -130,8 +130,8 @@ pub(super) fn title_screen(
     let resume = match &*resumable {
         Resumable::Game(saved) => Some(format!(
             "{} — {} ({})",
-            lang.t("menu.resume"),
-            lang.t(variant_key(saved.game.variant())),
+            lang.t("menu-resume"),
+            lang.text(variant_key(saved.game.variant())),
             saved.game.ply()
         )),
         Resumable::None => None,
@@ -250,14 +250,14 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
             };
             job.append("LUDUS", 0.0, format(crate::ui::display(38.0), color, false));
             job.append(
-                view.lang.t("app.subtitle"),
+                view.lang.t("app-subtitle"),
                 12.0,
                 format(egui::FontId::proportional(15.0), weak, true),
             );
             ui.label(job);
         } else {
             ui.label(egui::RichText::new("LUDUS").font(crate::ui::display(60.0)).strong());
-            ui.label(egui::RichText::new(view.lang.t("app.subtitle")).size(17.0).italics());
+            ui.label(egui::RichText::new(view.lang.t("app-subtitle")).size(17.0).italics());
         }
     });
     ui.add_space(6.0);
@@ -269,7 +269,7 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
         game_choice(ui, settings, view.lang, width);
         opponent(ui, settings, view.lang, width);
         ui.add_space(4.0);
-        let text = egui::RichText::new(view.lang.t("menu.play")).size(24.0).strong();
+        let text = egui::RichText::new(view.lang.t("menu-play")).size(24.0).strong();
         if ui.add_sized([width, 56.0], egui::Button::new(text).selected(true)).clicked() {
             *action = Some(TitleAction::Play);
         }
@@ -307,13 +307,13 @@ fn first_things(ui: &mut egui::Ui, view: &TitleView, width: f32, action: &mut Op
         egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
             ui.set_max_width(width - 16.0);
             ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
-            if ui.button(lang.t("ui.ok")).clicked() {
+            if ui.button(lang.t("ui-ok")).clicked() {
                 *action = Some(TitleAction::CloseNotice);
             }
         });
     }
     if view.new_player {
-        ui.label(egui::RichText::new(lang.t("menu.new_player")).size(15.0));
+        ui.label(egui::RichText::new(lang.t("menu-new-player")).size(15.0));
     }
     // On a phone, "resume" and the lessons share a row.
     let both = view.resume.is_some() && view.new_player && width < 500.0;
@@ -324,7 +324,7 @@ fn first_things(ui: &mut egui::Ui, view: &TitleView, width: f32, action: &mut Op
         {
             *action = Some(TitleAction::Resume);
         }
-        if view.new_player && menu_button(ui, lang.t("menu.lessons"), w, true).clicked() {
+        if view.new_player && menu_button(ui, lang.t("menu-lessons"), w, true).clicked() {
             *action = Some(TitleAction::Lessons);
         }
     };
@@ -360,14 +360,14 @@ fn menu(ui: &mut egui::Ui, view: &TitleView, width: f32, columns: usize, action:
     let lang = view.lang;
     let mut items = Vec::new();
     if !view.new_player {
-        items.push((lang.t("menu.lessons"), TitleAction::Lessons));
+        items.push((lang.t("menu-lessons"), TitleAction::Lessons));
     }
-    items.push((lang.t("menu.rules"), TitleAction::Rules));
-    items.push((lang.t("menu.settings"), TitleAction::Settings));
-    items.push((lang.t("title.online"), TitleAction::Online));
-    items.push((lang.t("menu.analyse"), TitleAction::Analyse));
+    items.push((lang.t("menu-rules"), TitleAction::Rules));
+    items.push((lang.t("menu-settings"), TitleAction::Settings));
+    items.push((lang.t("title-online"), TitleAction::Online));
+    items.push((lang.t("menu-analyse"), TitleAction::Analyse));
     if view.can_quit {
-        items.push((lang.t("menu.quit"), TitleAction::Quit));
+        items.push((lang.t("menu-quit"), TitleAction::Quit));
     }
     let spacing = ui.spacing().item_spacing.x;
     let w = (width - spacing * (columns as f32 - 1.0)) / columns as f32;
@@ -431,18 +431,18 @@ fn game_choice(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f3
             p.galley(text_pos, name, visuals.text_color());
         }
     });
-    let blurb = lang.t(match settings.variant {
-        Variant::Latrunculi => "game.latrunculi.blurb",
-        Variant::LatrunculiQuick => "game.latrunculi-quick.blurb",
-        Variant::Alquerque => "game.alquerque.blurb",
-    });
+    let blurb = match settings.variant {
+        Variant::Latrunculi => lang.t("game-latrunculi-blurb"),
+        Variant::LatrunculiQuick => lang.t("game-latrunculi-quick-blurb"),
+        Variant::Alquerque => lang.t("game-alquerque-blurb"),
+    };
     ui.scope(|ui| {
         ui.set_max_width(width);
         // On a phone the card names the game already.
         let text = if narrow {
             blurb.to_string()
         } else {
-            format!("{}: {blurb}", lang.t(variant_key(settings.variant)))
+            format!("{}: {blurb}", lang.text(variant_key(settings.variant)))
         };
         ui.label(egui::RichText::new(text).size(if narrow { 14.0 } else { 15.0 }));
     });
@@ -451,9 +451,9 @@ fn game_choice(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f3
 /// A game's name on its card.
 fn short_name(lang: Lang, variant: Variant) -> &'static str {
     match variant {
-        Variant::Latrunculi => lang.t("title.card.latrunculi"),
-        Variant::LatrunculiQuick => lang.t("title.card.latrunculi-quick"),
-        Variant::Alquerque => lang.t("title.card.alquerque"),
+        Variant::Latrunculi => lang.t("title-card-latrunculi"),
+        Variant::LatrunculiQuick => lang.t("title-card-latrunculi-quick"),
+        Variant::Alquerque => lang.t("title-card-alquerque"),
     }
 }
 
@@ -515,10 +515,10 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
     let spacing = ui.spacing().item_spacing.x;
     let half = (width - spacing) / 2.0;
     ui.horizontal_top(|ui| {
-        if choice(ui, lang.t("menu.vs_computer"), half, settings.vs_computer).clicked() {
+        if choice(ui, lang.t("menu-vs-computer"), half, settings.vs_computer).clicked() {
             settings.vs_computer = true;
         }
-        if choice(ui, lang.t("menu.two_players"), half, !settings.vs_computer).clicked() {
+        if choice(ui, lang.t("menu-two-players"), half, !settings.vs_computer).clicked() {
             settings.vs_computer = false;
         }
     });
@@ -533,7 +533,7 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
         });
     };
     let rest = width - label_w - spacing;
-    row(ui, lang.t("menu.play_as"), &mut |ui| {
+    row(ui, lang.t("menu-play-as"), &mut |ui| {
         for side in [Side::First, Side::Second] {
             let name = side_name(lang, settings.variant, side);
             if choice(ui, name, (rest - spacing) / 2.0, settings.human_side == side).clicked() {
@@ -541,9 +541,9 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
             }
         }
     });
-    row(ui, lang.t("menu.level"), &mut |ui| {
+    row(ui, lang.t("menu-level"), &mut |ui| {
         for level in LEVELS {
-            if choice(ui, lang.t(level_key(level)), (rest - 2.0 * spacing) / 3.0, settings.level == level)
+            if choice(ui, lang.text(level_key(level)), (rest - 2.0 * spacing) / 3.0, settings.level == level)
                 .clicked()
             {
                 settings.level = level;
@@ -553,7 +553,7 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
     ui.scope(|ui| {
         ui.set_max_width(width);
         let size = if width < 420.0 { 13.0 } else { 14.0 };
-        ui.label(egui::RichText::new(lang.t(level_about_key(settings.level))).size(size));
+        ui.label(egui::RichText::new(lang.text(level_about_key(settings.level))).size(size));
     });
 }
 
@@ -562,11 +562,11 @@ fn choice(ui: &mut egui::Ui, text: &str, width: f32, selected: bool) -> egui::Re
     sized(ui, egui::Button::new(text).selected(selected), width, 44.0)
 }
 
-/// The key of what a level does.
-fn level_about_key(level: Level) -> &'static str {
+/// The message id of what a level does.
+fn level_about_key(level: Level) -> Id {
     match level {
-        Level::Easy | Level::Random => "level.easy.about",
-        Level::Medium => "level.medium.about",
-        Level::Hard => "level.hard.about",
+        Level::Easy | Level::Random => id!("level-easy-about"),
+        Level::Medium => id!("level-medium-about"),
+        Level::Hard => id!("level-hard-about"),
     }
 }

@@ -5,7 +5,7 @@ use crate::board::view::BoardLayout;
 use crate::game::selection::Selected;
 use crate::game::session::{Level, Session};
 use crate::game::session::{Player, Seats};
-use crate::i18n::{Lang, fill};
+use crate::i18n::{Id, Lang, id};
 use crate::net::connection::{LinkFailure, LinkState, Net};
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -16,28 +16,28 @@ use ludus_rules::{AnyPosition, Outcome, Reason, Side, Variant};
 /// The name of a side in a game: Red or Black in Latrunculi, White or Black in Alquerque.
 pub fn side_name(lang: Lang, variant: Variant, side: Side) -> &'static str {
     match (variant.is_latrunculi(), side) {
-        (true, Side::First) => lang.t("side.red"),
-        (false, Side::First) => lang.t("side.white"),
-        (_, Side::Second) => lang.t("side.black"),
+        (true, Side::First) => lang.t("side-red"),
+        (false, Side::First) => lang.t("side-white"),
+        (_, Side::Second) => lang.t("side-black"),
     }
 }
 
-/// The key of a variant's name.
-pub fn variant_key(variant: Variant) -> &'static str {
+/// The message id of a variant's name.
+pub fn variant_key(variant: Variant) -> Id {
     match variant {
-        Variant::Latrunculi => "game.latrunculi",
-        Variant::LatrunculiQuick => "game.latrunculi-quick",
-        Variant::Alquerque => "game.alquerque",
+        Variant::Latrunculi => id!("game-latrunculi"),
+        Variant::LatrunculiQuick => id!("game-latrunculi-quick"),
+        Variant::Alquerque => id!("game-alquerque"),
     }
 }
 
-/// The key of a level's name.
-pub fn level_key(level: Level) -> &'static str {
+/// The message id of a level's name.
+pub fn level_key(level: Level) -> Id {
     match level {
-        Level::Easy => "level.easy",
-        Level::Medium => "level.medium",
-        Level::Hard => "level.hard",
-        Level::Random => "level.random",
+        Level::Easy => id!("level-easy"),
+        Level::Medium => id!("level-medium"),
+        Level::Hard => id!("level-hard"),
+        Level::Random => id!("level-random"),
     }
 }
 
@@ -56,28 +56,28 @@ pub fn reason_text(
     let latrunculi = variant.is_latrunculi();
     match outcome.reason {
         Reason::KingImmobilised if last_mover.is_some() && outcome.winner != last_mover => {
-            lang.t("reason.KingImmobilised.self")
+            lang.t("reason-king-immobilised-self")
         }
-        Reason::KingImmobilised => lang.t("reason.KingImmobilised"),
-        Reason::OnlyKingLeft => lang.t("reason.OnlyKingLeft"),
-        Reason::NoPieces => lang.t("reason.NoPieces"),
-        Reason::NoLegalMove => lang.t("reason.NoLegalMove"),
-        Reason::Repetition if latrunculi => lang.t("reason.Repetition.latrunculi"),
-        Reason::Repetition => lang.t("reason.Repetition"),
-        Reason::NoCaptureLimit if latrunculi => lang.t("reason.NoCaptureLimit.latrunculi"),
-        Reason::NoCaptureLimit => lang.t("reason.NoCaptureLimit"),
-        Reason::Resignation => lang.t("reason.Resignation"),
-        Reason::Timeout => lang.t("reason.Timeout"),
-        Reason::Abandoned => lang.t("reason.Abandoned"),
-        Reason::Agreement => lang.t("reason.Agreement"),
+        Reason::KingImmobilised => lang.t("reason-king-immobilised"),
+        Reason::OnlyKingLeft => lang.t("reason-only-king-left"),
+        Reason::NoPieces => lang.t("reason-no-pieces"),
+        Reason::NoLegalMove => lang.t("reason-no-legal-move"),
+        Reason::Repetition if latrunculi => lang.t("reason-repetition-latrunculi"),
+        Reason::Repetition => lang.t("reason-repetition"),
+        Reason::NoCaptureLimit if latrunculi => lang.t("reason-no-capture-limit-latrunculi"),
+        Reason::NoCaptureLimit => lang.t("reason-no-capture-limit"),
+        Reason::Resignation => lang.t("reason-resignation"),
+        Reason::Timeout => lang.t("reason-timeout"),
+        Reason::Abandoned => lang.t("reason-abandoned"),
+        Reason::Agreement => lang.t("reason-agreement"),
     }
 }
 
 /// The winner line: "Red wins" or "Draw".
 pub fn result_text(lang: Lang, variant: Variant, outcome: &Outcome) -> String {
     match outcome.winner {
-        Some(side) => fill(lang.t("over.wins"), &[side_name(lang, variant, side)]),
-        None => lang.t("over.draw").to_string(),
+        Some(side) => lang.fmt("over-wins", [("side", side_name(lang, variant, side).into())]),
+        None => lang.t("over-draw").to_string(),
     }
 }
 
@@ -98,21 +98,21 @@ pub fn status_text(lang: Lang, session: &Session, thinking: bool, selected: &Sel
     let must_capture = matches!(pos, AnyPosition::Alquerque(_))
         && game.legal_moves().first().is_some_and(|m| m.is_capture());
     if thinking {
-        lines.push(lang.t("status.thinking").to_string());
+        lines.push(lang.t("status-thinking").to_string());
     } else if must_capture {
-        lines.push(fill(lang.t("status.must_capture"), &[name]));
+        lines.push(lang.fmt("status-must-capture", [("side", name.into())]));
     } else if session.seats.human_side() == Some(side) {
-        lines.push(fill(lang.t("status.your_move"), &[name]));
+        lines.push(lang.fmt("status-your-move", [("side", name.into())]));
     } else {
-        lines.push(fill(lang.t("status.to_move"), &[name]));
+        lines.push(lang.fmt("status-to-move", [("side", name.into())]));
     }
     if selected.0.as_ref().is_some_and(|s| !s.partial.is_empty()) {
-        lines.push(lang.t("status.chain").to_string());
+        lines.push(lang.t("status-chain").to_string());
     }
     if let AnyPosition::Latrunculi(p) = pos {
         for s in [side, !side] {
             if p.king_liberties(s) == 1 {
-                lines.push(fill(lang.t("status.king_danger"), &[side_name(lang, variant, s)]));
+                lines.push(lang.fmt("status-king-danger", [("side", side_name(lang, variant, s).into())]));
             }
         }
     }
@@ -121,15 +121,15 @@ pub fn status_text(lang: Lang, session: &Session, thinking: bool, selected: &Sel
         AnyPosition::Alquerque(_) => (ludus_rules::alquerque::NO_CAPTURE_LIMIT, pos.clock()),
     };
     if clock * 5 >= limit * 3 {
-        lines.push(fill(lang.t("status.clock"), &[&clock.to_string(), &limit.to_string()]));
+        lines.push(lang.fmt("status-clock", [("plies", clock.into()), ("limit", limit.into())]));
     }
     if game.repetitions() >= 2 {
         // In Latrunculi the player who repeats a position a third time loses; in Alquerque it is a draw.
-        let key = match pos {
-            AnyPosition::Latrunculi(_) => "status.repetition.latrunculi",
-            AnyPosition::Alquerque(_) => "status.repetition",
+        let text = match pos {
+            AnyPosition::Latrunculi(_) => lang.t("status-repetition-latrunculi"),
+            AnyPosition::Alquerque(_) => lang.t("status-repetition"),
         };
-        lines.push(lang.t(key).to_string());
+        lines.push(text.to_string());
     }
     lines
 }
@@ -191,20 +191,25 @@ pub fn eval_text(lang: Lang, variant: Variant, eval: Eval) -> String {
         Eval::Cp(cp) => format!("{:+.1}", f64::from(cp) / 100.0),
         Eval::Win { side, plies } => {
             let moves = plies.div_ceil(2).max(1);
-            fill(lang.t("analysis.wins_in"), &[side_name(lang, variant, side), &moves.to_string()])
+            lang.fmt(
+                "analysis-wins-in",
+                [("side", side_name(lang, variant, side).into()), ("moves", moves.into())],
+            )
         }
-        Eval::Over(Some(side)) => fill(lang.t("over.wins"), &[side_name(lang, variant, side)]),
-        Eval::Over(None) => lang.t("over.draw").to_string(),
+        Eval::Over(Some(side)) => lang.fmt("over-wins", [("side", side_name(lang, variant, side).into())]),
+        Eval::Over(None) => lang.t("over-draw").to_string(),
     }
 }
 
 /// What a side's player was: "you", the computer's level, someone online.
 pub fn player_text(lang: Lang, seats: &Seats, side: Side) -> String {
     match seats.player(side) {
-        Player::Human if seats.is_two_players() => lang.t("records.person").to_string(),
-        Player::Human => lang.t("records.you").to_string(),
-        Player::Computer(level) => fill(lang.t("records.computer"), &[lang.t(level_key(level))]),
-        Player::Remote => lang.t("records.online").to_string(),
+        Player::Human if seats.is_two_players() => lang.t("records-person").to_string(),
+        Player::Human => lang.t("records-you").to_string(),
+        Player::Computer(level) => {
+            lang.fmt("records-computer", [("level", lang.text(level_key(level)).into())])
+        }
+        Player::Remote => lang.t("records-online").to_string(),
     }
 }
 
@@ -220,43 +225,43 @@ pub fn clock_text(ms: u64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-/// The text key of a server refusal.
-pub fn error_key(code: ErrorCode) -> &'static str {
+/// The message id of a server refusal.
+pub fn error_key(code: ErrorCode) -> Id {
     match code {
-        ErrorCode::Malformed => "net.err.malformed",
+        ErrorCode::Malformed => id!("net-err-malformed"),
         // SessionExpired: the client asks for a new player's token by itself.
         ErrorCode::NotSignedIn
         | ErrorCode::AlreadySignedIn
         | ErrorCode::Internal
-        | ErrorCode::SessionExpired => "net.err.internal",
-        ErrorCode::SignedInElsewhere => "net.err.elsewhere",
-        ErrorCode::BadNickname => "net.err.nickname",
-        ErrorCode::RateLimited | ErrorCode::TooManyAttempts => "net.err.rate",
-        ErrorCode::BadClock => "net.err.clock",
-        ErrorCode::UnknownRoom => "net.err.unknown_room",
-        ErrorCode::RoomFull => "net.err.room_full",
-        ErrorCode::OwnRoom => "net.err.own_room",
-        ErrorCode::Busy => "net.err.busy",
-        ErrorCode::UnknownGame => "net.err.unknown_game",
+        | ErrorCode::SessionExpired => id!("net-err-internal"),
+        ErrorCode::SignedInElsewhere => id!("net-err-elsewhere"),
+        ErrorCode::BadNickname => id!("net-err-nickname"),
+        ErrorCode::RateLimited | ErrorCode::TooManyAttempts => id!("net-err-rate"),
+        ErrorCode::BadClock => id!("net-err-clock"),
+        ErrorCode::UnknownRoom => id!("net-err-unknown-room"),
+        ErrorCode::RoomFull => id!("net-err-room-full"),
+        ErrorCode::OwnRoom => id!("net-err-own-room"),
+        ErrorCode::Busy => id!("net-err-busy"),
+        ErrorCode::UnknownGame => id!("net-err-unknown-game"),
         ErrorCode::NotAPlayer | ErrorCode::PlayerCannotPropose | ErrorCode::NotWatching => {
-            "net.err.not_allowed"
+            id!("net-err-not-allowed")
         }
-        ErrorCode::NotYourTurn | ErrorCode::WrongPly => "net.err.turn",
-        ErrorCode::IllegalMove => "net.err.illegal",
-        ErrorCode::GameOver => "net.err.over",
-        ErrorCode::NoRematch => "net.err.no_rematch",
-        ErrorCode::ServerFull => "net.err.full",
-        ErrorCode::NoDrawOffer => "net.err.no_draw_offer",
-        ErrorCode::DrawAlreadyOffered => "net.err.draw_offered",
-        ErrorCode::ChatTooLong => "net.err.chat_too_long",
-        ErrorCode::ChatBadText => "net.err.chat_bad_text",
-        ErrorCode::NotInGame => "net.err.not_in_game",
-        ErrorCode::ChatFull => "net.err.chat_full",
-        ErrorCode::CannotMuteSelf => "net.err.mute_self",
-        ErrorCode::BadPassword => "net.err.password",
-        ErrorCode::BadCredentials => "net.err.credentials",
-        ErrorCode::NotClaimed => "net.err.not_claimed",
-        ErrorCode::UnknownPlayer => "net.err.unknown_player",
+        ErrorCode::NotYourTurn | ErrorCode::WrongPly => id!("net-err-turn"),
+        ErrorCode::IllegalMove => id!("net-err-illegal"),
+        ErrorCode::GameOver => id!("net-err-over"),
+        ErrorCode::NoRematch => id!("net-err-no-rematch"),
+        ErrorCode::ServerFull => id!("net-err-full"),
+        ErrorCode::NoDrawOffer => id!("net-err-no-draw-offer"),
+        ErrorCode::DrawAlreadyOffered => id!("net-err-draw-offered"),
+        ErrorCode::ChatTooLong => id!("net-err-chat-too-long"),
+        ErrorCode::ChatBadText => id!("net-err-chat-bad-text"),
+        ErrorCode::NotInGame => id!("net-err-not-in-game"),
+        ErrorCode::ChatFull => id!("net-err-chat-full"),
+        ErrorCode::CannotMuteSelf => id!("net-err-mute-self"),
+        ErrorCode::BadPassword => id!("net-err-password"),
+        ErrorCode::BadCredentials => id!("net-err-credentials"),
+        ErrorCode::NotClaimed => id!("net-err-not-claimed"),
+        ErrorCode::UnknownPlayer => id!("net-err-unknown-player"),
     }
 }
 
@@ -268,33 +273,42 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
     let trying =
         matches!(net.phase, LinkState::Connecting | LinkState::Reconnecting(_) | LinkState::Failed(_));
     if trying && !crate::platform::network_available() {
-        return (bad, lang.t("net.no_internet").to_string());
+        return (bad, lang.t("net-no-internet").to_string());
     }
     match &net.phase {
-        LinkState::Offline => (egui::Color32::GRAY, lang.t("net.offline").to_string()),
-        LinkState::Connecting => (busy, fill(lang.t("net.connecting"), &[&net.server])),
-        LinkState::SignedIn => {
-            (ok, fill(lang.t("net.signed_in"), &[&net.server, net.nickname.as_deref().unwrap_or("?")]))
-        }
-        LinkState::Reconnecting(n) => {
-            (busy, fill(lang.t("net.reconnecting"), &[&net.server, &n.to_string()]))
-        }
+        LinkState::Offline => (egui::Color32::GRAY, lang.t("net-offline").to_string()),
+        LinkState::Connecting => (busy, lang.fmt("net-connecting", [("server", net.server.as_str().into())])),
+        LinkState::SignedIn => (
+            ok,
+            lang.fmt(
+                "net-signed-in",
+                [
+                    ("server", net.server.as_str().into()),
+                    ("nickname", net.nickname.as_deref().unwrap_or("?").into()),
+                ],
+            ),
+        ),
+        LinkState::Reconnecting(n) => (
+            busy,
+            lang.fmt("net-reconnecting", [("server", net.server.as_str().into()), ("attempt", n.into())]),
+        ),
         LinkState::Failed(LinkFailure::BadAddress(e)) => {
-            let (key, args) = e.text_key();
-            (bad, fill(lang.t("net.bad_address"), &[&fill(lang.t(key), &args)]))
+            (bad, lang.fmt("net-bad-address", [("reason", e.text(lang).into())]))
         }
         LinkState::Failed(LinkFailure::Unreachable(e)) => {
-            (bad, fill(lang.t("net.unreachable"), &[&net.server, e]))
+            (bad, lang.fmt("net-unreachable", [("server", net.server.as_str().into()), ("error", e.into())]))
         }
-        LinkState::Failed(LinkFailure::Incompatible(e)) => (bad, fill(lang.t("net.incompatible"), &[e])),
+        LinkState::Failed(LinkFailure::Incompatible(e)) => {
+            (bad, lang.fmt("net-incompatible", [("error", e.into())]))
+        }
     }
 }
 
 /// A screen's header: a back button and the screen's title. Returns whether back was tapped.
-pub fn screen_header(ui: &mut egui::Ui, lang: Lang, title_key: &'static str) -> bool {
+pub fn screen_header(ui: &mut egui::Ui, lang: Lang, title: Id) -> bool {
     ui.horizontal(|ui| {
-        let back = ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu.back"))).clicked();
-        ui.heading(egui::RichText::new(lang.t(title_key)).size(28.0));
+        let back = ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu-back"))).clicked();
+        ui.heading(egui::RichText::new(lang.text(title)).size(28.0));
         back
     })
     .inner

@@ -3,7 +3,7 @@
 //! (diagram symbols, lesson texts). A missing glyph would show as an empty box.
 
 use bevy_egui::egui;
-use ludus::i18n::{Lang, keys};
+use ludus::i18n::{Lang, ids, template};
 use skrifa::MetadataProvider;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -32,14 +32,14 @@ fn never_drawn(c: char) -> bool {
 fn the_typeface_has_every_character_the_game_shows() {
     let mut wanted = BTreeSet::new();
     for lang in Lang::ALL {
-        for key in keys(lang) {
-            wanted.extend(lang.t(key).chars().filter(|c| !c.is_ascii()));
+        for id in ids(lang) {
+            wanted.extend(template(lang, id).unwrap_or_default().chars().filter(|c| !c.is_ascii()));
         }
         wanted.extend(lang.native_name().chars().filter(|c| !c.is_ascii()));
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     characters_in(&root.join("src"), &["rs", "tsv"], &mut wanted);
-    characters_in(&root.join("assets"), &["txt", "ron", "toml", "json", "tsv"], &mut wanted);
+    characters_in(&root.join("assets"), &["txt", "ron", "toml", "json", "tsv", "ftl"], &mut wanted);
     // Every Vietnamese letter, whether or not a text uses it today.
     wanted.extend("ăâđêôơưĂÂĐÊÔƠƯàảãáạằẳẵắặầẩẫấậèẻẽéẹềểễếệìỉĩíịòỏõóọồổỗốộờởỡớợùủũúụừửữứựỳỷỹýỵ".chars());
     wanted.extend("ÀẢÃÁẠẰẲẴẮẶẦẨẪẤẬÈẺẼÉẸỀỂỄẾỆÌỈĨÍỊÒỎÕÓỌỒỔỖỐỘỜỞỠỚỢÙỦŨÚỤỪỬỮỨỰỲỶỸÝỴ".chars());
@@ -75,8 +75,8 @@ fn the_display_face_writes_every_title_in_both_languages() {
     wanted.extend("ÀẢÃÁẠẰẲẴẮẶẦẨẪẤẬÈẺẼÉẸỀỂỄẾỆÌỈĨÍỊÒỎÕÓỌỒỔỖỐỘỜỞỠỚỢÙỦŨÚỤỪỬỮỨỰỲỶỸÝỴ".chars());
     // Every title and heading text of both languages.
     for lang in Lang::ALL {
-        for key in keys(lang).into_iter().filter(|k| k.ends_with(".title") || k.starts_with("over.moment")) {
-            wanted.extend(lang.t(key).chars().filter(|c| c.is_alphanumeric()));
+        for id in ids(lang).into_iter().filter(|id| id.ends_with("-title") || id.starts_with("over-moment")) {
+            wanted.extend(template(lang, id).unwrap_or_default().chars().filter(|c| c.is_alphanumeric()));
         }
     }
     let missing: String = wanted.iter().copied().filter(|c| face.charmap().map(*c).is_none()).collect();

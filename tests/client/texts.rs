@@ -1,33 +1,53 @@
-use ludus::i18n::{Lang, keys};
+//! The interface's words: the two Fluent files (`assets/i18n/*.ftl`) parse and have the same
+//! messages with the same variables; the Vietnamese is translated and follows the glossary.
+
+use ludus::i18n::{Lang, errors, ids, template, variables};
 use std::collections::BTreeSet;
 
+/// A message's text with its variables written `{}`.
+fn text(lang: Lang, id: &str) -> String {
+    template(lang, id).unwrap_or_else(|| panic!("{lang:?} has no message {id}"))
+}
+
 #[test]
-fn english_and_vietnamese_have_the_same_keys() {
-    let en: Vec<_> = keys(Lang::En);
-    let vi: Vec<_> = keys(Lang::Vi);
+fn the_fluent_files_parse_without_errors() {
+    for lang in Lang::ALL {
+        assert!(errors(lang).is_empty(), "{}.ftl: {:#?}", lang.code(), errors(lang));
+        assert!(ids(lang).len() > 250, "{}.ftl has {} messages", lang.code(), ids(lang).len());
+    }
+}
+
+#[test]
+fn english_and_vietnamese_have_the_same_messages() {
+    let en: Vec<_> = ids(Lang::En);
+    let vi: Vec<_> = ids(Lang::Vi);
     let en_set: BTreeSet<_> = en.iter().collect();
     let vi_set: BTreeSet<_> = vi.iter().collect();
-    assert_eq!(en.len(), en_set.len(), "English has a duplicate key");
-    assert_eq!(vi.len(), vi_set.len(), "Vietnamese has a duplicate key");
+    assert_eq!(en.len(), en_set.len(), "English has a duplicate id");
+    assert_eq!(vi.len(), vi_set.len(), "Vietnamese has a duplicate id");
     let missing: Vec<_> = en_set.difference(&vi_set).collect();
     let extra: Vec<_> = vi_set.difference(&en_set).collect();
     assert!(missing.is_empty() && extra.is_empty(), "missing in vi: {missing:?}; extra in vi: {extra:?}");
 }
 
 #[test]
-fn placeholders_match_between_languages() {
-    for key in keys(Lang::En) {
-        let count = |s: &str| s.matches("{}").count();
-        assert_eq!(count(Lang::En.t(key)), count(Lang::Vi.t(key)), "placeholders of {key}");
-    }
+fn variables_match_between_languages() {
+    let differ: Vec<_> = ids(Lang::En)
+        .into_iter()
+        .filter(|id| variables(Lang::En, id) != variables(Lang::Vi, id))
+        .map(|id| format!("{id}: en {:?}, vi {:?}", variables(Lang::En, id), variables(Lang::Vi, id)))
+        .collect();
+    assert!(differ.is_empty(), "the languages' variables differ:\n{}", differ.join("\n"));
 }
 
 #[test]
 fn vietnamese_is_really_translated() {
-    let same: Vec<_> = keys(Lang::En)
+    let same: Vec<_> = ids(Lang::En)
         .into_iter()
-        .filter(|k| Lang::En.t(k) == Lang::Vi.t(k) && !k.starts_with("game.") && *k != "app.title")
-        .filter(|k| !k.ends_with(".title") || k.starts_with("settings") || k.starts_with("over"))
+        .filter(|id| {
+            text(Lang::En, id) == text(Lang::Vi, id) && !id.starts_with("game-") && *id != "app-title"
+        })
+        .filter(|id| !id.ends_with("-title") || id.starts_with("settings") || id.starts_with("over"))
         .collect();
     assert!(same.is_empty(), "untranslated: {same:?}");
 }
@@ -89,8 +109,10 @@ pub fn drift(what: &str, en: &str, vi: &str) -> Vec<String> {
 #[test]
 fn the_vietnamese_words_follow_the_glossary() {
     assert!(glossary().len() >= 10, "the glossary has {} terms", glossary().len());
-    let drift: Vec<String> =
-        keys(Lang::En).into_iter().flat_map(|key| drift(key, Lang::En.t(key), Lang::Vi.t(key))).collect();
+    let drift: Vec<String> = ids(Lang::En)
+        .into_iter()
+        .flat_map(|id| drift(id, &text(Lang::En, id), &text(Lang::Vi, id)))
+        .collect();
     assert!(drift.is_empty(), "the texts drift from the glossary:\n{}", drift.join("\n"));
 }
 

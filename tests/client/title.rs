@@ -44,7 +44,7 @@ fn the_title_screen_fits_without_scrolling() {
                         lang,
                         notice: None,
                         resume: resume.then(|| {
-                            format!("{} — {} (24)", lang.t("menu.resume"), lang.t("game.latrunculi-quick"))
+                            format!("{} — {} (24)", lang.t("menu-resume"), lang.t("game-latrunculi-quick"))
                         }),
                         new_player,
                         can_quit: true,
