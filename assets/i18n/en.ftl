@@ -1,6 +1,5 @@
 # The interface's words in English. Every message here has one in vi.ftl with the same id and
 # the same variables; tests/client/texts.rs checks both files against the code.
-app-title = Ludus
 app-subtitle = Two ancient capture games
 game-latrunculi = Latrunculi
 game-latrunculi-quick = Latrunculi, quick 8x8
@@ -9,7 +8,6 @@ game-latrunculi-blurb = Roman soldiers' game: rook moves, sandwich captures, tra
 game-latrunculi-quick-blurb = The same battle on a smaller 8x8 field.
 game-alquerque-blurb = The ancestor of checkers: jump, capture, keep jumping.
 menu-game = Game
-menu-mode = Opponent
 menu-vs-computer = Against the computer
 menu-two-players = Two players on this device
 menu-play-as = Play as
@@ -20,7 +18,6 @@ menu-rules = Rules and tips
 menu-settings = Settings
 menu-quit = Quit
 menu-back = Back
-menu-online = Play online or on the local network (LAN)
 menu-analyse = Analyse a game
 net-title = Play online
 net-offline = Not connected
@@ -282,7 +279,6 @@ menu-new-player = New to these games? Start with the lessons: a few minutes on t
 save-corrupt = The saved game could not be read ({ $error }). The file was kept, renamed { $file }; nothing was deleted.
 settings-corrupt = Your settings could not be read ({ $error }); the usual ones are used. The file was kept, renamed { $file }; nothing was deleted.
 net-config-corrupt = The online settings could not be read ({ $error }). The file was kept, renamed { $file }; nothing was deleted.
-save-resumed = The unfinished game was restored.
 rules-title = Rules and tips
 rules-latrunculi-title = Latrunculi
 rules-alquerque-title = Alquerque

@@ -1,6 +1,5 @@
 # The interface's words in Vietnamese (Tiếng Việt). Every message here has one in en.ftl with the
 # same id and the same variables; tests/client/texts.rs checks both files against the code.
-app-title = Ludus
 app-subtitle = Hai trò chơi ăn quân cổ xưa
 game-latrunculi = Latrunculi (cờ La Mã)
 game-latrunculi-quick = Latrunculi (cờ La Mã), bàn nhanh 8x8
@@ -9,7 +8,6 @@ game-latrunculi-blurb = Trò chơi của lính La Mã: đi như xe, kẹp để 
 game-latrunculi-quick-blurb = Cùng trận chiến trên bàn 8x8 nhỏ hơn.
 game-alquerque-blurb = Tổ tiên của cờ đam: nhảy qua, ăn quân, nhảy tiếp.
 menu-game = Trò chơi
-menu-mode = Đối thủ
 menu-vs-computer = Chơi với máy
 menu-two-players = Hai người trên cùng thiết bị
 menu-play-as = Cầm quân
@@ -20,7 +18,6 @@ menu-rules = Luật chơi và mẹo
 menu-settings = Cài đặt
 menu-quit = Thoát
 menu-back = Quay lại
-menu-online = Chơi trực tuyến hoặc qua mạng nội bộ (LAN)
 menu-analyse = Phân tích một ván
 net-title = Chơi trực tuyến
 net-offline = Chưa kết nối
@@ -282,7 +279,6 @@ menu-new-player = Mới chơi lần đầu? Hãy bắt đầu với các bài h�
 save-corrupt = Không đọc được ván đã lưu ({ $error }). Tệp vẫn được giữ lại với tên mới { $file }; không có gì bị xóa.
 settings-corrupt = Không đọc được cài đặt của bạn ({ $error }); trò chơi dùng cài đặt mặc định. Tệp vẫn được giữ lại với tên mới { $file }; không có gì bị xóa.
 net-config-corrupt = Không đọc được cài đặt chơi trực tuyến ({ $error }). Tệp vẫn được giữ lại với tên mới { $file }; không có gì bị xóa.
-save-resumed = Đã khôi phục ván dang dở.
 rules-title = Luật chơi và mẹo
 rules-latrunculi-title = Latrunculi (cờ La Mã)
 rules-alquerque-title = Alquerque (cờ đam cổ)

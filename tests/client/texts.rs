@@ -1,8 +1,10 @@
-//! The interface's words: the two Fluent files (`assets/i18n/*.ftl`) parse and have the same
-//! messages with the same variables; the Vietnamese is translated and follows the glossary.
+//! The interface's words: the two Fluent files (`assets/i18n/*.ftl`) parse, have the same
+//! messages with the same variables, and hold exactly the ids the code uses; the Vietnamese is
+//! translated and follows the glossary.
 
 use ludus::i18n::{Lang, errors, ids, template, variables};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 /// A message's text with its variables written `{}`.
 fn text(lang: Lang, id: &str) -> String {
@@ -38,6 +40,179 @@ fn variables_match_between_languages() {
         .map(|id| format!("{id}: en {:?}, vi {:?}", variables(Lang::En, id), variables(Lang::Vi, id)))
         .collect();
     assert!(differ.is_empty(), "the languages' variables differ:\n{}", differ.join("\n"));
+}
+
+/// How the code names a message: `.t("id")` (a plain message), `.fmt("id", [("name", ..)])` (a
+/// message with variables), `id!("id")` (a message chosen at run time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Use {
+    Plain,
+    Format,
+    Chosen,
+}
+
+/// One place where the code names a message.
+struct Site {
+    place: String,
+    id: String,
+    how: Use,
+    /// The variables a `.fmt` call passes.
+    args: BTreeSet<String>,
+}
+
+/// The string literal at the start of `s` (after spaces), if there is one.
+fn literal(s: &str) -> Option<&str> {
+    let s = s.trim_start().strip_prefix('"')?;
+    s.find('"').map(|end| &s[..end])
+}
+
+/// The text of the call whose arguments start at `s` (just after its `(`), up to its `)`.
+fn call_text(s: &str) -> &str {
+    let (mut depth, mut quoted, mut escaped) = (1, false, false);
+    for (i, c) in s.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '(' | '[' | '{' if !quoted => depth += 1,
+            ')' | ']' | '}' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    return &s[..i];
+                }
+            }
+            _ => {}
+        }
+    }
+    s
+}
+
+/// The names of the `("name", value)` pairs in a `.fmt` call's array of arguments (its own,
+/// not those of calls nested in the values).
+fn argument_names(call: &str) -> BTreeSet<String> {
+    let Some(open) = call.find('[') else { return BTreeSet::new() };
+    let array = call_text(&call[open + 1..]);
+    let (mut depth, mut quoted, mut escaped, mut names) = (0, false, false, BTreeSet::new());
+    for (i, c) in array.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '(' | '[' | '{' if !quoted => {
+                depth += 1;
+                if c == '(' && depth == 1 {
+                    names.extend(literal(&array[i + 1..]).map(str::to_string));
+                }
+            }
+            ')' | ']' | '}' if !quoted => depth -= 1,
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Every message the game's sources name (outside `src/i18n`, which defines the API), and every
+/// call of the API whose id is not a literal.
+fn sites() -> (Vec<Site>, Vec<String>) {
+    fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("a readable directory").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("src"), &mut files);
+    files.retain(|f| !f.starts_with(root.join("src/i18n")));
+    files.sort();
+    assert!(files.len() > 30, "the scan found {} files", files.len());
+    let (mut sites, mut bad) = (Vec::new(), Vec::new());
+    for file in files {
+        let source = std::fs::read_to_string(&file).expect("a readable source");
+        // Comments may show the API without being a use of it.
+        let code: String = source
+            .lines()
+            .map(|l| if l.trim_start().starts_with("//") { "" } else { l })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let name = file.strip_prefix(root).unwrap_or(&file).display().to_string();
+        for (pattern, how) in [(".t(", Use::Plain), (".fmt(", Use::Format), ("id!(", Use::Chosen)] {
+            for (at, _) in code.match_indices(pattern) {
+                let line = code[..at].lines().count().max(1);
+                let place = format!("{name}:{line}");
+                let after = &code[at + pattern.len()..];
+                match literal(after) {
+                    Some(id) => {
+                        let args = if how == Use::Format {
+                            argument_names(call_text(after))
+                        } else {
+                            BTreeSet::new()
+                        };
+                        sites.push(Site { place, id: id.to_string(), how, args });
+                    }
+                    None => bad.push(format!("{place}: `{pattern}` needs a literal id (or an `id!`)")),
+                }
+            }
+        }
+        for (at, _) in code.match_indices("Id::literal(") {
+            bad.push(format!("{name}:{}: an `Id` is made with `id!`", code[..at].lines().count()));
+        }
+    }
+    (sites, bad)
+}
+
+#[test]
+fn the_code_and_the_fluent_files_have_the_same_ids() {
+    let (sites, bad) = sites();
+    assert!(bad.is_empty(), "ids the scan cannot read:\n{}", bad.join("\n"));
+    assert!(sites.len() > 250, "the scan found only {} uses", sites.len());
+    let mut problems = Vec::new();
+    for site in &sites {
+        for lang in Lang::ALL {
+            let Some(vars) = variables(lang, &site.id) else {
+                problems.push(format!("{}: {} is not in {}.ftl", site.place, site.id, lang.code()));
+                continue;
+            };
+            let vars: BTreeSet<String> = vars.into_iter().map(str::to_string).collect();
+            match site.how {
+                Use::Plain if !vars.is_empty() => {
+                    problems.push(format!("{}: {} has variables {vars:?}: use .fmt", site.place, site.id))
+                }
+                Use::Format if site.args != vars => problems.push(format!(
+                    "{}: {} is given {:?} but {}.ftl uses {vars:?}",
+                    site.place,
+                    site.id,
+                    site.args,
+                    lang.code()
+                )),
+                _ => {}
+            }
+        }
+    }
+    let used: BTreeSet<&str> = sites.iter().map(|s| s.id.as_str()).collect();
+    for lang in Lang::ALL {
+        for id in ids(lang).into_iter().filter(|id| !used.contains(id)) {
+            problems.push(format!("{}.ftl: {id} is used nowhere in the code", lang.code()));
+        }
+    }
+    problems.dedup();
+    assert!(problems.is_empty(), "the code and the Fluent files disagree:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_scan_reads_the_calls_it_checks() {
+    let call = r#"lang.fmt("net-proposal", [("move", p.mv.as_str().into()), ("count", f(("x", 1)).into())])"#;
+    let args = &call["lang.fmt(".len()..];
+    assert_eq!(literal(args), Some("net-proposal"));
+    let names: Vec<_> = argument_names(call_text(args)).into_iter().collect();
+    assert_eq!(names, ["count", "move"]);
+    assert_eq!(literal(" variant_key(v))"), None);
+    let by_id: BTreeMap<_, _> = sites().0.into_iter().map(|s| (s.id.clone(), s)).collect();
+    assert_eq!(by_id["game-alquerque"].how, Use::Chosen, "variant names are chosen at run time");
 }
 
 #[test]
