@@ -160,12 +160,18 @@ fn think(
     // The computer looks at the board once it is drawn and still: after the page's first, slow
     // frames (see `warmup`) and after the last move has landed. The frames that draw a move
     // then do not share the processor with the search.
-    let board_still = warmup.is_none_or(|w| w.done()) && view.settled(&session);
+    let board_still = warmup.as_ref().is_none_or(|w| w.done()) && view.settled(&session);
     let task = match session.computer_to_move() {
         Some(level) if board_still => Some((level, Purpose::Move)),
         Some(_) => {
-            // Frames until it is (the board settles in the frame after a move lands).
-            redraw.write(RequestRedraw);
+            // Frames until it is (the board settles in the frame after a move lands). Once only
+            // the search's warm-up is left, no frames: it wakes the game when it is over, and
+            // frames drawn meanwhile would take its time (a software renderer leaves the work
+            // 2 ms a frame while the game draws; see `platform::background`).
+            let only_warming = view.settled(&session) && warmup.as_ref().is_some_and(|w| w.drawn());
+            if !only_warming {
+                redraw.write(RequestRedraw);
+            }
             None
         }
         None if wants_hint && session.human_to_move() => Some((Level::Hard, Purpose::Hint)),
