@@ -46,6 +46,7 @@ net-cancel = Cancel
 net-time-control = Time control (minutes + seconds a move)
 net-rated = Rated game (both ratings change)
 net-rated-needs-claim = Rated games need a claimed nickname (below the server's address).
+net-rated-rules = Ratings change once each side has moved twice. Between the same two players, three games a day count; nicknames claimed from one address within a day play each other unrated.
 net-account = Keep your nickname, rating and games
 net-claim-why = Claim your nickname with a password: nobody else can take it, and you sign in with it on any device.
 net-password = Password

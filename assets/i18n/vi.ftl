@@ -46,6 +46,7 @@ net-cancel = Hủy
 net-time-control = Thời gian (phút + giây mỗi nước)
 net-rated = Ván tính điểm (điểm của cả hai thay đổi)
 net-rated-needs-claim = Ván tính điểm cần một biệt danh đã đăng ký (ở dưới địa chỉ máy chủ).
+net-rated-rules = Điểm chỉ thay đổi khi mỗi bên đã đi ít nhất hai nước. Giữa cùng hai người chơi, mỗi ngày chỉ ba ván được tính điểm; hai biệt danh đăng ký từ cùng một địa chỉ trong vòng một ngày chơi với nhau không tính điểm.
 net-account = Giữ biệt danh, điểm và các ván của bạn
 net-claim-why = Đăng ký biệt danh bằng một mật khẩu: không ai khác lấy được nó, và bạn đăng nhập bằng nó trên mọi thiết bị.
 net-password = Mật khẩu

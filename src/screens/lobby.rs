@@ -249,7 +249,9 @@ fn lobby_section(
     // Rated play needs a claimed nickname (above).
     let claimed = net.profile.as_ref().is_some_and(|p| p.claimed);
     let mut rated = config.rated && claimed;
-    if ui.add_enabled(claimed, egui::Checkbox::new(&mut rated, lang.t("net-rated"))).changed() {
+    let rated_box = ui.add_enabled(claimed, egui::Checkbox::new(&mut rated, lang.t("net-rated")));
+    // The rules of rated play: what makes a game count.
+    if rated_box.on_hover_text(lang.t("net-rated-rules")).changed() {
         config.rated = rated;
     }
     if !claimed {
