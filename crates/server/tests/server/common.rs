@@ -122,6 +122,16 @@ pub fn request_token(http: SocketAddr, socket: u8, credential: Option<SessionTok
     http_post(http, ludus_protocol::CONNECT_PATH, &postcard::to_allocvec(&request).unwrap())
 }
 
+/// A local port where nothing answers, held for as long as the socket lives: bound, never
+/// listening, so connections to it are refused and no one else can take it meanwhile.
+pub fn silent_port() -> (socket2::Socket, u16) {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    socket.bind(&SocketAddr::from(([127, 0, 0, 1], 0)).into()).unwrap();
+    let port = socket.local_addr().unwrap().as_socket().unwrap().port();
+    (socket, port)
+}
+
 /// A client that keeps every message it receives until a test takes it.
 pub struct TestClient {
     pub client: Client,

@@ -17,8 +17,10 @@ use std::time::{Duration, Instant};
 
 /// Longest wait for a failover: the lease (2 s), the takeover, the clients' retries.
 const FAILOVER_WAIT: Duration = Duration::from_secs(30);
-/// The lease of the test nodes on their games.
-const LEASE_MS: &str = "2000";
+/// The lease of the nodes whose games must move when a node dies or loses its database.
+const FAILOVER_LEASE_MS: &str = "2000";
+/// The lease of the nodes of the other tests: no stall of a loaded machine makes it lapse.
+const LONG_LEASE_MS: &str = "60000";
 
 /// A node: the binary as a child process (killed when dropped).
 struct Node {
@@ -42,7 +44,7 @@ fn key_file(dir: &Path) -> std::path::PathBuf {
 }
 
 fn node(dir: &Path, url: &str, name: &str, key: &Path) -> Node {
-    node_with(dir, url, name, key, LEASE_MS)
+    node_with(dir, url, name, key, LONG_LEASE_MS)
 }
 
 fn node_with(dir: &Path, url: &str, name: &str, key: &Path, lease_ms: &str) -> Node {
@@ -230,7 +232,7 @@ fn killed_node_game_finishes_on_another_node_with_every_move() {
     let Some((_pg, url)) = pg("nodes_failover") else { return };
     let dir = data_dir("nodes-failover");
     let key = key_file(&dir);
-    let [mut a, b, c] = ["a", "b", "c"].map(|n| node(&dir, &url, n, &key));
+    let [mut a, b, c] = ["a", "b", "c"].map(|n| node_with(&dir, &url, n, &key, FAILOVER_LEASE_MS));
     let mut ann = TestClient::signed_in(a.udp, Transport::Udp, "Ann");
     let mut ben = TestClient::signed_in(a.ws, Transport::WebSocket, "Ben");
     let (view, first) = crate::play::start_game(&mut ann, &mut ben, Variant::Alquerque, None);
@@ -349,8 +351,8 @@ fn a_node_that_loses_its_database_takes_no_games_and_its_games_move() {
     let pg_port: u16 = url.rsplit(':').next().and_then(|r| r.split('/').next()).unwrap().parse().unwrap();
     let relay = Relay::start(SocketAddr::from(([127, 0, 0, 1], pg_port)));
     let relayed = url.replace(&format!(":{pg_port}/"), &format!(":{}/", relay.port));
-    let mut a = node(&dir, &relayed, "a", &key);
-    let b = node(&dir, &url, "b", &key);
+    let mut a = node_with(&dir, &relayed, "a", &key, FAILOVER_LEASE_MS);
+    let b = node_with(&dir, &url, "b", &key, FAILOVER_LEASE_MS);
     let mut ann = TestClient::signed_in(a.udp, Transport::Udp, "Ann");
     let mut ben = TestClient::signed_in(a.udp, Transport::Udp, "Ben");
     let mut cid = TestClient::signed_in(a.udp, Transport::Udp, "Cid");
@@ -431,7 +433,7 @@ fn a_drained_node_hands_its_games_over_at_once() {
     let Some((_pg, url)) = pg("nodes_drain") else { return };
     let dir = data_dir("nodes-drain");
     let key = key_file(&dir);
-    let [mut a, b] = ["a", "b"].map(|n| node_with(&dir, &url, n, &key, "60000"));
+    let [mut a, b] = ["a", "b"].map(|n| node(&dir, &url, n, &key));
     let mut ann = TestClient::signed_in(a.udp, Transport::Udp, "Ann");
     let mut ben = TestClient::signed_in(a.udp, Transport::Udp, "Ben");
     let (view, first) = crate::play::start_game(&mut ann, &mut ben, Variant::Alquerque, None);

@@ -483,18 +483,24 @@ fn clocks_are_enforced() {
     let udp = server.udp_addr().unwrap();
     let mut a = TestClient::signed_in(udp, Transport::Udp, "Ann");
     let mut b = TestClient::signed_in(udp, Transport::Udp, "Ben");
-    let clock = ClockSpec { initial_ms: 800, increment_ms: 100 };
+    let clock = ClockSpec { initial_ms: 3000, increment_ms: 1000 };
+    // The server's clock starts within this test's measure of the time until the first move.
+    let started = Instant::now();
     let (view, first) = start_game(&mut a, &mut b, Variant::Alquerque, Some(clock));
     let game = view.game;
     let clocks = view.clocks.expect("clocks");
     assert_eq!(clocks.running, Some(Side::First));
-    assert!(clocks.remaining_ms[0] <= 800 && clocks.remaining_ms[1] == 800);
+    assert!(clocks.remaining_ms[0] <= clock.initial_ms && clocks.remaining_ms[1] == clock.initial_ms);
     let (mover, waiter) = if first == 0 { (&mut a, &mut b) } else { (&mut b, &mut a) };
     mover.send(ClientMessage::Move { game, ply: 0, mv: "b2-c3".into() });
     match mover.expect_move(game, 0) {
         ServerMessage::MovePlayed { clocks: Some(c), .. } => {
+            // The increment was added: at most the initial time plus the increment, and no
+            // more spent than elapsed here (the exact arithmetic is the core's tests').
+            let spent = started.elapsed().as_millis() as u32 + 1;
             assert_eq!(c.running, Some(Side::Second));
-            assert!(c.remaining_ms[0] > 700 && c.remaining_ms[0] <= 900, "{c:?}");
+            let full = clock.initial_ms + clock.increment_ms;
+            assert!(c.remaining_ms[0] <= full && c.remaining_ms[0] + spent >= full, "{c:?} after {spent} ms");
         }
         other => panic!("{other:?}"),
     }

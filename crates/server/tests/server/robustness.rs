@@ -135,7 +135,7 @@ fn garbage_udp_packets_and_forged_renet_packets() {
     varint(1200, &mut slice);
     slice.extend(std::iter::repeat_n(7u8, 1200));
     raw.send_payload(&slice);
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + WAIT;
     while Instant::now() < deadline && server.status().contained_panics == 0 {
         raw.pump();
         std::thread::sleep(Duration::from_millis(5));
@@ -234,7 +234,10 @@ fn flooding_is_rate_limited() {
     c.client.flush();
     c.expect_error(ErrorCode::RateLimited);
     let pongs = c.log.iter().filter(|m| matches!(m, ServerMessage::Pong { .. })).count();
-    assert!((30..=45).contains(&pongs), "{pongs} pongs");
+    // Most of the burst is answered before the first refusal; how many more depends on how
+    // long the server took over the pings (the bucket refills meanwhile), and the refusal
+    // itself shows that not every ping was answered.
+    assert!((30..60).contains(&pongs), "{pongs} pongs");
     // Keeping it up gets the connection closed; others are not affected.
     let deadline = Instant::now() + WAIT;
     while !c.client.is_disconnected() {
