@@ -1,4 +1,4 @@
-//! Attacks on the transports (issue 12), each against the defence that stops it.
+//! Attacks on the transports, each against the defence that stops it.
 
 use crate::common::*;
 use ludus_protocol::client::Transport;
@@ -6,29 +6,12 @@ use ludus_protocol::{
     CHANNEL, ClientMessage, Hello, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, ServerMessage, connection_config,
     decode_server, encode,
 };
-use ludus_server::{ServerConfig, ServerHandle, Status};
+use ludus_server::{ServerConfig, ServerHandle};
 use renet2::RenetClient;
 use renet2_netcode::{ClientAuthentication, ConnectToken, NativeSocket, NetcodeClientTransport};
 use renetcode2::Packet;
 use std::net::{SocketAddr, UdpSocket};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-fn unix_now() -> Duration {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap()
-}
-
-/// Waits (bounded) until the server's status satisfies `ok`.
-pub fn wait_status(server: &ServerHandle, what: &str, ok: impl Fn(&Status) -> bool) -> Status {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let status = server.status();
-        if ok(&status) {
-            return status;
-        }
-        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}; {status:?}");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
+use std::time::{Duration, Instant};
 
 /// A signed-in UDP player whose socket the test can also send from (as a spoofer would).
 struct RawPlayer {

@@ -4,14 +4,32 @@ use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, ErrorCode, GameId, GameView, ServerMessage, SessionToken};
 use ludus_server::core::Limits;
 use ludus_server::store::pg_harness::TestPostgres;
-use ludus_server::{ServerConfig, ServerHandle};
+use ludus_server::{ServerConfig, ServerHandle, Status};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Longest wait for any one expected message.
 pub const WAIT: Duration = Duration::from_secs(10);
+
+/// The time since the Unix epoch (for connect tokens made by the tests).
+pub fn unix_now() -> Duration {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap()
+}
+
+/// Waits (bounded) until the server's status satisfies `ok`.
+pub fn wait_status(server: &ServerHandle, what: &str, ok: impl Fn(&Status) -> bool) -> Status {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let status = server.status();
+        if ok(&status) {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}; {status:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
 
 /// A fresh, empty data directory under the target's tmp dir.
 pub fn data_dir(name: &str) -> PathBuf {

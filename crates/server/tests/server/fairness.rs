@@ -7,29 +7,13 @@ use ludus_protocol::{
     CHANNEL, ClientMessage, Hello, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, ServerMessage, connection_config,
     decode_server, encode,
 };
-use ludus_server::{ServerConfig, ServerHandle, Status};
+use ludus_server::{ServerConfig, ServerHandle};
 use renet2::RenetClient;
 use renet2_netcode::{ClientAuthentication, ConnectToken, NativeSocket, NetcodeClientTransport};
 use renetcode2::Packet;
 use std::io::{BufRead, BufReader, Read};
 use std::net::{SocketAddr, TcpStream, UdpSocket};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-fn unix_now() -> Duration {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap()
-}
-
-fn wait_status(server: &ServerHandle, what: &str, ok: impl Fn(&Status) -> bool) -> Status {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let status = server.status();
-        if ok(&status) {
-            return status;
-        }
-        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}; {status:?}");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
+use std::time::{Duration, Instant};
 
 /// A TCP connection to `to` from the loopback address `from`.
 fn tcp_from(from: [u8; 4], to: SocketAddr) -> TcpStream {

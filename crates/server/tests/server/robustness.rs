@@ -10,11 +10,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use renetcode2::{ClientAuthentication, ConnectToken, NetcodeClient};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, UdpSocket};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-fn unix_now() -> Duration {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap()
-}
+use std::time::{Duration, Instant};
 
 /// The server still signs players in and plays moves.
 fn still_serves(udp: SocketAddr, ws: SocketAddr) {
