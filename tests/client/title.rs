@@ -1,4 +1,4 @@
-//! The title screen fits the window without scrolling at the four sizes of issue 19, in both
+//! The title screen fits the window without scrolling at the four sizes it must fit, in both
 //! languages, with and without the things that come and go (an unfinished game, the lessons
 //! offered to a new player, the computer's options).
 

@@ -93,7 +93,7 @@ pub struct LatrunculiParams {
 impl Default for LatrunculiParams {
     fn default() -> Self {
         LatrunculiParams {
-            // The middlegame weights, tuned on self-play games (`ludus-cli tune`, session 10;
+            // The middlegame weights, tuned on self-play games (`ludus-cli tune`;
             // docs/ai-runs/s10-README.txt): against the hand-set ones (mobility 2, king
             // liberties 90/30/8, attacked liberty 12, king threat 220, hanging 14 and 45, safe
             // soldier 6, connected 3, king pressure 6, tempo 8), +100 Elo on 8x8 at 50,000

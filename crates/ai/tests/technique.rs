@@ -132,7 +132,7 @@ fn pieces(pos: &AnyPosition) -> u32 {
 /// a move: the side ahead loses none of them (by repetition or otherwise), and wins these
 /// fifteen by technique within 100 plies (twelve before the king-to-edge term; the other three
 /// are still going after 100 plies at this budget, captures having reset the counter;
-/// `ludus-cli endgames` plays the whole suite). With the tuned middlegame weights of session 10
+/// `ludus-cli endgames` plays the whole suite). With the tuned middlegame weights
 /// the count is the same, two endings in and two out.
 #[test]
 fn hard_converts_the_smallest_suite_endings_and_loses_none() {

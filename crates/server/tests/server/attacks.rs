@@ -173,8 +173,8 @@ fn fresh_players_sign_in(server: &ServerHandle, n: usize) {
     }
 }
 
-/// 4,200 spoofed addresses, each with a self-made connection request and a garbage packet
-/// (issue 12, item 2), used to fill one shard's handshake table and lock every newcomer out.
+/// 4,200 spoofed addresses, each with a self-made connection request and a garbage packet,
+/// used to fill one shard's handshake table and lock every newcomer out.
 /// Handshakes now stay spread over the shards, and new players still sign in.
 #[test]
 fn lockout_flood_leaves_new_players_able_to_sign_in() {
@@ -313,7 +313,7 @@ fn ws_creq(server: SocketAddr) -> String {
 }
 
 /// Idle handshakes (a TCP connection that sends nothing, or half a request) are closed after
-/// the handshake timeout (issue 12, item 3: 3,000 idle handshakes were still open after 62 s).
+/// the handshake timeout (3,000 idle handshakes were still open after 62 s).
 #[test]
 fn idle_websocket_handshakes_time_out() {
     let dir = data_dir("ws-idle-handshake");
@@ -335,7 +335,7 @@ fn idle_websocket_handshakes_time_out() {
 }
 
 /// A WebSocket message larger than a netcode packet closes the connection as soon as its
-/// header announces it, before anything is buffered (issue 12, item 7: six unfinished 48 MiB
+/// header announces it, before anything is buffered (six unfinished 48 MiB
 /// messages took the server from 40 to 351 MB).
 #[test]
 fn oversized_websocket_message_is_refused() {
@@ -359,8 +359,8 @@ fn oversized_websocket_message_is_refused() {
     fresh_players_sign_in(&server, 2);
 }
 
-/// One address cannot hold more than [`WsLimits::per_address`] WebSocket connections (issue 12,
-/// item 8, for the WebSocket port); other addresses are not affected.
+/// One address cannot hold more than [`WsLimits::per_address`] WebSocket connections
+/// (the WebSocket port); other addresses are not affected.
 #[test]
 fn websocket_connections_per_address_are_capped() {
     let dir = data_dir("ws-per-address");
@@ -446,8 +446,8 @@ fn wss_serves_netcode_over_tls() {
     assert!(tungstenite::client(format!("ws://{ws}/?creq={creq}").as_str(), tcp).is_err());
 }
 
-/// After the server ran out of file descriptors, the WebSocket port accepts again (issue 12,
-/// item 3: renet2's accept loop ended on `EMFILE`, and the port refused everyone for good).
+/// After the server ran out of file descriptors, the WebSocket port accepts again
+/// (renet2's accept loop ended on `EMFILE`, and the port refused everyone for good).
 /// The server runs as a child process limited to 64 descriptors (`ulimit -n`); connections
 /// from many loopback addresses (each under the per-address cap) use them up until the
 /// server reports a failed accept; then they close, and a player signs in over WebSocket.
@@ -524,7 +524,7 @@ fn websocket_port_accepts_again_after_descriptor_exhaustion() {
 }
 
 /// Invisible, mixed-script look-alike and reserved nicknames are refused, at sign-in and when
-/// renaming (issue 12, item 9); NFKC makes full-width letters plain.
+/// renaming; NFKC makes full-width letters plain.
 #[test]
 fn invisible_lookalike_and_reserved_nicknames_are_refused() {
     use ludus_protocol::ErrorCode;
@@ -552,7 +552,7 @@ fn invisible_lookalike_and_reserved_nicknames_are_refused() {
     });
 }
 
-// ----- connect tokens (issue 12, items 1, 2 and 6) -----
+// ----- connect tokens -----
 
 /// How long a "no answer" check listens: an answer the server would give comes at once.
 const SILENCE: Duration = Duration::from_millis(500);
