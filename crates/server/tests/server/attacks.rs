@@ -221,27 +221,11 @@ fn lockout_flood_on_one_shard_evicts_the_oldest_handshakes() {
 /// from the loopback address `from(i)` (a token serves the address that asked for it), as a
 /// client with many addresses could collect them.
 fn minted_requests(server: &ServerHandle, count: usize, from: impl Fn(usize) -> [u8; 4]) -> Vec<Vec<u8>> {
-    let http = server.http_addr().unwrap();
     (0..count)
         .map(|i| {
-            let request = ludus_protocol::ConnectRequest {
-                version: PROTOCOL_VERSION,
-                socket: 0,
-                credential: None,
-                timeout_secs: 10,
-            };
-            let body = postcard::to_allocvec(&request).unwrap();
-            let stream = tcp_from(from(i), http).unwrap();
-            stream.set_read_timeout(Some(WAIT)).unwrap();
-            let (status, bytes) =
-                http_post_on(stream, http, ludus_protocol::CONNECT_PATH, &body).expect("HTTP answer");
-            assert_eq!(status, 200);
-            let token = ConnectToken::read(&mut &bytes[..]).unwrap();
-            let mut buf = [0u8; 1100];
-            let len = Packet::connection_request_from_token(&token)
-                .encode(&mut buf, NETCODE_PROTOCOL_ID, None, true)
-                .unwrap();
-            buf[..len].to_vec()
+            let (status, token, body) = token_from(server, from(i));
+            assert_eq!(status, 200, "{body}");
+            request_of(&token.expect("a token"))
         })
         .collect()
 }
@@ -272,15 +256,6 @@ fn handshakes_per_address_are_capped() {
 use ludus_server::ws::WsLimits;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-
-/// A TCP connection to `to` from the loopback address `from` (any 127.x.y.z).
-fn tcp_from(from: [u8; 4], to: SocketAddr) -> std::io::Result<TcpStream> {
-    use socket2::{Domain, Socket, Type};
-    let socket = Socket::new(Domain::IPV4, Type::STREAM, None)?;
-    socket.bind(&SocketAddr::from((from, 0)).into())?;
-    socket.connect_timeout(&to.into(), Duration::from_secs(2))?;
-    Ok(socket.into())
-}
 
 /// Whether the server closes `stream` within [`WAIT`] (reads until end of stream or error).
 fn closed_by_server(stream: &mut TcpStream) -> bool {
@@ -563,14 +538,6 @@ fn answered(socket: &UdpSocket, within: Duration) -> bool {
     socket.set_read_timeout(Some(within)).unwrap();
     let mut buf = [0u8; 2048];
     socket.recv_from(&mut buf).is_ok()
-}
-
-fn request_of(token: &ConnectToken) -> Vec<u8> {
-    let mut buf = [0u8; 1100];
-    let len = Packet::connection_request_from_token(token)
-        .encode(&mut buf, NETCODE_PROTOCOL_ID, None, true)
-        .unwrap();
-    buf[..len].to_vec()
 }
 
 /// A token signed with any key but the server's (the all-zero key unsecure netcode used, a

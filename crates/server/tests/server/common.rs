@@ -1,12 +1,17 @@
 //! Helpers: a server on free 127.0.0.1 ports, clients that wait for messages with deadlines.
 
 use ludus_protocol::client::{Client, ClientConfig, Transport};
-use ludus_protocol::{ClientMessage, ErrorCode, GameId, GameView, ServerMessage, SessionToken};
+use ludus_protocol::{
+    ClientMessage, ErrorCode, GameId, GameView, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, ServerMessage,
+    SessionToken,
+};
 use ludus_server::core::Limits;
 use ludus_server::store::pg_harness::TestPostgres;
 use ludus_server::{ServerConfig, ServerHandle, Status};
+use renet2_netcode::ConnectToken;
+use renetcode2::Packet;
 use std::collections::VecDeque;
-use std::net::SocketAddr;
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -103,7 +108,7 @@ pub fn config(addr: SocketAddr, transport: Transport) -> ClientConfig {
 
 /// `POST`s `body` to `http` + `path` and returns the status and the body (plain HTTP/1.1).
 pub fn http_post(http: SocketAddr, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
-    let stream = std::net::TcpStream::connect(http).expect("connect to HTTP");
+    let stream = TcpStream::connect(http).expect("connect to HTTP");
     stream.set_read_timeout(Some(WAIT)).unwrap();
     http_post_on(stream, http, path, body).expect("HTTP answer")
 }
@@ -131,12 +136,8 @@ pub fn http_post_on(
 
 /// Asks the server's token endpoint for a connect token (`socket` 0: UDP, 1: WebSocket).
 pub fn request_token(http: SocketAddr, socket: u8, credential: Option<SessionToken>) -> (u16, Vec<u8>) {
-    let request = ludus_protocol::ConnectRequest {
-        version: ludus_protocol::PROTOCOL_VERSION,
-        socket,
-        credential,
-        timeout_secs: 10,
-    };
+    let request =
+        ludus_protocol::ConnectRequest { version: PROTOCOL_VERSION, socket, credential, timeout_secs: 10 };
     http_post(http, ludus_protocol::CONNECT_PATH, &postcard::to_allocvec(&request).unwrap())
 }
 
@@ -264,4 +265,45 @@ fn rand_nonce() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(1);
     N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A TCP connection to `to` from the loopback address `from` (any 127.x.y.z).
+pub fn tcp_from(from: [u8; 4], to: SocketAddr) -> std::io::Result<TcpStream> {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None)?;
+    socket.bind(&SocketAddr::from((from, 0)).into())?;
+    socket.connect_timeout(&to.into(), Duration::from_secs(2))?;
+    Ok(socket.into())
+}
+
+/// A UDP connect token asked for from the loopback address `from` (status, token).
+pub fn token_from(server: &ServerHandle, from: [u8; 4]) -> (u16, Option<ConnectToken>, String) {
+    let http = server.http_addr().unwrap();
+    let request = ludus_protocol::ConnectRequest {
+        version: PROTOCOL_VERSION,
+        socket: 0,
+        credential: None,
+        timeout_secs: 10,
+    };
+    let body = postcard::to_allocvec(&request).unwrap();
+    let stream = tcp_from(from, http).expect("a TCP connection");
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let (status, answer) =
+        http_post_on(stream, http, ludus_protocol::CONNECT_PATH, &body).expect("an HTTP answer");
+    let token = (status == 200).then(|| {
+        let mut token = ConnectToken::read(&mut &answer[..]).unwrap();
+        token.server_addresses = [None; 32];
+        token.server_addresses[0] = server.udp_addr();
+        token
+    });
+    (status, token, String::from_utf8_lossy(&answer).into_owned())
+}
+
+/// The UDP connection request of `token`, as a netcode client sends it.
+pub fn request_of(token: &ConnectToken) -> Vec<u8> {
+    let mut buf = [0u8; 1100];
+    let len = Packet::connection_request_from_token(token)
+        .encode(&mut buf, NETCODE_PROTOCOL_ID, None, true)
+        .unwrap();
+    buf[..len].to_vec()
 }

@@ -10,49 +10,19 @@ use ludus_protocol::{
 use ludus_server::{ServerConfig, ServerHandle};
 use renet2::RenetClient;
 use renet2_netcode::{ClientAuthentication, ConnectToken, NativeSocket, NetcodeClientTransport};
-use renetcode2::Packet;
 use std::io::{BufRead, BufReader, Read};
 use std::net::{SocketAddr, TcpStream, UdpSocket};
 use std::time::{Duration, Instant};
 
-/// A TCP connection to `to` from the loopback address `from`.
-fn tcp_from(from: [u8; 4], to: SocketAddr) -> TcpStream {
-    use socket2::{Domain, Socket, Type};
-    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
-    socket.bind(&SocketAddr::from((from, 0)).into()).unwrap();
-    socket.connect_timeout(&to.into(), Duration::from_secs(2)).unwrap();
-    let stream: TcpStream = socket.into();
-    stream.set_read_timeout(Some(WAIT)).unwrap();
-    stream
-}
-
-/// A UDP connect token asked for from the loopback address `from` (status, token).
-fn token_from(server: &ServerHandle, from: [u8; 4]) -> (u16, Option<ConnectToken>, String) {
-    let http = server.http_addr().unwrap();
-    let request = ludus_protocol::ConnectRequest {
-        version: PROTOCOL_VERSION,
-        socket: 0,
-        credential: None,
-        timeout_secs: 10,
-    };
-    let body = postcard::to_allocvec(&request).unwrap();
-    let (status, answer) = http_post_on(tcp_from(from, http), http, ludus_protocol::CONNECT_PATH, &body)
-        .expect("an HTTP answer");
-    let token = (status == 200).then(|| {
-        let mut token = ConnectToken::read(&mut &answer[..]).unwrap();
-        token.server_addresses = [None; 32];
-        token.server_addresses[0] = server.udp_addr();
-        token
-    });
-    (status, token, String::from_utf8_lossy(&answer).into_owned())
-}
-
-fn request_of(token: &ConnectToken) -> Vec<u8> {
-    let mut buf = [0u8; 1100];
-    let len = Packet::connection_request_from_token(token)
-        .encode(&mut buf, NETCODE_PROTOCOL_ID, None, true)
-        .unwrap();
-    buf[..len].to_vec()
+/// Pumps `client` until the server welcomes it (bounded), running `meanwhile` before each pump.
+fn wait_welcome(server: &ServerHandle, client: &mut RawClient, mut meanwhile: impl FnMut()) {
+    let deadline = Instant::now() + WAIT;
+    while !client.welcomed {
+        assert!(Instant::now() < deadline, "the victim did not sign in: {:?}", server.status());
+        meanwhile();
+        client.pump();
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
 
 /// A netcode client on a UDP socket bound to `from`, signing in with `token`.
@@ -117,13 +87,7 @@ fn forged_handshakes_from_a_victims_address_do_not_lock_it_out() {
     let (status, token, body) = token_from(&server, [127, 0, 0, 1]);
     assert_eq!(status, 200, "{body}");
     let mut victim = RawClient::start(token.unwrap(), [127, 0, 0, 1], "Victim");
-    let deadline = Instant::now() + WAIT;
-    while !victim.welcomed {
-        assert!(Instant::now() < deadline, "the victim did not sign in: {:?}", server.status());
-        flood();
-        victim.pump();
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_welcome(&server, &mut victim, flood);
     let status = server.status();
     assert!(status.handshakes.wrong_address > 16, "{status:?}");
     assert_eq!(status.handshakes.refused_per_address, 0, "{status:?}");
@@ -290,12 +254,7 @@ fn handshakes_of_unknown_tokens_give_way_to_a_bound_one() {
     let (status, token, body) = token_from(&server, [127, 0, 0, 1]);
     assert_eq!(status, 200, "{body}");
     let mut victim = RawClient::start(token.unwrap(), [127, 0, 0, 1], "Victim");
-    let deadline = Instant::now() + WAIT;
-    while !victim.welcomed {
-        assert!(Instant::now() < deadline, "the victim did not sign in: {:?}", server.status());
-        victim.pump();
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_welcome(&server, &mut victim, || {});
     let status = server.status();
     assert!(status.handshakes.replaced >= 1, "{status:?}");
     assert_eq!(status.handshakes.refused_per_address, 0, "{status:?}");
