@@ -84,12 +84,20 @@ net-create-public = New public room
 net-create-private = New private room
 net-code = Room code
 net-join = Join
-net-online-count = { $count } players online
+net-online-count =
+    { $count ->
+        [one] { $count } player online
+       *[other] { $count } players online
+    }
 net-open-rooms = Open rooms ({ $count })
 net-none = None right now
 net-live-games = Live games ({ $count })
 net-watch = Watch
-net-plies = { $count } moves
+net-plies =
+    { $count ->
+        [one] { $count } move
+       *[other] { $count } moves
+    }
 net-spectators = { $count } watching
 net-no-clock = no clock
 net-you = { $name } — you
@@ -97,7 +105,11 @@ net-opponent-away = { $name } is disconnected: the game waits { $time } for them
 net-watching = You are watching
 net-propose-hint = Tap a piece and a destination to propose the next move.
 net-your-proposal = Your proposal: { $move }
-net-proposal = { $move } — proposed by { $count }
+net-proposal =
+    { $count ->
+        [one] { $move } — proposed by one spectator
+       *[other] { $move } — proposed by { $count } spectators
+    }
 net-crowd-guessed = The crowd guessed it: { $move } ({ $count } proposed it)
 net-crowd-missed = The crowd missed: { $move } ({ $count } proposed it)
 net-crowd-record = What the spectators proposed
@@ -155,7 +167,7 @@ status-must-capture = { $side } to move: a capture is compulsory
 status-thinking = The computer is thinking…
 status-chain = Keep jumping: tap the next landing point
 status-king-danger = { $side }'s king has only one free side!
-status-clock = Plies in a row without a capture: { $plies } (the limit is { $limit })
+status-clock = Moves in a row without a capture: { $plies } (the limit is { $limit })
 status-repetition-latrunculi = This position has now occurred twice: whoever makes it occur a third time loses
 status-repetition = This position has now occurred twice: a third time ends the game in a draw
 hud-moves = Moves
@@ -187,7 +199,7 @@ draw-waiting = You offered a draw: waiting for the answer.
 draw-declined = { $side } declined the draw.
 hud-new-game = New game
 hud-menu = Menu
-hud-flip = Turn the board
+hud-flip = Flip the board
 hud-level = Computer: { $level }
 over-title = Game over
 over-wins = { $side } wins
@@ -226,14 +238,14 @@ records-online = online player
 records-unfinished = not finished
 records-moves = moves: { $count }
 reason-king-immobilised = The king was immobilised: no free square around it.
-reason-king-immobilised-self = The king was walled in by its own side's move.
+reason-king-immobilised-self = A cowardly king: its own side’s move walled it in.
 reason-only-king-left = Only the king was left: every soldier was captured.
 reason-no-pieces = Every piece was captured.
 reason-no-legal-move = No legal move was left.
 reason-repetition = The same position occurred a third time.
 reason-repetition-latrunculi = The same position occurred a third time: the player who repeated it loses.
-reason-no-capture-limit = 50 plies in a row without a capture: the game is drawn.
-reason-no-capture-limit-latrunculi = 100 plies without a capture: decided on material.
+reason-no-capture-limit = 50 moves in a row without a capture: the game is drawn.
+reason-no-capture-limit-latrunculi = 100 moves without a capture: decided on material.
 reason-resignation = Resignation.
 reason-timeout = Time ran out.
 reason-abandoned = The game was abandoned.
@@ -273,9 +285,12 @@ lessons-unavailable = The lessons could not be read: { $error }
 lessons-corrupt = Your progress in the lessons could not be read ({ $error }). The file was kept, renamed { $file }; nothing was deleted.
 settings-text-size = Text size
 ui-ok = OK
-level-easy-about = Easy plays mostly at random: it takes pieces it can take and a win in one move, but looks no further.
-level-medium-about = Medium looks a few moves ahead and follows the captures after them; it never misses a win in one move or a safe capture. In Alquerque it also knows the endings with few pieces.
-level-hard-about = Hard searches as deep as it can in about two seconds a move; in Alquerque it also knows the endings with few pieces by heart.
+level-easy-about-latrunculi = Easy plays mostly at random: it takes the pieces it can take and never misses a win in one move, but looks no further.
+level-medium-about-latrunculi = Medium looks a few moves ahead and follows the captures after them: it never misses a win in one move or a safe capture.
+level-hard-about-latrunculi = Hard searches as deep as it can in about two seconds a move, and closes a sandwich or a king’s last free square the moment you leave one.
+level-easy-about-alquerque = Easy plays mostly at random among the moves the rules allow: it never misses a win in one move, but looks no further.
+level-medium-about-alquerque = Medium looks a few moves ahead and follows every chain of captures; it knows the endings with few pieces.
+level-hard-about-alquerque = Hard searches deep, knows the endings with few pieces by heart and sets chain-capture traps: mind every gap you leave behind.
 menu-new-player = New to these games? Start with the lessons: a few minutes on the board.
 save-corrupt = The saved game could not be read ({ $error }). The file was kept, renamed { $file }; nothing was deleted.
 settings-corrupt = Your settings could not be read ({ $error }); the usual ones are used. The file was kept, renamed { $file }; nothing was deleted.
@@ -286,20 +301,28 @@ rules-alquerque-title = Alquerque
 rules-latrunculi-setup = Red starts with twelve soldiers on rank 1 and its king on g2; Black has twelve soldiers on rank 8 and its king on f7. Red moves first. The quick variant is played on 8x8 with kings on e2 and d7.
 rules-latrunculi-move = Every piece, soldier or king, moves like a rook in chess: any number of empty squares along a rank or a file. No jumping, no diagonal moves.
 rules-latrunculi-capture = Capture by sandwich: after your move, an enemy soldier that sits between the piece you moved and another of your pieces (soldier or king), in a straight line, is removed. One move can take up to three soldiers. Capturing is optional. Moving in between two enemies is safe: only the side that moves captures. Kings help to capture but are never captured by a sandwich.
-rules-latrunculi-king = The king is lost when it cannot move: when no square next to it (up, down, left, right) is empty, whatever blocks it, its own pieces and the board's edge included. Careful: if your own move walls in your own king, you lose at once.
-rules-latrunculi-end = You also win when the opponent has only the king left. Repeating a position for the third time loses the game for the player who repeats it. After 100 plies without a capture, the side with more pieces wins (equal material is a draw): this last rule is Ludus's own, so that every game ends. A player with no legal move loses.
-rules-latrunculi-tips = Tips: keep your king's sides open; a king next to the edge has only three free sides, in a corner only two. Attack in pairs: a soldier alone cannot capture. Before moving between two enemy pieces, check that they cannot close the sandwich next turn from another line.
-rules-alquerque-setup = A board of 25 points joined by lines. White fills ranks 1 and 2 plus d3 and e3; Black fills ranks 4 and 5 plus a3 and b3; only the centre c3 is empty. White moves first. Diagonal lines exist only on every other point, as drawn.
+rules-latrunculi-king = The king is lost when it cannot move: when no square next to it (up, down, left, right) is empty, whatever blocks it, its own pieces and the board’s edge included. Whoever immobilises the enemy king wins. Beware the “cowardly king”: if your own move walls in your own king, even with your own pieces alone, you lose at once.
+rules-latrunculi-end = You also win when the opponent has only the king left: a lone king can capture nothing. Repeating a position for the third time loses the game for the player who repeats it. After 100 moves in a row without a capture, the side with more pieces wins (equal material is a draw): this last rule is Ludus’s own, so that every game ends. A player with no legal move loses.
+rules-tips-title = Tips
+rules-latrunculi-tip-king = Keep your king’s sides open. Next to the edge a king has only three sides, in a corner only two: keep it away from the corners.
+rules-latrunculi-tip-pairs = Attack in pairs. A soldier alone cannot capture: a sandwich needs two of your pieces.
+rules-latrunculi-tip-between = Step between two enemies without fear, but look again. Moving in between them is safe, yet check that they cannot close a sandwich from another line next turn.
+rules-alquerque-setup = A board of 25 points joined by lines. White fills ranks 1 and 2 plus d3 and e3; Black fills ranks 4 and 5 plus a3 and b3; only the centre c3 is empty. White moves first. Every point has lines across and up and down, and every other point also has diagonals, as drawn.
 rules-alquerque-move = A piece steps to an adjacent empty point along a line, forward or sideways, never backward. A piece on the far rank can only move sideways or capture. There is no promotion.
 rules-alquerque-capture = Capture by jumping over an adjacent enemy piece along a line to the empty point just beyond it, in any direction, backward too. The jumped piece is removed at once. Capturing is compulsory: if you can capture, you must (any capture you like). A capturing piece must keep jumping while it can, and may turn between jumps.
-rules-alquerque-end = You win when the opponent has no pieces or no legal move. The game is drawn after 50 plies without a capture or when a position occurs for the third time.
-rules-alquerque-tips = Tips: control the centre, where the most lines meet. Watch the diagonals: they exist only on every other point, and most surprise captures come along them. Keep your pieces together, so that none can be jumped alone. Trade pieces when you are ahead. Before every move, check the reply it forces: compulsory capture is a weapon, and a piece offered can pull the enemy where you take two back.
-rules-latrunculi-history = History: ludus latrunculorum, the “game of little soldiers”, was the war game of Rome. Varro names it in the first century BC, Ovid and Martial mention it, and a poem of the first century AD praises a player who wins by breaking the enemy lines. Its ancestor is the Greek petteia, which Plato says came from Egypt, a gift of the god Thoth. Boards scratched into stone have been found in Roman forts along the frontiers: the legionaries played it in camp. No Roman wrote the rules down, so every modern version, this one too, is a reconstruction.
-rules-alquerque-history = History: Alquerque comes from the Arab game qirkat, named in the tenth-century Book of Songs. The Moors brought it to Spain, and the Book of Games that King Alfonso X of Castile had made in 1283 describes it with its board. Played on a chessboard, it became checkers (draughts) in France around the twelfth century. Ludus follows the rules R. C. Bell gave in his book of board games.
-rules-alquerque-chain = To play a chain, tap the piece, then each landing point in turn; the move is made when the chain cannot go on. The pieces that must capture glow.
+rules-alquerque-end = You win when the opponent has no pieces left or no legal move on their turn. The game is drawn after 50 moves in a row without a capture or when a position occurs for the third time.
+rules-alquerque-tip-ahead = Think before you move. Because capturing is compulsory, your opponent can force you to jump into a trap. Before each move, look at what the opponent’s reply will force you to do.
+rules-alquerque-tip-together = Keep your pieces together. A piece with one of yours right behind it cannot be jumped from the front: the landing point is not empty.
+rules-alquerque-tip-diagonals = Watch the diagonals. A point with diagonals joins eight neighbours and is the busiest place on the board. A gap beside one is often the way in for a chain of captures.
+rules-alquerque-tip-no-rush = Do not rush forward. Pieces never move back. A piece that runs ahead alone is easily captured, and a piece on the far rank can only move sideways or capture.
+rules-alquerque-tip-trade = Trade when you are ahead. With more pieces than your opponent, simple one-for-one trades bring you closer to a won ending.
+rules-latrunculi-history = History: ludus latrunculorum, the “game of little soldiers”, was the war game of Rome. The scholar Varro (116–27 BC) names it in his work On the Latin Language (De lingua Latina), written in the first century BC; Ovid and Martial mention it too, and a poem of the first century AD praises a player who wins by breaking the enemy lines. It was loved most of all by the legionaries, and it is told that tournaments were held. The aim was to capture as many enemy pieces as possible, or the king: the “eagle of the legion”. Its ancestor is the Greek petteia, which Plato says came from Egypt, a gift of the god Thoth; some think chess and checkers descend from games like it. Boards scratched into stone have been found in Roman forts along the frontiers. No Roman wrote the rules down, so every modern version, this one too, is a reconstruction.
+rules-alquerque-history = History: Alquerque is at least a thousand years old. It comes from the Arab game qirkat, named in the tenth-century Book of Songs. The Moors brought it to Spain, and the Book of Games that King Alfonso X of Castile had made in 1283 describes it with its board. Around the twelfth century, players in the south of France or in Spain took it onto the chessboard, and checkers (draughts) was born. Ludus follows the rules R. C. Bell gave in his book of board games.
+rules-alquerque-chain = To play a chain, tap the piece, then each landing point in turn; the move is made when the chain cannot go on. The pieces that can capture glow: when one can, only they may move. The path of the last move is drawn as a dotted line.
 rules-faq-title = Questions
-rules-faq-forced = Why was I made to capture? In Alquerque capturing is compulsory: when a capture exists, only captures may be played, and a capturing piece keeps jumping while it can. In Latrunculi capturing is never forced.
-rules-faq-draw = Why did the game end in a draw? In Alquerque: 50 moves in a row without a capture, or a position seen for the third time. In Latrunculi there is no draw by repetition (whoever repeats a position a third time loses); after 100 moves without a capture the side with more pieces wins, and equal material is a draw.
+rules-faq-forced = Why was I made to capture? In Alquerque capturing is compulsory: when a capture exists, only captures may be played, and a capturing piece keeps jumping while it can. Old rules punished a missed capture by removing the piece that should have taken (“huffing”); here the game simply does not let you skip it. In Latrunculi capturing is never forced.
+rules-faq-backward = May a piece move backward? In Alquerque, not with an ordinary move: under R. C. Bell’s common rules a piece moves only forward or sideways. Captures, though, go in any direction, backward too. In Latrunculi every piece moves like a rook, backward included.
+rules-faq-draw = Why did the game end in a draw? In Alquerque: 50 moves in a row without a capture, or a position seen for the third time; this keeps the end of a game from going back and forth for ever. In Latrunculi there is no draw by repetition (whoever repeats a position a third time loses); after 100 moves without a capture the side with more pieces wins, and equal material is a draw.
 rules-faq-online = What if the connection drops online? The game reconnects by itself and takes your seat back. Your seat is held for a while: if you do not come back in time, the game is lost by abandonment. Clocks keep running while you are away.
 rules-diagram-sandwich = Sandwich: Red moves to close the line and the black soldier in between is removed.
 rules-diagram-king = King immobilised: the black king has no empty square beside it. Red wins.

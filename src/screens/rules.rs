@@ -37,7 +37,15 @@ pub(super) fn rules_screen(
             para(ui, lang.t("rules-latrunculi-king"));
             diagrams::immobilised_king(ui, lang);
             para(ui, lang.t("rules-latrunculi-end"));
-            para(ui, lang.t("rules-latrunculi-tips"));
+            tips(
+                ui,
+                lang,
+                [
+                    lang.t("rules-latrunculi-tip-king"),
+                    lang.t("rules-latrunculi-tip-pairs"),
+                    lang.t("rules-latrunculi-tip-between"),
+                ],
+            );
             ui.separator();
             ui.heading(egui::RichText::new(lang.t("rules-alquerque-title")).size(24.0));
             for text in [
@@ -51,10 +59,25 @@ pub(super) fn rules_screen(
             diagrams::chain(ui, lang);
             para(ui, lang.t("rules-alquerque-chain"));
             para(ui, lang.t("rules-alquerque-end"));
-            para(ui, lang.t("rules-alquerque-tips"));
+            tips(
+                ui,
+                lang,
+                [
+                    lang.t("rules-alquerque-tip-ahead"),
+                    lang.t("rules-alquerque-tip-together"),
+                    lang.t("rules-alquerque-tip-diagonals"),
+                    lang.t("rules-alquerque-tip-no-rush"),
+                    lang.t("rules-alquerque-tip-trade"),
+                ],
+            );
             ui.separator();
             ui.heading(egui::RichText::new(lang.t("rules-faq-title")).size(24.0));
-            for text in [lang.t("rules-faq-forced"), lang.t("rules-faq-draw"), lang.t("rules-faq-online")] {
+            for text in [
+                lang.t("rules-faq-forced"),
+                lang.t("rules-faq-backward"),
+                lang.t("rules-faq-draw"),
+                lang.t("rules-faq-online"),
+            ] {
                 para(ui, text);
             }
             ui.separator();
@@ -62,4 +85,19 @@ pub(super) fn rules_screen(
         });
     });
     Ok(())
+}
+
+/// A game's tips: a heading, then one bullet a tip (its first sentence, the tip's name, in bold).
+fn tips<const N: usize>(ui: &mut egui::Ui, lang: crate::i18n::Lang, tips: [&str; N]) {
+    ui.label(egui::RichText::new(lang.t("rules-tips-title")).size(19.0).strong());
+    for tip in tips {
+        let (name, why) = tip.split_once(". ").unwrap_or((tip, ""));
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 0.0;
+            ui.label(egui::RichText::new(format!("•  {name}. ")).size(17.0).strong());
+            ui.label(egui::RichText::new(why).size(17.0));
+        });
+        ui.add_space(4.0);
+    }
+    ui.add_space(4.0);
 }

@@ -553,7 +553,9 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
     ui.scope(|ui| {
         ui.set_max_width(width);
         let size = if width < 420.0 { 13.0 } else { 14.0 };
-        ui.label(egui::RichText::new(lang.text(level_about_key(settings.level))).size(size));
+        ui.label(
+            egui::RichText::new(lang.text(level_about_key(settings.variant, settings.level))).size(size),
+        );
     });
 }
 
@@ -562,11 +564,14 @@ fn choice(ui: &mut egui::Ui, text: &str, width: f32, selected: bool) -> egui::Re
     sized(ui, egui::Button::new(text).selected(selected), width, 44.0)
 }
 
-/// The message id of what a level does.
-fn level_about_key(level: Level) -> Id {
-    match level {
-        Level::Easy | Level::Random => id!("level-easy-about"),
-        Level::Medium => id!("level-medium-about"),
-        Level::Hard => id!("level-hard-about"),
+/// The message id of what a level does in `variant` (the two games' computers differ).
+fn level_about_key(variant: Variant, level: Level) -> Id {
+    match (variant.is_latrunculi(), level) {
+        (true, Level::Easy | Level::Random) => id!("level-easy-about-latrunculi"),
+        (true, Level::Medium) => id!("level-medium-about-latrunculi"),
+        (true, Level::Hard) => id!("level-hard-about-latrunculi"),
+        (false, Level::Easy | Level::Random) => id!("level-easy-about-alquerque"),
+        (false, Level::Medium) => id!("level-medium-about-alquerque"),
+        (false, Level::Hard) => id!("level-hard-about-alquerque"),
     }
 }

@@ -227,24 +227,41 @@ fn vietnamese_is_really_translated() {
     assert!(same.is_empty(), "untranslated: {same:?}");
 }
 
-/// One concept of the glossary (`src/i18n/glossary.tsv`).
+/// One concept of the glossary (`assets/i18n/GLOSSARY.md`).
 struct Term {
     english: Vec<String>,
     vietnamese: Vec<String>,
     forbidden: Vec<String>,
 }
 
+/// The rows of the glossary's table (`assets/i18n/GLOSSARY.md`): `| English | Vietnamese |
+/// Never |`, forms separated by `\|`, `-` for none.
 fn glossary() -> Vec<Term> {
     let split = |s: &str| -> Vec<String> {
-        if s == "-" { Vec::new() } else { s.split('|').map(|w| w.to_lowercase()).collect() }
+        let s = s.trim();
+        if s == "-" { Vec::new() } else { s.split("\\|").map(|w| w.trim().to_lowercase()).collect() }
     };
-    include_str!("../../src/i18n/glossary.tsv")
+    include_str!("../../assets/i18n/GLOSSARY.md")
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| English"))
         .map(|l| {
-            let cols: Vec<_> = l.split('\t').collect();
-            assert_eq!(cols.len(), 3, "glossary line needs three tab-separated columns: {l}");
-            Term { english: split(cols[0]), vietnamese: split(cols[1]), forbidden: split(cols[2]) }
+            // The columns: split on the bars that are not escaped.
+            let mut cols = Vec::new();
+            let mut cell = String::new();
+            let mut chars = l.trim().trim_matches('|').chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' if chars.peek() == Some(&'|') => {
+                        cell.push_str("\\|");
+                        chars.next();
+                    }
+                    '|' => cols.push(std::mem::take(&mut cell)),
+                    c => cell.push(c),
+                }
+            }
+            cols.push(cell);
+            assert_eq!(cols.len(), 3, "a glossary row needs three columns: {l}");
+            Term { english: split(&cols[0]), vietnamese: split(&cols[1]), forbidden: split(&cols[2]) }
         })
         .collect()
 }
@@ -316,4 +333,29 @@ fn the_colour_names_match_what_every_theme_draws() {
         let white = body(true, Side::First);
         assert!(white.red.min(white.green).min(white.blue) > 0.85, "{theme:?}: White is drawn {white:?}");
     }
+}
+
+#[test]
+fn the_lessons_follow_the_glossary() {
+    let mut drift_found = Vec::new();
+    let mut checked = 0;
+    for (name, source) in [
+        ("latrunculi", include_str!("../../assets/lessons/latrunculi.json")),
+        ("alquerque", include_str!("../../assets/lessons/alquerque.json")),
+    ] {
+        let doc: serde_json::Value = serde_json::from_str(source).expect("a lessons file is JSON");
+        let lessons = doc["lessons"].as_array().expect("a lessons file has lessons");
+        for (i, lesson) in lessons.iter().enumerate() {
+            for field in ["title", "text", "task"] {
+                let (Some(en), Some(vi)) = (lesson[field]["en"].as_str(), lesson[field]["vi"].as_str())
+                else {
+                    continue;
+                };
+                checked += 1;
+                drift_found.extend(drift(&format!("{name} lesson {} {field}", i + 1), en, vi));
+            }
+        }
+    }
+    assert!(checked >= 30, "only {checked} lesson texts were read");
+    assert!(drift_found.is_empty(), "the lessons drift from the glossary:\n{}", drift_found.join("\n"));
 }
