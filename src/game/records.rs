@@ -7,7 +7,7 @@ use crate::game::session::{Seats, Session};
 use crate::i18n::Lang;
 use crate::platform::storage::Document;
 use bevy::prelude::*;
-use ludus_rules::{AnyGame, AnyPosition, GameRecord, Outcome, Variant};
+use ludus_rules::{AnyGame, AnyPosition, GameRecord, Outcome, RecordError, Variant};
 use serde::{Deserialize, Serialize};
 
 /// The document's name in the data directory (or `localStorage`).
@@ -41,8 +41,8 @@ impl RecordEntry {
     }
 
     /// The game, every move checked.
-    pub fn game(&self) -> Result<AnyGame, String> {
-        AnyGame::from_record(&self.record).map_err(|e| e.to_string())
+    pub fn game(&self) -> Result<AnyGame, PasteError> {
+        AnyGame::from_record(&self.record).map_err(PasteError::Record)
     }
 }
 
@@ -107,14 +107,14 @@ pub fn append(entry: RecordEntry, lang: Lang) -> Option<String> {
 /// […]}`, as in saves), an entry of `records.json`, or text: the game's name
 /// (`latrunculi`, `latrunculi-quick`, `alquerque`), optionally the start position, then the
 /// moves, separated by spaces or new lines (move numbers such as `12.` are skipped).
-pub fn parse_pasted(text: &str) -> Result<AnyGame, String> {
+pub fn parse_pasted(text: &str) -> Result<AnyGame, PasteError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("nothing to read".into());
+        return Err(PasteError::Empty);
     }
     if text.starts_with('{') {
         if let Ok(record) = serde_json::from_str::<GameRecord>(text) {
-            return AnyGame::from_record(&record).map_err(|e| e.to_string());
+            return AnyGame::from_record(&record).map_err(PasteError::Record);
         }
         if let Ok(entry) = serde_json::from_str::<RecordEntry>(text) {
             return entry.game();
@@ -124,13 +124,13 @@ pub fn parse_pasted(text: &str) -> Result<AnyGame, String> {
             record: GameRecord,
         }
         return match serde_json::from_str::<Wrapped>(text) {
-            Ok(w) => AnyGame::from_record(&w.record).map_err(|e| e.to_string()),
-            Err(e) => Err(format!("not a game record: {e}")),
+            Ok(w) => AnyGame::from_record(&w.record).map_err(PasteError::Record),
+            Err(e) => Err(PasteError::NotARecord { line: e.line(), column: e.column() }),
         };
     }
     let mut tokens = text.split_whitespace().peekable();
     let first = tokens.next().unwrap_or_default();
-    let variant = Variant::parse(&first.to_lowercase()).map_err(|e| e.to_string())?;
+    let variant = Variant::parse(&first.to_lowercase()).map_err(PasteError::Game)?;
     // A start position: the board (with '/'), the side to move, an optional counter.
     let start = match tokens.peek() {
         Some(board) if board.contains('/') => {
@@ -139,7 +139,8 @@ pub fn parse_pasted(text: &str) -> Result<AnyGame, String> {
             if let Some(clock) = tokens.next_if(|t| t.bytes().all(|b| b.is_ascii_digit())) {
                 fields.push(clock);
             }
-            AnyPosition::parse(variant, &fields.join(" ")).map_err(|e| format!("start position: {e}"))?
+            AnyPosition::parse(variant, &fields.join(" "))
+                .map_err(|e| PasteError::Record(RecordError::Position(e)))?
         }
         _ => variant.start(),
     };
@@ -149,7 +150,36 @@ pub fn parse_pasted(text: &str) -> Result<AnyGame, String> {
         .map(str::to_string)
         .collect();
     let record = GameRecord { variant, start: start.to_string(), moves, ending: None };
-    AnyGame::from_record(&record).map_err(|e| e.to_string())
+    AnyGame::from_record(&record).map_err(PasteError::Record)
+}
+
+/// Why a pasted or stored record cannot be read: words for it come from
+/// [`crate::i18n::problems::paste_error`], in the player's language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PasteError {
+    /// Nothing was pasted.
+    Empty,
+    /// JSON that is no game record (where the JSON reader stopped).
+    NotARecord { line: usize, column: usize },
+    /// The first word names no game.
+    Game(ludus_rules::ParseError),
+    /// The start position or a move is wrong.
+    Record(RecordError),
+}
+
+impl PasteError {
+    /// What is wrong, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        use crate::i18n::problems;
+        match self {
+            PasteError::Empty => lang.t("records-empty").to_string(),
+            PasteError::NotARecord { line, column } => {
+                lang.fmt("records-not-json", [("line", (*line).into()), ("column", (*column).into())])
+            }
+            PasteError::Game(e) => problems::parse_error(lang, e),
+            PasteError::Record(e) => problems::record_error(lang, e),
+        }
+    }
 }
 
 /// Seconds since 1970.
@@ -269,14 +299,20 @@ mod tests {
         assert_eq!(parse_pasted(&one_line).unwrap().ply(), 1);
         let quick = "latrunculi-quick 8/8/8/8/8/8/8/K6k w 0";
         assert!(
-            parse_pasted(quick).is_err_and(|e| e.contains("start position")),
+            matches!(parse_pasted(quick), Err(PasteError::Record(RecordError::Position(_)))),
             "{:?}",
             parse_pasted(quick)
         );
         let err = parse_pasted("alquerque c2-c3 c4xc2 zz").unwrap_err();
-        assert!(err.contains('3'), "the bad move's ply: {err}");
-        assert!(parse_pasted("").is_err());
-        assert!(parse_pasted("chess\ne4").unwrap_err().contains("unknown game"));
+        assert!(
+            matches!(err, PasteError::Record(RecordError::Move { ply: 3, .. })),
+            "the bad move's ply: {err:?}"
+        );
+        assert!(matches!(parse_pasted(""), Err(PasteError::Empty)));
+        assert!(matches!(
+            parse_pasted("chess\ne4"),
+            Err(PasteError::Game(e)) if matches!(e.problem, ludus_rules::Problem::UnknownGame { .. })
+        ));
         assert!(parse_pasted("alquerque\na1-a5").is_err());
         assert!(parse_pasted("{\"variant\": \"Alquerque\"}").is_err());
     }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 mod fluent;
+pub mod problems;
 pub use fluent::{errors, ids, template, variables};
 
 /// A language of the interface.

@@ -87,7 +87,7 @@ pub(super) fn records_screen(
                 if ui.add(button).clicked() {
                     match e.game() {
                         Ok(game) => chosen = Some((game, e.seats)),
-                        Err(err) => failed = Some(err),
+                        Err(err) => failed = Some(err.text(lang)),
                     }
                 }
             }
@@ -110,7 +110,7 @@ pub(super) fn records_screen(
                         picker.error = Some(lang.t("records-no-moves").to_string())
                     }
                     Ok(game) => chosen = Some((game, Seats::two_players())),
-                    Err(e) => picker.error = Some(e),
+                    Err(e) => picker.error = Some(e.text(lang)),
                 }
             }
             if let Some(e) = &picker.error {

@@ -1,7 +1,7 @@
 //! Alquerque (R. C. Bell's rules) on the 25 points of a 5x5 board of lines: steps forward or
 //! sideways, compulsory capture by jumping, and chains that must go on while they can.
 
-use crate::error::ParseError;
+use crate::error::{Family, ParseError, Problem};
 use crate::notation::{Fields, parse_rank_runs};
 use crate::position::{GamePosition, Outcome, Reason, Side};
 use crate::square::Square;
@@ -432,32 +432,29 @@ impl GamePosition for Position {
         let capture = s.contains('x');
         let parts: Vec<&str> = if capture { s.split('x').collect() } else { s.split('-').collect() };
         if parts.len() < 2 || (!capture && parts.len() != 2) {
-            return Err(ParseError::new(format!(
-                "'{s}' is not an Alquerque move: expected a step like c2-c3 or a capture path like a1xc3xe5"
-            )));
+            return Err(ParseError::new(Problem::NotAMove {
+                text: s.to_string(),
+                family: Family::Alquerque,
+            }));
         }
         if parts.len() > MAX_PATH + 1 {
-            return Err(ParseError::new(format!("'{s}' has more jumps than a move can have")));
+            return Err(ParseError::new(Problem::TooManyJumps { text: s.to_string() }));
         }
         let mut col = 1;
         let mut points = Vec::with_capacity(parts.len());
         for part in &parts {
-            let p = Square::parse(part, SIZE, SIZE).ok_or_else(|| {
-                ParseError::at(col, format!("'{part}' is not a point of the board (a1 to e5)"))
-            })?;
+            let p = Square::parse(part, SIZE, SIZE)
+                .ok_or_else(|| ParseError::at(col, Problem::NotAPoint { text: part.to_string() }))?;
             points.push(p);
             col += part.chars().count() + 1;
         }
         let from = points[0];
         match self.piece_at(from) {
             None => {
-                return Err(ParseError::at(1, format!("there is no piece on {}", parts[0])));
+                return Err(ParseError::at(1, Problem::NoPiece { square: parts[0].to_string() }));
             }
             Some(side) if side != self.side => {
-                return Err(ParseError::at(
-                    1,
-                    format!("the piece on {} is not the side to move's", parts[0]),
-                ));
+                return Err(ParseError::at(1, Problem::NotYourPiece { square: parts[0].to_string() }));
             }
             _ => {}
         }
@@ -466,21 +463,19 @@ impl GamePosition for Position {
             return Ok(*m);
         }
         let must_capture = legal.first().is_some_and(|m| m.is_capture());
-        let why = if must_capture && !capture {
-            "a capture is compulsory here"
+        let text = s.to_string();
+        Err(ParseError::new(if must_capture && !capture {
+            Problem::CaptureCompulsory { text }
         } else if capture {
-            "no capture follows that path to its end (a capturing piece must keep jumping while it can)"
+            Problem::CaptureNotFinished { text }
         } else {
-            "a piece steps to an adjacent empty point along a line, forward or sideways"
-        };
-        Err(ParseError::new(format!("{s} is not legal: {why}")))
+            Problem::NotAStep { text }
+        }))
     }
 
     fn parse(s: &str) -> Result<Position, ParseError> {
         let mut fields = Fields::new(s);
-        let (board_col, board) = fields
-            .next()
-            .ok_or_else(|| ParseError::new("empty position: expected a board, then the side to move"))?;
+        let (board_col, board) = fields.next().ok_or_else(|| ParseError::new(Problem::EmptyPosition))?;
         let mut rows: Vec<Vec<Option<Side>>> = Vec::new();
         parse_rank_runs(
             board,
@@ -491,12 +486,12 @@ impl GamePosition for Position {
                 'B' => Some(Some(Side::Second)),
                 _ => None,
             },
-            "Alquerque pieces are W (white) and B (black)",
+            Family::Alquerque,
         )?;
         if rows.len() != 5 || rows[0].len() != 5 {
             return Err(ParseError::at(
                 board_col,
-                format!("an Alquerque board is 5x5, not {}x{}", rows[0].len(), rows.len()),
+                Problem::AlquerqueSize { width: rows[0].len(), height: rows.len() },
             ));
         }
         let mut pieces = [0u32; 2];
@@ -507,17 +502,14 @@ impl GamePosition for Position {
                 }
             }
         }
-        for (side, name) in [(Side::First, "White"), (Side::Second, "Black")] {
+        for side in [Side::First, Side::Second] {
             let n = pieces[side.index()].count_ones();
             if n > MAX_PIECES {
-                return Err(ParseError::at(
-                    board_col,
-                    format!("{name} has {n} pieces; a side has at most {MAX_PIECES}"),
-                ));
+                return Err(ParseError::at(board_col, Problem::TooManyPieces { side, count: n }));
             }
         }
         let (side_col, side_str) = fields.next().ok_or_else(|| {
-            ParseError::at(s.chars().count() + 1, "missing side to move: expected 'w' or 'b' after the board")
+            ParseError::at(s.chars().count() + 1, Problem::MissingSide { family: Family::Alquerque })
         })?;
         let side = match side_str {
             "w" => Side::First,
@@ -525,7 +517,7 @@ impl GamePosition for Position {
             other => {
                 return Err(ParseError::at(
                     side_col,
-                    format!("side to move must be 'w' or 'b', not '{other}'"),
+                    Problem::BadSide { text: other.to_string(), family: Family::Alquerque },
                 ));
             }
         };

@@ -1,6 +1,6 @@
 //! Both games behind one type, for the user interface, the network and the command line.
 
-use crate::error::{IllegalMove, ParseError, RecordError};
+use crate::error::{IllegalMove, ParseError, Problem, RecordError};
 use crate::game::Game;
 use crate::position::{GamePosition, Outcome, Side};
 use crate::square::Square;
@@ -34,9 +34,10 @@ impl Variant {
 
     /// Reads a command-line name.
     pub fn parse(s: &str) -> Result<Variant, ParseError> {
-        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
-            ParseError::new(format!("unknown game '{s}': expected latrunculi, latrunculi-quick or alquerque"))
-        })
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| ParseError::new(Problem::UnknownGame { text: s.to_string() }))
     }
 
     /// Whether this is one of the Latrunculi variants.

@@ -1,7 +1,7 @@
 //! The record of one game: the start, the moves, every position since (for repetition), and
 //! how it ended.
 
-use crate::error::{IllegalMove, ParseError, RecordError};
+use crate::error::{IllegalMove, ParseError, Problem, RecordError};
 use crate::position::{GamePosition, Outcome, Side};
 
 /// A game in progress or finished: start position, moves, positions seen, outcome.
@@ -87,10 +87,10 @@ impl<P: GamePosition> Game<P> {
     /// Reads a move in notation and plays it.
     pub fn play_str(&mut self, s: &str) -> Result<Option<Outcome>, ParseError> {
         if self.is_over() {
-            return Err(ParseError::new("the game is over"));
+            return Err(ParseError::new(Problem::GameOver));
         }
         let mv = self.position().parse_move(s)?;
-        self.play(&mv).map_err(|e| ParseError::new(e.to_string()))
+        self.play(&mv).map_err(|e| ParseError::new(Problem::Illegal { notation: e.notation }))
     }
 
     /// Takes back the last move and any ending; returns the move, or `None` at the start.

@@ -1,7 +1,7 @@
 //! Latrunculi (ludus latrunculorum): rook moves, custodian (sandwich) captures, and a king that
 //! is lost when it cannot move. Any board from 3x3 to 16x16 squares with at most 128 squares.
 
-use crate::error::ParseError;
+use crate::error::{Family, ParseError, Problem};
 use crate::notation::{Fields, parse_rank_runs};
 use crate::position::{GamePosition, Outcome, Reason, Side};
 use crate::square::{Bits, Square};
@@ -152,15 +152,10 @@ impl Geometry {
 
 fn check_size(width: u8, height: u8) -> Result<(), ParseError> {
     if !(MIN_DIM..=MAX_DIM).contains(&width) || !(MIN_DIM..=MAX_DIM).contains(&height) {
-        return Err(ParseError::new(format!(
-            "a {width}x{height} board is not supported: files and ranks must each be from {MIN_DIM} to {MAX_DIM}"
-        )));
+        return Err(ParseError::new(Problem::BoardSize { width: width.into(), height: height.into() }));
     }
     if u32::from(width) * u32::from(height) > MAX_SQUARES {
-        return Err(ParseError::new(format!(
-            "a {width}x{height} board has {} squares; at most {MAX_SQUARES} are supported",
-            u32::from(width) * u32::from(height)
-        )));
+        return Err(ParseError::new(Problem::TooManySquares { width: width.into(), height: height.into() }));
     }
     Ok(())
 }
@@ -249,7 +244,7 @@ impl Position {
     pub fn start(width: u8, height: u8) -> Result<Position, ParseError> {
         let geo = Geometry::get(width, height)?;
         if height < 4 {
-            return Err(ParseError::new("a start position needs at least 4 ranks"));
+            return Err(ParseError::new(Problem::TooFewRanks));
         }
         let first_rank: u128 = (1u128 << width) - 1;
         let red_king = Square::new(width / 2, 1, width);
@@ -536,34 +531,34 @@ impl GamePosition for Position {
     fn parse_move(&self, s: &str) -> Result<Move, ParseError> {
         let (w, h) = (self.geo.width, self.geo.height);
         let Some((a, b)) = s.split_once('-') else {
-            return Err(ParseError::new(format!(
-                "'{s}' is not a Latrunculi move: expected two squares joined by '-', like g2-g5"
-            )));
+            return Err(ParseError::new(Problem::NotAMove {
+                text: s.to_string(),
+                family: Family::Latrunculi,
+            }));
         };
-        let from = Square::parse(a, w, h)
-            .ok_or_else(|| ParseError::at(1, format!("'{a}' is not a square of this {w}x{h} board")))?;
+        let from = Square::parse(a, w, h).ok_or_else(|| {
+            ParseError::at(1, Problem::NotASquare { text: a.to_string(), width: w, height: h })
+        })?;
         let to = Square::parse(b, w, h).ok_or_else(|| {
-            ParseError::at(a.chars().count() + 2, format!("'{b}' is not a square of this {w}x{h} board"))
+            ParseError::at(
+                a.chars().count() + 2,
+                Problem::NotASquare { text: b.to_string(), width: w, height: h },
+            )
         })?;
         match self.piece_at(from) {
-            None => return Err(ParseError::at(1, format!("there is no piece on {a}"))),
+            None => return Err(ParseError::at(1, Problem::NoPiece { square: a.to_string() })),
             Some((side, _)) if side != self.side => {
-                return Err(ParseError::at(1, format!("the piece on {a} is not the side to move's")));
+                return Err(ParseError::at(1, Problem::NotYourPiece { square: a.to_string() }));
             }
             _ => {}
         }
-        self.move_between(from, to).ok_or_else(|| {
-            ParseError::new(format!(
-                "{s} is not legal: pieces move like rooks along empty squares of a rank or file"
-            ))
-        })
+        self.move_between(from, to)
+            .ok_or_else(|| ParseError::new(Problem::NotARookMove { text: s.to_string() }))
     }
 
     fn parse(s: &str) -> Result<Position, ParseError> {
         let mut fields = Fields::new(s);
-        let (board_col, board) = fields
-            .next()
-            .ok_or_else(|| ParseError::new("empty position: expected a board, then the side to move"))?;
+        let (board_col, board) = fields.next().ok_or_else(|| ParseError::new(Problem::EmptyPosition))?;
         let mut rows: Vec<Vec<Option<(Side, bool)>>> = Vec::new();
         parse_rank_runs(
             board,
@@ -576,17 +571,12 @@ impl GamePosition for Position {
                 'B' => Some(Some((Side::Second, true))),
                 _ => None,
             },
-            "Latrunculi pieces are r, R (red soldier, king) and b, B (black soldier, king)",
+            Family::Latrunculi,
         )?;
         let height = rows.len();
         let width = rows[0].len();
         if width > usize::from(MAX_DIM) || height > usize::from(MAX_DIM) {
-            return Err(ParseError::at(
-                board_col,
-                format!(
-                    "a {width}x{height} board is not supported: files and ranks must each be from {MIN_DIM} to {MAX_DIM}"
-                ),
-            ));
+            return Err(ParseError::at(board_col, Problem::BoardSize { width, height }));
         }
         let geo = Geometry::get(width as u8, height as u8)
             .map_err(|e| ParseError { column: Some(board_col), ..e })?;
@@ -600,10 +590,9 @@ impl GamePosition for Position {
                 pieces[side.index()] |= sq.bit();
                 if king {
                     if kings[side.index()].is_some() {
-                        let name = if side == Side::First { "Red" } else { "Black" };
                         return Err(ParseError::at(
                             board_col,
-                            format!("{name} has two kings (the second on {})", sq.name(width as u8)),
+                            Problem::TwoKings { side, square: sq.name(width as u8).to_string() },
                         ));
                     }
                     kings[side.index()] = Some(sq);
@@ -611,11 +600,11 @@ impl GamePosition for Position {
             }
         }
         let (Some(rk), Some(bk)) = (kings[0], kings[1]) else {
-            let missing = if kings[0].is_none() { "Red (R)" } else { "Black (B)" };
-            return Err(ParseError::at(board_col, format!("{missing} has no king")));
+            let side = if kings[0].is_none() { Side::First } else { Side::Second };
+            return Err(ParseError::at(board_col, Problem::NoKing { side }));
         };
         let (side_col, side_str) = fields.next().ok_or_else(|| {
-            ParseError::at(s.chars().count() + 1, "missing side to move: expected 'r' or 'b' after the board")
+            ParseError::at(s.chars().count() + 1, Problem::MissingSide { family: Family::Latrunculi })
         })?;
         let side = match side_str {
             "r" => Side::First,
@@ -623,7 +612,7 @@ impl GamePosition for Position {
             other => {
                 return Err(ParseError::at(
                     side_col,
-                    format!("side to move must be 'r' or 'b', not '{other}'"),
+                    Problem::BadSide { text: other.to_string(), family: Family::Latrunculi },
                 ));
             }
         };

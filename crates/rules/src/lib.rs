@@ -29,7 +29,7 @@ mod square;
 mod zobrist;
 
 pub use any::{AnyGame, AnyMove, AnyPosition, GameRecord, Piece, Variant};
-pub use error::{IllegalMove, ParseError, PlayError, RecordError};
+pub use error::{Family, IllegalMove, ParseError, PlayError, Problem, RecordError};
 pub use game::Game;
 pub use perft::{perft, perft_divide};
 pub use position::{GamePosition, Outcome, Reason, Side};

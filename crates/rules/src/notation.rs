@@ -1,7 +1,7 @@
 //! The position notation both games share: ranks from the top separated by `/`, digit runs for
 //! empty squares, then the side to move and an optional no-capture counter.
 
-use crate::error::ParseError;
+use crate::error::{Family, ParseError, Problem};
 use std::fmt;
 
 /// Whitespace-separated fields with their 1-based character columns.
@@ -38,16 +38,12 @@ impl<'a> Fields<'a> {
             None => Ok(0),
             Some((col, f)) => {
                 if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(ParseError::at(
-                        col,
-                        format!(
-                            "the third field is the number of plies since the last capture, a whole number, not '{f}'"
-                        ),
-                    ));
+                    return Err(ParseError::at(col, Problem::BadClock { text: f.to_string() }));
                 }
-                f.parse::<u16>().ok().filter(|&n| n <= 10_000).ok_or_else(|| {
-                    ParseError::at(col, format!("plies since the last capture '{f}' is too large"))
-                })
+                f.parse::<u16>()
+                    .ok()
+                    .filter(|&n| n <= 10_000)
+                    .ok_or_else(|| ParseError::at(col, Problem::ClockTooLarge { text: f.to_string() }))
             }
         }
     }
@@ -55,25 +51,20 @@ impl<'a> Fields<'a> {
     pub(crate) fn finish(&mut self) -> Result<(), ParseError> {
         match self.next() {
             None => Ok(()),
-            Some((col, f)) => Err(ParseError::at(
-                col,
-                format!(
-                    "unexpected '{f}' after the position (expected: board, side to move, optional counter)"
-                ),
-            )),
+            Some((col, f)) => Err(ParseError::at(col, Problem::Trailing { text: f.to_string() })),
         }
     }
 }
 
 /// Reads the board field into rows (top rank first) of cells; every row must have the same
 /// number of squares. `piece` maps a letter to a cell, or `None` for a letter the game does not
-/// use (then `letters` explains which are valid).
+/// use (then the error names the `family`'s letters).
 pub(crate) fn parse_rank_runs<T: Copy>(
     board: &str,
     board_col: usize,
     rows: &mut Vec<Vec<Option<T>>>,
     piece: impl Fn(char) -> Option<Option<T>>,
-    letters: &str,
+    family: Family,
 ) -> Result<(), ParseError> {
     let mut col = board_col;
     for (i, rank) in board.split('/').enumerate() {
@@ -93,48 +84,40 @@ pub(crate) fn parse_rank_runs<T: Copy>(
                     c_col += 1;
                     n = n * 10 + d.to_digit(10).unwrap_or(0) as usize;
                     if n > 128 {
-                        return Err(ParseError::at(start_col, "run of empty squares is too long"));
+                        return Err(ParseError::at(start_col, Problem::RunTooLong));
                     }
                 }
                 if n == 0 {
-                    return Err(ParseError::at(start_col, "a run of empty squares must be at least 1"));
+                    return Err(ParseError::at(start_col, Problem::RunOfZero));
                 }
                 if c == '0' {
-                    return Err(ParseError::at(
-                        start_col,
-                        format!("a run of empty squares cannot start with 0: write {n}"),
-                    ));
+                    return Err(ParseError::at(start_col, Problem::RunLeadingZero { run: n }));
                 }
                 row.extend(std::iter::repeat_n(None, n));
             } else if let Some(cell) = piece(c) {
                 row.push(cell);
             } else {
-                return Err(ParseError::at(c_col, format!("unexpected '{c}' in the board: {letters}")));
+                return Err(ParseError::at(c_col, Problem::UnexpectedLetter { found: c, family }));
             }
             if row.len() > 128 {
-                return Err(ParseError::at(rank_col, "rank is too long"));
+                return Err(ParseError::at(rank_col, Problem::RankTooLong));
             }
             c_col += 1;
         }
         if row.is_empty() {
-            return Err(ParseError::at(rank_col, format!("rank {} from the top is empty", i + 1)));
+            return Err(ParseError::at(rank_col, Problem::EmptyRank { rank: i + 1 }));
         }
         if let Some(first) = rows.first()
             && first.len() != row.len()
         {
             return Err(ParseError::at(
                 rank_col,
-                format!(
-                    "rank {} from the top has {} squares but the first has {}: every rank must be as wide",
-                    i + 1,
-                    row.len(),
-                    first.len()
-                ),
+                Problem::UnevenRank { rank: i + 1, squares: row.len(), first: first.len() },
             ));
         }
         rows.push(row);
         if rows.len() > 128 {
-            return Err(ParseError::at(board_col, "too many ranks"));
+            return Err(ParseError::at(board_col, Problem::TooManyRanks));
         }
         col = c_col + 1; // the '/'
     }

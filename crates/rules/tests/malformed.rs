@@ -4,8 +4,8 @@
 mod common;
 
 use ludus_rules::{
-    AnyGame, AnyMove, AnyPosition, GamePosition, GameRecord, ParseError, RecordError, Variant, alquerque,
-    latrunculi,
+    AnyGame, AnyMove, AnyPosition, GamePosition, GameRecord, ParseError, Problem, RecordError, Variant,
+    alquerque, latrunculi,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -27,6 +27,8 @@ fn rejected(variant: Variant, s: &str, words: &[&str]) -> ParseError {
     for w in words {
         assert!(msg.contains(&w.to_lowercase()), "{s:?}: the message '{e}' does not mention '{w}'");
     }
+    // The English message is the typed problem's own text: an interface can word the same.
+    assert_eq!(e.message, e.problem.to_string(), "{s:?}");
     e
 }
 
@@ -399,7 +401,7 @@ fn corrupted_game_records() {
     for e in [
         RecordError::MoveAfterEnd { ply: 3 },
         RecordError::Ending("x".into()),
-        RecordError::Position(ParseError { message: "m".into(), column: None }),
+        RecordError::Position(ParseError { problem: Problem::GameOver, message: "m".into(), column: None }),
     ] {
         assert!(!e.to_string().is_empty());
     }
