@@ -107,8 +107,9 @@ pub enum LinkFailure {
     BadAddress(crate::net::address::AddressError),
     /// Nobody answered (or the connection could not be set up).
     Unreachable(String),
-    /// The server speaks another protocol version.
-    Incompatible(String),
+    /// The server speaks another protocol version: its version (this game's is
+    /// [`ludus_protocol::PROTOCOL_VERSION`]).
+    Incompatible(u16),
 }
 
 /// What the player waits for in the lobby.
@@ -418,8 +419,9 @@ pub fn manage_link(mut net: ResMut<Net>, mut renet: Renet, time: Res<Time<Real>>
         Err(TokenFailure { reason, server_version }) => {
             net.link = Link::Closed;
             net.outbox.clear();
-            if server_version.is_some() {
-                net.phase = LinkState::Failed(LinkFailure::Incompatible(reason));
+            if let Some(version) = server_version {
+                info!("the server speaks protocol {version}: {reason}");
+                net.phase = LinkState::Failed(LinkFailure::Incompatible(version));
                 net.config = None;
             } else {
                 lost(net, reason, now);
@@ -484,8 +486,9 @@ pub fn receive(
                 }
             };
             match &message {
-                ServerMessage::Incompatible { message, .. } => {
-                    net.phase = LinkState::Failed(LinkFailure::Incompatible(message.clone()));
+                ServerMessage::Incompatible { server_version, message } => {
+                    info!("the server speaks protocol {server_version}: {message}");
+                    net.phase = LinkState::Failed(LinkFailure::Incompatible(*server_version));
                 }
                 ServerMessage::Welcome { nickname, token, player, .. } => {
                     net.phase = LinkState::SignedIn;

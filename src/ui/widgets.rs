@@ -298,8 +298,11 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
         LinkState::Failed(LinkFailure::Unreachable(e)) => {
             (bad, lang.fmt("net-unreachable", [("server", net.server.as_str().into()), ("error", e.into())]))
         }
-        LinkState::Failed(LinkFailure::Incompatible(e)) => {
-            (bad, lang.fmt("net-incompatible", [("error", e.into())]))
+        LinkState::Failed(LinkFailure::Incompatible(theirs)) => {
+            let ours = ludus_protocol::PROTOCOL_VERSION;
+            let id =
+                if *theirs > ours { id!("net-incompatible-older") } else { id!("net-incompatible-newer") };
+            (bad, lang.text_with(id, [("ours", ours.into()), ("theirs", (*theirs).into())]))
         }
     }
 }
