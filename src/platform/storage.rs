@@ -115,7 +115,7 @@ pub fn set_aside(name: &str) -> Option<String> {
 pub struct Document {
     /// The file's name (the browser's storage key after `ludus.`).
     pub name: &'static str,
-    /// The message that tells it: "... could not be read ({ $error }) ... renamed { $file }".
+    /// The message that tells it: "... could not be read ... renamed { $file } ... “{ $error }”".
     pub corrupt: crate::i18n::Id,
 }
 
