@@ -192,7 +192,8 @@ pub struct Net {
     pub lobby: Option<LobbyView>,
     /// A room or queue the player waits in.
     pub waiting: Option<Waiting>,
-    /// The last refusal from the server, to show once.
+    /// The last refusal, to show once: its code (what the player reads) and the words of the
+    /// server or of the check that refused (for the log and the browser test).
     pub notice: Option<(ErrorCode, String)>,
     pub(crate) lobby_asked: Option<f64>,
     retry_at: Option<f64>,

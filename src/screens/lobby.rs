@@ -170,13 +170,14 @@ pub(super) fn online_screen(
     Ok(())
 }
 
-/// The server's last refusal, until the person closes it.
+/// The server's last refusal, until the person closes it: the refusal's words in the player's
+/// language (the server's own English sentence went to the log when it came).
 pub(super) fn notice_box(ui: &mut egui::Ui, lang: Lang, net: &mut Net) {
-    let Some((code, message)) = net.notice.clone() else { return };
+    let Some((code, _)) = &net.notice else { return };
+    let text = lang.text(error_key(*code));
     let mut close = false;
     egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
-        ui.label(egui::RichText::new(lang.text(error_key(code))).color(egui::Color32::WHITE));
-        ui.label(egui::RichText::new(message).small().color(egui::Color32::LIGHT_GRAY));
+        ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
         close = ui.button(lang.t("ui-ok")).clicked();
     });
     if close {

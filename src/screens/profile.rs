@@ -145,6 +145,7 @@ pub(super) fn profile_screen(
         }
     }
     if let Some(e) = failed {
+        warn!("an archived game does not replay: {e}");
         net.notice = Some((ludus_protocol::ErrorCode::Malformed, e));
     }
     Ok(())
