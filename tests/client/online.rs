@@ -718,7 +718,7 @@ fn the_lobby_filter_keeps_what_was_asked_for() {
 /// into its seat on node b. Skipped (with a message) without PostgreSQL's binaries.
 #[test]
 fn the_game_follows_a_redirect_to_the_node_with_the_room() {
-    use ludus_server::store::pg_harness::TestPostgres;
+    use ludus_pg_harness::TestPostgres;
     let _guard = data_dir_lock();
     let dir = fresh_data_dir("online-nodes");
     let Some(pg) = TestPostgres::start("the_game_follows_a_redirect_to_the_node_with_the_room") else {

@@ -154,12 +154,15 @@ pub struct WriteTimeout<I> {
     timeout: Duration,
     stalled: Option<Pin<Box<tokio::time::Sleep>>>,
     expired: bool,
-    on_expiry: Option<prometheus::IntCounter>,
+    on_expiry: Option<OnExpiry>,
 }
+
+/// What a [`WriteTimeout`] calls when its stream times out (it counts them).
+pub type OnExpiry = Arc<dyn Fn() + Send + Sync>;
 
 impl<I> WriteTimeout<I> {
     /// Wraps `io`; `on_expiry` counts the streams that timed out.
-    pub fn new(io: I, timeout: Duration, on_expiry: Option<prometheus::IntCounter>) -> WriteTimeout<I> {
+    pub fn new(io: I, timeout: Duration, on_expiry: Option<OnExpiry>) -> WriteTimeout<I> {
         WriteTimeout { io, timeout, stalled: None, expired: false, on_expiry }
     }
 
@@ -180,8 +183,8 @@ impl<I> WriteTimeout<I> {
         }
         self.stalled = None;
         self.expired = true;
-        if let Some(counter) = &self.on_expiry {
-            counter.inc();
+        if let Some(count) = &self.on_expiry {
+            count();
         }
         Poll::Ready(Err(Self::expired()))
     }
@@ -239,14 +242,14 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for WriteTimeout<I> {
     }
 }
 
-/// Why connections were closed early, as counted in
+/// Why connections were closed early, as counted by
 /// [`Metrics::http_closed`]: (label, what the rate-limited log says).
 const BUSY_REFUSED: (&str, &str) = ("busy", "HTTP connection refused: no free slot for its address");
 const EVICTED: (&str, &str) = ("evicted", "HTTP connection closed: its slot went to another address");
 const HANDSHAKE: (&str, &str) = ("handshake_timeout", "HTTP TLS handshake failed or timed out");
 
 fn closed(metrics: &Metrics, (label, line): (&'static str, &'static str)) {
-    metrics.http_closed.with_label_values(&[label]).inc();
+    metrics.http_closed(label);
     crate::faults::note(line);
 }
 
@@ -292,7 +295,8 @@ pub(crate) async fn accept_loop(
         let (app, tls, limits, metrics) = (app.clone(), tls.clone(), limits.clone(), metrics.clone());
         tokio::spawn(async move {
             let _slot = slot;
-            let expiry = metrics.http_closed.with_label_values(&["write_timeout"]);
+            let counted = metrics.clone();
+            let expiry: OnExpiry = Arc::new(move || counted.http_closed("write_timeout"));
             let io = WriteTimeout::new(stream, limits.write_timeout, Some(expiry));
             let work = async {
                 match tls {
@@ -404,15 +408,19 @@ mod tests {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         runtime.block_on(async {
             let (server, client) = tokio::io::duplex(64);
-            let counter = prometheus::IntCounter::new("t", "t").unwrap();
-            let mut io = WriteTimeout::new(server, Duration::from_millis(50), Some(counter.clone()));
+            let expired = Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let counter = expired.clone();
+            let count: OnExpiry = Arc::new(move || {
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            });
+            let mut io = WriteTimeout::new(server, Duration::from_millis(50), Some(count));
             // Writes that fit go through at once.
             io.write_all(&[1; 64]).await.unwrap();
             let started = tokio::time::Instant::now();
             let e = io.write_all(&[2; 64]).await.unwrap_err();
             assert_eq!(e.kind(), io::ErrorKind::TimedOut);
             assert!(started.elapsed() >= Duration::from_millis(50));
-            assert_eq!(counter.get(), 1);
+            assert_eq!(expired.load(std::sync::atomic::Ordering::Relaxed), 1);
             assert!(io.flush().await.is_err(), "it stays failed");
             // A reader that keeps up is never cut off.
             let (server, mut peer) = tokio::io::duplex(64);

@@ -26,6 +26,7 @@ pub mod addresses;
 pub mod core;
 pub mod faults;
 pub mod http_limits;
+#[cfg_attr(not(feature = "metrics"), path = "metrics/off.rs")]
 pub mod metrics;
 pub mod names;
 pub mod store;
@@ -254,6 +255,9 @@ pub enum ServerError {
     /// The configuration is inconsistent.
     #[error("{0}")]
     Config(&'static str),
+    /// The configuration asks for what this build left out (its cargo feature is off).
+    #[error("this build of the server has no {what}: build it with the feature \"{feature}\"")]
+    Unsupported { what: &'static str, feature: &'static str },
     /// The netcode key file is unusable.
     #[error(transparent)]
     Key(#[from] tokens::KeyError),
@@ -394,6 +398,12 @@ impl Drop for PasswordWorker {
 impl Server {
     /// Opens the database (reloading live games) and binds the sockets.
     pub fn bind(config: ServerConfig) -> Result<Server, ServerError> {
+        if config.database.is_some() && !cfg!(feature = "postgres") {
+            return Err(ServerError::Unsupported { what: "PostgreSQL (--database)", feature: "postgres" });
+        }
+        if config.metrics.is_some() && !cfg!(feature = "metrics") {
+            return Err(ServerError::Unsupported { what: "metrics (--metrics)", feature: "metrics" });
+        }
         let key = tokens::load_or_create_key(&config.data_dir, config.key_file.as_deref())?;
         let database = match &config.database {
             Some(url) => store::Database::Postgres(url.clone()),
@@ -783,7 +793,7 @@ impl Server {
             }
         }
         let moves = self.core.take_played().len();
-        self.metrics.moves.inc_by(moves as u64);
+        self.metrics.moves_accepted(moves as u64);
         let ops = self.core.take_ops();
         if !ops.is_empty() {
             self.store.submit(ops);
@@ -807,20 +817,14 @@ impl Server {
     /// Brings the gauges and the refusal counters of [`Server::metrics`] up to date.
     fn update_metrics(&mut self) {
         let [udp, ws] = self.transport.clients_by_socket();
-        self.metrics.clients.with_label_values(&["udp"]).set(udp as i64);
-        self.metrics.clients.with_label_values(&["websocket"]).set(ws as i64);
-        self.metrics.games_live.set(self.core.live_games() as i64);
+        self.metrics.set_clients(udp, ws);
+        self.metrics.set_games_live(self.core.live_games());
         let stats = &self.core.stats;
-        self.metrics
-            .games_started
-            .inc_by(stats.games_started.saturating_sub(self.metrics.games_started.get()));
-        self.metrics
-            .games_finished
-            .inc_by(stats.games_finished.saturating_sub(self.metrics.games_finished.get()));
+        self.metrics.games_to(stats.games_started, stats.games_finished);
         self.metrics.network_faults_from(&self.transport.handshakes());
         for (kind, &count) in &stats.refusals {
             let seen = self.refusals_seen.entry(kind).or_default();
-            self.metrics.refusals.with_label_values(&[kind]).inc_by(count - *seen);
+            self.metrics.refused(kind, count - *seen);
             *seen = count;
         }
     }
@@ -835,7 +839,7 @@ impl Server {
             };
             let waited = now.saturating_duration_since(queued);
             for _ in 0..moves {
-                self.metrics.move_round_trip.observe(waited.as_secs_f64());
+                self.metrics.move_round_trip(waited.as_secs_f64());
             }
             let ms = waited.as_millis() as u64;
             let bucket = RELEASE_BUCKETS_MS.iter().position(|&b| ms < b).unwrap_or(RELEASE_BUCKETS_MS.len());

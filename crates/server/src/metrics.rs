@@ -1,6 +1,7 @@
 //! The server's metrics in the Prometheus text format (`GET /metrics` on the address of
 //! `--metrics`, not on the public ports), one registry per server (several servers can run in
-//! one process: tests, the game's LAN host).
+//! one process: tests, the game's LAN host). Without the `metrics` feature, `metrics/off.rs`
+//! stands in: the same calls, counting nothing.
 
 use prometheus::{
     Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
@@ -11,24 +12,24 @@ use prometheus::{
 pub struct Metrics {
     registry: Registry,
     /// Connected clients by transport (`udp`, `websocket`).
-    pub clients: IntGaugeVec,
+    clients: IntGaugeVec,
     /// Live games.
-    pub games_live: IntGauge,
+    games_live: IntGauge,
     /// Moves accepted (a counter: its rate is the moves per second).
-    pub moves: IntCounter,
+    moves: IntCounter,
     /// From a move's receipt to its broadcast, after its durable write, in seconds.
-    pub move_round_trip: Histogram,
+    move_round_trip: Histogram,
     /// Refused requests by kind.
-    pub refusals: IntCounterVec,
+    refusals: IntCounterVec,
     /// Games started and finished.
-    pub games_started: IntCounter,
+    games_started: IntCounter,
     /// See `games_started`.
-    pub games_finished: IntCounter,
+    games_finished: IntCounter,
     /// HTTP connections closed early, by reason (`busy`, `evicted`, `handshake_timeout`,
     /// `body_timeout`, `write_timeout`; see [`crate::http_limits`]).
-    pub http_closed: IntCounterVec,
+    http_closed: IntCounterVec,
     /// What the network made the transport drop or refuse, by kind (logged rate-limited).
-    pub network_faults: IntCounterVec,
+    network_faults: IntCounterVec,
 }
 
 impl Metrics {
@@ -93,7 +94,45 @@ impl Metrics {
         }
     }
 
-    /// Brings [`Metrics::network_faults`] up to the transport's counters.
+    /// Moves accepted.
+    pub fn moves_accepted(&self, count: u64) {
+        self.moves.inc_by(count);
+    }
+
+    /// One move's time from its receipt to its broadcast.
+    pub fn move_round_trip(&self, seconds: f64) {
+        self.move_round_trip.observe(seconds);
+    }
+
+    /// The clients connected now, by transport.
+    pub fn set_clients(&self, udp: usize, websocket: usize) {
+        self.clients.with_label_values(&["udp"]).set(udp as i64);
+        self.clients.with_label_values(&["websocket"]).set(websocket as i64);
+    }
+
+    /// The live games now.
+    pub fn set_games_live(&self, count: usize) {
+        self.games_live.set(count as i64);
+    }
+
+    /// Brings the games started and finished up to the core's totals.
+    pub fn games_to(&self, started: u64, finished: u64) {
+        self.games_started.inc_by(started.saturating_sub(self.games_started.get()));
+        self.games_finished.inc_by(finished.saturating_sub(self.games_finished.get()));
+    }
+
+    /// `count` more refusals of `kind`.
+    pub fn refused(&self, kind: &str, count: u64) {
+        self.refusals.with_label_values(&[kind]).inc_by(count);
+    }
+
+    /// An HTTP connection closed early, for `reason` (`busy`, `evicted`, `handshake_timeout`,
+    /// `body_timeout`, `write_timeout`).
+    pub fn http_closed(&self, reason: &str) {
+        self.http_closed.with_label_values(&[reason]).inc();
+    }
+
+    /// Brings the network faults up to the transport's counters.
     pub fn network_faults_from(&self, h: &crate::transport::HandshakeStats) {
         for (kind, count) in [
             ("malformed", h.malformed),
@@ -133,11 +172,11 @@ mod tests {
     #[test]
     fn every_metric_is_rendered() {
         let m = Metrics::new();
-        m.clients.with_label_values(&["udp"]).set(3);
-        m.moves.inc_by(5);
-        m.move_round_trip.observe(0.003);
-        m.refusals.with_label_values(&["illegal_move"]).inc();
-        m.http_closed.with_label_values(&["body_timeout"]).inc();
+        m.set_clients(3, 0);
+        m.moves_accepted(5);
+        m.move_round_trip(0.003);
+        m.refused("illegal_move", 1);
+        m.http_closed("body_timeout");
         let mut h = crate::transport::HandshakeStats { netcode_errors: 7, ..Default::default() };
         m.network_faults_from(&h);
         h.netcode_errors = 9;

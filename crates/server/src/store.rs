@@ -17,8 +17,48 @@ use ludus_rules::Variant;
 use std::path::{Path, PathBuf};
 
 pub mod cluster;
+#[cfg(feature = "postgres")]
 mod pg;
-pub mod pg_harness;
+
+/// What a node's cluster thread connects with: PostgreSQL's configuration and the node's
+/// fence (none in a build without PostgreSQL).
+#[cfg(feature = "postgres")]
+type ClusterLink = (::postgres::Config, pg::Fence);
+#[cfg(not(feature = "postgres"))]
+type ClusterLink = std::convert::Infallible;
+
+/// A database opened: the writer's, the reader's and the upkeep's (SQLite) connections, and
+/// the cluster thread's link (PostgreSQL).
+type Opened = (Box<dyn Backend>, Box<dyn Backend>, Option<Box<dyn Backend>>, Option<ClusterLink>);
+
+/// Opens a PostgreSQL database as one node (`node`, or a node named "ludus").
+#[cfg(feature = "postgres")]
+fn open_postgres(
+    url: &str,
+    cutoff: u64,
+    node: Option<&NodeConfig>,
+    described: &str,
+) -> Result<Opened, StoreError> {
+    let what = || described.to_string();
+    let config = pg::config(url).map_err(|source| StoreError::Url { what: what(), source })?;
+    let default = NodeConfig { name: "ludus".into(), lease: Duration::from_secs(10) };
+    let node = node.unwrap_or(&default);
+    let [w, r] = pg::open(&config, cutoff, &node.name, node.lease)
+        .map_err(|source| StoreError::Database { what: what(), source })?;
+    let link = (config, w.fence.clone());
+    Ok((Box::new(w), Box::new(r), None, Some(link)))
+}
+
+/// A build without the `postgres` feature opens no PostgreSQL database.
+#[cfg(not(feature = "postgres"))]
+fn open_postgres(
+    _url: &str,
+    _cutoff: u64,
+    _node: Option<&NodeConfig>,
+    described: &str,
+) -> Result<Opened, StoreError> {
+    Err(StoreError::NoPostgres { what: described.to_string() })
+}
 mod sqlite;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -33,6 +73,7 @@ pub enum DbError {
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
     /// PostgreSQL.
+    #[cfg(feature = "postgres")]
     #[error(transparent)]
     Postgres(#[from] ::postgres::Error),
     /// Anything else (a second node on one PostgreSQL database).
@@ -54,8 +95,13 @@ pub enum StoreError {
     #[error("database {what}: {source}")]
     Database { what: String, source: DbError },
     /// The database address is not a PostgreSQL URL.
+    #[cfg(feature = "postgres")]
     #[error("database {what}: not a PostgreSQL URL (postgres://user@host/db): {source}")]
     Url { what: String, source: ::postgres::Error },
+    /// A PostgreSQL database was asked of a build without the `postgres` feature.
+    #[cfg(not(feature = "postgres"))]
+    #[error("database {what}: this build has no PostgreSQL (the feature \"postgres\")")]
+    NoPostgres { what: String },
     /// A database thread could not start.
     #[error("cannot start the database {what} thread: {source}")]
     Thread { what: &'static str, source: std::io::Error },
@@ -396,6 +442,7 @@ pub(crate) trait Backend: Send + 'static {
 pub(crate) struct Migration {
     pub version: i64,
     pub sqlite: &'static str,
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub postgres: &'static str,
 }
 
@@ -928,7 +975,7 @@ pub struct Store {
     /// Set once this node's lease is lost (by the writer or the cluster thread).
     lease_lost: Arc<AtomicBool>,
     /// PostgreSQL: how to connect and who this node is, for [`Store::start_cluster`].
-    cluster: Option<(::postgres::Config, pg::Fence)>,
+    cluster: Option<ClusterLink>,
 }
 
 /// Milliseconds since the Unix epoch.
@@ -963,26 +1010,16 @@ impl Store {
         let cutoff = now_ms().saturating_sub(credential_lifetime.as_millis() as u64);
         let described = database.describe();
         let fail = |source: DbError| StoreError::Database { what: described.clone(), source };
-        let mut cluster = None;
-        let (writer, mut reader, upkeep): (Box<dyn Backend>, Box<dyn Backend>, Option<Box<dyn Backend>>) =
-            match database {
-                Database::Sqlite(dir) => {
-                    std::fs::create_dir_all(dir)
-                        .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
-                    let [w, r, c] =
-                        sqlite::open(&dir.join("ludus.sqlite3"), now_ms(), cutoff).map_err(fail)?;
-                    (Box::new(w), Box::new(r), Some(Box::new(c)))
-                }
-                Database::Postgres(url) => {
-                    let config = pg::config(url)
-                        .map_err(|source| StoreError::Url { what: described.clone(), source })?;
-                    let default = NodeConfig { name: "ludus".into(), lease: Duration::from_secs(10) };
-                    let node = node.unwrap_or(&default);
-                    let [w, r] = pg::open(&config, cutoff, &node.name, node.lease).map_err(fail)?;
-                    cluster = Some((config, w.fence.clone()));
-                    (Box::new(w), Box::new(r), None)
-                }
-            };
+        let (writer, mut reader, upkeep, cluster) = match database {
+            Database::Sqlite(dir) => {
+                std::fs::create_dir_all(dir)
+                    .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
+                let [w, r, c] = sqlite::open(&dir.join("ludus.sqlite3"), now_ms(), cutoff).map_err(fail)?;
+                let opened: Opened = (Box::new(w), Box::new(r), Some(Box::new(c)), None);
+                opened
+            }
+            Database::Postgres(url) => open_postgres(url, cutoff, node, &described)?,
+        };
         let loaded = load(reader.as_mut()).map_err(fail)?;
         let mut store = Store::start(writer, reader, upkeep, described)?;
         store.cluster = cluster;
@@ -995,9 +1032,16 @@ impl Store {
     }
 
     /// Starts this node's cluster thread (PostgreSQL only; `None` with SQLite).
+    #[cfg(feature = "postgres")]
     pub fn start_cluster(&self, addrs: cluster::NodeAddrs) -> Option<Result<cluster::Cluster, StoreError>> {
         let (config, fence) = self.cluster.clone()?;
         Some(cluster::Cluster::start(config, fence, addrs, self.lease_lost.clone()))
+    }
+
+    /// Starts this node's cluster thread: never in a build without PostgreSQL.
+    #[cfg(not(feature = "postgres"))]
+    pub fn start_cluster(&self, _addrs: cluster::NodeAddrs) -> Option<Result<cluster::Cluster, StoreError>> {
+        self.cluster.map(|never| match never {})
     }
 
     fn start(

@@ -188,7 +188,7 @@ async fn connect(
         Ok(Ok(body)) => body,
         Ok(Err(_)) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "request too long\n"),
         Err(_) => {
-            metrics.http_closed.with_label_values(&["body_timeout"]).inc();
+            metrics.http_closed("body_timeout");
             crate::faults::note("HTTP request body not sent in time: connection closed");
             let mut r = plain(StatusCode::REQUEST_TIMEOUT, "the request body did not arrive in time\n");
             r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));

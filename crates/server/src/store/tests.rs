@@ -33,8 +33,8 @@ fn sqlite(name: &str) -> Database {
     Database::Sqlite(dir)
 }
 
-fn postgres(name: &str) -> Option<(pg_harness::TestPostgres, Database)> {
-    let pg = pg_harness::TestPostgres::start(name)?;
+fn postgres(name: &str) -> Option<(ludus_pg_harness::TestPostgres, Database)> {
+    let pg = ludus_pg_harness::TestPostgres::start(name)?;
     let url = pg.new_database(name);
     Some((pg, Database::Postgres(url)))
 }
@@ -289,6 +289,7 @@ fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
 
 /// A local port where nothing answers, held for as long as the socket lives: bound, never
 /// listening, so connections to it are refused and no one else can take it meanwhile.
+#[cfg(feature = "postgres")]
 fn silent_port() -> (socket2::Socket, u16) {
     use socket2::{Domain, Socket, Type};
     let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
@@ -298,6 +299,7 @@ fn silent_port() -> (socket2::Socket, u16) {
 }
 
 #[test]
+#[cfg(feature = "postgres")]
 fn unreachable_postgres_is_a_clear_error() {
     let (_held, port) = silent_port();
     let url = format!("postgres://ludus:secret@127.0.0.1:{port}/ludus");
@@ -419,6 +421,7 @@ fn a_database_of_schema_5_opens_sqlite() {
 }
 
 #[test]
+#[cfg(feature = "postgres")]
 fn a_database_of_schema_5_opens_postgres() {
     let Some((_pg, db)) = postgres("schema5") else { return };
     let Database::Postgres(url) = &db else { unreachable!() };

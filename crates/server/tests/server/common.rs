@@ -1,12 +1,12 @@
 //! Helpers: a server on free 127.0.0.1 ports, clients that wait for messages with deadlines.
 
+use ludus_pg_harness::TestPostgres;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{
     ClientMessage, ErrorCode, GameId, GameView, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, ServerMessage,
     SessionToken,
 };
 use ludus_server::core::Limits;
-use ludus_server::store::pg_harness::TestPostgres;
 use ludus_server::{ServerConfig, ServerHandle, Status};
 use renet2_netcode::ConnectToken;
 use renetcode2::Packet;

@@ -134,7 +134,7 @@ fn lobby_until<T>(c: &mut TestClient, mut found: impl FnMut(&ludus_protocol::Lob
     }
 }
 
-fn pg(test: &str) -> Option<(ludus_server::store::pg_harness::TestPostgres, String)> {
+fn pg(test: &str) -> Option<(ludus_pg_harness::TestPostgres, String)> {
     postgres(test)
 }
 
