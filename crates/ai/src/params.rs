@@ -54,14 +54,14 @@ pub struct LatrunculiParams {
     /// board (a king on an edge has three sides to block, in a corner two). 10 (with
     /// `leader_only`): 120 of 160 suite endings won by technique within 100 plies and 138
     /// before the no-capture counter (five runs of 32 at 50,000 to 70,000 nodes a move and
-    /// other seeds), against 105 and 123 without it (docs/ai-runs/s9-README.txt).
+    /// other seeds), against 105 and 123 without it.
     #[serde(default)]
     pub king_edge: i32,
     /// Technique: penalty for each empty square the enemy king can reach in any number of
     /// moves (its connected empty region), counted up to [`LatrunculiParams::region_cap`]
     /// squares: nothing changes in the open, and sealing the king into a small region pays.
     /// Off (0): 6 won 32 of 96 suite endings (50,000 + 60,000 + 70,000 nodes a move) against
-    /// 40 without it, before `leader_only` (docs/ai-runs/s8-README.txt).
+    /// 40 without it, before `leader_only`.
     #[serde(default)]
     pub region: i32,
     /// The most squares of the enemy king's region that [`LatrunculiParams::region`] counts.
@@ -93,8 +93,8 @@ pub struct LatrunculiParams {
 impl Default for LatrunculiParams {
     fn default() -> Self {
         LatrunculiParams {
-            // The middlegame weights, tuned on self-play games (`ludus-cli tune`;
-            // docs/ai-runs/s10-README.txt): against the hand-set ones (mobility 2, king
+            // The middlegame weights, tuned on self-play games (`ludus-cli tune`, see
+            // docs/AI.md): against the hand-set ones (mobility 2, king
             // liberties 90/30/8, attacked liberty 12, king threat 220, hanging 14 and 45, safe
             // soldier 6, connected 3, king pressure 6, tempo 8), +100 Elo on 8x8 at 50,000
             // nodes a move and +230 on 12x8 at 10,000.

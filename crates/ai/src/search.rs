@@ -1254,8 +1254,8 @@ pub(crate) enum Repetition {
     /// Nothing the search cares about.
     None,
     /// A third occurrence in the game and the line: the rules' threefold repetition, which
-    /// ends the game (Latrunculi, `RULES.md` end rule 4: the player who made the move LOSES;
-    /// Alquerque: a draw). The rules decide the result through `rule_outcome`.
+    /// ends the game (Latrunculi, `crates/rules/RULES.md` end rule 4: the player who made the
+    /// move LOSES; Alquerque: a draw). The rules decide the result through `rule_outcome`.
     Threefold,
     /// A second occurrence, the first one inside the searched line (the root or after it):
     /// in the games where a threefold repetition loses (Latrunculi,

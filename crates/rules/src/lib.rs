@@ -1,11 +1,13 @@
-//! The rules of Latrunculi and Alquerque, exactly as the project's `RULES.md` states them.
+#![doc = include_str!("../RULES.md")]
 //!
-//! No Bevy, no I/O. Each game has a bitboard [`GamePosition`] (a `u128` for Latrunculi, a `u32`
-//! for Alquerque's 25 points), a small `Copy` move type that records its captures (and, in
-//! Alquerque, its whole path), notation, and Zobrist hashing. [`Game`] is the record of a game:
-//! moves, positions seen, repetition and the no-capture counter, and its [`Outcome`].
-//! [`AnyGame`], [`AnyPosition`] and [`AnyMove`] wrap both games behind one type for the user
-//! interface, the network and the command line.
+//! ## The crate
+//!
+//! The rules above, as code. No Bevy, no I/O. Each game has a bitboard [`GamePosition`] (a
+//! `u128` for Latrunculi, a `u32` for Alquerque's 25 points), a small `Copy` move type that
+//! records its captures (and, in Alquerque, its whole path), notation, and Zobrist hashing.
+//! [`Game`] is the record of a game: moves, positions seen, repetition and the no-capture
+//! counter, and its [`Outcome`]. [`AnyGame`], [`AnyPosition`] and [`AnyMove`] wrap both games
+//! behind one type for the user interface, the network and the command line.
 //!
 //! ```
 //! use ludus_rules::{latrunculi, GamePosition};

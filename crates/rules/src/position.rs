@@ -185,7 +185,8 @@ pub trait GamePosition: Copy + fmt::Debug + fmt::Display + Send + Sync + 'static
     /// third occurrence of this position.
     fn rule_outcome(&self, threefold: bool) -> Option<Outcome>;
 
-    /// The game's end, if this position ends it (all rules, in the order of `RULES.md`).
+    /// The game's end, if this position ends it (all rules, in the order of
+    /// `crates/rules/RULES.md`).
     fn outcome(&self, threefold: bool) -> Option<Outcome> {
         self.rule_outcome(threefold).or_else(|| {
             if self.has_legal_move() {
@@ -196,7 +197,7 @@ pub trait GamePosition: Copy + fmt::Debug + fmt::Display + Send + Sync + 'static
         })
     }
 
-    /// Writes a move in the notation of `RULES.md`.
+    /// Writes a move in the notation of `crates/rules/RULES.md`.
     fn move_to_string(&self, mv: &Self::Move) -> String;
 
     /// Reads a move in notation and checks it against the legal moves of this position.

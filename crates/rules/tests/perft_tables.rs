@@ -51,7 +51,7 @@ fn alquerque_table() {
     check_table("alquerque.perft", Variant::Alquerque, Kind::Alquerque);
 }
 
-/// The anchors of `RULES.md`, independent of the data files.
+/// The anchors of `crates/rules/RULES.md`, independent of the data files.
 #[test]
 fn rules_anchors() {
     assert_eq!(Variant::Latrunculi.start().perft(1), 81);

@@ -9,7 +9,7 @@ use crate::tablebase::{Probe, Tablebase};
 use ludus_rules::GamePosition;
 
 /// A game the engine can search: the rules' [`GamePosition`] plus evaluation and the move
-/// helpers of the search. Implemented for `latrunculi::Position` and `alquerque::Position`.
+/// functions the search needs. Implemented for `latrunculi::Position` and `alquerque::Position`.
 pub trait SearchGame: GamePosition {
     /// Tables computed once per search from the root (board masks and the like).
     type Context: Send + Sync + 'static;

@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests: the data-file readers, random positions, and the
+//! Shared by the integration tests: the data-file readers, random positions, and the
 //! bridge between the library's types and the naive reference's.
 #![allow(dead_code)]
 
@@ -141,9 +141,9 @@ pub fn assert_same_board(pos: &AnyPosition, b: &Board, context: &str) {
     assert_eq!(u32::from(pos.clock()), b.clock, "{context}: counter");
 }
 
-/// A reference start position for Latrunculi on any board at least 4 ranks high, built from
-/// the description of the standard and quick starts in `RULES.md` (Red's king on rank 2 at file
-/// `w / 2`, Black's on the second-last rank at file `w / 2 - 1`).
+/// A reference start position for Latrunculi on any board at least 4 ranks high, built from the
+/// description of the standard and quick starts in `crates/rules/RULES.md` (Red's king on rank 2 at
+/// file `w / 2`, Black's on the second-last rank at file `w / 2 - 1`).
 pub fn latrunculi_start(w: usize, h: usize) -> Board {
     let mut b = Board::empty(Kind::Latrunculi, w, h);
     for f in 0..w {

@@ -1,9 +1,9 @@
-//! A deliberately naive reference implementation of both games, written from `RULES.md` alone
-//! and sharing no code with the library: a plain 2D array of cells (`cells[rank][file]`, rank 0
-//! is rank 1), straightforward loops, clones instead of make/unmake, exact board comparison for
-//! repetition over the whole history (no hashing, no window), and its own notation writer and
-//! reader. Only the plain data types `Outcome`, `Reason` and `Side` are borrowed from the library,
-//! so that outcomes can be compared with `==`.
+//! A deliberately naive reference implementation of both games, written from
+//! `crates/rules/RULES.md` alone and sharing no code with the library: a plain 2D array of cells
+//! (`cells[rank][file]`, rank 0 is rank 1), straightforward loops, clones instead of make/unmake,
+//! exact board comparison for repetition over the whole history (no hashing, no window), and its
+//! own notation writer and reader. Only the plain data types `Outcome`, `Reason` and `Side` are
+//! borrowed from the library, so that outcomes can be compared with `==`.
 
 use ludus_rules::{Outcome, Reason, Side};
 
@@ -383,8 +383,8 @@ impl Board {
         b
     }
 
-    /// Every rule of `RULES.md` but "no legal move", judged as if the side not to move had
-    /// just moved into this board; `threefold` says whether that move made a third occurrence.
+    /// Every rule of `crates/rules/RULES.md` but "no legal move", judged as if the side not to move
+    /// had just moved into this board; `threefold` says whether that move made a third occurrence.
     pub fn rule_outcome(&self, threefold: bool) -> Option<Outcome> {
         let opp = self.side; // to move
         let mover = 1 - opp; // just moved
@@ -492,7 +492,7 @@ impl RefGame {
     }
 }
 
-/// Perft as `RULES.md` defines it, from a board with no history.
+/// Perft as `crates/rules/RULES.md` defines it, from a board with no history.
 pub fn perft(root: &Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
