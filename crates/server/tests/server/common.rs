@@ -1,4 +1,4 @@
-//! Helpers: a server on free 127.0.0.1 ports, clients that wait for messages with deadlines.
+//! Shared by the tests: a server on free 127.0.0.1 ports, clients that wait for messages with deadlines.
 
 use ludus_pg_harness::TestPostgres;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
