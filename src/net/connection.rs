@@ -105,8 +105,13 @@ pub enum LinkState {
 pub enum LinkFailure {
     /// The address makes no sense or cannot be resolved.
     BadAddress(crate::net::address::AddressError),
-    /// Nobody answered (or the connection could not be set up).
+    /// Nobody answered (or the connection could not be set up): the system's reason, shown only
+    /// as a quoted detail.
     Unreachable(String),
+    /// The server's token endpoint answered with this HTTP status instead of a token: 429 (too
+    /// many connections or new players from this address), 503 (busy), or another refusal. The
+    /// server's own words go to the log only.
+    Refused(u16),
     /// The server speaks another protocol version: its version (this game's is
     /// [`ludus_protocol::PROTOCOL_VERSION`]).
     Incompatible(u16),
@@ -417,7 +422,7 @@ pub fn manage_link(mut net: ResMut<Net>, mut renet: Renet, time: Res<Time<Real>>
             commands.insert_resource(transport);
             net.link = Link::Open;
         }
-        Err(TokenFailure { reason, server_version }) => {
+        Err(TokenFailure { reason, status, server_version }) => {
             net.link = Link::Closed;
             net.outbox.clear();
             if let Some(version) = server_version {
@@ -425,15 +430,16 @@ pub fn manage_link(mut net: ResMut<Net>, mut renet: Renet, time: Res<Time<Real>>
                 net.phase = LinkState::Failed(LinkFailure::Incompatible(version));
                 net.config = None;
             } else {
-                lost(net, reason, now);
+                lost(net, reason, status, now);
             }
         }
     }
 }
 
-/// The link is down (`reason`): try again after a while if this player was signed in, else
-/// report the failure and stop.
-fn lost(net: &mut Net, reason: String, now: f64) {
+/// The link is down (`reason`; `refused`: the token endpoint's HTTP status when it answered
+/// with a refusal): try again after a while if this player was signed in, else report the
+/// failure and stop.
+fn lost(net: &mut Net, reason: String, refused: Option<u16>, now: f64) {
     if matches!(net.phase, LinkState::Failed(LinkFailure::Incompatible(_))) {
         net.config = None;
         net.link = Link::Closed;
@@ -449,7 +455,13 @@ fn lost(net: &mut Net, reason: String, now: f64) {
             net.retry_at = Some(now + wait);
         }
     } else {
-        net.phase = LinkState::Failed(LinkFailure::Unreachable(reason));
+        net.phase = LinkState::Failed(match refused {
+            Some(status) => {
+                info!("the server refused a connect token (HTTP {status}): {reason}");
+                LinkFailure::Refused(status)
+            }
+            None => LinkFailure::Unreachable(reason),
+        });
         net.config = None;
         if matches!(net.link, Link::Open) {
             net.close_link = true;
@@ -583,7 +595,7 @@ pub fn receive(
         net.close_link = true;
         net.link = Link::Closed;
         net.outbox.clear();
-        lost(net, reason, now);
+        lost(net, reason, None, now);
         return;
     }
     if net.phase == LinkState::SignedIn

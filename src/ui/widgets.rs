@@ -298,6 +298,15 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
         LinkState::Failed(LinkFailure::Unreachable(e)) => {
             (bad, lang.fmt("net-unreachable", [("server", net.server.as_str().into()), ("error", e.into())]))
         }
+        LinkState::Failed(LinkFailure::Refused(status)) => {
+            let server = net.server.as_str();
+            let text = match status {
+                429 => lang.fmt("net-refused-too-many", [("server", server.into())]),
+                503 => lang.fmt("net-refused-busy", [("server", server.into())]),
+                _ => lang.fmt("net-refused", [("server", server.into()), ("status", (*status).into())]),
+            };
+            (bad, text)
+        }
         LinkState::Failed(LinkFailure::Incompatible(theirs)) => {
             let ours = ludus_protocol::PROTOCOL_VERSION;
             let id =

@@ -310,6 +310,69 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     ludus::platform::storage::set_data_dir(None);
 }
 
+/// Answers every request on `listener` with `status` and an English body, for at most `count`
+/// requests (the thread stops by itself).
+fn refusing_endpoint(listener: std::net::TcpListener, status: &'static str, count: usize) {
+    use std::io::{Read, Write};
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(count) {
+            let Ok(mut stream) = stream else { continue };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+            // Read the whole request (headers, then the body its length says) before answering.
+            let mut request = Vec::new();
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stream.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                request.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&request).to_ascii_lowercase();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:").and_then(|v| v.trim().parse().ok()))
+                        .unwrap_or(0usize);
+                    if request.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+            }
+            let body = "too many new players from this address";
+            let answer = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+}
+
+#[test]
+fn a_refusal_of_the_token_endpoint_is_said_in_the_players_language() {
+    let _guard = data_dir_lock();
+    let _dir = fresh_data_dir("refused");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    refusing_endpoint(listener, "429 Too Many Requests", 4);
+    let mut app = headless();
+    connect(&mut app, &addr.to_string());
+    run_until(&mut app, &mut [], 30, "the refusal", |app, _| {
+        matches!(app.world().resource::<Net>().phase, LinkState::Failed(_))
+    });
+    let net = app.world().resource::<Net>();
+    assert_eq!(net.phase, LinkState::Failed(LinkFailure::Refused(429)));
+    assert!(!net.is_active());
+    for lang in [ludus::i18n::Lang::Vi, ludus::i18n::Lang::En] {
+        let (_, text) = ludus::ui::widgets::link_text(lang, net);
+        assert!(text.contains(&addr.to_string()), "{text}");
+        assert!(!text.contains("too many new players"), "the server's English reached the screen: {text}");
+        assert!(!text.contains("HTTP"), "{text}");
+    }
+    let (_, vi) = ludus::ui::widgets::link_text(ludus::i18n::Lang::Vi, net);
+    assert!(vi.starts_with("Máy chủ"), "{vi}");
+    ludus::platform::storage::set_data_dir(None);
+}
+
 #[test]
 fn an_unreachable_server_is_reported() {
     let _guard = data_dir_lock();

@@ -334,19 +334,22 @@ fn connect_request(config: &ClientConfig, credential: Option<SessionToken>) -> V
 /// What the token endpoint answered: the token's bytes, or why not.
 type FetchResult = Result<Vec<u8>, TokenFailure>;
 
-/// Why no connect token came: the reason, and the server's protocol version when it refused
-/// ours.
+/// Why no connect token came: the reason, the HTTP status when the endpoint answered, and the
+/// server's protocol version when it refused ours.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenFailure {
-    /// The reason, in English (the server's words when it gave some).
+    /// The reason, in English (the server's words when it gave some): for logs, not for players.
     pub reason: String,
+    /// The endpoint's HTTP status when it answered with something else than a token (`None`: no
+    /// answer, or one that could not be read).
+    pub status: Option<u16>,
     /// The server's protocol version, when it refused this client's.
     pub server_version: Option<u16>,
 }
 
 impl From<String> for TokenFailure {
     fn from(reason: String) -> TokenFailure {
-        TokenFailure { reason, server_version: None }
+        TokenFailure { reason, status: None, server_version: None }
     }
 }
 
@@ -359,7 +362,7 @@ fn answer(status: u16, body: Vec<u8>, url: &str, version: Option<u16>) -> FetchR
     } else {
         let text = String::from_utf8_lossy(&body[..body.len().min(300)]).trim().to_string();
         let reason = if text.is_empty() { format!("{url}: HTTP {status}") } else { text };
-        Err(TokenFailure { reason, server_version: version.filter(|_| status == 409) })
+        Err(TokenFailure { reason, status: Some(status), server_version: version.filter(|_| status == 409) })
     }
 }
 
@@ -754,7 +757,7 @@ impl Client {
                 self.last_update = now;
                 self.last_flush = now;
             }
-            Err(TokenFailure { reason, server_version }) => {
+            Err(TokenFailure { reason, server_version, .. }) => {
                 self.queued.clear();
                 // Another protocol version: as if the server had said it over netcode.
                 if let Some(server_version) = server_version {
