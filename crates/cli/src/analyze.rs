@@ -1,7 +1,7 @@
 //! `ludus-cli analyze`: the engine's best move, score, depth, nodes, speed and principal
 //! variation for a position.
 
-use crate::commands::{GameArg, parse_level};
+use crate::args::{GameArg, parse_level};
 use ludus_ai::{AnySearch, Level, Limits, Tablebase};
 use ludus_rules::AnyGame;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! `ludus-cli arena`: two levels play a match from varied openings, colours alternating; the
 //! result with an Elo difference and its 95% margin.
 
-use crate::commands::parse_variant;
+use crate::args::parse_variant;
 use crate::tablebase::{TableTrace, tables_summary};
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
@@ -150,7 +150,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         _ if args.set_a.is_empty() => None,
         Player::Level { level, variety } if level.searches() => {
             let mut p = if variety { level.params() } else { level.params_fixed() };
-            crate::commands::apply_sets(&mut p, &args.set_a)?;
+            crate::args::apply_sets(&mut p, &args.set_a)?;
             Some(p)
         }
         _ => return Err("--set-a needs player A to be medium or hard".to_string()),

@@ -7,7 +7,7 @@
 //! the chat it hears, and answers the opponent's draw offers (declines them unless
 //! `--accept-draws`).
 
-use crate::commands::{parse_level, parse_variant};
+use crate::args::{parse_level, parse_variant};
 use ludus_ai::{Level, Limits};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, Role, ServerMessage};

@@ -4,7 +4,7 @@
 //! to receiving the server's broadcast of it, which the server sends only once the move is on
 //! disk) as percentiles.
 
-use crate::commands::parse_variant;
+use crate::args::parse_variant;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
 use ludus_rules::{AnyGame, Side, Variant};

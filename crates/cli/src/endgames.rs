@@ -10,7 +10,7 @@
 //!   endgame tables call won within the 50-ply counter; both sides play Hard with the tables, as
 //!   in the game; a success is the win, within the counter.
 
-use crate::commands::parse_level;
+use crate::args::parse_level;
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, Tablebase, Wdl};
 use ludus_rules::alquerque::Position as AlqPosition;
@@ -145,7 +145,7 @@ fn rank_width(rank: &str) -> usize {
 }
 
 fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), String> {
-    crate::commands::tuned_params(common.level, &common.sets)?;
+    crate::args::tuned_params(common.level, &common.sets)?;
     let positions = read_suite(suite)?;
     let mut jobs = Vec::new();
     for pos in positions {
@@ -198,7 +198,7 @@ fn alquerque(
     seed: u64,
     common: &Common,
 ) -> Result<(), String> {
-    crate::commands::tuned_params(common.level, &common.sets)?;
+    crate::args::tuned_params(common.level, &common.sets)?;
     let tb = Arc::new(Tablebase::open(dir).map_err(|e| e.to_string())?);
     let max = tb.max_pieces();
     let pieces = pieces.unwrap_or(max);
@@ -299,7 +299,7 @@ fn play_all(
     seed: u64,
     tb: Option<Arc<Tablebase>>,
 ) -> Result<Vec<Played>, String> {
-    let params = &crate::commands::tuned_params(common.level, &common.sets)?;
+    let params = &crate::args::tuned_params(common.level, &common.sets)?;
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, Played)> = Vec::new();
     let limits = Limits { time_ms: common.time_ms, nodes: common.nodes, depth: None };

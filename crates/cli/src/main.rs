@@ -3,19 +3,24 @@
 //! Arguments are read with clap: `--help` on every command (exit code 0); a usage error prints
 //! clap's message and exits with code 2, as do bad positions, moves and files (one line on
 //! standard error). Diagnostics go through `tracing` (set `RUST_LOG`, e.g. `RUST_LOG=debug`).
+//!
+//! This file holds the command enum and its dispatch; each command lives in its own module,
+//! and what several share (the game and level parsers, `--set`) in `args`.
 
 mod analyze;
 mod arena;
+mod args;
 mod bench;
 mod bot;
 mod bots;
-mod commands;
 mod endgames;
+mod moves;
+mod perft;
 mod records;
 mod tablebase;
 mod tune;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -26,12 +31,61 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = commands::Cli::parse();
-    match commands::run(cli) {
+    let cli = Cli::parse();
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ludus-cli: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Ludus from the command line: perft, legal moves, analysis, AI arena, benchmarks, the
+/// Alquerque endgame tables and online bots.
+#[derive(Parser, Debug)]
+#[command(name = "ludus-cli", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Counts the move sequences of DEPTH plies (the last line is the count).
+    Perft(perft::PerftArgs),
+    /// Lists the legal moves of a position (and the outcome when the game is over).
+    Moves(moves::MovesArgs),
+    /// The engine's best move, score, depth, nodes, speed and principal variation.
+    Analyze(analyze::AnalyzeArgs),
+    /// Two players play a match, colours alternating; prints the score with an Elo difference.
+    Arena(arena::ArenaArgs),
+    /// Perft speed and the search's speed on fixed positions, with a node-count signature.
+    Bench(bench::BenchArgs),
+    /// Tunes a game's evaluation on played games (`arena --moves` outputs), Texel's method.
+    Tune(tune::TuneArgs),
+    /// Technique: Hard plays out won endings (a Latrunculi suite, Alquerque positions the
+    /// endgame tables call won) and the command counts how they end.
+    Endgames(endgames::EndgamesArgs),
+    /// The Alquerque endgame tablebase: build the tables, or probe a position.
+    Tablebase(tablebase::TablebaseArgs),
+    /// A load test of a ludus-server: pairs of bots playing random moves.
+    Bots(bots::BotsArgs),
+    /// One bot client on a ludus-server, to play a person (or a test) online.
+    Bot(bot::BotArgs),
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Perft(a) => perft::run(a),
+        Command::Moves(a) => moves::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Arena(a) => arena::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Tablebase(a) => tablebase::run(a),
+        Command::Endgames(a) => endgames::run(a),
+        Command::Tune(a) => tune::run(a),
+        Command::Bots(a) => bots::run(a),
+        Command::Bot(a) => bot::run(a),
     }
 }

@@ -3,7 +3,7 @@
 //! the start under the rules, which give each its result. Every fifth game is held out: its error is printed beside the tuned one's, as a check that
 //! the weights learned the games and not their noise.
 
-use crate::commands::{apply_sets, parse_variant};
+use crate::args::{apply_sets, parse_variant};
 use crate::records::{Record, read_files};
 use ludus_ai::eval::SearchGame;
 use ludus_ai::tune::{self, Sample, Weights};

@@ -1,58 +1,8 @@
-//! The command line (clap derive): one subcommand per tool, the shared argument types, and
-//! `perft` and `moves`.
+//! What several commands share: the parsers of game and level names, the game-and-position
+//! argument, and the `--set NAME=VALUE` overrides of the AI's parameters.
 
-use clap::{Parser, Subcommand};
 use ludus_ai::Level;
-use ludus_rules::{AnyGame, AnyPosition, Variant};
-
-/// Ludus from the command line: perft, legal moves, analysis, AI arena, benchmarks, the
-/// Alquerque endgame tables and online bots.
-#[derive(Parser, Debug)]
-#[command(name = "ludus-cli", version, about, propagate_version = true)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Counts the move sequences of DEPTH plies (the last line is the count).
-    Perft(PerftArgs),
-    /// Lists the legal moves of a position (and the outcome when the game is over).
-    Moves(MovesArgs),
-    /// The engine's best move, score, depth, nodes, speed and principal variation.
-    Analyze(crate::analyze::AnalyzeArgs),
-    /// Two players play a match, colours alternating; prints the score with an Elo difference.
-    Arena(crate::arena::ArenaArgs),
-    /// Perft speed and the search's speed on fixed positions, with a node-count signature.
-    Bench(crate::bench::BenchArgs),
-    /// Tunes a game's evaluation on played games (`arena --moves` outputs), Texel's method.
-    Tune(crate::tune::TuneArgs),
-    /// Technique: Hard plays out won endings (a Latrunculi suite, Alquerque positions the
-    /// endgame tables call won) and the command counts how they end.
-    Endgames(crate::endgames::EndgamesArgs),
-    /// The Alquerque endgame tablebase: build the tables, or probe a position.
-    Tablebase(crate::tablebase::TablebaseArgs),
-    /// A load test of a ludus-server: pairs of bots playing random moves.
-    Bots(crate::bots::BotsArgs),
-    /// One bot client on a ludus-server, to play a person (or a test) online.
-    Bot(crate::bot::BotArgs),
-}
-
-pub fn run(cli: Cli) -> Result<(), String> {
-    match cli.command {
-        Command::Perft(a) => perft(a),
-        Command::Moves(a) => moves(a),
-        Command::Analyze(a) => crate::analyze::run(a),
-        Command::Arena(a) => crate::arena::run(a),
-        Command::Bench(a) => crate::bench::run(a),
-        Command::Tablebase(a) => crate::tablebase::run(a),
-        Command::Endgames(a) => crate::endgames::run(a),
-        Command::Tune(a) => crate::tune::run(a),
-        Command::Bots(a) => crate::bots::run(a),
-        Command::Bot(a) => crate::bot::run(a),
-    }
-}
+use ludus_rules::{AnyPosition, Variant};
 
 /// Reads a game name for clap: `latrunculi`, `latrunculi-quick` or `alquerque`.
 pub fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -83,51 +33,6 @@ impl GameArg {
             Some(s) => AnyPosition::parse(self.variant, s).map_err(|e| format!("bad position '{s}': {e}")),
         }
     }
-}
-
-#[derive(clap::Args, Debug)]
-pub struct PerftArgs {
-    #[command(flatten)]
-    game: GameArg,
-    /// Plies to count, 0 to 64
-    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=64))]
-    depth: u32,
-    /// The count under each root move, then the total
-    #[arg(long)]
-    divide: bool,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct MovesArgs {
-    #[command(flatten)]
-    game: GameArg,
-}
-
-fn perft(args: PerftArgs) -> Result<(), String> {
-    let pos = args.game.position()?;
-    if args.divide {
-        let mut total = 0;
-        for (mv, n) in pos.perft_divide(args.depth) {
-            println!("{mv} {n}");
-            total += n;
-        }
-        println!("{total}");
-    } else {
-        println!("{}", pos.perft(args.depth));
-    }
-    Ok(())
-}
-
-fn moves(args: MovesArgs) -> Result<(), String> {
-    let game = AnyGame::from_position(args.game.position()?);
-    let pos = game.position();
-    for mv in game.legal_moves() {
-        println!("{}", pos.move_to_string(&mv).unwrap_or_default());
-    }
-    if let Some(outcome) = game.outcome() {
-        println!("{outcome}");
-    }
-    Ok(())
 }
 
 /// A level's parameters with the `--set NAME=VALUE` overrides of a tuning run.
