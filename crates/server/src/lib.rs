@@ -36,7 +36,7 @@ pub mod transport;
 pub mod web;
 pub mod ws;
 
-use crate::core::{ConnId, Core, Limits, Outgoing};
+use crate::core::{ConnId, Core, Effect, Input, Limits};
 use crate::metrics::Metrics;
 use crate::store::Store;
 use crate::transport::{HandshakeStats, NoSocket, Transport};
@@ -347,7 +347,9 @@ pub struct Server {
     refusals_seen: std::collections::HashMap<&'static str, u64>,
     last_metrics: Instant,
     /// Messages waiting for their batch to be committed: (batch, when, moves in it, messages).
-    pending: VecDeque<(u64, Instant, usize, Vec<Outgoing>)>,
+    pending: VecDeque<(u64, Instant, usize, Vec<Effect>)>,
+    /// What the core called for during this tick, carried out at its end.
+    effects: Vec<Effect>,
     release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
     max_poll_gap: Duration,
     lingering: Vec<(Instant, ConnId)>,
@@ -571,6 +573,7 @@ impl Server {
             refusals_seen: std::collections::HashMap::new(),
             last_metrics: now,
             pending: VecDeque::new(),
+            effects: Vec::new(),
             release_delay: [0; RELEASE_BUCKETS_MS.len() + 1],
             max_poll_gap: Duration::ZERO,
             lingering: Vec::new(),
@@ -591,66 +594,99 @@ impl Server {
         self.lost
     }
 
-    /// Talks to the cluster thread: the other nodes' lobbies, games taken over, seats found
-    /// elsewhere, new blocks of numbers in; this node's lobby, seat checks, block requests out.
-    fn cluster_step(&mut self, now: Instant) {
+    /// Feeds the cluster thread's news to the core (the other nodes' lobbies, games taken over,
+    /// seats found elsewhere, new blocks of numbers) and, every [`CLUSTER_EVERY`], the cluster
+    /// tick (this node's lobby and seat checks go out as effects).
+    fn cluster_inputs(&mut self, now: Instant) {
         let Some(cluster) = &self.cluster else {
             return;
         };
-        for event in cluster.events() {
-            match event {
-                store::cluster::Event::Nodes(nodes) => self.core.set_remote(nodes),
-                store::cluster::Event::Adopted { games, players, claims } => {
-                    for claim in claims {
-                        self.core.stored_claim(claim);
-                    }
-                    self.core.adopt(games, players)
-                }
-                store::cluster::Event::Seats(found) => self.core.seats_found(found),
-                store::cluster::Event::Ids { kind, first, end } => self.core.add_ids(kind, first, end),
-                store::cluster::Event::GameOwner(player, game, node) => {
-                    self.core.game_owner_found(player, game, node)
-                }
-            }
+        let events = cluster.events();
+        let tick = now.saturating_duration_since(self.last_cluster) >= CLUSTER_EVERY;
+        let accepting = !self.store.is_failing() && !cluster.is_failing();
+        for event in events {
+            self.feed(Input::Cluster(event));
         }
-        if now.saturating_duration_since(self.last_cluster) >= CLUSTER_EVERY {
+        if tick {
             self.last_cluster = now;
-            self.core.set_accepting(!self.store.is_failing() && !cluster.is_failing());
-            if let Some(lobby) = self.core.take_published() {
-                cluster.request(store::cluster::Request::Publish(lobby));
-            }
-            let checks = self.core.take_seat_checks();
-            if !checks.is_empty() {
-                cluster.request(store::cluster::Request::SeatChecks(checks));
-            }
+            self.feed(Input::ClusterTick { accepting });
         }
-        for kind in self.core.take_id_requests() {
-            cluster.request(store::cluster::Request::Ids(kind));
-        }
-        for (player, game) in self.core.take_owner_lookups() {
-            cluster.request(store::cluster::Request::GameOwner(player, game));
-        }
-        if self.store.lease_lost() && !self.lost {
-            self.lost = true;
-            tracing::error!(
-                "this node lost its lease: its games are another node's now; its clients are told to \
-                 reconnect and it stops"
-            );
-            // Nothing more is stored, so nothing more is sent: the restart notice goes out as is.
-            self.core.shutting_down();
-            for o in self.core.take_out() {
-                match o {
-                    Outgoing::Message(conn, bytes) => {
-                        let renet = self.transport.renet();
-                        if renet.is_connected(conn) {
-                            renet.send_message(conn, CHANNEL, bytes);
-                        }
+    }
+
+    /// Gives an input to the core and keeps what it calls for until [`Server::carry_out`].
+    fn feed(&mut self, input: Input<'_>) {
+        let effects = self.core.handle(input);
+        self.effects.extend(effects);
+    }
+
+    /// Carries out the effects of this tick: the changes are submitted to the store as one
+    /// batch, the messages wait for that batch to be committed ([`Server::release`]), and the
+    /// lookups, password work and cluster requests go to their threads.
+    fn carry_out(&mut self, now: Instant) {
+        let mut ops = Vec::new();
+        let mut out = Vec::new();
+        let mut moves = 0;
+        for effect in std::mem::take(&mut self.effects) {
+            match effect {
+                Effect::Send(..) | Effect::Close(_) => out.push(effect),
+                Effect::Store(op) => ops.push(op),
+                Effect::LookUp { conn, hash, cutoff } => self.store.lookup(conn, hash, cutoff),
+                Effect::FindGames(request) => self.store.recent_games(request),
+                Effect::ReadArchive(request) => self.store.archive(request),
+                Effect::HashPassword(job) => {
+                    if let Some(tx) = &self.passwords.tx {
+                        let _ = tx.send(job);
                     }
-                    Outgoing::Close(conn) => self.lingering.push((now + LINGER, conn)),
                 }
+                Effect::Issued(hash) => self.minter.vouch(hash),
+                Effect::Played { .. } => moves += 1,
+                Effect::AskIds(kind) => self.to_cluster(store::cluster::Request::Ids(kind)),
+                Effect::FindOwner { player, game } => {
+                    self.to_cluster(store::cluster::Request::GameOwner(player, game))
+                }
+                Effect::Publish(lobby) => self.to_cluster(store::cluster::Request::Publish(lobby)),
+                Effect::CheckSeats(players) => self.to_cluster(store::cluster::Request::SeatChecks(players)),
             }
-            self.pending.clear();
         }
+        self.metrics.moves_accepted(moves as u64);
+        if !ops.is_empty() {
+            self.store.submit(ops);
+        }
+        if !out.is_empty() || moves > 0 {
+            self.pending.push_back((self.store.submitted(), now, moves, out));
+        }
+    }
+
+    fn to_cluster(&self, request: store::cluster::Request) {
+        if let Some(cluster) = &self.cluster {
+            cluster.request(request);
+        }
+    }
+
+    /// When this node lost its lease (another node took its games over): its clients are told to
+    /// reconnect, and it stops. Nothing more is stored, so nothing waits for the store.
+    fn check_lease(&mut self, now: Instant) {
+        if self.cluster.is_none() || !self.store.lease_lost() || self.lost {
+            return;
+        }
+        self.lost = true;
+        tracing::error!(
+            "this node lost its lease: its games are another node's now; its clients are told to \
+             reconnect and it stops"
+        );
+        for effect in self.core.handle(Input::ShuttingDown) {
+            match effect {
+                Effect::Send(conn, bytes) => {
+                    let renet = self.transport.renet();
+                    if renet.is_connected(conn) {
+                        renet.send_message(conn, CHANNEL, bytes);
+                    }
+                }
+                Effect::Close(conn) => self.lingering.push((now + LINGER, conn)),
+                _ => {}
+            }
+        }
+        self.pending.clear();
     }
 
     /// The bound UDP address.
@@ -732,21 +768,19 @@ impl Server {
         }
         self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
-        self.core.set_now(now, unix_ms());
-        for (conn, token, found, claim) in self.store.looked_up() {
-            if let Some(claim) = claim {
-                self.core.stored_claim(claim);
-            }
-            self.core.looked_up(conn, &token, found);
+        self.feed(Input::Time { now, unix_ms: unix_ms() });
+        for found in self.store.looked_up() {
+            let (conn, hash, found, claim) = found;
+            self.feed(Input::LookedUp { conn, hash, found, claim });
         }
         while let Ok(answer) = self.passwords.rx.try_recv() {
-            self.core.password_done(answer);
+            self.feed(Input::Password(answer));
         }
         for (conn, player, nickname, games) in self.store.games_found() {
-            self.core.games_found(conn, player, nickname, games);
+            self.feed(Input::GamesFound { conn, player, nickname, games });
         }
         for (conn, game, found) in self.store.archives_found() {
-            self.core.archive_found(conn, game, found);
+            self.feed(Input::ArchiveFound { conn, game, found });
         }
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {
@@ -755,12 +789,12 @@ impl Server {
                     // Who it signs in as: what the token endpoint wrote into its token.
                     let grant =
                         self.transport.take_user_data(client_id).and_then(|d| tokens::Grant::decode(&d));
-                    self.core.connected_with(client_id, grant.unwrap_or_default());
+                    self.feed(Input::Opened { conn: client_id, grant: grant.unwrap_or_default() });
                     if let Some(addr) = self.transport.client_addr(client_id) {
-                        self.core.set_origin(client_id, transport::address_key(&addr));
+                        self.feed(Input::Origin { conn: client_id, origin: transport::address_key(&addr) });
                     }
                 }
-                ServerEvent::ClientDisconnected { client_id, .. } => self.core.disconnected(client_id),
+                ServerEvent::ClientDisconnected { client_id, .. } => self.feed(Input::Closed(client_id)),
             }
         }
         let mut active = self.transport.take_active();
@@ -768,41 +802,17 @@ impl Server {
         active.dedup();
         for id in active {
             while let Some(bytes) = self.transport.renet().receive_message(id, CHANNEL) {
-                self.core.message(id, &bytes);
+                let effects = self.core.handle(Input::Message(id, &bytes));
+                self.effects.extend(effects);
             }
-        }
-        for hash in self.core.take_issued() {
-            self.minter.vouch(hash);
         }
         if slow {
             self.last_slow = now;
-            self.core.timers();
+            self.feed(Input::Timers);
         }
-        for (conn, hash, cutoff) in self.core.take_lookups() {
-            self.store.lookup(conn, hash, cutoff);
-        }
-        for request in self.core.take_games_lookups() {
-            self.store.recent_games(request);
-        }
-        for request in self.core.take_archive_lookups() {
-            self.store.archive(request);
-        }
-        for job in self.core.take_password_jobs() {
-            if let Some(tx) = &self.passwords.tx {
-                let _ = tx.send(job);
-            }
-        }
-        let moves = self.core.take_played().len();
-        self.metrics.moves_accepted(moves as u64);
-        let ops = self.core.take_ops();
-        if !ops.is_empty() {
-            self.store.submit(ops);
-        }
-        let out = self.core.take_out();
-        if !out.is_empty() || moves > 0 {
-            self.pending.push_back((self.store.submitted(), now, moves, out));
-        }
-        self.cluster_step(now);
+        self.cluster_inputs(now);
+        self.carry_out(now);
+        self.check_lease(now);
         self.release(now);
         if slow {
             self.transport.maintain();
@@ -846,14 +856,15 @@ impl Server {
             self.release_delay[bucket] += 1;
             for o in out {
                 match o {
-                    Outgoing::Message(conn, bytes) => {
+                    Effect::Send(conn, bytes) => {
                         let renet = self.transport.renet();
                         if renet.is_connected(conn) {
                             renet.send_message(conn, CHANNEL, bytes);
                             dirty.push(conn);
                         }
                     }
-                    Outgoing::Close(conn) => self.lingering.push((now + LINGER, conn)),
+                    Effect::Close(conn) => self.lingering.push((now + LINGER, conn)),
+                    _ => {}
                 }
             }
         }
@@ -895,7 +906,7 @@ impl Server {
     /// moment to arrive (resends included), then disconnects everyone.
     pub fn shutdown(mut self) {
         self.http = None;
-        self.core.shutting_down();
+        self.feed(Input::ShuttingDown);
         let deadline = Instant::now() + SHUTDOWN_GRACE;
         loop {
             self.step();

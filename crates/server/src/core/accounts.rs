@@ -15,7 +15,7 @@
 //! claim does not rename anyone) but nobody can newly take it; a claimed player cannot change
 //! their nickname.
 
-use super::{CodeStrikes, ConnId, Core, Refusal, refuse};
+use super::{CodeStrikes, ConnId, Core, Effect, Refusal, refuse};
 use crate::store::{Op, StoredRating};
 use ludus_protocol::{
     ErrorCode, GameId, LEADERBOARD_TOP, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION,
@@ -25,7 +25,9 @@ use ludus_protocol::{
 use ludus_rules::{Outcome, Side, Variant};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::time::Instant;
 
 /// A claimed nickname in memory.
 pub(super) struct Claim {
@@ -166,18 +168,13 @@ pub(super) const PASSWORD_IN_FLIGHT: usize = 64;
 /// Who pays for password work: the address, or the connection where the address is unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Spender {
-    Address(std::net::IpAddr),
+    Address(IpAddr),
     Connection(ConnId),
 }
 
 /// Whether `log` (when something was done, oldest first) has room for one more within
 /// `window` of `now` (at most `most`); what is older than the window is dropped.
-fn room_in(
-    log: &mut std::collections::VecDeque<std::time::Instant>,
-    now: std::time::Instant,
-    window: std::time::Duration,
-    most: usize,
-) -> bool {
+fn room_in(log: &mut VecDeque<Instant>, now: Instant, window: std::time::Duration, most: usize) -> bool {
     while log.front().is_some_and(|&t| now.saturating_duration_since(t) >= window) {
         log.pop_front();
     }
@@ -187,33 +184,47 @@ fn room_in(
 /// How long an address or nickname is refused after too many wrong passwords.
 const LOGIN_COOLDOWN: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// Claimed nicknames, and what bounds the password work.
+#[derive(Default)]
+pub(super) struct Accounts {
+    /// Every claimed nickname, by player.
+    pub(super) claims: HashMap<PlayerId, Claim>,
+    /// The owner of each claimed nickname, by its skeleton.
+    pub(super) claimed: HashMap<String, PlayerId>,
+    /// Password work handed out and not answered yet (bounded: [`PASSWORD_IN_FLIGHT`]).
+    pub(super) password_in_flight: usize,
+    /// When each address (or connection without one) last started password work, newest last
+    /// (every claim and sign-in counts, right or wrong: [`PASSWORD_JOBS`] a window).
+    pub(super) password_spend: HashMap<Spender, VecDeque<Instant>>,
+    /// When each address claimed its nicknames, within [`super::Limits::claim_window`].
+    pub(super) claims_made: HashMap<IpAddr, VecDeque<Instant>>,
+    /// Wrong passwords from one address.
+    pub(super) login_strikes: HashMap<IpAddr, CodeStrikes>,
+    /// Wrong passwords for one claimed nickname.
+    pub(super) claim_strikes: HashMap<PlayerId, CodeStrikes>,
+}
+
 impl Core {
     /// Whether `skeleton` is the skeleton of a nickname claimed by someone other than `me`.
     pub(super) fn claimed_by_other(&self, skeleton: &str, me: Option<PlayerId>) -> bool {
-        self.claimed.get(skeleton).is_some_and(|owner| Some(*owner) != me)
+        self.accounts.claimed.get(skeleton).is_some_and(|owner| Some(*owner) != me)
     }
 
     /// Whether `pid` has claimed their nickname.
     pub(super) fn is_claimed(&self, pid: PlayerId) -> bool {
-        self.claims.contains_key(&pid)
+        self.accounts.claims.contains_key(&pid)
     }
 
     /// A claimed player's rating in `variant` (the starting one before any rated game); `None`
     /// for a player who has not claimed their nickname.
     pub(super) fn claimed_rating(&self, pid: PlayerId, variant: Variant) -> Option<StoredRating> {
-        let claim = self.claims.get(&pid)?;
+        let claim = self.accounts.claims.get(&pid)?;
         Some(claim.ratings.get(&variant).copied().unwrap_or_default())
     }
 
     /// [`Core::claimed_rating`] as clients show it.
     pub(super) fn rating_view_in(&self, pid: PlayerId, variant: Variant) -> Option<RatingView> {
         self.claimed_rating(pid, variant).as_ref().map(rating_view)
-    }
-
-    /// Takes the password work to do: run each with [`run_job`] (off the loop) and answer it
-    /// with [`Core::password_done`].
-    pub fn take_password_jobs(&mut self) -> Vec<PasswordJob> {
-        std::mem::take(&mut self.password_jobs)
     }
 
     /// [`ludus_protocol::ClientMessage::ClaimNickname`].
@@ -245,7 +256,7 @@ impl Core {
         let nickname = player.nickname.clone();
         if let Some(origin) = self.conns.get(&conn).and_then(|c| c.origin) {
             let (now, window, most) = (self.now, self.limits.claim_window, self.limits.claims_per_address);
-            if !room_in(self.claims_made.entry(origin).or_default(), now, window, most) {
+            if !room_in(self.accounts.claims_made.entry(origin).or_default(), now, window, most) {
                 return refuse(
                     ErrorCode::RateLimited,
                     format!(
@@ -256,7 +267,7 @@ impl Core {
             }
         }
         self.start_password_job(conn)?;
-        self.password_jobs.push(PasswordJob::Hash { conn, player: pid, nickname, password });
+        self.effects.push(Effect::HashPassword(PasswordJob::Hash { conn, player: pid, nickname, password }));
         Ok(())
     }
 
@@ -269,12 +280,12 @@ impl Core {
         if c.password_busy {
             return refuse(ErrorCode::RateLimited, "a password is being checked: wait for the answer");
         }
-        if self.password_in_flight >= PASSWORD_IN_FLIGHT {
+        if self.accounts.password_in_flight >= PASSWORD_IN_FLIGHT {
             return refuse(ErrorCode::Busy, "the server is checking many passwords: try again in a moment");
         }
         let spender = c.origin.map_or(Spender::Connection(conn), Spender::Address);
         let now = self.now;
-        let spent = self.password_spend.entry(spender).or_default();
+        let spent = self.accounts.password_spend.entry(spender).or_default();
         if !room_in(spent, now, PASSWORD_WINDOW, PASSWORD_JOBS) {
             return refuse(
                 ErrorCode::RateLimited,
@@ -285,7 +296,7 @@ impl Core {
             );
         }
         spent.push_back(now);
-        self.password_in_flight += 1;
+        self.accounts.password_in_flight += 1;
         if let Some(c) = self.conns.get_mut(&conn) {
             c.password_busy = true;
         }
@@ -301,12 +312,12 @@ impl Core {
         password: Password,
     ) -> Result<(), Refusal> {
         let skeleton = crate::names::skeleton(nickname.trim());
-        let target = self.claimed.get(&skeleton).copied();
+        let target = self.accounts.claimed.get(&skeleton).copied();
         let origin = self.conns.get(&conn).and_then(|c| c.origin);
         let now = self.now;
         let cooling = |s: Option<&CodeStrikes>| s.is_some_and(|s| s.until.is_some_and(|until| now < until));
-        if cooling(origin.and_then(|o| self.login_strikes.get(&o)))
-            || cooling(target.and_then(|t| self.claim_strikes.get(&t)))
+        if cooling(origin.and_then(|o| self.accounts.login_strikes.get(&o)))
+            || cooling(target.and_then(|t| self.accounts.claim_strikes.get(&t)))
         {
             return refuse(
                 ErrorCode::TooManyAttempts,
@@ -314,9 +325,15 @@ impl Core {
             );
         }
         self.check_free_to_switch(pid)?;
-        let password_hash = target.and_then(|t| self.claims.get(&t)).map(|c| c.password_hash.clone());
+        let password_hash =
+            target.and_then(|t| self.accounts.claims.get(&t)).map(|c| c.password_hash.clone());
         self.start_password_job(conn)?;
-        self.password_jobs.push(PasswordJob::Verify { conn, target, password_hash, password });
+        self.effects.push(Effect::HashPassword(PasswordJob::Verify {
+            conn,
+            target,
+            password_hash,
+            password,
+        }));
         Ok(())
     }
 
@@ -331,11 +348,11 @@ impl Core {
     }
 
     /// The answer to a job of [`Core::take_password_jobs`].
-    pub fn password_done(&mut self, answer: PasswordAnswer) {
+    pub(super) fn password_done(&mut self, answer: PasswordAnswer) {
         let conn = match &answer {
             PasswordAnswer::Hashed { conn, .. } | PasswordAnswer::Verified { conn, .. } => *conn,
         };
-        self.password_in_flight = self.password_in_flight.saturating_sub(1);
+        self.accounts.password_in_flight = self.accounts.password_in_flight.saturating_sub(1);
         let Some(c) = self.conns.get_mut(&conn) else {
             return; // Gone meanwhile.
         };
@@ -374,11 +391,11 @@ impl Core {
             return refuse(ErrorCode::BadNickname, "this name or one that looks like it is claimed");
         }
         if let Some(origin) = self.conns.get(&conn).and_then(|c| c.origin) {
-            self.claims_made.entry(origin).or_default().push_back(self.now);
+            self.accounts.claims_made.entry(origin).or_default().push_back(self.now);
         }
-        self.claimed.insert(skeleton.clone(), pid);
+        self.accounts.claimed.insert(skeleton.clone(), pid);
         let origin = self.claim_origin(conn);
-        self.claims.insert(
+        self.accounts.claims.insert(
             pid,
             Claim {
                 nickname: nickname.clone(),
@@ -387,9 +404,13 @@ impl Core {
                 origin: origin.clone(),
             },
         );
-        self.ops.push(Op::Claim { id: pid.0, skeleton, password_hash });
+        self.effects.push(Effect::Store(Op::Claim { id: pid.0, skeleton, password_hash }));
         if let Some(o) = origin {
-            self.ops.push(Op::ClaimOrigin { id: pid.0, address: o.address, claimed_ms: o.claimed_ms });
+            self.effects.push(Effect::Store(Op::ClaimOrigin {
+                id: pid.0,
+                address: o.address,
+                claimed_ms: o.claimed_ms,
+            }));
         }
         self.send_conn(conn, &ServerMessage::NicknameClaimed { nickname });
         Ok(())
@@ -403,13 +424,13 @@ impl Core {
         ok: bool,
     ) -> Result<(), Refusal> {
         let origin = self.conns.get(&conn).and_then(|c| c.origin);
-        let Some(target) = target.filter(|t| ok && self.claims.contains_key(t)) else {
+        let Some(target) = target.filter(|t| ok && self.accounts.claims.contains_key(t)) else {
             let now = self.now;
             if let Some(o) = origin {
-                strike(self.login_strikes.entry(o).or_insert_with(|| fresh(now)), now);
+                strike(self.accounts.login_strikes.entry(o).or_insert_with(|| fresh(now)), now);
             }
             if let Some(t) = target {
-                strike(self.claim_strikes.entry(t).or_insert_with(|| fresh(now)), now);
+                strike(self.accounts.claim_strikes.entry(t).or_insert_with(|| fresh(now)), now);
             }
             return refuse(ErrorCode::BadCredentials, "unknown nickname or wrong password");
         };
@@ -421,7 +442,8 @@ impl Core {
             }
             self.forget_if_idle(pid);
             if !self.players.contains_key(&target) {
-                let nickname = self.claims.get(&target).map(|c| c.nickname.clone()).unwrap_or_default();
+                let nickname =
+                    self.accounts.claims.get(&target).map(|c| c.nickname.clone()).unwrap_or_default();
                 self.players.insert(target, super::Player::new(String::new(), None, self.unix_ms, nickname));
             }
         }
@@ -437,7 +459,12 @@ impl Core {
             self.tokens.remove(&h);
         }
         self.tokens.insert(hash.clone(), target);
-        self.ops.push(Op::Credential { id: target.0, hash, prev: None, last_seen_ms: self.unix_ms });
+        self.effects.push(Effect::Store(Op::Credential {
+            id: target.0,
+            hash,
+            prev: None,
+            last_seen_ms: self.unix_ms,
+        }));
         self.take_connection(conn, target);
         let nickname = self.players.get(&target).map(|p| p.nickname.clone()).unwrap_or_default();
         self.send_conn(
@@ -465,7 +492,7 @@ impl Core {
         public: bool,
     ) -> Option<[RatingChange; 2]> {
         let rating = |pid: PlayerId| -> Option<StoredRating> {
-            self.claims.get(&pid).map(|c| c.ratings.get(&variant).copied().unwrap_or_default())
+            self.accounts.claims.get(&pid).map(|c| c.ratings.get(&variant).copied().unwrap_or_default())
         };
         let before = [rating(players[0])?, rating(players[1])?];
         let score = |side: Side| match outcome.winner {
@@ -483,21 +510,21 @@ impl Core {
             }
         }
         for i in 0..2 {
-            if let Some(c) = self.claims.get_mut(&players[i]) {
+            if let Some(c) = self.accounts.claims.get_mut(&players[i]) {
                 c.ratings.insert(variant, after[i]);
             }
-            self.ops.push(Op::Rating { player: players[i].0, variant, rating: after[i] });
+            self.effects.push(Effect::Store(Op::Rating { player: players[i].0, variant, rating: after[i] }));
         }
         Some([0, 1].map(|i| RatingChange { before: rating_view(&before[i]), after: rating_view(&after[i]) }))
     }
 }
 
-fn fresh(now: std::time::Instant) -> CodeStrikes {
+fn fresh(now: Instant) -> CodeStrikes {
     CodeStrikes { count: 0, since: now, until: None }
 }
 
 /// Counts a wrong password: beyond [`LOGIN_GUESSES`] in [`LOGIN_WINDOW`], a cool-down.
-fn strike(s: &mut CodeStrikes, now: std::time::Instant) {
+fn strike(s: &mut CodeStrikes, now: Instant) {
     if now.saturating_duration_since(s.since) > LOGIN_WINDOW || s.until.is_some_and(|u| now >= u) {
         *s = fresh(now);
     }
@@ -518,6 +545,7 @@ impl Core {
         variant: Variant,
     ) -> Result<(), Refusal> {
         let mut entries: Vec<(PlayerId, &Claim, StoredRating)> = self
+            .accounts
             .claims
             .iter()
             .filter_map(|(id, c)| c.ratings.get(&variant).filter(|r| r.games > 0).map(|r| (*id, c, *r)))
@@ -541,8 +569,8 @@ impl Core {
     /// from the database (off the loop: [`Core::take_games_lookups`]).
     pub(super) fn profile(&mut self, conn: ConnId, pid: PlayerId, nickname: &str) -> Result<(), Refusal> {
         let skeleton = crate::names::skeleton(nickname.trim());
-        let target = match self.claimed.get(&skeleton) {
-            Some(id) => self.claims.get(id).map(|c| (*id, c.nickname.clone())),
+        let target = match self.accounts.claimed.get(&skeleton) {
+            Some(id) => self.accounts.claims.get(id).map(|c| (*id, c.nickname.clone())),
             None => self
                 .players
                 .iter()
@@ -553,10 +581,10 @@ impl Core {
         let Some((player, nickname)) = target else {
             return refuse(ErrorCode::UnknownPlayer, "no claimed nickname or player online has that name");
         };
-        if !self.profiles_pending.insert(conn) {
+        if !self.answers.profiles.insert(conn) {
             return refuse(ErrorCode::RateLimited, "one profile at a time: wait for the answer");
         }
-        self.games_lookups.push((conn, player.0, nickname, player == pid));
+        self.effects.push(Effect::FindGames((conn, player.0, nickname, player == pid)));
         Ok(())
     }
 
@@ -569,29 +597,29 @@ impl Core {
         if self.games.get(&game).is_some_and(|g| g.public || g.players.contains(&pid)) {
             return refuse(ErrorCode::UnknownGame, "this game is still being played: watch it instead");
         }
-        if !self.archives_pending.insert(conn) {
+        if !self.answers.archives.insert(conn) {
             return refuse(ErrorCode::RateLimited, "one archive at a time: wait for the answer");
         }
-        self.archive_lookups.push((conn, game.0));
+        self.effects.push(Effect::ReadArchive((conn, game.0)));
         Ok(())
-    }
-
-    /// Takes the archive lookups: answer each with [`Core::archive_found`].
-    pub fn take_archive_lookups(&mut self) -> Vec<crate::store::ArchiveRequest> {
-        std::mem::take(&mut self.archive_lookups)
     }
 
     /// The answer to a lookup of [`Core::take_archive_lookups`]: the archive goes out if the
     /// game was public or the asker played in it; otherwise the same refusal as for a game
     /// that does not exist, so that private games' numbers reveal nothing.
-    pub fn archive_found(&mut self, conn: ConnId, game: u64, found: Option<crate::store::StoredArchive>) {
-        if !self.archives_pending.remove(&conn) {
+    pub(super) fn archive_found(
+        &mut self,
+        conn: ConnId,
+        game: u64,
+        found: Option<crate::store::StoredArchive>,
+    ) {
+        if !self.answers.archives.remove(&conn) {
             return;
         }
         let Some(asker) = self.conns.get(&conn).and_then(|c| c.player) else {
             return;
         };
-        let mark = self.out.len();
+        let mark = self.effects.len();
         match found.filter(|f| f.public || f.players.contains(&asker.0)) {
             Some(f) => self.send_conn(conn, &ServerMessage::Archive(Box::new(f.archive))),
             None => self.send_conn(
@@ -605,18 +633,19 @@ impl Core {
         self.charge_answers_since(conn, mark);
     }
 
-    /// Takes the recent-games lookups of profiles: answer each with [`Core::games_found`].
-    pub fn take_games_lookups(&mut self) -> Vec<crate::store::GamesRequest> {
-        std::mem::take(&mut self.games_lookups)
-    }
-
     /// The answer to a lookup of [`Core::take_games_lookups`]: the profile goes out.
-    pub fn games_found(&mut self, conn: ConnId, player: u64, nickname: String, recent: Vec<RecentGame>) {
-        if !self.profiles_pending.remove(&conn) || !self.conns.contains_key(&conn) {
+    pub(super) fn games_found(
+        &mut self,
+        conn: ConnId,
+        player: u64,
+        nickname: String,
+        recent: Vec<RecentGame>,
+    ) {
+        if !self.answers.profiles.remove(&conn) || !self.conns.contains_key(&conn) {
             return;
         }
         let player = PlayerId(player);
-        let claim = self.claims.get(&player);
+        let claim = self.accounts.claims.get(&player);
         let ratings = match claim {
             Some(c) => Variant::ALL
                 .iter()
@@ -635,7 +664,7 @@ impl Core {
             None => Vec::new(),
         };
         let view = ProfileView { player, nickname, claimed: claim.is_some(), ratings, recent };
-        let mark = self.out.len();
+        let mark = self.effects.len();
         self.send_conn(conn, &ServerMessage::Profile(view));
         self.charge_answers_since(conn, mark);
     }

@@ -11,8 +11,10 @@
 //! [`Limits::answer_rate`]: super::Limits::answer_rate
 
 use super::limits::AnswerBudget;
-use super::{ConnId, Core, Outgoing, Refusal, refuse};
+use super::{ConnId, Core, Effect, Refusal, refuse};
 use ludus_protocol::{ClientMessage, ErrorCode};
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 
 /// Whether a request's answer is large compared with the request.
 pub(super) fn is_large(message: &ClientMessage) -> bool {
@@ -26,6 +28,17 @@ pub(super) fn is_large(message: &ClientMessage) -> bool {
     )
 }
 
+/// Large answers: what each address may still draw, and the database lookups waiting.
+#[derive(Default)]
+pub(super) struct Answers {
+    /// The large-answer budget of each address.
+    pub(super) by_address: HashMap<IpAddr, AnswerBudget>,
+    /// Connections waiting for an archive (one at a time each).
+    pub(super) archives: HashSet<ConnId>,
+    /// Connections waiting for a profile (one at a time each).
+    pub(super) profiles: HashSet<ConnId>,
+}
+
 impl Core {
     /// Refuses a large answer to `conn` while its budget, or its address's, is spent.
     pub(super) fn check_answer_budget(&mut self, conn: ConnId) -> Result<(), Refusal> {
@@ -37,7 +50,7 @@ impl Core {
         };
         let mut wait = c.answers.wait(burst, rate, now);
         if let Some(origin) = c.origin
-            && let Some(budget) = self.address_answers.get_mut(&origin)
+            && let Some(budget) = self.answers.by_address.get_mut(&origin)
         {
             wait = wait.max(budget.wait(address_burst, address_rate, now));
         }
@@ -53,12 +66,12 @@ impl Core {
         }
     }
 
-    /// Counts against `conn`'s budgets the bytes queued for it from `out[mark..]`.
+    /// Counts against `conn`'s budgets the bytes queued for it from `effects[mark..]`.
     pub(super) fn charge_answers_since(&mut self, conn: ConnId, mark: usize) {
-        let bytes = self.out[mark.min(self.out.len())..]
+        let bytes = self.effects[mark.min(self.effects.len())..]
             .iter()
-            .map(|o| match o {
-                Outgoing::Message(c, b) if *c == conn => b.len(),
+            .map(|e| match e {
+                Effect::Send(c, b) if *c == conn => b.len(),
                 _ => 0,
             })
             .sum();
@@ -75,7 +88,8 @@ impl Core {
         };
         c.answers.spend(burst, rate, now, bytes);
         if let Some(origin) = c.origin {
-            self.address_answers
+            self.answers
+                .by_address
                 .entry(origin)
                 .or_insert_with(|| AnswerBudget::new(address_burst, now))
                 .spend(address_burst, address_rate, now, bytes);
@@ -84,11 +98,11 @@ impl Core {
 
     /// Forgets the addresses whose budget is whole again (called when there are many).
     pub(super) fn prune_answer_budgets(&mut self) {
-        if self.address_answers.len() <= 10_000 {
+        if self.answers.by_address.len() <= 10_000 {
             return;
         }
         let (now, burst, rate) =
             (self.now, self.limits.address_answer_burst, self.limits.address_answer_rate);
-        self.address_answers.retain(|_, b| !b.is_full(burst, rate, now));
+        self.answers.by_address.retain(|_, b| !b.is_full(burst, rate, now));
     }
 }

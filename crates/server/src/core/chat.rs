@@ -33,7 +33,7 @@
 //! [`Limits::chat_interval`]: super::Limits::chat_interval
 
 use super::game::LiveGame;
-use super::{Core, Refusal, refuse};
+use super::{Core, Effect, Refusal, refuse};
 use crate::names::visible;
 use crate::store::Op;
 use ludus_protocol::{
@@ -163,7 +163,7 @@ impl Core {
             ply: g.game.ply() as u32,
             at_ms: self.unix_ms,
         };
-        self.ops.push(Op::Chat { game: gid.0, seq: g.chat_seq, line: line.clone() });
+        self.effects.push(Effect::Store(Op::Chat { game: gid.0, seq: g.chat_seq, line: line.clone() }));
         g.chat_seq += 1;
         g.chat.push(line.clone());
         let listeners: Vec<PlayerId> = g.audience().into_iter().filter(|&p| hears(g, p, &line)).collect();

@@ -13,7 +13,7 @@
 
 use super::limits::MAX_MOVE_CHARS;
 use super::spectators::tally;
-use super::{Core, Refusal, refuse, side_of};
+use super::{Core, Effect, Refusal, refuse, side_of};
 use crate::store::{Op, StoredGame};
 use ludus_protocol::{
     ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId,
@@ -177,7 +177,7 @@ impl Core {
             };
         let game = AnyGame::new(variant);
         let created_ms = self.unix_ms;
-        self.ops.push(Op::NewGame {
+        self.effects.push(Effect::Store(Op::NewGame {
             id: id.0,
             room: code.to_string(),
             variant,
@@ -187,7 +187,7 @@ impl Core {
             clock,
             created_ms,
             rated,
-        });
+        }));
         let mut live =
             LiveGame::new(id, code.to_string(), game, players, public, clock, self.now, created_ms);
         live.rated = rated;
@@ -358,15 +358,15 @@ impl Core {
         // The mover's own open draw offer lapses with their move (the opponent's stands).
         let lapsed = g.draw_offer.take_if(|by| *by == side);
         self.stats.moves += 1;
-        self.played.push((gid, ply));
+        self.effects.push(Effect::Played { game: gid, ply });
         let clocks_after = g.clock.map(|_| g.remaining_ms);
-        self.ops.push(Op::Move {
+        self.effects.push(Effect::Store(Op::Move {
             game: gid.0,
             ply,
             mv: notation.clone(),
             at_ms: self.unix_ms,
             clocks: clocks_after,
-        });
+        }));
         // The crowd's verdict, then a clean slate for the next ply.
         let proposals = tally(&g.proposals);
         g.proposals.clear();
@@ -378,7 +378,7 @@ impl Core {
         });
         if !proposals.is_empty() {
             g.history.push(PlyProposals { ply, played: notation.clone(), proposals: proposals.clone() });
-            self.ops.push(Op::Proposals { game: gid.0, ply, proposals });
+            self.effects.push(Effect::Store(Op::Proposals { game: gid.0, ply, proposals }));
         }
         let players = g.players;
         let spectators: Vec<PlayerId> = g.spectators.iter().copied().collect();
@@ -498,7 +498,7 @@ impl Core {
         if rated {
             self.counted_rated(g.players, self.now);
         } else if g.rated {
-            self.ops.push(Op::Unrated { game: gid.0 });
+            self.effects.push(Effect::Store(Op::Unrated { game: gid.0 }));
         }
         let nick = |p: &PlayerId| self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default();
         let archive = ArchivedGame {
@@ -514,12 +514,12 @@ impl Core {
             rated,
             ratings,
         };
-        self.ops.push(Op::Finish {
+        self.effects.push(Effect::Store(Op::Finish {
             game: gid.0,
             outcome: outcome.to_string(),
             ended_ms: archive.ended_ms,
             archive: serde_json::to_string(&archive).unwrap_or_default(),
-        });
+        }));
         self.stats.games_finished += 1;
         self.send_players(g.audience(), &ServerMessage::GameOver { game: gid, outcome, archive });
         for s in &g.spectators {

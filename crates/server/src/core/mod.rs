@@ -1,16 +1,19 @@
 //! The server's state and rules of engagement: players, rooms, the quick-match queue, live
-//! games, spectators and their proposals. No I/O: the loop in `lib.rs` feeds it connections,
-//! message bytes, the time and the answers of player lookups, and takes from it the changes to
-//! store, the lookups to make and the messages to send.
+//! games, spectators and their proposals. No I/O: everything comes in through one door,
+//! [`Core::handle`], as an [`Input`] (connections, message bytes, the time, the answers of
+//! lookups and password work, cluster events), and everything it calls for comes out as
+//! [`Effect`]s (messages to send, changes to store, lookups to make), which the loop in
+//! `lib.rs` carries out in one place.
 //!
 //! Nothing a client sends can make it panic: every message is decoded with errors, every
 //! request is checked (seat, turn, ply, legality with `ludus_rules`), and a refused request
 //! changes nothing and gets an [`ServerMessage::Error`].
 //!
-//! The time ([`Core::set_now`]) and the random source (the seed given to [`Core::new`]) are
+//! The time ([`Input::Time`]) and the random source (the seed given to [`Core::new`]) are
 //! injected, so tests drive the core without sockets, sleeps or chance.
 //!
 //! - [`mod@self`]: the state, connections, sign-in, dispatch of requests, sending.
+//! - `door`: [`Input`], [`Effect`] and [`Core::handle`].
 //! - `limits`: [`Limits`], the per-connection message budget, clock and move bounds.
 //! - `rooms`: rooms and their codes, rematches, leaving.
 //! - `matchmaking`: the quick-match queue.
@@ -23,6 +26,7 @@
 mod accounts;
 mod answers;
 mod chat;
+mod door;
 mod game;
 mod limits;
 mod matchmaking;
@@ -36,6 +40,7 @@ mod tests;
 pub use accounts::{
     PasswordAnswer, PasswordJob, hash_password, rating_period, rating_view, run_job, verify_password,
 };
+pub use door::{Effect, Input};
 pub use limits::Limits;
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
 pub use rated::{RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash};
@@ -60,15 +65,6 @@ use std::time::Instant;
 
 /// A connection: renet2's client id.
 pub type ConnId = u64;
-
-/// What a tick produced for a connection, in order.
-#[derive(Debug)]
-pub enum Outgoing {
-    /// An encoded message.
-    Message(ConnId, Bytes),
-    /// Close the connection (after the messages before this one).
-    Close(ConnId),
-}
 
 /// A refused request: the code and the explanation sent back in [`ServerMessage::Error`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -192,63 +188,25 @@ pub struct Core {
     conns: HashMap<ConnId, Conn>,
     players: HashMap<PlayerId, Player>,
     tokens: HashMap<String, PlayerId>,
-    /// Hashes of the credentials issued since the last [`Core::take_issued`].
-    issued: Vec<String>,
     rooms: HashMap<String, Room>,
     games: HashMap<GameId, LiveGame>,
     queue: HashMap<QueueKey, VecDeque<PlayerId>>,
-    next_player: u64,
-    next_game: u64,
-    /// The ends of this node's blocks of numbers (`u64::MAX`: one node, no blocks).
-    player_end: u64,
-    game_end: u64,
-    /// The next blocks, once the database gave them ([player, game]).
-    spare_ids: [Option<(u64, u64)>; 2],
-    /// A block was asked for and has not come.
-    ids_asked: [bool; 2],
-    id_requests: Vec<crate::store::cluster::IdKind>,
+    /// The player and game numbers ([`nodes::Ids`]).
+    ids: nodes::Ids,
     /// The other nodes, when this is one of several.
     nodes: Option<nodes::Nodes>,
-    /// Games to find on the other nodes: (who asked to watch, which game).
-    owner_lookups: Vec<(PlayerId, GameId)>,
     room_serial: u64,
-    ops: Vec<Op>,
-    out: Vec<Outgoing>,
-    lookups: Vec<(ConnId, String, u64)>,
+    /// What the input being handled calls for ([`Core::handle`] returns it).
+    effects: Vec<Effect>,
     code_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
-    /// Every claimed nickname, by player.
-    claims: HashMap<PlayerId, accounts::Claim>,
-    /// The owner of each claimed nickname, by its skeleton.
-    claimed: HashMap<String, PlayerId>,
-    /// Password work for the password thread.
-    password_jobs: Vec<PasswordJob>,
-    /// Password work handed out and not answered yet (bounded: [`accounts::PASSWORD_IN_FLIGHT`]).
-    password_in_flight: usize,
-    /// When each address (or connection without one) last started password work, newest last
-    /// (every claim and sign-in counts, right or wrong: [`accounts::PASSWORD_JOBS`] a window).
-    password_spend: HashMap<accounts::Spender, VecDeque<Instant>>,
-    /// When each address claimed its nicknames, within [`Limits::claim_window`].
-    claims_made: HashMap<std::net::IpAddr, VecDeque<Instant>>,
-    /// Wrong passwords from one address.
-    login_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
-    /// Wrong passwords for one claimed nickname.
-    claim_strikes: HashMap<PlayerId, CodeStrikes>,
-    /// Recent-games lookups of profiles for the database reader.
-    games_lookups: Vec<crate::store::GamesRequest>,
-    /// Archives to read ([`Core::take_archive_lookups`]).
-    archive_lookups: Vec<crate::store::ArchiveRequest>,
-    /// Connections waiting for an archive (one at a time each).
-    archives_pending: std::collections::HashSet<ConnId>,
-    /// Connections waiting for a profile (one at a time each).
-    profiles_pending: std::collections::HashSet<ConnId>,
-    /// The large-answer budget of each address ([`answers`]).
-    address_answers: HashMap<std::net::IpAddr, limits::AnswerBudget>,
+    /// Claimed nicknames and the password work's budgets ([`accounts::Accounts`]).
+    accounts: accounts::Accounts,
+    /// Large answers: the budgets of addresses and the lookups waiting ([`answers::Answers`]).
+    answers: answers::Answers,
     /// Rated play: when the games that changed the ratings of each pair ended ([`rated`]).
     rated_pairs: HashMap<[PlayerId; 2], VecDeque<Instant>>,
     /// The key of the hash of claiming addresses ([`Core::set_address_secret`]).
     address_secret: [u8; 32],
-    /// Moves accepted this tick: (game, ply), for the round-trip measurement of the loop.
-    played: Vec<(GameId, u32)>,
     /// Counters for the operator.
     pub stats: Stats,
 }
@@ -323,37 +281,15 @@ impl Core {
             rooms: HashMap::new(),
             games: HashMap::new(),
             queue: HashMap::new(),
-            next_player: loaded.next_player.max(1),
-            next_game: loaded.next_game.max(1),
-            player_end: loaded.player_end,
-            game_end: loaded.game_end,
-            spare_ids: [None, None],
-            ids_asked: [false; 2],
-            id_requests: Vec::new(),
+            ids: nodes::Ids::new(&loaded),
             nodes: None,
-            owner_lookups: Vec::new(),
             room_serial: 0,
-            ops: Vec::new(),
-            out: Vec::new(),
-            lookups: Vec::new(),
-            issued: Vec::new(),
+            effects: Vec::new(),
             code_strikes: HashMap::new(),
-            claims: HashMap::new(),
-            claimed: HashMap::new(),
-            password_jobs: Vec::new(),
-            password_in_flight: 0,
-            password_spend: HashMap::new(),
-            claims_made: HashMap::new(),
-            login_strikes: HashMap::new(),
-            claim_strikes: HashMap::new(),
-            games_lookups: Vec::new(),
-            archive_lookups: Vec::new(),
-            archives_pending: std::collections::HashSet::new(),
-            profiles_pending: std::collections::HashSet::new(),
-            address_answers: HashMap::new(),
+            accounts: accounts::Accounts::default(),
+            answers: answers::Answers::default(),
             rated_pairs: HashMap::new(),
             address_secret: [0; 32],
-            played: Vec::new(),
             stats: Stats::default(),
         };
         for p in loaded.players {
@@ -363,9 +299,9 @@ impl Core {
             let id = PlayerId(c.id);
             // Claims are loaded by player number: of two look-alikes claimed before their keys
             // were equal, the older player keeps the name.
-            core.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
+            core.accounts.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
             let ratings = c.ratings.into_iter().collect();
-            core.claims.insert(
+            core.accounts.claims.insert(
                 id,
                 accounts::Claim {
                     nickname: c.nickname,
@@ -390,22 +326,6 @@ impl Core {
     /// Open connections.
     pub fn connections(&self) -> usize {
         self.conns.len()
-    }
-
-    /// Takes the changes to store.
-    pub fn take_ops(&mut self) -> Vec<Op> {
-        std::mem::take(&mut self.ops)
-    }
-
-    /// Takes the messages and closes to perform (after the changes are stored).
-    pub fn take_out(&mut self) -> Vec<Outgoing> {
-        std::mem::take(&mut self.out)
-    }
-
-    /// Takes the players to look up by credential hash (connection, hash, the oldest last
-    /// sign-in still valid in Unix milliseconds): answer each with [`Core::looked_up`].
-    pub fn take_lookups(&mut self) -> Vec<(ConnId, String, u64)> {
-        std::mem::take(&mut self.lookups)
     }
 
     /// Keeps a stored player in memory, found by both of its credential hashes.
@@ -454,18 +374,6 @@ impl Core {
         self.unix_ms.saturating_sub(self.limits.credential_lifetime.as_millis() as u64)
     }
 
-    /// Takes the moves accepted since the last call: (game, ply).
-    pub fn take_played(&mut self) -> Vec<(GameId, u32)> {
-        std::mem::take(&mut self.played)
-    }
-
-    /// Sets the time of the current tick: the monotonic instant (clocks, holds, rates) and the
-    /// wall clock in milliseconds since the Unix epoch (what is stored).
-    pub fn set_now(&mut self, now: Instant, unix_ms: u64) {
-        self.now = now;
-        self.unix_ms = unix_ms;
-    }
-
     /// A random number from the injected source.
     fn random_u64(&mut self) -> u64 {
         self.rng.random()
@@ -475,21 +383,15 @@ impl Core {
     fn new_token(&mut self) -> String {
         let bytes: [u8; 16] = self.rng.random();
         let credential: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        self.issued.push(credential_hash(&credential));
+        self.effects.push(Effect::Issued(credential_hash(&credential)));
         credential
-    }
-
-    /// Takes the hashes of the session credentials issued since the last call (the token
-    /// endpoint then knows them for returning players).
-    pub fn take_issued(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.issued)
     }
 
     // Sending.
 
     fn send_conn(&mut self, conn: ConnId, message: &ServerMessage) {
         if let Ok(bytes) = encode(message) {
-            self.out.push(Outgoing::Message(conn, Bytes::from(bytes)));
+            self.effects.push(Effect::Send(conn, Bytes::from(bytes)));
         }
     }
 
@@ -506,7 +408,7 @@ impl Core {
         let bytes = Bytes::from(bytes);
         for p in players {
             if let Some(conn) = self.players.get(&p).and_then(|p| p.conn) {
-                self.out.push(Outgoing::Message(conn, bytes.clone()));
+                self.effects.push(Effect::Send(conn, bytes.clone()));
             }
         }
     }
@@ -522,13 +424,13 @@ impl Core {
             && !c.closing
         {
             c.closing = true;
-            self.out.push(Outgoing::Close(conn));
+            self.effects.push(Effect::Close(conn));
         }
     }
 
     /// Tells every connection that the server is going away (it restarts: they reconnect by
     /// themselves) and closes them.
-    pub fn shutting_down(&mut self) {
+    fn shutting_down(&mut self) {
         let mut conns: Vec<ConnId> = self.conns.keys().copied().collect();
         conns.sort_unstable();
         for conn in conns {
@@ -539,13 +441,8 @@ impl Core {
 
     // Connections.
 
-    /// A connection opened by a new player's token (tests).
-    pub fn connected(&mut self, conn: ConnId) {
-        self.connected_with(conn, Grant { credential: None, may_create: true });
-    }
-
     /// A connection opened, with what its connect token says.
-    pub fn connected_with(&mut self, conn: ConnId, grant: Grant) {
+    fn connected_with(&mut self, conn: ConnId, grant: Grant) {
         self.conns.insert(
             conn,
             Conn {
@@ -563,7 +460,7 @@ impl Core {
     }
 
     /// Where a connection comes from (its address's key, [`crate::transport::address_key`]).
-    pub fn set_origin(&mut self, conn: ConnId, origin: std::net::IpAddr) {
+    fn set_origin(&mut self, conn: ConnId, origin: std::net::IpAddr) {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.origin = Some(origin);
         }
@@ -604,12 +501,12 @@ impl Core {
     }
 
     /// A connection closed (by either side, or timed out).
-    pub fn disconnected(&mut self, conn: ConnId) {
+    fn disconnected(&mut self, conn: ConnId) {
         let Some(c) = self.conns.remove(&conn) else {
             return;
         };
-        self.profiles_pending.remove(&conn);
-        self.archives_pending.remove(&conn);
+        self.answers.profiles.remove(&conn);
+        self.answers.archives.remove(&conn);
         let Some(pid) = c.player else {
             return;
         };
@@ -651,7 +548,7 @@ impl Core {
     }
 
     /// Handles one message from a connection.
-    pub fn message(&mut self, conn: ConnId, bytes: &[u8]) {
+    fn message(&mut self, conn: ConnId, bytes: &[u8]) {
         let now = self.now;
         let limits = self.limits.clone();
         let Some(c) = self.conns.get_mut(&conn) else {
@@ -766,7 +663,7 @@ impl Core {
                         c.pending = Some((hello, nickname, Vec::new()));
                     }
                     let cutoff = self.credential_cutoff();
-                    self.lookups.push((conn, hash, cutoff));
+                    self.effects.push(Effect::LookUp { conn, hash, cutoff });
                     Ok(())
                 }
             },
@@ -779,7 +676,7 @@ impl Core {
     /// hash, if any (and not expired). The waiting sign-in goes on (as a new player when nobody
     /// has that credential and the token allows it, else refused with `SessionExpired`), then
     /// the messages that arrived meanwhile.
-    pub fn looked_up(&mut self, conn: ConnId, hash: &str, found: Option<StoredPlayer>) {
+    fn looked_up(&mut self, conn: ConnId, hash: &str, found: Option<StoredPlayer>) {
         let Some((_, nickname, waiting)) = self.conns.get_mut(&conn).and_then(|c| c.pending.take()) else {
             return; // Gone meanwhile.
         };
@@ -854,12 +751,12 @@ impl Core {
                     }
                 }
                 self.tokens.insert(hash.clone(), pid);
-                self.ops.push(Op::Credential {
+                self.effects.push(Effect::Store(Op::Credential {
                     id: pid.0,
                     hash,
                     prev: Some(used),
                     last_seen_ms: self.unix_ms,
-                });
+                }));
                 (pid, true)
             }
             None => {
@@ -880,12 +777,12 @@ impl Core {
                         guest
                     }
                 };
-                self.ops.push(Op::NewPlayer {
+                self.effects.push(Effect::Store(Op::NewPlayer {
                     id: id.0,
                     hash: hash.clone(),
                     nickname: nickname.clone(),
                     created_ms: self.unix_ms,
-                });
+                }));
                 self.tokens.insert(hash.clone(), id);
                 self.players.insert(id, Player::new(hash, None, self.unix_ms, nickname));
                 (id, false)
@@ -904,7 +801,7 @@ impl Core {
             && let Some(player) = self.players.get_mut(&pid)
         {
             player.rename(n.clone());
-            self.ops.push(Op::Nickname { id: pid.0, nickname: n });
+            self.effects.push(Effect::Store(Op::Nickname { id: pid.0, nickname: n }));
         }
         let Some(player) = self.players.get(&pid) else {
             return refuse(ErrorCode::Internal, "player vanished");
@@ -953,7 +850,7 @@ impl Core {
             return self.dispatch(conn, pid, message);
         }
         self.check_answer_budget(conn)?;
-        let mark = self.out.len();
+        let mark = self.effects.len();
         let result = self.dispatch(conn, pid, message);
         self.charge_answers_since(conn, mark);
         result
@@ -984,7 +881,7 @@ impl Core {
                 if let Some(p) = self.players.get_mut(&pid) {
                     p.rename(nickname.clone());
                 }
-                self.ops.push(Op::Nickname { id: pid.0, nickname: nickname.clone() });
+                self.effects.push(Effect::Store(Op::Nickname { id: pid.0, nickname: nickname.clone() }));
                 self.send_conn(conn, &ServerMessage::NicknameSet { nickname });
                 Ok(())
             }
@@ -1088,30 +985,31 @@ impl Core {
 
     /// Time-driven events: flags falling, held seats expiring, silent connections, proposal
     /// updates. Call it every few milliseconds.
-    pub fn timers(&mut self) {
+    fn timers(&mut self) {
         if self.code_strikes.len() > 10_000 {
             let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
             self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
         }
-        if self.claims_made.len() > 10_000 {
+        if self.accounts.claims_made.len() > 10_000 {
             let (now, window) = (self.now, self.limits.claim_window);
-            self.claims_made
+            self.accounts
+                .claims_made
                 .retain(|_, v| v.back().is_some_and(|&t| now.saturating_duration_since(t) < window));
         }
-        if self.password_spend.len() > 10_000 {
+        if self.accounts.password_spend.len() > 10_000 {
             let now = self.now;
-            self.password_spend.retain(|_, v| {
+            self.accounts.password_spend.retain(|_, v| {
                 v.back().is_some_and(|&t| now.saturating_duration_since(t) < accounts::PASSWORD_WINDOW)
             });
         }
-        if self.login_strikes.len() + self.claim_strikes.len() > 10_000 {
+        if self.accounts.login_strikes.len() + self.accounts.claim_strikes.len() > 10_000 {
             let now = self.now;
             let stale = |s: &CodeStrikes| {
                 now.saturating_duration_since(s.since) > std::time::Duration::from_secs(900)
                     && s.until.is_none_or(|u| now >= u)
             };
-            self.login_strikes.retain(|_, s| !stale(s));
-            self.claim_strikes.retain(|_, s| !stale(s));
+            self.accounts.login_strikes.retain(|_, s| !stale(s));
+            self.accounts.claim_strikes.retain(|_, s| !stale(s));
         }
         self.prune_answer_budgets();
         self.game_timers();

@@ -12,7 +12,7 @@
 //! and one node pairs everyone, with the same rules as on one node.
 
 use super::rooms::Room;
-use super::{Core, Refusal, refuse};
+use super::{Core, Effect, Refusal, refuse};
 use crate::store::cluster::{IdKind, NodeAddrs, RemoteNode};
 use crate::store::{StoredGame, StoredPlayer};
 use ludus_protocol::{
@@ -82,7 +82,7 @@ impl Core {
 
     /// Whether this node takes new games (`false`: its database fails; it says so to whoever
     /// asks for one, and its games move to a node that still has the database).
-    pub fn set_accepting(&mut self, accepting: bool) {
+    pub(super) fn set_accepting(&mut self, accepting: bool) {
         if let Some(n) = &mut self.nodes
             && n.accepting != accepting
         {
@@ -108,23 +108,23 @@ impl Core {
 
     /// A player's claim and ratings as stored now (several nodes: another node may have changed
     /// them since this one loaded them); one node keeps its own, which are never behind.
-    pub fn stored_claim(&mut self, c: crate::store::StoredClaim) {
+    pub(super) fn stored_claim(&mut self, c: crate::store::StoredClaim) {
         if self.nodes.is_none() {
             return;
         }
         let id = PlayerId(c.id);
         let skeleton = crate::names::skeleton(&c.nickname);
-        if let Some(old) = self.claims.get(&id) {
+        if let Some(old) = self.accounts.claims.get(&id) {
             let old = crate::names::skeleton(&old.nickname);
-            if old != skeleton && self.claimed.get(&old) == Some(&id) {
-                self.claimed.remove(&old);
+            if old != skeleton && self.accounts.claimed.get(&old) == Some(&id) {
+                self.accounts.claimed.remove(&old);
             }
         }
         // Of two look-alikes claimed before their keys were equal, the older player keeps it.
-        let owner = self.claimed.entry(skeleton).or_insert(id);
+        let owner = self.accounts.claimed.entry(skeleton).or_insert(id);
         *owner = (*owner).min(id);
         let ratings = c.ratings.into_iter().collect();
-        self.claims.insert(
+        self.accounts.claims.insert(
             id,
             super::accounts::Claim {
                 nickname: c.nickname,
@@ -136,7 +136,7 @@ impl Core {
     }
 
     /// The other live nodes and their lobbies (from the cluster thread).
-    pub fn set_remote(&mut self, nodes: Vec<RemoteNode>) {
+    pub(super) fn set_remote(&mut self, nodes: Vec<RemoteNode>) {
         let Some(n) = &mut self.nodes else {
             return;
         };
@@ -159,7 +159,7 @@ impl Core {
 
     /// This node's lobby for the others, when it changed enough to publish (see
     /// [`FULL_PUBLISH_EVERY`]).
-    pub fn take_published(&mut self) -> Option<String> {
+    pub(super) fn published(&mut self) -> Option<String> {
         self.nodes.as_ref()?;
         let mut rooms: Vec<&Room> =
             self.rooms.values().filter(|r| !r.quick && r.members.len() == 1 && r.game.is_none()).collect();
@@ -272,21 +272,16 @@ impl Core {
                 return Ok(false);
             }
             self.refuse_if_playing(pid)?;
-            self.owner_lookups.push((pid, gid));
+            self.effects.push(Effect::FindOwner { player: pid.0, game: gid.0 });
             return Ok(true);
         };
         self.refuse_if_playing(pid)?;
         Ok(self.redirect(pid, &node, Some(ClientMessage::Watch { game: gid })))
     }
 
-    /// The games to find the node of (player who asked, game), for the cluster thread.
-    pub fn take_owner_lookups(&mut self) -> Vec<(u64, u64)> {
-        std::mem::take(&mut self.owner_lookups).into_iter().map(|(p, g)| (p.0, g.0)).collect()
-    }
-
     /// The node of a public live game a player asked to watch (`None`: no such game on a live
     /// node): the player is sent there, or refused as for an unknown game here.
-    pub fn game_owner_found(&mut self, player: u64, game: u64, node: Option<String>) {
+    pub(super) fn game_owner_found(&mut self, player: u64, game: u64, node: Option<String>) {
         let (pid, gid) = (PlayerId(player), GameId(game));
         let Some(conn) = self.players.get(&pid).and_then(|p| p.conn) else {
             return;
@@ -383,7 +378,7 @@ impl Core {
     }
 
     /// The players to look for on the other nodes now (for the cluster thread).
-    pub fn take_seat_checks(&mut self) -> Vec<u64> {
+    pub(super) fn seat_checks(&mut self) -> Vec<u64> {
         let now = self.now;
         let players = &self.players;
         let Some(n) = &mut self.nodes else {
@@ -400,7 +395,7 @@ impl Core {
 
     /// Players found seated in a live game of another node: sent there (they get their seat at
     /// the welcome).
-    pub fn seats_found(&mut self, found: Vec<(u64, u64, String)>) {
+    pub(super) fn seats_found(&mut self, found: Vec<(u64, u64, String)>) {
         for (player, _game, node) in found {
             let pid = PlayerId(player);
             let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_some() && p.room.is_none());
@@ -416,7 +411,7 @@ impl Core {
     /// Live games this node took over from a dead one, with their players: back as after a
     /// restart (players offline with their seats held), and players already connected here get
     /// their seat at once.
-    pub fn adopt(&mut self, games: Vec<StoredGame>, players: Vec<StoredPlayer>) {
+    pub(super) fn adopt(&mut self, games: Vec<StoredGame>, players: Vec<StoredPlayer>) {
         for p in players {
             if !self.players.contains_key(&PlayerId(p.id)) {
                 self.remember(p);
@@ -484,42 +479,67 @@ impl Core {
     }
 
     /// A new block of numbers from the database.
-    pub fn add_ids(&mut self, kind: IdKind, first: u64, end: u64) {
+    pub(super) fn add_ids(&mut self, kind: IdKind, first: u64, end: u64) {
         let slot = match kind {
-            IdKind::Player => &mut self.spare_ids[0],
-            IdKind::Game => &mut self.spare_ids[1],
+            IdKind::Player => &mut self.ids.spare[0],
+            IdKind::Game => &mut self.ids.spare[1],
         };
         *slot = Some((first, end));
-    }
-
-    /// The blocks of numbers to ask the database for.
-    pub fn take_id_requests(&mut self) -> Vec<IdKind> {
-        std::mem::take(&mut self.id_requests)
     }
 
     /// The next player (0) or game (1) number: from this node's block, then its spare block
     /// (asked for when half the block is used). `None`: both are used up, the new block has not
     /// come yet.
     pub(super) fn take_id(&mut self, which: usize) -> Option<u64> {
-        let mut range =
-            if which == 0 { (self.next_player, self.player_end) } else { (self.next_game, self.game_end) };
+        let mut range = if which == 0 {
+            (self.ids.next_player, self.ids.player_end)
+        } else {
+            (self.ids.next_game, self.ids.game_end)
+        };
         if range.0 >= range.1 {
-            range = self.spare_ids[which].take()?;
-            self.ids_asked[which] = false;
+            range = self.ids.spare[which].take()?;
+            self.ids.asked[which] = false;
         }
         let id = range.0;
         range.0 += 1;
         if which == 0 {
-            (self.next_player, self.player_end) = range;
+            (self.ids.next_player, self.ids.player_end) = range;
         } else {
-            (self.next_game, self.game_end) = range;
+            (self.ids.next_game, self.ids.game_end) = range;
         }
         let low = range.1 != u64::MAX && range.1 - range.0 < crate::store::ID_BLOCK / 2;
-        if self.nodes.is_some() && low && self.spare_ids[which].is_none() && !self.ids_asked[which] {
-            self.ids_asked[which] = true;
-            self.id_requests.push(if which == 0 { IdKind::Player } else { IdKind::Game });
+        if self.nodes.is_some() && low && self.ids.spare[which].is_none() && !self.ids.asked[which] {
+            self.ids.asked[which] = true;
+            self.effects.push(Effect::AskIds(if which == 0 { IdKind::Player } else { IdKind::Game }));
         }
         Some(id)
+    }
+}
+
+/// The player and game numbers: this node's block of each, and the next blocks.
+pub(super) struct Ids {
+    pub(super) next_player: u64,
+    pub(super) next_game: u64,
+    /// The ends of this node's blocks of numbers (`u64::MAX`: one node, no blocks).
+    pub(super) player_end: u64,
+    pub(super) game_end: u64,
+    /// The next blocks, once the database gave them ([player, game]).
+    pub(super) spare: [Option<(u64, u64)>; 2],
+    /// A block was asked for and has not come.
+    pub(super) asked: [bool; 2],
+}
+
+impl Ids {
+    /// The numbers as stored.
+    pub(super) fn new(loaded: &crate::store::Loaded) -> Ids {
+        Ids {
+            next_player: loaded.next_player.max(1),
+            next_game: loaded.next_game.max(1),
+            player_end: loaded.player_end,
+            game_end: loaded.game_end,
+            spare: [None, None],
+            asked: [false; 2],
+        }
     }
 }
 

@@ -84,7 +84,7 @@ impl Core {
             }
         }
         let window = self.limits.shared_claim_window.as_millis() as u64;
-        let origin = |p: &PlayerId| self.claims.get(p).and_then(|c| c.origin.as_ref());
+        let origin = |p: &PlayerId| self.accounts.claims.get(p).and_then(|c| c.origin.as_ref());
         if let (Some(a), Some(b)) = (origin(&players[0]), origin(&players[1]))
             && a.address == b.address
             && a.claimed_ms.abs_diff(b.claimed_ms) < window

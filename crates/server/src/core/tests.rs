@@ -2,8 +2,9 @@
 
 use super::*;
 use crate::store::StoredPlayer;
+use crate::store::cluster::{Event, IdKind};
 use crate::tokens::Grant;
-use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, decode_server};
+use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, RecentGame, decode_server};
 use ludus_rules::{AnyGame, GameRecord};
 use ludus_rules::{Outcome, Reason, Variant};
 use std::time::Duration;
@@ -11,43 +12,199 @@ use std::time::Duration;
 /// Budgets of large answers and the rules of rated play.
 mod limits;
 
-/// A core with nothing stored, its own clock and a fixed seed.
+/// A core with nothing stored, its own clock and a fixed seed, driven through
+/// [`Core::handle`] alone; the effects it returns wait here until a test takes them by kind.
 struct Harness {
     core: Core,
     now: Instant,
     unix_ms: u64,
+    effects: Vec<Effect>,
 }
 
 impl Harness {
     fn new(limits: Limits) -> Harness {
         let now = Instant::now();
-        Harness {
-            core: Core::new(limits, Loaded::default(), now, 1_000_000, [7; 32]),
-            now,
-            unix_ms: 1_000_000,
-        }
+        Harness::of(Core::new(limits, Loaded::default(), now, 1_000_000, [7; 32]), now, 1_000_000)
+    }
+
+    /// A harness around a core made by the test.
+    fn of(core: Core, now: Instant, unix_ms: u64) -> Harness {
+        Harness { core, now, unix_ms, effects: Vec::new() }
+    }
+
+    /// Gives `input` to the core and keeps what it calls for.
+    fn feed(&mut self, input: Input<'_>) {
+        let effects = self.core.handle(input);
+        self.effects.extend(effects);
+    }
+
+    /// Takes the kept effects that `pick` chooses, in order, and leaves the others.
+    fn take<T>(
+        &mut self,
+        mut pick: impl FnMut(&Effect) -> bool,
+        map: impl Fn(Effect) -> Option<T>,
+    ) -> Vec<T> {
+        let (picked, rest): (Vec<Effect>, Vec<Effect>) =
+            std::mem::take(&mut self.effects).into_iter().partition(|e| pick(e));
+        self.effects = rest;
+        picked.into_iter().filter_map(map).collect()
     }
 
     fn advance(&mut self, by: Duration) {
         self.now += by;
         self.unix_ms += by.as_millis() as u64;
-        self.core.set_now(self.now, self.unix_ms);
-        self.core.timers();
+        self.set_now(self.now, self.unix_ms);
+        self.feed(Input::Timers);
+    }
+
+    fn set_now(&mut self, now: Instant, unix_ms: u64) {
+        self.feed(Input::Time { now, unix_ms });
     }
 
     fn send(&mut self, conn: ConnId, message: &ClientMessage) {
         let bytes = encode(message).expect("encodes");
-        self.core.message(conn, &bytes);
+        self.message(conn, &bytes);
+    }
+
+    fn message(&mut self, conn: ConnId, bytes: &[u8]) {
+        self.feed(Input::Message(conn, bytes));
+    }
+
+    /// A connection opened by a new player's token.
+    fn connected(&mut self, conn: ConnId) {
+        self.connected_with(conn, Grant { credential: None, may_create: true });
+    }
+
+    fn connected_with(&mut self, conn: ConnId, grant: Grant) {
+        self.feed(Input::Opened { conn, grant });
+    }
+
+    fn set_origin(&mut self, conn: ConnId, origin: std::net::IpAddr) {
+        self.feed(Input::Origin { conn, origin });
+    }
+
+    fn disconnected(&mut self, conn: ConnId) {
+        self.feed(Input::Closed(conn));
+    }
+
+    fn looked_up(&mut self, conn: ConnId, hash: &str, found: Option<StoredPlayer>) {
+        self.feed(Input::LookedUp { conn, hash: hash.to_string(), found, claim: None });
+    }
+
+    fn password_done(&mut self, answer: PasswordAnswer) {
+        self.feed(Input::Password(answer));
+    }
+
+    fn games_found(&mut self, conn: ConnId, player: u64, nickname: String, games: Vec<RecentGame>) {
+        self.feed(Input::GamesFound { conn, player, nickname, games });
+    }
+
+    fn archive_found(&mut self, conn: ConnId, game: u64, found: Option<crate::store::StoredArchive>) {
+        self.feed(Input::ArchiveFound { conn, game, found });
+    }
+
+    fn set_remote(&mut self, nodes: Vec<RemoteNode>) {
+        self.feed(Input::Cluster(Event::Nodes(nodes)));
+    }
+
+    fn game_owner_found(&mut self, player: u64, game: u64, node: Option<String>) {
+        self.feed(Input::Cluster(Event::GameOwner(player, game, node)));
+    }
+
+    fn seats_found(&mut self, found: Vec<(u64, u64, String)>) {
+        self.feed(Input::Cluster(Event::Seats(found)));
+    }
+
+    fn adopt(&mut self, games: Vec<crate::store::StoredGame>, players: Vec<StoredPlayer>) {
+        self.feed(Input::Cluster(Event::Adopted { games, players, claims: Vec::new() }));
+    }
+
+    fn add_ids(&mut self, kind: IdKind, first: u64, end: u64) {
+        self.feed(Input::Cluster(Event::Ids { kind, first, end }));
+    }
+
+    fn shutting_down(&mut self) {
+        self.feed(Input::ShuttingDown);
+    }
+
+    /// The messages and closes called for.
+    fn take_out(&mut self) -> Vec<Effect> {
+        self.take(|e| matches!(e, Effect::Send(..) | Effect::Close(_)), Some)
+    }
+
+    fn take_ops(&mut self) -> Vec<Op> {
+        self.take(
+            |e| matches!(e, Effect::Store(_)),
+            |e| if let Effect::Store(op) = e { Some(op) } else { None },
+        )
+    }
+
+    fn take_lookups(&mut self) -> Vec<(ConnId, String, u64)> {
+        self.take(
+            |e| matches!(e, Effect::LookUp { .. }),
+            |e| if let Effect::LookUp { conn, hash, cutoff } = e { Some((conn, hash, cutoff)) } else { None },
+        )
+    }
+
+    fn take_played(&mut self) -> Vec<(GameId, u32)> {
+        self.take(
+            |e| matches!(e, Effect::Played { .. }),
+            |e| if let Effect::Played { game, ply } = e { Some((game, ply)) } else { None },
+        )
+    }
+
+    fn take_password_jobs(&mut self) -> Vec<PasswordJob> {
+        self.take(
+            |e| matches!(e, Effect::HashPassword(_)),
+            |e| if let Effect::HashPassword(job) = e { Some(job) } else { None },
+        )
+    }
+
+    fn take_games_lookups(&mut self) -> Vec<crate::store::GamesRequest> {
+        self.take(
+            |e| matches!(e, Effect::FindGames(_)),
+            |e| if let Effect::FindGames(r) = e { Some(r) } else { None },
+        )
+    }
+
+    fn take_archive_lookups(&mut self) -> Vec<crate::store::ArchiveRequest> {
+        self.take(
+            |e| matches!(e, Effect::ReadArchive(_)),
+            |e| if let Effect::ReadArchive(r) = e { Some(r) } else { None },
+        )
+    }
+
+    fn take_owner_lookups(&mut self) -> Vec<(u64, u64)> {
+        self.take(
+            |e| matches!(e, Effect::FindOwner { .. }),
+            |e| if let Effect::FindOwner { player, game } = e { Some((player, game)) } else { None },
+        )
+    }
+
+    fn take_id_requests(&mut self) -> Vec<IdKind> {
+        self.take(
+            |e| matches!(e, Effect::AskIds(_)),
+            |e| if let Effect::AskIds(k) = e { Some(k) } else { None },
+        )
+    }
+
+    /// The cluster tick's seat checks.
+    fn take_seat_checks(&mut self) -> Vec<u64> {
+        self.feed(Input::ClusterTick { accepting: true });
+        self.take(
+            |e| matches!(e, Effect::CheckSeats(_) | Effect::Publish(_)),
+            |e| if let Effect::CheckSeats(p) = e { Some(p) } else { None },
+        )
+        .concat()
     }
 
     /// The messages for `conn` since the last call (others' are dropped), and whether it was
     /// closed.
     fn inbox(&mut self, conn: ConnId) -> Vec<ServerMessage> {
-        self.core
-            .take_out()
+        self.take_out()
             .into_iter()
             .filter_map(|o| match o {
-                Outgoing::Message(c, bytes) if c == conn => Some(decode_server(&bytes).expect("decodes")),
+                Effect::Send(c, bytes) if c == conn => Some(decode_server(&bytes).expect("decodes")),
                 _ => None,
             })
             .collect()
@@ -55,19 +212,18 @@ impl Harness {
 
     /// Every message of this tick, by connection.
     fn all(&mut self) -> Vec<(ConnId, ServerMessage)> {
-        self.core
-            .take_out()
+        self.take_out()
             .into_iter()
             .filter_map(|o| match o {
-                Outgoing::Message(c, bytes) => Some((c, decode_server(&bytes).expect("decodes"))),
-                Outgoing::Close(_) => None,
+                Effect::Send(c, bytes) => Some((c, decode_server(&bytes).expect("decodes"))),
+                _ => None,
             })
             .collect()
     }
 
     /// Connects `conn` and signs in as a new player called `name`; returns the session token.
     fn sign_in(&mut self, conn: ConnId, name: &str) -> SessionToken {
-        self.core.connected(conn);
+        self.connected(conn);
         let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some(name.to_string()) };
         self.send(conn, &ClientMessage::Hello(hello));
         match self.inbox(conn).as_slice() {
@@ -129,7 +285,7 @@ fn a_legal_move_is_accepted_stored_and_broadcast() {
     let (first, second, view) = h.quick_game(None);
     let mv = first_legal(&view, 0);
     h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv: mv.clone() });
-    let ops = h.core.take_ops();
+    let ops = h.take_ops();
     assert!(
         ops.iter().any(|op| matches!(op, Op::Move { ply: 0, mv: m, .. } if *m == mv)),
         "the move is stored"
@@ -142,14 +298,14 @@ fn a_legal_move_is_accepted_stored_and_broadcast() {
         );
     }
     assert_eq!(h.core.stats.moves, 1);
-    assert_eq!(h.core.take_played(), vec![(view.game, 0)]);
+    assert_eq!(h.take_played(), vec![(view.game, 0)]);
 }
 
 #[test]
 fn moves_out_of_turn_stale_or_illegal_are_refused_and_change_nothing() {
     let mut h = Harness::new(Limits::default());
     let (first, second, view) = h.quick_game(None);
-    h.core.take_ops();
+    h.take_ops();
     let mv = first_legal(&view, 0);
     h.send(second, &ClientMessage::Move { game: view.game, ply: 0, mv: mv.clone() });
     assert_eq!(refusal_code(&h.inbox(second)), Some(ErrorCode::NotYourTurn));
@@ -159,7 +315,7 @@ fn moves_out_of_turn_stale_or_illegal_are_refused_and_change_nothing() {
     assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::IllegalMove));
     h.send(first, &ClientMessage::Move { game: GameId(999), ply: 0, mv });
     assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::UnknownGame));
-    assert!(h.core.take_ops().is_empty(), "nothing stored");
+    assert!(h.take_ops().is_empty(), "nothing stored");
     assert_eq!(h.core.stats.moves, 0);
     assert_eq!(h.core.stats.refusals.get("not_your_turn"), Some(&1));
     assert_eq!(h.core.stats.refusals.get("illegal_move"), Some(&1));
@@ -233,13 +389,13 @@ fn a_move_after_the_flag_fell_does_not_count() {
     let (first, _, view) = h.quick_game(Some(clock));
     // Time passes without a timer tick; the move arrives late.
     h.now += Duration::from_millis(2500);
-    h.core.set_now(h.now, h.unix_ms + 2500);
+    h.set_now(h.now, h.unix_ms + 2500);
     let mv = first_legal(&view, 0);
     h.send(first, &ClientMessage::Move { game: view.game, ply: 0, mv });
     let inbox = h.inbox(first);
     assert_eq!(refusal_code(&inbox), Some(ErrorCode::GameOver));
     assert!(inbox.iter().any(|m| matches!(m, ServerMessage::GameOver { .. })));
-    assert!(!h.core.take_ops().iter().any(|op| matches!(op, Op::Move { .. })), "the late move is not stored");
+    assert!(!h.take_ops().iter().any(|op| matches!(op, Op::Move { .. })), "the late move is not stored");
 }
 
 #[test]
@@ -282,7 +438,7 @@ fn a_seat_is_held_then_lost() {
     let hold = Duration::from_secs(30);
     let mut h = Harness::new(Limits { seat_hold: hold, ..Limits::default() });
     let (first, second, view) = h.quick_game(None);
-    h.core.disconnected(second);
+    h.disconnected(second);
     let held = h.inbox(first);
     assert!(held.iter().any(|m| matches!(
         m,
@@ -307,24 +463,24 @@ fn a_held_seat_is_taken_back_with_the_token() {
     h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
     h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
     h.all();
-    h.core.disconnected(2);
+    h.disconnected(2);
     h.all();
-    h.core.connected_with(5, Grant { credential: Some(token.0.clone()), may_create: false });
+    h.connected_with(5, Grant { credential: Some(token.0.clone()), may_create: false });
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(5, &ClientMessage::Hello(hello));
-    assert!(h.core.take_lookups().is_empty(), "a player in memory needs no lookup");
+    assert!(h.take_lookups().is_empty(), "a player in memory needs no lookup");
     let inbox = h.inbox(5);
     assert!(matches!(inbox.first(), Some(ServerMessage::Welcome { resumed: true, .. })));
     assert!(inbox.iter().any(|m| matches!(m, ServerMessage::Game(_))), "the game comes back");
     let Some(ServerMessage::Welcome { token: rotated, .. }) = inbox.first() else { unreachable!() };
     assert_ne!(rotated, &token, "the credential rotates at each sign-in");
     // The old credential still works once (the Welcome might have been lost), the new one too.
-    h.core.disconnected(5);
-    h.core.connected_with(6, Grant { credential: Some(rotated.0.clone()), may_create: false });
+    h.disconnected(5);
+    h.connected_with(6, Grant { credential: Some(rotated.0.clone()), may_create: false });
     h.send(6, &ClientMessage::Hello(Hello { version: PROTOCOL_VERSION, token: None, nickname: None }));
     assert!(matches!(h.inbox(6).first(), Some(ServerMessage::Welcome { resumed: true, .. })));
     // A token claimed in the Hello alone signs nobody in: only the connect token counts.
-    h.core.connected_with(7, Grant { credential: None, may_create: false });
+    h.connected_with(7, Grant { credential: None, may_create: false });
     h.send(
         7,
         &ClientMessage::Hello(Hello {
@@ -340,12 +496,12 @@ fn a_held_seat_is_taken_back_with_the_token() {
 fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
     let mut h = Harness::new(Limits::default());
     let token = "0123456789abcdef0123456789abcdef".to_string();
-    h.core.connected_with(1, Grant { credential: Some(token.clone()), may_create: false });
+    h.connected_with(1, Grant { credential: Some(token.clone()), may_create: false });
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(1, &ClientMessage::Hello(hello));
     h.send(1, &ClientMessage::Ping { nonce: 9 });
     let hash = credential_hash(&token);
-    let lookups = h.core.take_lookups();
+    let lookups = h.take_lookups();
     assert_eq!(lookups.len(), 1);
     assert_eq!((lookups[0].0, &lookups[0].1), (1, &hash), "looked up by the hash, never the credential");
     assert!(h.inbox(1).is_empty(), "nothing until the answer");
@@ -356,7 +512,7 @@ fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
         last_seen_ms: u64::MAX / 2,
         nickname: "Old".into(),
     };
-    h.core.looked_up(1, &hash, Some(stored));
+    h.looked_up(1, &hash, Some(stored));
     let inbox = h.inbox(1);
     assert!(matches!(
         inbox.as_slice(),
@@ -368,15 +524,15 @@ fn a_stored_player_is_looked_up_off_the_loop_and_waiting_messages_follow() {
     // An unknown credential makes a new player when its token passed the new-player limit...
     let other = "ffffffffffffffffffffffffffffffff".to_string();
     let other_hash = credential_hash(&other);
-    h.core.connected_with(2, Grant { credential: Some(other.clone()), may_create: true });
+    h.connected_with(2, Grant { credential: Some(other.clone()), may_create: true });
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(2, &ClientMessage::Hello(hello.clone()));
-    h.core.looked_up(2, &other_hash, None);
+    h.looked_up(2, &other_hash, None);
     assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Welcome { resumed: false, .. }]));
     // ... and is refused otherwise (the client asks again as a new player).
-    h.core.connected_with(3, Grant { credential: Some(other), may_create: false });
+    h.connected_with(3, Grant { credential: Some(other), may_create: false });
     h.send(3, &ClientMessage::Hello(hello));
-    h.core.looked_up(3, &other_hash, None);
+    h.looked_up(3, &other_hash, None);
     assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::SessionExpired, .. }]));
 }
 
@@ -428,27 +584,27 @@ fn a_flood_of_messages_is_rate_limited_then_closed() {
     for nonce in 0..60 {
         h.send(1, &ClientMessage::Ping { nonce });
     }
-    let out = h.core.take_out();
-    let pongs = out.iter().filter(|o| matches!(o, Outgoing::Message(1, _))).count();
+    let out = h.take_out();
+    let pongs = out.iter().filter(|o| matches!(o, Effect::Send(1, _))).count();
     assert!(pongs < 60, "some pings were dropped");
-    assert!(out.iter().any(|o| matches!(o, Outgoing::Close(1))), "the flooder is closed");
+    assert!(out.iter().any(|o| matches!(o, Effect::Close(1))), "the flooder is closed");
 }
 
 #[test]
 fn shutting_down_tells_every_connection_then_closes_it() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
-    h.core.connected(2);
-    h.core.shutting_down();
-    let out = h.core.take_out();
+    h.connected(2);
+    h.shutting_down();
+    let out = h.take_out();
     for conn in [1, 2] {
         let told = out.iter().position(|o| match o {
-            Outgoing::Message(c, bytes) => {
+            Effect::Send(c, bytes) => {
                 *c == conn && decode_server(bytes).ok() == Some(ServerMessage::Restarting)
             }
             _ => false,
         });
-        let closed = out.iter().position(|o| matches!(o, Outgoing::Close(c) if *c == conn));
+        let closed = out.iter().position(|o| matches!(o, Effect::Close(c) if *c == conn));
         assert!(told.is_some() && closed.is_some() && told < closed, "conn {conn}: told, then closed");
     }
 }
@@ -462,17 +618,17 @@ fn an_unused_credential_expires() {
     h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
     h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
     h.all();
-    h.core.disconnected(2);
+    h.disconnected(2);
     h.advance(lifetime + Duration::from_secs(1));
     h.all();
     // Still seated (the seat is held 120 s), but the credential is too old: the database is
     // asked with the cutoff, and without a fresh row the connection is refused.
-    h.core.connected_with(3, Grant { credential: Some(token.0.clone()), may_create: false });
+    h.connected_with(3, Grant { credential: Some(token.0.clone()), may_create: false });
     h.send(3, &ClientMessage::Hello(Hello { version: PROTOCOL_VERSION, token: None, nickname: None }));
-    let lookups = h.core.take_lookups();
+    let lookups = h.take_lookups();
     assert_eq!(lookups.len(), 1);
     assert_eq!(lookups[0].2, h.unix_ms - lifetime.as_millis() as u64);
-    h.core.looked_up(3, &lookups[0].1, None);
+    h.looked_up(3, &lookups[0].1, None);
     assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::SessionExpired, .. }]));
 }
 
@@ -481,7 +637,7 @@ fn look_alike_names_of_players_online_are_refused() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     // Cyrillic А (U+0410) for the Latin A: the same skeleton.
-    h.core.connected(2);
+    h.connected(2);
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some("\u{410}nn".into()) };
     h.send(2, &ClientMessage::Hello(hello));
     assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Error { code: ErrorCode::BadNickname, .. }]));
@@ -489,7 +645,7 @@ fn look_alike_names_of_players_online_are_refused() {
     h.send(3, &ClientMessage::SetNickname { nickname: "ann".into() });
     assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Error { code: ErrorCode::BadNickname, .. }]));
     // Once Ann has left, the name is free.
-    h.core.disconnected(1);
+    h.disconnected(1);
     h.send(3, &ClientMessage::SetNickname { nickname: "Ann".into() });
     assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::NicknameSet { .. }]));
 }
@@ -499,11 +655,11 @@ fn a_game_whose_players_are_both_gone_ends_abandoned() {
     let hold = Duration::from_secs(5);
     let mut h = Harness::new(Limits { seat_hold: hold, ..Limits::default() });
     let (first, second, view) = h.quick_game(None);
-    h.core.disconnected(first);
-    h.core.disconnected(second);
-    h.core.take_ops();
+    h.disconnected(first);
+    h.disconnected(second);
+    h.take_ops();
     h.advance(hold + Duration::from_secs(1));
-    let finished = h.core.take_ops().into_iter().any(|op| {
+    let finished = h.take_ops().into_iter().any(|op| {
         matches!(op, Op::Finish { game, ref outcome, .. } if game == view.game.0 && outcome.to_lowercase().contains("abandon"))
     });
     assert!(finished, "the game is archived as abandoned");
@@ -517,8 +673,8 @@ fn wrong_room_codes_earn_a_cool_down_per_address() {
     h.sign_in(2, "Bob");
     h.sign_in(3, "Cy");
     let guesser: std::net::IpAddr = [10, 0, 0, 1].into();
-    h.core.set_origin(2, guesser);
-    h.core.set_origin(3, [10, 0, 0, 2].into());
+    h.set_origin(2, guesser);
+    h.set_origin(3, [10, 0, 0, 2].into());
     h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
     let code = h
         .inbox(1)
@@ -572,7 +728,7 @@ fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_stored_and_told() {
     let mv = first_legal(&view, 0);
     h.send(first, &ClientMessage::Move { game, ply: 0, mv: mv.clone() });
     h.all();
-    h.core.take_ops();
+    h.take_ops();
     // First offers on Second's turn: everyone in the game is told, nothing is stored.
     h.send(first, &ClientMessage::OfferDraw { game });
     let all = h.all();
@@ -583,7 +739,7 @@ fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_stored_and_told() {
             "conn {conn} is told of the offer"
         );
     }
-    assert!(h.core.take_ops().is_empty(), "an offer is not stored");
+    assert!(h.take_ops().is_empty(), "an offer is not stored");
     h.send(second, &ClientMessage::AnswerDraw { game, accept: true });
     let all = h.all();
     let agreed = Outcome::draw(Reason::Agreement);
@@ -592,7 +748,7 @@ fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_stored_and_told() {
     }
     assert_eq!(h.core.live_games(), 0);
     assert_eq!(h.core.stats.games_finished, 1);
-    let ops = h.core.take_ops();
+    let ops = h.take_ops();
     let archive = ops
         .iter()
         .find_map(|op| match op {
@@ -613,7 +769,7 @@ fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_stored_and_told() {
     assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::GameOver));
     h.send(second, &ClientMessage::AnswerDraw { game, accept: true });
     assert_eq!(refusal_code(&h.inbox(second)), Some(ErrorCode::GameOver));
-    assert!(h.core.take_ops().is_empty());
+    assert!(h.take_ops().is_empty());
 }
 
 #[test]
@@ -625,7 +781,7 @@ fn draw_offers_are_one_per_player_and_ply_lapse_with_the_offerers_move_and_answe
     h.send(10, &ClientMessage::Watch { game });
     h.sign_in(11, "Xen");
     h.all();
-    h.core.take_ops();
+    h.take_ops();
     // Nobody offered: nothing to answer.
     h.send(second, &ClientMessage::AnswerDraw { game, accept: true });
     assert_eq!(refusal_code(&h.inbox(second)), Some(ErrorCode::NoDrawOffer));
@@ -659,7 +815,7 @@ fn draw_offers_are_one_per_player_and_ply_lapse_with_the_offerers_move_and_answe
     assert_eq!(refusal_code(&h.inbox(second)), Some(ErrorCode::NoDrawOffer));
     h.send(first, &ClientMessage::OfferDraw { game });
     assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::DrawAlreadyOffered));
-    assert!(h.core.take_ops().is_empty(), "nothing stored");
+    assert!(h.take_ops().is_empty(), "nothing stored");
 
     // A move opens the next ply: First may offer again (on Second's turn); Second's move does
     // not lapse it, First's next move does.
@@ -738,7 +894,7 @@ fn a_draw_cannot_save_a_game_lost_on_time() {
     assert_eq!(h.core.live_games(), 1);
     // First's flag falls before the timers notice; Second's acceptance comes too late.
     h.now += Duration::from_millis(600);
-    h.core.set_now(h.now, h.unix_ms + 600);
+    h.set_now(h.now, h.unix_ms + 600);
     h.send(second, &ClientMessage::AnswerDraw { game, accept: true });
     let all = h.all();
     assert_eq!(refusal_code(&of(&all, second)), Some(ErrorCode::GameOver));
@@ -767,9 +923,9 @@ fn an_open_draw_offer_follows_the_view_of_a_returning_player_and_a_new_spectator
         None => panic!("the offer is open"),
     };
     // Bob drops and comes back: the view, then the offer.
-    h.core.disconnected(2);
+    h.disconnected(2);
     h.all();
-    h.core.connected_with(5, Grant { credential: Some(token.0.clone()), may_create: false });
+    h.connected_with(5, Grant { credential: Some(token.0.clone()), may_create: false });
     h.send(5, &ClientMessage::Hello(Hello { version: PROTOCOL_VERSION, token: None, nickname: None }));
     let inbox = h.inbox(5);
     let view = inbox.iter().position(|m| matches!(m, ServerMessage::Game(_))).expect("the view");
@@ -826,7 +982,7 @@ fn watched_chat_game(h: &mut Harness) -> (ConnId, ConnId, GameId) {
         h.send(conn, &ClientMessage::Watch { game: view.game });
     }
     h.all();
-    h.core.take_ops();
+    h.take_ops();
     (first, second, view.game)
 }
 
@@ -837,10 +993,10 @@ fn players_and_spectators_chat_on_their_own_channels_stored_first_and_archived_t
     let mv = first_legal(&h.core.view(game, PlayerId(1)).expect("view"), 0);
     h.send(first, &ClientMessage::Move { game, ply: 0, mv });
     h.all();
-    h.core.take_ops();
+    h.take_ops();
 
     h.send(first, &ClientMessage::Chat { game, text: free("  good   luck ") });
-    let stored = chat_ops(&h.core.take_ops());
+    let stored = chat_ops(&h.take_ops());
     assert_eq!(stored.len(), 1, "the line is stored");
     let (seq, line) = &stored[0];
     assert_eq!(*seq, 0);
@@ -857,7 +1013,7 @@ fn players_and_spectators_chat_on_their_own_channels_stored_first_and_archived_t
     }
 
     h.send(10, &ClientMessage::Chat { game, text: ChatText::Phrase(QuickPhrase::GoodGame) });
-    let stored = chat_ops(&h.core.take_ops());
+    let stored = chat_ops(&h.take_ops());
     assert_eq!(stored.len(), 1);
     let (seq, spectator_line) = &stored[0];
     assert_eq!((*seq, spectator_line.channel), (1, ChatChannel::Spectators));
@@ -874,7 +1030,7 @@ fn players_and_spectators_chat_on_their_own_channels_stored_first_and_archived_t
     assert_eq!(refusal_code(&h.inbox(12)), Some(ErrorCode::NotInGame));
     h.send(first, &ClientMessage::Chat { game: GameId(999), text: free("hi") });
     assert_eq!(refusal_code(&h.inbox(first)), Some(ErrorCode::UnknownGame));
-    assert!(chat_ops(&h.core.take_ops()).is_empty());
+    assert!(chat_ops(&h.take_ops()).is_empty());
 
     // The end: everyone's archive has both channels in order, and so has the stored one.
     h.send(second, &ClientMessage::Resign { game });
@@ -890,7 +1046,6 @@ fn players_and_spectators_chat_on_their_own_channels_stored_first_and_archived_t
         assert_eq!(archive.chat, vec![line.clone(), spectator_line.clone()], "conn {conn}");
     }
     let stored: ludus_protocol::ArchivedGame = h
-        .core
         .take_ops()
         .iter()
         .find_map(|op| match op {
@@ -910,7 +1065,7 @@ fn players_and_spectators_chat_on_their_own_channels_stored_first_and_archived_t
         h.send(conn, &ClientMessage::Chat { game, text: free("gg") });
         assert_eq!(refusal_code(&h.inbox(conn)), Some(ErrorCode::GameOver), "conn {conn}");
     }
-    assert!(chat_ops(&h.core.take_ops()).is_empty());
+    assert!(chat_ops(&h.take_ops()).is_empty());
 }
 
 #[test]
@@ -919,7 +1074,7 @@ fn chat_is_rate_limited_per_player_by_the_core_clock() {
     let (first, second, game) = watched_chat_game(&mut h);
     let say = |h: &mut Harness, conn: ConnId| {
         h.send(conn, &ClientMessage::Chat { game, text: ChatText::Phrase(QuickPhrase::Hello) });
-        let accepted = !chat_ops(&h.core.take_ops()).is_empty();
+        let accepted = !chat_ops(&h.take_ops()).is_empty();
         let refused = refusal_code(&h.inbox(conn));
         assert_eq!(accepted, refused.is_none());
         refused
@@ -968,19 +1123,19 @@ fn bad_chat_text_is_refused_nothing_stored_or_sent_and_the_game_chat_is_capped()
         assert_eq!(refusal_code(&of(&all, first)), Some(code), "{text:?}");
         assert!(lines_of(&all.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>()).is_empty(), "{text:?}");
     }
-    assert!(chat_ops(&h.core.take_ops()).is_empty(), "nothing stored");
+    assert!(chat_ops(&h.take_ops()).is_empty(), "nothing stored");
     // Exactly the longest line passes; three lines fill this game's chat.
     let longest = "é".repeat(ludus_protocol::CHAT_MAX_CHARS);
     for (conn, text) in [(first, longest.as_str()), (second, "ok"), (10, "hi")] {
         h.send(conn, &ClientMessage::Chat { game, text: free(text) });
         assert_eq!(refusal_code(&h.inbox(conn)), None);
     }
-    assert_eq!(chat_ops(&h.core.take_ops()).iter().map(|(seq, _)| *seq).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(chat_ops(&h.take_ops()).iter().map(|(seq, _)| *seq).collect::<Vec<_>>(), [0, 1, 2]);
     for conn in [first, 11] {
         h.send(conn, &ClientMessage::Chat { game, text: ChatText::Phrase(QuickPhrase::Thanks) });
         assert_eq!(refusal_code(&h.inbox(conn)), Some(ErrorCode::ChatFull));
     }
-    assert!(chat_ops(&h.core.take_ops()).is_empty());
+    assert!(chat_ops(&h.take_ops()).is_empty());
 }
 
 #[test]
@@ -997,7 +1152,7 @@ fn a_mute_stops_delivery_to_the_muter_only_and_is_refused_out_of_place() {
     let all = h.all();
     assert!(of(&all, 10).is_empty(), "Sam muted Sue");
     assert_eq!(lines_of(&of(&all, 11)).len(), 1, "Sue gets her echo");
-    assert_eq!(chat_ops(&h.core.take_ops()).len(), 1, "a muted line is still stored");
+    assert_eq!(chat_ops(&h.take_ops()).len(), 1, "a muted line is still stored");
     // Ann mutes Bob; Bob is not muted for himself.
     h.send(first, &ClientMessage::Mute { game, player: bob, muted: true });
     h.all();
@@ -1084,12 +1239,8 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
         ..Loaded::default()
     };
     let now = Instant::now();
-    let mut h = Harness {
-        core: Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]),
-        now,
-        unix_ms: 1_000_000,
-    };
-    h.core.connected_with(1, Grant { credential: Some(creds[0].clone()), may_create: false });
+    let mut h = Harness::of(Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]), now, 1_000_000);
+    h.connected_with(1, Grant { credential: Some(creds[0].clone()), may_create: false });
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: None };
     h.send(1, &ClientMessage::Hello(hello));
     let inbox = h.inbox(1);
@@ -1101,7 +1252,7 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
     // New lines follow the stored ones (past the unreadable third, whose number is not
     // reused), and the archive has them all.
     h.send(1, &ClientMessage::Chat { game: GameId(7), text: free("back") });
-    assert_eq!(chat_ops(&h.core.take_ops()).first().map(|(seq, _)| *seq), Some(3));
+    assert_eq!(chat_ops(&h.take_ops()).first().map(|(seq, _)| *seq), Some(3));
     h.send(1, &ClientMessage::Resign { game: GameId(7) });
     let archive = h
         .inbox(1)
@@ -1144,11 +1295,10 @@ fn a_full_chat_still_fits_its_archive_in_one_server_message() {
     assert_eq!(refusal_code(&h.inbox(second)), None, "a quick phrase weighs little");
     h.send(second, &ClientMessage::Resign { game });
     let game_over = h
-        .core
         .take_out()
         .into_iter()
         .find_map(|o| match o {
-            Outgoing::Message(c, bytes) if c == first => {
+            Effect::Send(c, bytes) if c == first => {
                 matches!(decode_server(&bytes), Ok(ServerMessage::GameOver { .. })).then_some(bytes)
             }
             _ => None,
@@ -1166,8 +1316,8 @@ fn a_full_chat_still_fits_its_archive_in_one_server_message() {
 impl Harness {
     /// Runs the queued password work in line (the server runs it on its password thread).
     fn run_password_jobs(&mut self) {
-        for job in self.core.take_password_jobs() {
-            self.core.password_done(run_job(job));
+        for job in self.take_password_jobs() {
+            self.password_done(run_job(job));
         }
     }
 
@@ -1203,9 +1353,9 @@ fn a_claimed_name_is_kept_from_look_alikes_and_signs_in_on_another_device() {
     h.sign_in(1, "Ann");
     h.send(1, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("short".into()) });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::BadPassword));
-    assert!(h.core.take_password_jobs().is_empty(), "nothing hashed");
+    assert!(h.take_password_jobs().is_empty(), "nothing hashed");
     h.claim(1, "correct horse");
-    let claimed = h.core.take_ops().into_iter().find_map(|op| match op {
+    let claimed = h.take_ops().into_iter().find_map(|op| match op {
         Op::Claim { id, skeleton, password_hash } => Some((id, skeleton, password_hash)),
         _ => None,
     });
@@ -1216,7 +1366,7 @@ fn a_claimed_name_is_kept_from_look_alikes_and_signs_in_on_another_device() {
     h.send(1, &ClientMessage::SetNickname { nickname: "Annie".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::BadNickname), "a claimed name stays");
     // Gone, Ann's name and its look-alikes stay hers.
-    h.core.disconnected(1);
+    h.disconnected(1);
     h.sign_in(2, "Bob");
     for name in ["ann", "\u{410}nn"] {
         h.send(2, &ClientMessage::SetNickname { nickname: name.into() });
@@ -1236,7 +1386,7 @@ fn a_claimed_name_is_kept_from_look_alikes_and_signs_in_on_another_device() {
         other => panic!("expected a welcome, got {other:?}"),
     }
     let credential =
-        h.core.take_ops().into_iter().any(|op| matches!(op, Op::Credential { id: 1, prev: None, .. }));
+        h.take_ops().into_iter().any(|op| matches!(op, Op::Credential { id: 1, prev: None, .. }));
     assert!(credential, "a fresh credential for Ann is stored");
 }
 
@@ -1246,7 +1396,7 @@ fn wrong_passwords_earn_a_cool_down_per_address_and_per_name() {
     h.sign_in(1, "Ann");
     h.claim(1, "correct horse");
     h.sign_in(2, "Bob");
-    h.core.set_origin(2, "10.0.0.2".parse().unwrap());
+    h.set_origin(2, "10.0.0.2".parse().unwrap());
     for _ in 0..5 {
         assert_eq!(
             refusal_code(&h.sign_in_claimed(2, "Ann", "guess guess")),
@@ -1258,10 +1408,10 @@ fn wrong_passwords_earn_a_cool_down_per_address_and_per_name() {
         Some(ErrorCode::TooManyAttempts),
         "even the right password waits"
     );
-    assert!(h.core.take_password_jobs().is_empty(), "nothing is checked meanwhile");
+    assert!(h.take_password_jobs().is_empty(), "nothing is checked meanwhile");
     // Another address is refused too: the name itself is cooling down.
     h.sign_in(3, "Cy");
-    h.core.set_origin(3, "10.0.0.3".parse().unwrap());
+    h.set_origin(3, "10.0.0.3".parse().unwrap());
     assert_eq!(refusal_code(&h.sign_in_claimed(3, "Ann", "correct horse")), Some(ErrorCode::TooManyAttempts));
     h.advance(Duration::from_secs(301));
     let answer = h.sign_in_claimed(3, "Ann", "correct horse");
@@ -1288,14 +1438,14 @@ fn rated_play_needs_claimed_names_and_changes_both_ratings() {
     h.send(2, &ClientMessage::JoinRoom { code: code.clone() });
     assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::NotClaimed), "an anonymous guest is refused");
     h.claim(2, "password two");
-    h.core.take_ops();
+    h.take_ops();
     h.send(2, &ClientMessage::JoinRoom { code });
     let view = h.all().into_iter().find_map(|(_, m)| match m {
         ServerMessage::Game(v) => Some(v),
         _ => None,
     });
     let view = view.expect("the game starts");
-    assert!(h.core.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
+    assert!(h.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
     let first = if view.players[0].id == PlayerId(1) { 1 } else { 2 };
     // Two moves each (a shorter game changes no rating), then First resigns.
     let mut moves = view.clone();
@@ -1305,9 +1455,9 @@ fn rated_play_needs_claimed_names_and_changes_both_ratings() {
         h.send(mover, &ClientMessage::Move { game: view.game, ply: ply as u32, mv: mv.clone() });
         moves.moves.push(mv);
     }
-    h.core.take_ops();
+    h.take_ops();
     h.send(first, &ClientMessage::Resign { game: view.game });
-    let ops = h.core.take_ops();
+    let ops = h.take_ops();
     let archive: ludus_protocol::ArchivedGame = ops
         .iter()
         .find_map(|op| match op {
@@ -1392,11 +1542,7 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
     );
     let loaded = Loaded { claims, next_player: 100, ..Loaded::default() };
     let now = Instant::now();
-    let mut h = Harness {
-        core: Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]),
-        now,
-        unix_ms: 1_000_000,
-    };
+    let mut h = Harness::of(Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]), now, 1_000_000);
     h.sign_in(1, "Zed");
     h.send(1, &ClientMessage::Leaderboard { variant: Variant::Alquerque });
     let (top, yours) = match h.inbox(1).as_slice() {
@@ -1417,11 +1563,11 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
     // A profile: ratings from memory, recent games from the database (answered here by hand).
     h.send(1, &ClientMessage::Profile { nickname: "di".into() });
     assert!(h.inbox(1).is_empty(), "waits for the database");
-    let lookups = h.core.take_games_lookups();
+    let lookups = h.take_games_lookups();
     assert_eq!(lookups, [(1, 4, "Di".to_string(), false)], "private games only in your own profile");
     h.send(1, &ClientMessage::Profile { nickname: "Ann".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::RateLimited), "one profile at a time");
-    h.core.games_found(1, 4, "Di".into(), Vec::new());
+    h.games_found(1, 4, "Di".into(), Vec::new());
     let profile = match h.inbox(1).as_slice() {
         [ServerMessage::Profile(p)] => p.clone(),
         other => panic!("expected a profile, got {other:?}"),
@@ -1433,11 +1579,11 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
     assert_eq!((latrunculi.rating.rating, latrunculi.games, latrunculi.wins), (1400, 1, 1));
     h.send(1, &ClientMessage::Profile { nickname: "Nobody".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownPlayer));
-    assert!(h.core.take_games_lookups().is_empty(), "nothing asked of the database");
+    assert!(h.take_games_lookups().is_empty(), "nothing asked of the database");
     // A leaderboard of a variant that does not exist does not even decode.
     let mut bytes = encode(&ClientMessage::Leaderboard { variant: Variant::Alquerque }).unwrap();
     *bytes.last_mut().unwrap() = 9;
-    h.core.message(1, &bytes);
+    h.message(1, &bytes);
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::Malformed));
 }
 
@@ -1451,10 +1597,10 @@ fn an_earlier_holder_of_a_claimed_name_keeps_it_but_cannot_claim_it() {
     // Player 42 was "BOB" in the database before the claim; they come back with their token.
     let token = "0123456789abcdef0123456789abcdef".to_string();
     let hash = credential_hash(&token);
-    h.core.connected_with(2, Grant { credential: Some(token), may_create: false });
+    h.connected_with(2, Grant { credential: Some(token), may_create: false });
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some("BOB".into()) };
     h.send(2, &ClientMessage::Hello(hello));
-    h.core.take_lookups();
+    h.take_lookups();
     let stored = StoredPlayer {
         id: 42,
         hash: hash.clone(),
@@ -1462,14 +1608,14 @@ fn an_earlier_holder_of_a_claimed_name_keeps_it_but_cannot_claim_it() {
         last_seen_ms: u64::MAX / 2,
         nickname: "BOB".into(),
     };
-    h.core.looked_up(2, &hash, Some(stored));
+    h.looked_up(2, &hash, Some(stored));
     assert!(matches!(
         h.inbox(2).as_slice(),
         [ServerMessage::Welcome { player: PlayerId(42), nickname, resumed: true, .. }] if nickname == "BOB"
     ));
     h.send(2, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("bob2's secret".into()) });
     assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::BadNickname));
-    assert!(h.core.take_password_jobs().is_empty());
+    assert!(h.take_password_jobs().is_empty());
     // Renaming away works; taking it back does not.
     h.send(2, &ClientMessage::SetNickname { nickname: "Rob".into() });
     assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::NicknameSet { .. }]));
@@ -1479,7 +1625,7 @@ fn an_earlier_holder_of_a_claimed_name_keeps_it_but_cannot_claim_it() {
 
 /// Gives claimed player `pid` a rating in Alquerque.
 fn rate(h: &mut Harness, pid: u64, rating: f64) {
-    let claim = h.core.claims.get_mut(&PlayerId(pid)).expect("a claimed player");
+    let claim = h.core.accounts.claims.get_mut(&PlayerId(pid)).expect("a claimed player");
     claim.ratings.insert(Variant::Alquerque, crate::store::StoredRating { rating, ..Default::default() });
 }
 
@@ -1505,7 +1651,7 @@ fn rated_quick_match_pairs_the_closest_rating_and_widens_with_the_wait() {
         h.claim(conn, "a good password");
         rate(&mut h, conn, rating);
     }
-    h.core.take_ops();
+    h.take_ops();
     let find = ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: true };
     // Ann (1500) and Bob (2000) are too far apart to be paired at once.
     h.send(1, &find);
@@ -1565,7 +1711,7 @@ fn password_work_is_budgeted_per_address_and_a_rename_waits_for_the_check() {
     let mut h = Harness::new(Limits::default());
     let address: std::net::IpAddr = "192.0.2.7".parse().expect("an address");
     h.sign_in(1, "Ann");
-    h.core.set_origin(1, address);
+    h.set_origin(1, address);
     // A rename while the hash is being made is refused (it would waste the hash).
     h.send(1, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("a good password".into()) });
     h.send(1, &ClientMessage::SetNickname { nickname: "Ann2".into() });
@@ -1574,14 +1720,14 @@ fn password_work_is_budgeted_per_address_and_a_rename_waits_for_the_check() {
     assert!(matches!(h.inbox(1).as_slice(), [ServerMessage::NicknameClaimed { .. }]));
     // Right passwords cost Argon2 work too: the same address gets ten jobs in ten minutes.
     h.sign_in(2, "Bob");
-    h.core.set_origin(2, address);
+    h.set_origin(2, address);
     for n in 1..10 {
         let answer = h.sign_in_claimed(2, "Ann", "a good password");
         assert!(answer.iter().any(|m| matches!(m, ServerMessage::Welcome { .. })), "sign-in {n}: {answer:?}");
     }
     let answer = h.sign_in_claimed(2, "Ann", "a good password");
     assert_eq!(refusal_code(&answer), Some(ErrorCode::RateLimited), "{answer:?}");
-    assert!(h.core.take_password_jobs().is_empty(), "no work was queued");
+    assert!(h.take_password_jobs().is_empty(), "no work was queued");
     // Ten minutes later the address may again.
     h.advance(Duration::from_secs(600));
     let answer = h.sign_in_claimed(2, "Ann", "a good password");
@@ -1615,7 +1761,7 @@ fn archives_go_to_those_who_may_read_them() {
     h.sign_in(3, "Cy");
     h.send(3, &ClientMessage::Archive { game });
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownGame), "a live game is watched, not read");
-    assert!(h.core.take_archive_lookups().is_empty());
+    assert!(h.take_archive_lookups().is_empty());
     h.send(first, &ClientMessage::Resign { game });
     let archive = h
         .all()
@@ -1629,34 +1775,34 @@ fn archives_go_to_those_who_may_read_them() {
 
     h.send(3, &ClientMessage::Archive { game });
     assert!(h.inbox(3).is_empty(), "waits for the database");
-    assert_eq!(h.core.take_archive_lookups(), [(3, game.0)]);
+    assert_eq!(h.take_archive_lookups(), [(3, game.0)]);
     h.send(3, &ClientMessage::Archive { game });
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::RateLimited), "one archive at a time");
-    h.core.archive_found(3, game.0, Some(stored(false)));
+    h.archive_found(3, game.0, Some(stored(false)));
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownGame), "a private game is its players' own");
 
     h.send(second, &ClientMessage::Archive { game });
-    assert_eq!(h.core.take_archive_lookups(), [(second, game.0)]);
-    h.core.archive_found(second, game.0, Some(stored(false)));
+    assert_eq!(h.take_archive_lookups(), [(second, game.0)]);
+    h.archive_found(second, game.0, Some(stored(false)));
     match h.inbox(second).as_slice() {
         [ServerMessage::Archive(a)] => assert_eq!(**a, archive),
         other => panic!("expected the archive, got {other:?}"),
     }
 
     h.send(3, &ClientMessage::Archive { game });
-    assert_eq!(h.core.take_archive_lookups().len(), 1);
-    h.core.archive_found(3, game.0, Some(stored(true)));
+    assert_eq!(h.take_archive_lookups().len(), 1);
+    h.archive_found(3, game.0, Some(stored(true)));
     assert!(matches!(h.inbox(3).as_slice(), [ServerMessage::Archive(_)]), "a public game is anyone's");
     h.send(3, &ClientMessage::Archive { game: GameId(999) });
-    assert_eq!(h.core.take_archive_lookups(), [(3, 999)]);
-    h.core.archive_found(3, 999, None);
+    assert_eq!(h.take_archive_lookups(), [(3, 999)]);
+    h.archive_found(3, 999, None);
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownGame));
 
     // An answer for a connection that left goes nowhere, and the next one may ask again.
     h.send(3, &ClientMessage::Archive { game });
-    assert_eq!(h.core.take_archive_lookups().len(), 1);
-    h.core.disconnected(3);
-    h.core.archive_found(3, game.0, Some(stored(true)));
+    assert_eq!(h.take_archive_lookups().len(), 1);
+    h.disconnected(3);
+    h.archive_found(3, game.0, Some(stored(true)));
     assert!(h.inbox(3).is_empty());
 }
 
@@ -1669,15 +1815,15 @@ fn one_address_claims_only_so_many_nicknames() {
     let squatter: std::net::IpAddr = "10.0.0.9".parse().unwrap();
     for (conn, name) in [(1, "Ann"), (2, "Bea"), (3, "Cy")] {
         h.sign_in(conn, name);
-        h.core.set_origin(conn, squatter);
+        h.set_origin(conn, squatter);
     }
     h.claim(1, "a good password");
     h.claim(2, "a good password");
     h.send(3, &ClientMessage::ClaimNickname { password: ludus_protocol::Password("a good password".into()) });
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::RateLimited), "the third claim of the day");
-    assert!(h.core.take_password_jobs().is_empty(), "refused before any hashing");
+    assert!(h.take_password_jobs().is_empty(), "refused before any hashing");
     h.sign_in(4, "Di");
-    h.core.set_origin(4, "10.0.0.10".parse().unwrap());
+    h.set_origin(4, "10.0.0.10".parse().unwrap());
     h.claim(4, "a good password");
     h.advance(Duration::from_secs(24 * 3600));
     h.claim(3, "a good password");
@@ -1706,6 +1852,7 @@ fn a_forged_rating_change_changes_no_rating() {
     let ratings = |h: &Harness| {
         let mut all: Vec<(PlayerId, Vec<(Variant, f64, u32)>)> = h
             .core
+            .accounts
             .claims
             .iter()
             .map(|(id, c)| {
@@ -1730,7 +1877,7 @@ fn a_forged_rating_change_changes_no_rating() {
     ];
     for message in &forged {
         let bytes = encode(message).expect("encodes");
-        h.core.message(first, &bytes);
+        h.message(first, &bytes);
         let _ = h.all();
         h.run_password_jobs();
     }
@@ -1738,8 +1885,7 @@ fn a_forged_rating_change_changes_no_rating() {
 }
 
 // Several nodes.
-
-use crate::store::cluster::{IdKind, NodeAddrs, RemoteNode};
+use crate::store::cluster::{NodeAddrs, RemoteNode};
 
 /// A remote node `name` publishing `lobby`.
 fn remote(name: &str, lobby: &Published) -> RemoteNode {
@@ -1769,7 +1915,7 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
     let mut h = Harness::new(Limits::default());
     h.core.enable_nodes("b".into());
     h.sign_in(1, "Ann");
-    h.core.take_ops();
+    h.take_ops();
     let room = RoomSummary {
         code: "ABCD2345".into(),
         variant: Variant::Alquerque,
@@ -1795,7 +1941,7 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
         public_games: 1,
         waiting: vec![],
     };
-    h.core.set_remote(vec![remote("a", &lobby)]);
+    h.set_remote(vec![remote("a", &lobby)]);
     h.send(1, &ClientMessage::JoinRoom { code: "abcd2345".into() });
     let r = redirect_of(&h.inbox(1)).expect("redirected");
     assert_eq!((r.node.as_str(), r.udp.as_deref()), ("a", Some("a.example:5000")));
@@ -1807,28 +1953,28 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
     // private game is not watched from elsewhere, as here).
     h.send(1, &ClientMessage::Watch { game: GameId(901) });
     assert!(h.inbox(1).is_empty());
-    let asked = h.core.take_owner_lookups();
+    let asked = h.take_owner_lookups();
     assert_eq!(asked.len(), 1);
-    h.core.game_owner_found(asked[0].0, 901, None);
+    h.game_owner_found(asked[0].0, 901, None);
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownGame));
     h.send(1, &ClientMessage::Watch { game: GameId(902) });
-    let asked = h.core.take_owner_lookups();
+    let asked = h.take_owner_lookups();
     assert_eq!(asked, vec![(asked[0].0, 902)]);
-    h.core.game_owner_found(asked[0].0, 902, Some("a".into()));
+    h.game_owner_found(asked[0].0, 902, Some("a".into()));
     let r = redirect_of(&h.inbox(1)).expect("redirected");
     assert_eq!((r.node.as_str(), r.then), ("a", Some(ClientMessage::Watch { game: GameId(902) })));
     // An unknown code is refused.
     h.send(1, &ClientMessage::JoinRoom { code: "ZZZZ2345".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownRoom));
-    assert!(h.core.take_ops().is_empty(), "a redirect stores nothing");
+    assert!(h.take_ops().is_empty(), "a redirect stores nothing");
     assert_eq!(h.core.live_games(), 0);
     // Nobody is sent away from a game they play here.
     h.sign_in(2, "Ben");
     h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
     let Some(ServerMessage::RoomOpened { code, .. }) = h.inbox(1).pop() else { panic!("no room") };
     h.send(2, &ClientMessage::JoinRoom { code });
-    h.core.take_out();
-    h.core.take_ops();
+    h.take_out();
+    h.take_ops();
     h.send(1, &ClientMessage::JoinRoom { code: "ABCD2345".into() });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::Busy));
     h.send(2, &ClientMessage::Watch { game: GameId(900) });
@@ -1850,9 +1996,9 @@ fn a_lone_waiter_moves_to_the_first_node_with_a_waiter_only() {
     h.send(1, &find);
     assert!(matches!(h.inbox(1).as_slice(), [ServerMessage::Queued { .. }]));
     let waiting = Published { waiting: vec![(Variant::Alquerque, None, false)], ..Published::default() };
-    h.core.set_remote(vec![remote("c", &waiting)]);
+    h.set_remote(vec![remote("c", &waiting)]);
     assert!(redirect_of(&h.inbox(1)).is_none(), "c sorts after b: its waiter comes here");
-    h.core.set_remote(vec![remote("a", &waiting), remote("c", &waiting)]);
+    h.set_remote(vec![remote("a", &waiting), remote("c", &waiting)]);
     let r = redirect_of(&h.inbox(1)).expect("handed over");
     assert_eq!((r.node.as_str(), r.then), ("a", Some(find.clone())));
     // A newcomer goes straight there too.
@@ -1869,13 +2015,13 @@ fn seats_elsewhere_redirect_and_adopted_games_seat_their_players() {
     let mut h = Harness::new(Limits::default());
     h.core.enable_nodes("b".into());
     h.sign_in(1, "Ann");
-    h.core.set_remote(vec![remote("a", &Published::default())]);
-    let checks = h.core.take_seat_checks();
+    h.set_remote(vec![remote("a", &Published::default())]);
+    let checks = h.take_seat_checks();
     assert_eq!(checks.len(), 1);
-    h.core.seats_found(vec![(checks[0], 5, "a".into())]);
+    h.seats_found(vec![(checks[0], 5, "a".into())]);
     let r = redirect_of(&h.inbox(1)).expect("sent to its seat");
     assert_eq!((r.node.as_str(), r.then), ("a", None));
-    assert!(h.core.take_seat_checks().is_empty(), "checked once found");
+    assert!(h.take_seat_checks().is_empty(), "checked once found");
     // The game is taken over here instead: Ann is seated.
     let ann = checks[0];
     let mut g = AnyGame::new(Variant::Alquerque);
@@ -1905,7 +2051,7 @@ fn seats_elsewhere_redirect_and_adopted_games_seat_their_players() {
         last_seen_ms: 1_000_000,
         nickname: "Ola".into(),
     };
-    h.core.adopt(vec![stored], vec![other]);
+    h.adopt(vec![stored], vec![other]);
     let view = h.inbox(1).into_iter().find_map(|m| match m {
         ServerMessage::Game(v) => Some(v),
         _ => None,
@@ -1922,24 +2068,23 @@ fn numbers_come_in_blocks_and_are_never_given_twice() {
     let loaded = Loaded { next_player: 10, player_end: 12, ..Loaded::default() };
     let mut core = Core::new(Limits::default(), loaded, Instant::now(), 1_000_000, [7; 32]);
     core.enable_nodes("a".into());
-    let mut h = Harness { core, now: Instant::now(), unix_ms: 1_000_000 };
-    h.core.set_now(h.now, h.unix_ms);
+    let mut h = Harness::of(core, Instant::now(), 1_000_000);
+    h.set_now(h.now, h.unix_ms);
     h.sign_in(1, "Ann");
-    assert_eq!(h.core.take_id_requests(), vec![IdKind::Player]);
+    assert_eq!(h.take_id_requests(), vec![IdKind::Player]);
     h.sign_in(2, "Ben");
-    h.core.connected(3);
+    h.connected(3);
     let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some("Cid".into()) };
     h.send(3, &ClientMessage::Hello(hello.clone()));
     assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::Busy));
-    h.core.add_ids(IdKind::Player, 500, 600);
-    h.core.connected(4);
+    h.add_ids(IdKind::Player, 500, 600);
+    h.connected(4);
     h.send(4, &ClientMessage::Hello(hello));
     match h.inbox(4).as_slice() {
         [ServerMessage::Welcome { player, .. }] => assert_eq!(*player, PlayerId(500)),
         other => panic!("{other:?}"),
     }
     let ids: Vec<u64> = h
-        .core
         .take_ops()
         .iter()
         .filter_map(|o| match o {

@@ -7,8 +7,8 @@ use crate::store::StoredRating;
 /// The bytes and the game views queued for `conn` since the last call, and its refusals.
 fn drawn(h: &mut Harness, conn: ConnId) -> (usize, usize, Vec<ErrorCode>) {
     let (mut bytes, mut views, mut refusals) = (0, 0, Vec::new());
-    for o in h.core.take_out() {
-        if let Outgoing::Message(c, b) = o
+    for o in h.take_out() {
+        if let Effect::Send(c, b) = o
             && c == conn
         {
             bytes += b.len();
@@ -88,7 +88,7 @@ fn connections_of_one_address_share_its_budget() {
     let conns = [10, 11, 12, 13, 14];
     for (conn, name) in conns.iter().zip(["Sam", "Sue", "Sal", "Sid", "Sol"]) {
         h.sign_in(*conn, name);
-        h.core.set_origin(*conn, address);
+        h.set_origin(*conn, address);
     }
     let (mut bytes, mut views, mut largest) = (0, 0, 0);
     for i in 0..100 {
@@ -107,7 +107,7 @@ fn connections_of_one_address_share_its_budget() {
     assert!(bytes <= burst + largest, "{bytes} bytes in {views} views from one address");
     // Another address is not held back.
     h.sign_in(20, "Zed");
-    h.core.set_origin(20, "10.0.0.8".parse().unwrap());
+    h.set_origin(20, "10.0.0.8".parse().unwrap());
     h.send(20, &ClientMessage::Watch { game: games[0] });
     assert_eq!(drawn(&mut h, 20).1, 1);
 }
@@ -138,7 +138,7 @@ fn lobby_leaderboard_profile_and_archive_requests_share_the_budget() {
         h.send(10, &message);
         assert_eq!(refusal_code(&h.inbox(10)), Some(ErrorCode::RateLimited), "{message:?}");
     }
-    assert!(h.core.take_games_lookups().is_empty() && h.core.take_archive_lookups().is_empty());
+    assert!(h.take_games_lookups().is_empty() && h.take_archive_lookups().is_empty());
 }
 
 // Rated play.
@@ -147,7 +147,7 @@ fn lobby_leaderboard_profile_and_archive_requests_share_the_budget() {
 fn rated_pair(h: &mut Harness, addresses: [&str; 2]) -> GameView {
     for (conn, (name, address)) in [(1, ("Ann", addresses[0])), (2, ("Bob", addresses[1]))] {
         h.sign_in(conn, name);
-        h.core.set_origin(conn, key(address));
+        h.set_origin(conn, key(address));
         h.claim(conn, "a good password");
     }
     h.send(
@@ -220,12 +220,12 @@ fn rating(h: &Harness, pid: u64) -> StoredRating {
 fn twelve_resignations_at_ply_zero_leave_both_ratings_at_the_start() {
     let mut h = Harness::new(Limits::default());
     let mut view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
-    h.core.take_ops();
+    h.take_ops();
     for n in 0..12 {
         assert!(view.rated, "game {n} starts rated");
         let archive = play_and_resign(&mut h, &view, 0);
         assert!(!archive.rated && archive.ratings.is_none(), "game {n}: {archive:?}");
-        let ops = h.core.take_ops();
+        let ops = h.take_ops();
         assert!(ops.iter().any(|op| matches!(op, Op::Unrated { game } if *game == view.game.0)));
         assert!(!ops.iter().any(|op| matches!(op, Op::Rating { .. })), "no rating stored");
         view = rematch(&mut h, view.game);
@@ -260,7 +260,7 @@ fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
         assert!(play_and_resign(&mut h, &view, 4).rated);
         view = rematch(&mut h, view.game);
     }
-    h.core.take_ops();
+    h.take_ops();
     assert!(!view.rated, "the view says the fourth game is unrated");
     assert_eq!(RATED_GAMES_PER_PAIR, 3);
     let games = rating(&h, 1).games;
@@ -271,7 +271,7 @@ fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
     h.advance(RATED_PAIR_WINDOW);
     let view = rematch(&mut h, view.game);
     assert!(view.rated);
-    assert!(h.core.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
+    assert!(h.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
 }
 
 /// After a restart, the rated games of the day (from the database) still count.
@@ -296,7 +296,7 @@ fn the_pair_limit_survives_a_restart() {
         ..Loaded::default()
     };
     let now = Instant::now() + RATED_PAIR_WINDOW;
-    let mut h = Harness { core: Core::new(Limits::default(), loaded, now, unix_ms, [7; 32]), now, unix_ms };
+    let mut h = Harness::of(Core::new(Limits::default(), loaded, now, unix_ms, [7; 32]), now, unix_ms);
     for (conn, name) in [(5, "Guest"), (6, "Other")] {
         h.sign_in(conn, name);
     }
@@ -324,7 +324,7 @@ fn nicknames_claimed_from_one_address_play_each_other_unrated() {
     let mut h = Harness::new(Limits::default());
     let view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.1"]);
     assert!(!view.rated, "both claimed from one address within a day");
-    let ops = h.core.take_ops();
+    let ops = h.take_ops();
     let origins: Vec<&String> = ops
         .iter()
         .filter_map(|op| match op {
@@ -347,13 +347,13 @@ fn nicknames_claimed_from_one_address_play_each_other_unrated() {
     assert!(rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]).rated);
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
-    h.core.set_origin(1, "10.0.0.1".parse().unwrap());
+    h.set_origin(1, "10.0.0.1".parse().unwrap());
     h.claim(1, "a good password");
-    h.core.disconnected(1);
+    h.disconnected(1);
     h.advance(Duration::from_secs(24 * 3600));
     let mut h2 = h;
     h2.sign_in(2, "Bob");
-    h2.core.set_origin(2, "10.0.0.1".parse().unwrap());
+    h2.set_origin(2, "10.0.0.1".parse().unwrap());
     h2.claim(2, "a good password");
     h2.sign_in(3, "Guest");
     assert!(
@@ -394,11 +394,11 @@ fn a_live_private_game_and_a_missing_one_answer_alike() {
     let mut answers = Vec::new();
     for game in [private, missing] {
         h.send(3, &ClientMessage::Archive { game });
-        assert!(h.core.take_out().is_empty(), "no answer before the database's");
-        assert_eq!(h.core.take_archive_lookups(), [(3, game.0)]);
-        h.core.archive_found(3, game.0, None);
-        let out = h.core.take_out();
-        let [Outgoing::Message(3, bytes)] = out.as_slice() else { panic!("one answer: {out:?}") };
+        assert!(h.take_out().is_empty(), "no answer before the database's");
+        assert_eq!(h.take_archive_lookups(), [(3, game.0)]);
+        h.archive_found(3, game.0, None);
+        let out = h.take_out();
+        let [Effect::Send(3, bytes)] = out.as_slice() else { panic!("one answer: {out:?}") };
         let text = match decode_server(bytes).expect("decodes") {
             ServerMessage::Error { code: ErrorCode::UnknownGame, message } => message,
             other => panic!("{other:?}"),
@@ -409,8 +409,8 @@ fn a_live_private_game_and_a_missing_one_answer_alike() {
     let mut watched = Vec::new();
     for game in [private, missing] {
         h.send(3, &ClientMessage::Watch { game });
-        let out = h.core.take_out();
-        let [Outgoing::Message(3, bytes)] = out.as_slice() else { panic!("one answer: {out:?}") };
+        let out = h.take_out();
+        let [Effect::Send(3, bytes)] = out.as_slice() else { panic!("one answer: {out:?}") };
         let text = match decode_server(bytes).expect("decodes") {
             ServerMessage::Error { code: ErrorCode::UnknownGame, message } => message,
             other => panic!("{other:?}"),
@@ -421,7 +421,7 @@ fn a_live_private_game_and_a_missing_one_answer_alike() {
     // Its players are told it is live.
     h.send(1, &ClientMessage::Archive { game: private });
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::UnknownGame));
-    assert!(h.core.take_archive_lookups().is_empty());
+    assert!(h.take_archive_lookups().is_empty());
 }
 
 /// A private rated game counts in no public number: not in the lobby's games, and not in the
@@ -431,7 +431,7 @@ fn private_games_count_in_no_public_number() {
     let mut h = Harness::new(Limits::default());
     for (conn, name, address) in [(1, "Ann", "10.0.0.1"), (2, "Bob", "10.0.0.2")] {
         h.sign_in(conn, name);
-        h.core.set_origin(conn, address.parse().unwrap());
+        h.set_origin(conn, address.parse().unwrap());
         h.claim(conn, "a good password");
     }
     h.send(
@@ -464,10 +464,10 @@ fn private_games_count_in_no_public_number() {
         other => panic!("{other:?}"),
     }
     h.send(3, &ClientMessage::Profile { nickname: "Ann".into() });
-    let mut lookups = h.core.take_games_lookups();
+    let mut lookups = h.take_games_lookups();
     assert_eq!(lookups.len(), 1);
     let (conn, player, nickname, own) = lookups.remove(0);
-    h.core.games_found(conn, player, nickname, Vec::new());
+    h.games_found(conn, player, nickname, Vec::new());
     assert!(!own);
     match h.inbox(3).as_slice() {
         [ServerMessage::Profile(p)] => {

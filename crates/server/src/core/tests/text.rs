@@ -30,14 +30,14 @@ fn chat_that_shows_nothing_or_deceives_is_refused_and_vietnamese_passes_composed
             assert!(lines_of(&all.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>()).is_empty(), "{why}");
         }
     }
-    assert!(chat_ops(&h.core.take_ops()).is_empty(), "nothing stored");
+    assert!(chat_ops(&h.take_ops()).is_empty(), "nothing stored");
     let [composed, decomposed] = vietnamese();
     assert_ne!(composed, decomposed);
     for text in [&composed, &decomposed] {
         h.send(first, &ClientMessage::Chat { game, text: free(text) });
         assert_eq!(refusal_code(&h.inbox(first)), None, "{text:?}");
     }
-    let stored: Vec<ChatText> = chat_ops(&h.core.take_ops()).into_iter().map(|(_, l)| l.text).collect();
+    let stored: Vec<ChatText> = chat_ops(&h.take_ops()).into_iter().map(|(_, l)| l.text).collect();
     assert_eq!(stored, [free(&composed), free(&composed)], "stored composed (NFC)");
     // Three marks on one letter are fine, and Vietnamese names too.
     for text in ["a\u{336}\u{336}\u{336}", "Nguyễn Thị Ánh: gg"] {
@@ -51,7 +51,7 @@ fn nicknames_that_show_nothing_or_deceive_are_refused_at_sign_in_and_rename() {
     let mut h = Harness::new(roomy());
     h.sign_in(1, "Ann");
     for (conn, (text, why)) in (100..).zip(visible::tests::deceptive()) {
-        h.core.connected(conn);
+        h.connected(conn);
         let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some(text.clone()) };
         h.send(conn, &ClientMessage::Hello(hello));
         assert_eq!(refusal_code(&h.inbox(conn)), Some(ErrorCode::BadNickname), "{why}: {text:?}");
@@ -75,14 +75,14 @@ fn case_look_alikes_of_claimed_names_are_refused_and_other_names_are_not() {
     for (conn, name) in (1..).zip(claimed) {
         h.sign_in(conn, name);
         h.claim(conn, "a long secret");
-        h.core.disconnected(conn);
+        h.disconnected(conn);
     }
     h.sign_in(20, "Zed");
     for name in ["AIice", "AIIce", "A1ice", "ALICE", "lvan", "BiII", "OIga", "WiII", "VVill", "Mlnh"] {
         h.send(20, &ClientMessage::SetNickname { nickname: name.into() });
         assert_eq!(refusal_code(&h.inbox(20)), Some(ErrorCode::BadNickname), "{name}");
         // A newcomer asking for it gets a guest name.
-        h.core.connected(21);
+        h.connected(21);
         let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some(name.into()) };
         h.send(21, &ClientMessage::Hello(hello));
         let welcome = h.inbox(21);
@@ -90,7 +90,7 @@ fn case_look_alikes_of_claimed_names_are_refused_and_other_names_are_not() {
         let given =
             matches!(welcome.as_slice(), [ServerMessage::Welcome { nickname, .. }] if guest(nickname));
         assert!(given, "{name}: {welcome:?}");
-        h.core.disconnected(21);
+        h.disconnected(21);
     }
     for name in ["Alicia", "Minn", "Iris", "Olivia", "Wall"] {
         h.send(20, &ClientMessage::SetNickname { nickname: name.into() });
@@ -105,12 +105,12 @@ fn case_look_alikes_of_claimed_names_are_refused_and_other_names_are_not() {
                 password: ludus_protocol::Password("a wrong secret".into()),
             },
         );
-        let target = h.core.take_password_jobs().into_iter().find_map(|job| match job {
+        let target = h.take_password_jobs().into_iter().find_map(|job| match job {
             PasswordJob::Verify { target, .. } => Some(target),
             _ => None,
         });
         assert_eq!(target, Some(Some(PlayerId(1))), "{typed}");
-        h.core.password_done(PasswordAnswer::Verified { conn: 20, target: Some(PlayerId(1)), ok: false });
+        h.password_done(PasswordAnswer::Verified { conn: 20, target: Some(PlayerId(1)), ok: false });
         h.inbox(20);
     }
 }
@@ -132,7 +132,7 @@ fn claims_stored_under_an_older_key_still_block_their_look_alikes_and_the_older_
     };
     let now = Instant::now();
     let core = Core::new(Limits::default(), loaded, now, 1_000_000, [7; 32]);
-    let mut h = Harness { core, now, unix_ms: 1_000_000 };
+    let mut h = Harness::of(core, now, 1_000_000);
     h.sign_in(20, "Zed");
     for name in ["Alice", "alice", "A1ice", "AIIce", "lvan"] {
         h.send(20, &ClientMessage::SetNickname { nickname: name.into() });
@@ -147,12 +147,12 @@ fn claims_stored_under_an_older_key_still_block_their_look_alikes_and_the_older_
                 password: ludus_protocol::Password("a secret".into()),
             },
         );
-        let target = h.core.take_password_jobs().into_iter().find_map(|job| match job {
+        let target = h.take_password_jobs().into_iter().find_map(|job| match job {
             PasswordJob::Verify { target, password_hash, .. } => Some((target, password_hash)),
             _ => None,
         });
         assert_eq!(target, Some((Some(PlayerId(1)), Some("$argon2id$fake1".into()))), "{typed}");
-        h.core.password_done(PasswordAnswer::Verified { conn: 20, target: Some(PlayerId(1)), ok: false });
+        h.password_done(PasswordAnswer::Verified { conn: 20, target: Some(PlayerId(1)), ok: false });
         h.inbox(20);
     }
 }
