@@ -216,7 +216,7 @@ pub struct ServerConfig {
     pub lease: Duration,
     /// The addresses other nodes send clients to (redirects): `host:port` for UDP, a
     /// `ws://`/`wss://` URL, an `http://`/`https://` base URL. `None`: the bound addresses.
-    pub public: store::cluster::NodeAddrs,
+    pub public: core::records::NodeAddrs,
 }
 
 /// The default lease of a node on its games.
@@ -286,7 +286,7 @@ impl ServerConfig {
             metrics: None,
             node_name: None,
             lease: DEFAULT_LEASE,
-            public: store::cluster::NodeAddrs::default(),
+            public: core::records::NodeAddrs::default(),
         }
     }
 }
@@ -527,7 +527,7 @@ impl Server {
         };
         let mut core = core;
         let secure = config.tls.is_some();
-        let public = store::cluster::NodeAddrs {
+        let public = core::records::NodeAddrs {
             udp: config.public.udp.clone().or(udp_addr.map(|a| a.to_string())),
             ws: config
                 .public
@@ -544,7 +544,7 @@ impl Server {
             Some(cluster) => {
                 let cluster = cluster?;
                 if [udp_addr, ws_addr, http_addr].iter().flatten().any(|a| a.ip().is_unspecified())
-                    && config.public == store::cluster::NodeAddrs::default()
+                    && config.public == core::records::NodeAddrs::default()
                 {
                     tracing::warn!(
                         "several nodes: this node listens on an unspecified address; give --public-udp, \
@@ -630,7 +630,7 @@ impl Server {
             match effect {
                 Effect::Send(..) | Effect::Close(_) => out.push(effect),
                 Effect::Store(op) => ops.push(op),
-                Effect::LookUp { conn, hash, cutoff } => self.store.lookup(conn, hash, cutoff),
+                Effect::LookUp(request) => self.store.lookup(request),
                 Effect::FindGames(request) => self.store.recent_games(request),
                 Effect::ReadArchive(request) => self.store.archive(request),
                 Effect::HashPassword(job) => {
@@ -770,17 +770,16 @@ impl Server {
         self.last_poll = now;
         self.feed(Input::Time { now, unix_ms: unix_ms() });
         for found in self.store.looked_up() {
-            let (conn, hash, found, claim) = found;
-            self.feed(Input::LookedUp { conn, hash, found, claim });
+            self.feed(Input::LookedUp(found));
         }
         while let Ok(answer) = self.passwords.rx.try_recv() {
             self.feed(Input::Password(answer));
         }
-        for (conn, player, nickname, games) in self.store.games_found() {
-            self.feed(Input::GamesFound { conn, player, nickname, games });
+        for found in self.store.games_found() {
+            self.feed(Input::GamesFound(found));
         }
-        for (conn, game, found) in self.store.archives_found() {
-            self.feed(Input::ArchiveFound { conn, game, found });
+        for found in self.store.archives_found() {
+            self.feed(Input::ArchiveFound(found));
         }
         self.transport.receive();
         while let Some(event) = self.transport.renet().get_event() {

@@ -169,7 +169,7 @@ impl Args {
         config.limits.credential_lifetime = Duration::from_secs(self.credential_days * 24 * 3600);
         config.node_name = self.node_name.clone();
         config.lease = Duration::from_millis(self.lease_ms);
-        config.public = ludus_server::store::cluster::NodeAddrs {
+        config.public = ludus_server::core::records::NodeAddrs {
             udp: self.public_udp.clone(),
             ws: self.public_ws.clone(),
             http: self.public_http.clone(),

@@ -28,6 +28,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+/// SHA-256 of a session credential, in hex: what is stored and looked up, never the credential.
+pub fn credential_hash(credential: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(credential.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The file of the generated key, in the data directory.
 pub const KEY_FILE: &str = "netcode.key";
 /// Longest session credential carried in a token (the server makes 32 characters).
@@ -278,7 +284,7 @@ impl Minter {
         self
     }
 
-    /// A session credential the server issued (its hash, [`crate::core::credential_hash`]): a
+    /// A session credential the server issued (its hash, [`credential_hash`]): a
     /// request carrying it gets its own allowance.
     pub fn vouch(&self, hash: String) {
         self.returning.lock().unwrap_or_else(|e| e.into_inner()).vouch(hash, Instant::now());
@@ -319,7 +325,7 @@ impl Minter {
         // credential or one the server does not know (made up, or issued before a restart),
         // counts against its address's new-player limit: beyond it, no token.
         let now = Instant::now();
-        let hash = credential.as_deref().map(crate::core::credential_hash);
+        let hash = credential.as_deref().map(credential_hash);
         let returning = hash
             .as_deref()
             .and_then(|h| self.returning.lock().unwrap_or_else(|e| e.into_inner()).take(h, now))
@@ -445,7 +451,7 @@ mod tests {
         let minter = minter(3, addresses.clone());
         let ip: IpAddr = [10, 0, 0, 1].into();
         let issued = "0123456789abcdef0123456789abcdef";
-        minter.vouch(crate::core::credential_hash(issued));
+        minter.vouch(credential_hash(issued));
         let made_up = "fedcba9876543210fedcba9876543210";
         let granted = (0..200).filter(|_| minter.answer(ip, &request(Some(made_up))).is_ok()).count();
         assert_eq!(granted, 3, "a made-up credential gets the new-player limit");

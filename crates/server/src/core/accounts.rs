@@ -15,8 +15,8 @@
 //! claim does not rename anyone) but nobody can newly take it; a claimed player cannot change
 //! their nickname.
 
+use super::records::{ArchiveLookup, GamesLookup, Op, StoredRating};
 use super::{CodeStrikes, ConnId, Core, Effect, Refusal, refuse};
-use crate::store::{Op, StoredRating};
 use ludus_protocol::{
     ErrorCode, GameId, LEADERBOARD_TOP, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION,
     Password, PlayerId, ProfileView, RatingChange, RatingEntry, RatingView, RecentGame, ServerMessage,
@@ -38,7 +38,7 @@ pub(super) struct Claim {
     /// The player's ratings, by variant (absent: never played rated, the default rating).
     pub(super) ratings: HashMap<Variant, StoredRating>,
     /// Where (a keyed hash of the address) and when it was claimed, if known.
-    pub(super) origin: Option<crate::store::ClaimOrigin>,
+    pub(super) origin: Option<super::records::ClaimOrigin>,
 }
 
 /// Work for the password thread.
@@ -566,7 +566,7 @@ impl Core {
     }
 
     /// [`ludus_protocol::ClientMessage::Profile`]: the ratings come from memory, the recent games
-    /// from the database (off the loop: [`Core::take_games_lookups`]).
+    /// from the database (off the loop: [`Effect::FindGames`]).
     pub(super) fn profile(&mut self, conn: ConnId, pid: PlayerId, nickname: &str) -> Result<(), Refusal> {
         let skeleton = crate::names::skeleton(nickname.trim());
         let target = match self.accounts.claimed.get(&skeleton) {
@@ -584,12 +584,17 @@ impl Core {
         if !self.answers.profiles.insert(conn) {
             return refuse(ErrorCode::RateLimited, "one profile at a time: wait for the answer");
         }
-        self.effects.push(Effect::FindGames((conn, player.0, nickname, player == pid)));
+        self.effects.push(Effect::FindGames(GamesLookup {
+            conn,
+            player: player.0,
+            nickname,
+            private: player == pid,
+        }));
         Ok(())
     }
 
     /// [`ludus_protocol::ClientMessage::Archive`]: read from the database off the loop
-    /// ([`Core::take_archive_lookups`]); who may read it is decided when it comes back. A live
+    /// ([`Effect::ReadArchive`]); who may read it is decided when it comes back. A live
     /// game that the asker may watch is refused at once; a live private game of others goes the
     /// way of a game that does not exist (the database has no finished game of that number), so
     /// that both get the same answer by the same path.
@@ -600,18 +605,18 @@ impl Core {
         if !self.answers.archives.insert(conn) {
             return refuse(ErrorCode::RateLimited, "one archive at a time: wait for the answer");
         }
-        self.effects.push(Effect::ReadArchive((conn, game.0)));
+        self.effects.push(Effect::ReadArchive(ArchiveLookup { conn, game: game.0 }));
         Ok(())
     }
 
-    /// The answer to a lookup of [`Core::take_archive_lookups`]: the archive goes out if the
+    /// The answer to a lookup of [`Effect::ReadArchive`]: the archive goes out if the
     /// game was public or the asker played in it; otherwise the same refusal as for a game
     /// that does not exist, so that private games' numbers reveal nothing.
     pub(super) fn archive_found(
         &mut self,
         conn: ConnId,
         game: u64,
-        found: Option<crate::store::StoredArchive>,
+        found: Option<super::records::StoredArchive>,
     ) {
         if !self.answers.archives.remove(&conn) {
             return;
@@ -633,7 +638,7 @@ impl Core {
         self.charge_answers_since(conn, mark);
     }
 
-    /// The answer to a lookup of [`Core::take_games_lookups`]: the profile goes out.
+    /// The answer to a lookup of [`Effect::FindGames`]: the profile goes out.
     pub(super) fn games_found(
         &mut self,
         conn: ConnId,

@@ -33,9 +33,9 @@
 //! [`Limits::chat_interval`]: super::Limits::chat_interval
 
 use super::game::LiveGame;
+use super::records::Op;
 use super::{Core, Effect, Refusal, refuse};
 use crate::names::visible;
-use crate::store::Op;
 use ludus_protocol::{
     ChatChannel, ChatError, ChatLine, ChatText, ErrorCode, GameId, PlayerId, ServerMessage, validate_chat,
 };

@@ -9,11 +9,12 @@
 //! [`Effect::Close`]s once the batch is committed.
 
 use super::accounts::{PasswordAnswer, PasswordJob};
+use super::records::{
+    ArchiveFound, ArchiveLookup, ClusterEvent, GamesFound, GamesLookup, IdKind, Op, PlayerFound, PlayerLookup,
+};
 use super::{ConnId, Core};
-use crate::store::cluster::{Event, IdKind};
-use crate::store::{ArchiveRequest, GamesRequest, Op, StoredArchive, StoredClaim, StoredPlayer};
 use crate::tokens::Grant;
-use ludus_protocol::{GameId, RecentGame};
+use ludus_protocol::GameId;
 use renet2::Bytes;
 use std::net::IpAddr;
 use std::time::Instant;
@@ -35,17 +36,16 @@ pub enum Input<'a> {
     Closed(ConnId),
     /// One message from a connection, as it came.
     Message(ConnId, &'a [u8]),
-    /// The answer to an [`Effect::LookUp`]: the stored player with that credential hash (if
-    /// any is still valid), and with several nodes the player's claim as stored now.
-    LookedUp { conn: ConnId, hash: String, found: Option<StoredPlayer>, claim: Option<StoredClaim> },
+    /// The answer to an [`Effect::LookUp`].
+    LookedUp(PlayerFound),
     /// The answer to an [`Effect::HashPassword`].
     Password(PasswordAnswer),
     /// The answer to an [`Effect::FindGames`]: a player's recent games, for a profile.
-    GamesFound { conn: ConnId, player: u64, nickname: String, games: Vec<RecentGame> },
+    GamesFound(GamesFound),
     /// The answer to an [`Effect::ReadArchive`].
-    ArchiveFound { conn: ConnId, game: u64, found: Option<StoredArchive> },
+    ArchiveFound(ArchiveFound),
     /// Several nodes: what the cluster thread learnt from the database.
-    Cluster(Event),
+    Cluster(ClusterEvent),
     /// Several nodes: the cluster tick. `accepting`: whether this node may take new games (its
     /// database answers); the core then publishes its lobby and asks for seat checks.
     ClusterTick { accepting: bool },
@@ -62,13 +62,12 @@ pub enum Effect {
     Close(ConnId),
     /// Store a change.
     Store(Op),
-    /// Look a player up by credential hash (valid if last seen at `cutoff` or later, Unix
-    /// milliseconds): answer with [`Input::LookedUp`].
-    LookUp { conn: ConnId, hash: String, cutoff: u64 },
+    /// Look a player up by credential hash: answer with [`Input::LookedUp`].
+    LookUp(PlayerLookup),
     /// Read a player's recent games: answer with [`Input::GamesFound`].
-    FindGames(GamesRequest),
+    FindGames(GamesLookup),
     /// Read a finished game: answer with [`Input::ArchiveFound`].
-    ReadArchive(ArchiveRequest),
+    ReadArchive(ArchiveLookup),
     /// Password work, off the loop ([`super::run_job`]): answer with [`Input::Password`].
     HashPassword(PasswordJob),
     /// A session credential was issued (its hash): the token endpoint knows it from now on.
@@ -98,17 +97,17 @@ impl Core {
             Input::Origin { conn, origin } => self.set_origin(conn, origin),
             Input::Closed(conn) => self.disconnected(conn),
             Input::Message(conn, bytes) => self.message(conn, bytes),
-            Input::LookedUp { conn, hash, found, claim } => {
+            Input::LookedUp(PlayerFound { conn, hash, player, claim }) => {
                 if let Some(claim) = claim {
                     self.stored_claim(claim);
                 }
-                self.looked_up(conn, &hash, found);
+                self.looked_up(conn, &hash, player);
             }
             Input::Password(answer) => self.password_done(answer),
-            Input::GamesFound { conn, player, nickname, games } => {
+            Input::GamesFound(GamesFound { conn, player, nickname, games }) => {
                 self.games_found(conn, player, nickname, games)
             }
-            Input::ArchiveFound { conn, game, found } => self.archive_found(conn, game, found),
+            Input::ArchiveFound(ArchiveFound { conn, game, found }) => self.archive_found(conn, game, found),
             Input::Cluster(event) => self.cluster_event(event),
             Input::ClusterTick { accepting } => {
                 self.set_accepting(accepting);
@@ -125,18 +124,18 @@ impl Core {
         std::mem::take(&mut self.effects)
     }
 
-    fn cluster_event(&mut self, event: Event) {
+    fn cluster_event(&mut self, event: ClusterEvent) {
         match event {
-            Event::Nodes(nodes) => self.set_remote(nodes),
-            Event::Adopted { games, players, claims } => {
+            ClusterEvent::Nodes(nodes) => self.set_remote(nodes),
+            ClusterEvent::Adopted { games, players, claims } => {
                 for claim in claims {
                     self.stored_claim(claim);
                 }
                 self.adopt(games, players);
             }
-            Event::Seats(found) => self.seats_found(found),
-            Event::Ids { kind, first, end } => self.add_ids(kind, first, end),
-            Event::GameOwner(player, game, node) => self.game_owner_found(player, game, node),
+            ClusterEvent::Seats(found) => self.seats_found(found),
+            ClusterEvent::Ids { kind, first, end } => self.add_ids(kind, first, end),
+            ClusterEvent::GameOwner { player, game, node } => self.game_owner_found(player, game, node),
         }
     }
 }

@@ -12,9 +12,9 @@
 //! agreed draw is a stored ending like any other.
 
 use super::limits::MAX_MOVE_CHARS;
+use super::records::{Op, StoredGame};
 use super::spectators::tally;
 use super::{Core, Effect, Refusal, refuse, side_of};
-use crate::store::{Op, StoredGame};
 use ludus_protocol::{
     ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId,
     PlayerInfo, PlyProposals, Role, ServerMessage,

@@ -32,6 +32,7 @@ mod limits;
 mod matchmaking;
 mod nodes;
 mod rated;
+pub mod records;
 mod rooms;
 mod spectators;
 #[cfg(test)]
@@ -45,8 +46,8 @@ pub use limits::Limits;
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
 pub use rated::{RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash};
 
-use crate::store::{Loaded, Op, StoredPlayer};
 use crate::tokens::Grant;
+use crate::tokens::credential_hash;
 use game::LiveGame;
 use limits::Bucket;
 use ludus_protocol::{
@@ -58,6 +59,7 @@ use ludus_rules::Side;
 use matchmaking::QueueKey;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use records::{Loaded, Op, PlayerLookup, StoredPlayer};
 use renet2::Bytes;
 use rooms::Room;
 use std::collections::{HashMap, VecDeque};
@@ -114,12 +116,6 @@ struct CodeStrikes {
     count: u32,
     since: Instant,
     until: Option<Instant>,
-}
-
-/// SHA-256 of a session credential, in hex: what is stored and looked up.
-pub fn credential_hash(credential: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(credential.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Messages kept while a sign-in waits for its lookup (more are refused).
@@ -663,7 +659,7 @@ impl Core {
                         c.pending = Some((hello, nickname, Vec::new()));
                     }
                     let cutoff = self.credential_cutoff();
-                    self.effects.push(Effect::LookUp { conn, hash, cutoff });
+                    self.effects.push(Effect::LookUp(PlayerLookup { conn, hash, cutoff_ms: cutoff }));
                     Ok(())
                 }
             },
@@ -672,7 +668,7 @@ impl Core {
         }
     }
 
-    /// The answer to a lookup of [`Core::take_lookups`]: the stored player with that credential
+    /// The answer to a lookup of [`Effect::LookUp`]: the stored player with that credential
     /// hash, if any (and not expired). The waiting sign-in goes on (as a new player when nobody
     /// has that credential and the token allows it, else refused with `SessionExpired`), then
     /// the messages that arrived meanwhile.

@@ -11,10 +11,11 @@
 //! the same queue; players only ever move towards that node, so two nodes never swap waiters
 //! and one node pairs everyone, with the same rules as on one node.
 
+use super::records::{
+    ID_BLOCK, IdKind, Loaded, NodeAddrs, RemoteNode, Seat, StoredClaim, StoredGame, StoredPlayer,
+};
 use super::rooms::Room;
 use super::{Core, Effect, Refusal, refuse};
-use crate::store::cluster::{IdKind, NodeAddrs, RemoteNode};
-use crate::store::{StoredGame, StoredPlayer};
 use ludus_protocol::{
     ClientMessage, ClockSpec, ErrorCode, GameId, GameSummary, PlayerId, Redirect, RoomSummary, ServerMessage,
 };
@@ -108,7 +109,7 @@ impl Core {
 
     /// A player's claim and ratings as stored now (several nodes: another node may have changed
     /// them since this one loaded them); one node keeps its own, which are never behind.
-    pub(super) fn stored_claim(&mut self, c: crate::store::StoredClaim) {
+    pub(super) fn stored_claim(&mut self, c: StoredClaim) {
         if self.nodes.is_none() {
             return;
         }
@@ -395,8 +396,8 @@ impl Core {
 
     /// Players found seated in a live game of another node: sent there (they get their seat at
     /// the welcome).
-    pub(super) fn seats_found(&mut self, found: Vec<(u64, u64, String)>) {
-        for (player, _game, node) in found {
+    pub(super) fn seats_found(&mut self, found: Vec<Seat>) {
+        for Seat { player, node, .. } in found {
             let pid = PlayerId(player);
             let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_some() && p.room.is_none());
             let checked = self.nodes.as_ref().is_some_and(|n| n.seat_checks.contains_key(&pid));
@@ -507,7 +508,7 @@ impl Core {
         } else {
             (self.ids.next_game, self.ids.game_end) = range;
         }
-        let low = range.1 != u64::MAX && range.1 - range.0 < crate::store::ID_BLOCK / 2;
+        let low = range.1 != u64::MAX && range.1 - range.0 < ID_BLOCK / 2;
         if self.nodes.is_some() && low && self.ids.spare[which].is_none() && !self.ids.asked[which] {
             self.ids.asked[which] = true;
             self.effects.push(Effect::AskIds(if which == 0 { IdKind::Player } else { IdKind::Game }));
@@ -531,7 +532,7 @@ pub(super) struct Ids {
 
 impl Ids {
     /// The numbers as stored.
-    pub(super) fn new(loaded: &crate::store::Loaded) -> Ids {
+    pub(super) fn new(loaded: &Loaded) -> Ids {
         Ids {
             next_player: loaded.next_player.max(1),
             next_game: loaded.next_game.max(1),

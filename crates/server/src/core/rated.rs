@@ -23,8 +23,8 @@
 //! [`Limits::shared_claim_window`]: super::Limits::shared_claim_window
 
 use super::game::LiveGame;
+use super::records::ClaimOrigin;
 use super::{ConnId, Core};
-use crate::store::ClaimOrigin;
 use ludus_protocol::PlayerId;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Rooms and their codes: creating and joining a room, rematches, leaving, closing.
 
+use super::records::StoredGame;
 use super::{Core, Refusal, refuse, side_of};
-use crate::store::StoredGame;
 use ludus_protocol::{
     ClockSpec, ErrorCode, GameId, PlayerId, ROOM_CODE_ALPHABET, ROOM_CODE_LEN, ServerMessage,
     normalize_room_code,

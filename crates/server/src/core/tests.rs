@@ -1,12 +1,11 @@
 //! The core driven without sockets: injected time and seed, messages in, messages out.
 
 use super::*;
-use crate::store::StoredPlayer;
-use crate::store::cluster::{Event, IdKind};
 use crate::tokens::Grant;
 use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, RecentGame, decode_server};
 use ludus_rules::{AnyGame, GameRecord};
 use ludus_rules::{Outcome, Reason, Variant};
+use records::{ArchiveFound, ClusterEvent, GamesFound, IdKind, PlayerFound, Seat, StoredPlayer};
 use std::time::Duration;
 
 /// Budgets of large answers and the rules of rated play.
@@ -88,7 +87,7 @@ impl Harness {
     }
 
     fn looked_up(&mut self, conn: ConnId, hash: &str, found: Option<StoredPlayer>) {
-        self.feed(Input::LookedUp { conn, hash: hash.to_string(), found, claim: None });
+        self.feed(Input::LookedUp(PlayerFound { conn, hash: hash.to_string(), player: found, claim: None }));
     }
 
     fn password_done(&mut self, answer: PasswordAnswer) {
@@ -96,31 +95,32 @@ impl Harness {
     }
 
     fn games_found(&mut self, conn: ConnId, player: u64, nickname: String, games: Vec<RecentGame>) {
-        self.feed(Input::GamesFound { conn, player, nickname, games });
+        self.feed(Input::GamesFound(GamesFound { conn, player, nickname, games }));
     }
 
-    fn archive_found(&mut self, conn: ConnId, game: u64, found: Option<crate::store::StoredArchive>) {
-        self.feed(Input::ArchiveFound { conn, game, found });
+    fn archive_found(&mut self, conn: ConnId, game: u64, found: Option<records::StoredArchive>) {
+        self.feed(Input::ArchiveFound(ArchiveFound { conn, game, found }));
     }
 
     fn set_remote(&mut self, nodes: Vec<RemoteNode>) {
-        self.feed(Input::Cluster(Event::Nodes(nodes)));
+        self.feed(Input::Cluster(ClusterEvent::Nodes(nodes)));
     }
 
     fn game_owner_found(&mut self, player: u64, game: u64, node: Option<String>) {
-        self.feed(Input::Cluster(Event::GameOwner(player, game, node)));
+        self.feed(Input::Cluster(ClusterEvent::GameOwner { player, game, node }));
     }
 
     fn seats_found(&mut self, found: Vec<(u64, u64, String)>) {
-        self.feed(Input::Cluster(Event::Seats(found)));
+        let found = found.into_iter().map(|(player, game, node)| Seat { player, game, node }).collect();
+        self.feed(Input::Cluster(ClusterEvent::Seats(found)));
     }
 
-    fn adopt(&mut self, games: Vec<crate::store::StoredGame>, players: Vec<StoredPlayer>) {
-        self.feed(Input::Cluster(Event::Adopted { games, players, claims: Vec::new() }));
+    fn adopt(&mut self, games: Vec<records::StoredGame>, players: Vec<StoredPlayer>) {
+        self.feed(Input::Cluster(ClusterEvent::Adopted { games, players, claims: Vec::new() }));
     }
 
     fn add_ids(&mut self, kind: IdKind, first: u64, end: u64) {
-        self.feed(Input::Cluster(Event::Ids { kind, first, end }));
+        self.feed(Input::Cluster(ClusterEvent::Ids { kind, first, end }));
     }
 
     fn shutting_down(&mut self) {
@@ -141,8 +141,8 @@ impl Harness {
 
     fn take_lookups(&mut self) -> Vec<(ConnId, String, u64)> {
         self.take(
-            |e| matches!(e, Effect::LookUp { .. }),
-            |e| if let Effect::LookUp { conn, hash, cutoff } = e { Some((conn, hash, cutoff)) } else { None },
+            |e| matches!(e, Effect::LookUp(_)),
+            |e| if let Effect::LookUp(l) = e { Some((l.conn, l.hash, l.cutoff_ms)) } else { None },
         )
     }
 
@@ -160,17 +160,25 @@ impl Harness {
         )
     }
 
-    fn take_games_lookups(&mut self) -> Vec<crate::store::GamesRequest> {
+    /// (connection, player, nickname, private games too).
+    fn take_games_lookups(&mut self) -> Vec<(ConnId, u64, String, bool)> {
         self.take(
             |e| matches!(e, Effect::FindGames(_)),
-            |e| if let Effect::FindGames(r) = e { Some(r) } else { None },
+            |e| {
+                if let Effect::FindGames(r) = e {
+                    Some((r.conn, r.player, r.nickname, r.private))
+                } else {
+                    None
+                }
+            },
         )
     }
 
-    fn take_archive_lookups(&mut self) -> Vec<crate::store::ArchiveRequest> {
+    /// (connection, game).
+    fn take_archive_lookups(&mut self) -> Vec<(ConnId, u64)> {
         self.take(
             |e| matches!(e, Effect::ReadArchive(_)),
-            |e| if let Effect::ReadArchive(r) = e { Some(r) } else { None },
+            |e| if let Effect::ReadArchive(r) = e { Some((r.conn, r.game)) } else { None },
         )
     }
 
@@ -1207,7 +1215,7 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
     };
     let said = vec![line(ChatChannel::Players, 1, "hi", 0), line(ChatChannel::Spectators, 3, "go Ann", 0)];
     let loaded = Loaded {
-        games: vec![crate::store::StoredGame {
+        games: vec![records::StoredGame {
             id: 7,
             room: "ROOMROOM".into(),
             variant: Variant::Alquerque,
@@ -1466,7 +1474,7 @@ fn rated_play_needs_claimed_names_and_changes_both_ratings() {
         })
         .expect("archived");
     assert!(archive.rated);
-    let d = crate::store::StoredRating::default();
+    let d = records::StoredRating::default();
     let expect = [rating_period(&d, &[(d, 0.0)]), rating_period(&d, &[(d, 1.0)])];
     let changes = archive.ratings.expect("rating changes archived");
     assert_eq!(changes.map(|c| c.after), expect.map(|r| rating_view(&r)));
@@ -1488,11 +1496,11 @@ fn rated_play_needs_claimed_names_and_changes_both_ratings() {
 /// 1400/30, 1550/100 and 1700/300, scoring 1, 0, 0, through the function the server rates with.
 #[test]
 fn glicko2_matches_glickmans_worked_example() {
-    let r = |rating, deviation| crate::store::StoredRating {
+    let r = |rating, deviation| records::StoredRating {
         rating,
         deviation,
         volatility: 0.06,
-        ..crate::store::StoredRating::default()
+        ..records::StoredRating::default()
     };
     let after = rating_period(
         &r(1500.0, 200.0),
@@ -1521,7 +1529,7 @@ fn argon2_cost_is_measured() {
 
 #[test]
 fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_claims() {
-    use crate::store::{StoredClaim, StoredRating};
+    use records::{StoredClaim, StoredRating};
     let rated = |rating, games| StoredRating { rating, games, wins: games, ..StoredRating::default() };
     let claim = |id, name: &str, ratings: Vec<(Variant, StoredRating)>| StoredClaim {
         id,
@@ -1626,7 +1634,7 @@ fn an_earlier_holder_of_a_claimed_name_keeps_it_but_cannot_claim_it() {
 /// Gives claimed player `pid` a rating in Alquerque.
 fn rate(h: &mut Harness, pid: u64, rating: f64) {
     let claim = h.core.accounts.claims.get_mut(&PlayerId(pid)).expect("a claimed player");
-    claim.ratings.insert(Variant::Alquerque, crate::store::StoredRating { rating, ..Default::default() });
+    claim.ratings.insert(Variant::Alquerque, records::StoredRating { rating, ..Default::default() });
 }
 
 /// The players of the game started in this tick, if one started, lower id first.
@@ -1771,7 +1779,7 @@ fn archives_go_to_those_who_may_read_them() {
             _ => None,
         })
         .expect("the game is over");
-    let stored = |public| crate::store::StoredArchive { public, players, archive: archive.clone() };
+    let stored = |public| records::StoredArchive { public, players, archive: archive.clone() };
 
     h.send(3, &ClientMessage::Archive { game });
     assert!(h.inbox(3).is_empty(), "waits for the database");
@@ -1885,7 +1893,7 @@ fn a_forged_rating_change_changes_no_rating() {
 }
 
 // Several nodes.
-use crate::store::cluster::{NodeAddrs, RemoteNode};
+use records::{NodeAddrs, RemoteNode};
 
 /// A remote node `name` publishing `lobby`.
 fn remote(name: &str, lobby: &Published) -> RemoteNode {
@@ -2028,7 +2036,7 @@ fn seats_elsewhere_redirect_and_adopted_games_seat_their_players() {
     let mv = g.legal_moves()[0];
     let text = g.position().move_to_string(&mv).unwrap();
     g.play(&mv).unwrap();
-    let stored = crate::store::StoredGame {
+    let stored = records::StoredGame {
         id: 5,
         room: "ROOMROOM".into(),
         variant: Variant::Alquerque,

@@ -3,9 +3,10 @@
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
 use super::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, Op, PlayerClaimRow, RatingRow, RecentRow,
-    StoredGame, StoredPlayer, chat_columns, game_row, sql,
+    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, PlayerClaimRow, RatingRow, RecentRow,
+    chat_columns, game_row, sql,
 };
+use crate::core::records::{ID_BLOCK, Op, StoredGame, StoredPlayer};
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
 
@@ -185,8 +186,8 @@ pub(crate) fn open(
     let claimed = client
         .execute("UPDATE games SET owner = $1 WHERE live = 1 AND (owner IS NULL OR owner = $1)", &[&name])?;
     tracing::info!(node = name, incarnation, games = claimed, "node registered");
-    let players = reserve_ids(&mut client, "player", super::ID_BLOCK)?;
-    let games = reserve_ids(&mut client, "game", super::ID_BLOCK)?;
+    let players = reserve_ids(&mut client, "player", ID_BLOCK)?;
+    let games = reserve_ids(&mut client, "game", ID_BLOCK)?;
     drop(client);
     let writer = Postgres::connect(config, &fence)?;
     let mut reader = Postgres::connect(config, &fence)?;

@@ -1,9 +1,11 @@
 //! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
 
+use super::schema::Upgrade;
 use super::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, Op, PlayerClaimRow, RatingRow, RecentRow,
-    StoredGame, StoredPlayer, chat_columns, game_row, sql,
+    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, PlayerClaimRow, RatingRow, RecentRow,
+    chat_columns, game_row, sql,
 };
+use crate::core::records::{Op, StoredGame, StoredPlayer};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::time::Duration;
@@ -41,22 +43,22 @@ pub(crate) fn open(path: &Path, now_ms: u64, cutoff_ms: u64) -> Result<[Sqlite; 
     ])
 }
 
-/// Applies the migrations not applied yet, each in its transaction, and the SQLite-only upgrade
-/// of clear credentials after version 1.
+/// Applies the migrations not applied yet, each in its transaction, and every version's upgrade
+/// in code after its statements (again on each open: an upgrade finds its own work done).
 fn migrate(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> {
     conn.execute_batch("CREATE TABLE IF NOT EXISTS ludus_schema(version INTEGER NOT NULL)")?;
     let current: i64 =
         conn.query_row("SELECT COALESCE(MAX(version), 0) FROM ludus_schema", [], |r| r.get(0))?;
-    if current >= 1 {
-        hash_credentials(conn, now_ms)?;
-    }
-    for m in MIGRATIONS.iter().filter(|m| m.version > current) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(m.sqlite)?;
-        tx.execute("INSERT INTO ludus_schema(version) VALUES (?1)", params![m.version])?;
-        tx.commit()?;
-        if m.version == 1 {
-            hash_credentials(conn, now_ms)?;
+    for m in MIGRATIONS {
+        if m.version > current {
+            let tx = conn.transaction()?;
+            tx.execute_batch(m.sqlite)?;
+            tx.execute("INSERT INTO ludus_schema(version) VALUES (?1)", params![m.version])?;
+            tx.commit()?;
+        }
+        match m.upgrade {
+            Some(Upgrade::HashCredentials) => hash_credentials(conn, now_ms)?,
+            None => {}
         }
     }
     Ok(())
@@ -83,7 +85,7 @@ fn hash_credentials(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> 
         {
             let mut update = tx.prepare("UPDATE players SET token = ?2, last_seen_ms = ?3 WHERE id = ?1")?;
             for (id, token) in rows {
-                update.execute(params![id, crate::core::credential_hash(&token), now_ms as i64])?;
+                update.execute(params![id, crate::tokens::credential_hash(&token), now_ms as i64])?;
             }
         }
         tx.execute_batch("ALTER TABLE players RENAME COLUMN token TO token_hash;")?;

@@ -1,7 +1,9 @@
 //! The store's own cases, run against SQLite and (when its binaries are there) PostgreSQL.
 
 use super::*;
-use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, QuickPhrase};
+use crate::core::records::*;
+use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, Proposal, QuickPhrase};
+use ludus_rules::Variant;
 
 /// Two chat lines of game 1 (both channels, a phrase and free text in Vietnamese).
 fn chat_lines(now: u64) -> Vec<ChatLine> {
@@ -106,7 +108,7 @@ fn round_trip(db: &Database) {
         assert_eq!(store.committed(), 2);
         assert!(!store.is_failing());
         for (conn, hash, expect) in [(7, "h1b", Some(1)), (8, "h1", Some(1)), (9, "nope", None)] {
-            store.lookup(conn, hash.into(), now - 1);
+            store.lookup(PlayerLookup { conn, hash: hash.into(), cutoff_ms: now - 1 });
             let deadline = std::time::Instant::now() + Duration::from_secs(30);
             let answer = loop {
                 if let Some(a) = store.looked_up().pop() {
@@ -115,10 +117,10 @@ fn round_trip(db: &Database) {
                 assert!(std::time::Instant::now() < deadline, "no lookup answer");
                 std::thread::sleep(Duration::from_millis(1));
             };
-            assert_eq!((answer.0, answer.1.as_str()), (conn, hash));
-            assert_eq!(answer.2.map(|p| p.id), expect, "{hash}");
+            assert_eq!((answer.conn, answer.hash.as_str()), (conn, hash));
+            assert_eq!(answer.player.map(|p| p.id), expect, "{hash}");
         }
-        store.lookup(10, "h1b".into(), now + 60_000);
+        store.lookup(PlayerLookup { conn: 10, hash: "h1b".into(), cutoff_ms: now + 60_000 });
         let deadline = std::time::Instant::now() + Duration::from_secs(30);
         let answer = loop {
             if let Some(a) = store.looked_up().pop() {
@@ -127,7 +129,7 @@ fn round_trip(db: &Database) {
             assert!(std::time::Instant::now() < deadline, "no lookup answer");
             std::thread::sleep(Duration::from_millis(1));
         };
-        assert!(answer.2.is_none(), "an expired credential finds nobody");
+        assert!(answer.player.is_none(), "an expired credential finds nobody");
     }
     let (store, loaded) = Store::open_with(db, LIFETIME).expect("reopen");
     if matches!(db, Database::Sqlite(_)) {

@@ -6,8 +6,9 @@ use crate::common::*;
 use crate::ratings::claim;
 use ludus_protocol::client::{ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, ErrorCode, Password, PlayerId, ServerMessage};
+use ludus_server::core::records::Op;
 use ludus_server::core::{Limits, hash_password};
-use ludus_server::store::{Op, Store};
+use ludus_server::store::Store;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use unicode_normalization::UnicodeNormalization;
 

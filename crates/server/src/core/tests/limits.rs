@@ -1,8 +1,8 @@
 //! Budgets of large answers per connection and per address, the rules of rated play (moves
 //! each, games per pair, nicknames claimed from one address), and private games' privacy.
 
+use super::records::StoredRating;
 use super::*;
-use crate::store::StoredRating;
 
 /// The bytes and the game views queued for `conn` since the last call, and its refusals.
 fn drawn(h: &mut Harness, conn: ConnId) -> (usize, usize, Vec<ErrorCode>) {
@@ -277,7 +277,7 @@ fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
 /// After a restart, the rated games of the day (from the database) still count.
 #[test]
 fn the_pair_limit_survives_a_restart() {
-    use crate::store::StoredClaim;
+    use super::records::StoredClaim;
     let claim = |id, nickname: &str| StoredClaim {
         id,
         nickname: nickname.into(),

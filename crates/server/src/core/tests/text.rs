@@ -1,9 +1,9 @@
 //! Chat lines and nicknames that show nothing or deceive, and look-alikes of claimed names, in
 //! the core.
 
+use super::records::StoredClaim;
 use super::*;
 use crate::names::visible;
-use crate::store::StoredClaim;
 use unicode_normalization::UnicodeNormalization;
 
 /// Limits with room for many messages in one instant (the message budget has its own test).

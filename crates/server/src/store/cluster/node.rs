@@ -6,17 +6,18 @@
 //! - takes over the live games of nodes whose lease expired: in one transaction that first
 //!   renews its own lease, it locks the expired nodes' rows, marks them dead and makes itself the
 //!   owner of their live games; then it reloads those games (every move, proposal and chat line)
-//!   for the server loop ([`Event::Adopted`]). A dead node's writer then finds its lease gone
+//!   for the server loop ([`ClusterEvent::Adopted`]). A dead node's writer then finds its lease gone
 //!   and stores nothing more: two nodes never both own a game;
 //! - publishes this node's lobby (open rooms, live games, quick-match queues) and reads the
-//!   other live nodes' ([`Event::Nodes`]), with `NOTIFY` so that the others read it at once;
+//!   other live nodes' ([`ClusterEvent::Nodes`]), with `NOTIFY` so that the others read it at once;
 //! - answers the loop's seat checks: which of these players has a live game on another live
-//!   node ([`Event::Seats`]);
-//! - hands out new blocks of player and game numbers ([`Event::Ids`]).
+//!   node ([`ClusterEvent::Seats`]);
+//! - hands out new blocks of player and game numbers ([`ClusterEvent::Ids`]).
 
-use super::{Event, IdKind, NodeAddrs, RemoteNode, Request};
+use super::Request;
+use crate::core::records::{ClusterEvent, ID_BLOCK, IdKind, NodeAddrs, RemoteNode, Seat, StoredGame};
 use crate::store::pg::{DB_NOW, Fence, Postgres, game_rows, renew_sql, reserve_ids};
-use crate::store::{DbError, ID_BLOCK, StoreError, StoredGame, load_games, stored_claim};
+use crate::store::{DbError, StoreError, load_games, stored_claim};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -36,7 +37,7 @@ const STALLED: Duration = Duration::from_secs(2);
 /// The cluster thread of this node (stopped when dropped).
 pub struct Cluster {
     tx: Option<mpsc::Sender<Request>>,
-    rx: mpsc::Receiver<Event>,
+    rx: mpsc::Receiver<ClusterEvent>,
     thread: Option<JoinHandle<()>>,
     stop: Arc<AtomicBool>,
     name: String,
@@ -105,7 +106,7 @@ impl Cluster {
     }
 
     /// The events since the last call.
-    pub fn events(&self) -> Vec<Event> {
+    pub fn events(&self) -> Vec<ClusterEvent> {
         self.rx.try_iter().collect()
     }
 }
@@ -127,7 +128,7 @@ struct State {
     addrs: NodeAddrs,
     lost: Arc<AtomicBool>,
     requests: Option<mpsc::Receiver<Request>>,
-    events: Option<mpsc::Sender<Event>>,
+    events: Option<mpsc::Sender<ClusterEvent>>,
     db: Option<Postgres>,
     /// The addresses are written on this connection.
     announced: bool,
@@ -299,7 +300,9 @@ impl State {
                 Ok((games, players, claims))
             });
             match loaded {
-                Ok((games, players, claims)) => send(&self.events, Event::Adopted { games, players, claims }),
+                Ok((games, players, claims)) => {
+                    send(&self.events, ClusterEvent::Adopted { games, players, claims })
+                }
                 Err(e) => {
                     self.unloaded = rows;
                     return Err(e);
@@ -335,7 +338,7 @@ impl State {
                 })
                 .collect();
             self.nodes_read = Some(Instant::now());
-            send(&self.events, Event::Nodes(nodes));
+            send(&self.events, ClusterEvent::Nodes(nodes));
         }
         if !self.checks.is_empty() {
             let checks: Vec<i64> = self.checks.iter().map(|&p| p as i64).collect();
@@ -353,13 +356,13 @@ impl State {
                 let (gid, owner): (i64, String) = (r.get(2), r.get(3));
                 for p in [r.get::<_, i64>(0), r.get::<_, i64>(1)] {
                     if checks.contains(&p) {
-                        found.push((p as u64, gid as u64, owner.clone()));
+                        found.push(Seat { player: p as u64, game: gid as u64, node: owner.clone() });
                     }
                 }
             }
             self.checks.clear();
             if !found.is_empty() {
-                send(&self.events, Event::Seats(found));
+                send(&self.events, ClusterEvent::Seats(found));
             }
         }
         for (player, game) in std::mem::take(&mut self.owners) {
@@ -371,7 +374,7 @@ impl State {
                 ),
                 &[&(game as i64), &f.name],
             )?;
-            send(&self.events, Event::GameOwner(player, game, row.map(|r| r.get(0))));
+            send(&self.events, ClusterEvent::GameOwner { player, game, node: row.map(|r| r.get(0)) });
         }
         while let Some(kind) = self.ids.first().copied() {
             let name = match kind {
@@ -380,13 +383,13 @@ impl State {
             };
             let (first, end) = reserve_ids(&mut db.client, name, ID_BLOCK)?;
             self.ids.remove(0);
-            send(&self.events, Event::Ids { kind, first, end });
+            send(&self.events, ClusterEvent::Ids { kind, first, end });
         }
         Ok(())
     }
 }
 
-fn send(events: &Option<mpsc::Sender<Event>>, event: Event) {
+fn send(events: &Option<mpsc::Sender<ClusterEvent>>, event: ClusterEvent) {
     if let Some(events) = events {
         let _ = events.send(event);
     }

@@ -1,0 +1,296 @@
+//! What either database answers, below the store's threads: the [`Backend`] trait, the rows it
+//! returns, and how rows become the core's records (a row that does not parse is skipped and
+//! logged, never a wrong record).
+
+use super::{DbError, now_ms};
+use crate::core::records::{
+    ClaimOrigin, Loaded, Op, StoredArchive, StoredClaim, StoredGame, StoredPlayer, StoredRating,
+};
+use ludus_protocol::{
+    ArchivedGame, ChatChannel, ChatLine, ChatText, ClockSpec, GameId, GameResult, PlayerId, PlyProposals,
+    Proposal, RecentGame,
+};
+use ludus_rules::Variant;
+
+/// A stored rating row: player, variant name, rating, deviation, volatility, games, wins,
+/// draws, losses.
+pub(crate) type RatingRow = (i64, String, f64, f64, f64, i64, i64, i64, i64);
+
+/// A claim's row: player, nickname, password hash, claiming address hash, claim time (the
+/// columns of [`super::sql::CLAIMS`]).
+pub(crate) type ClaimRow = (i64, String, String, Option<String>, Option<i64>);
+/// [`ClaimRow`] without the player.
+pub(crate) type PlayerClaimRow = (String, String, Option<String>, Option<i64>);
+
+/// A claim's origin from its stored columns.
+fn claim_origin(address: Option<String>, claimed_ms: Option<i64>) -> Option<ClaimOrigin> {
+    Some(ClaimOrigin { address: address?, claimed_ms: claimed_ms?.max(0) as u64 })
+}
+
+/// A finished game's row: public, first player, second player, archive (the columns of
+/// [`super::sql::ARCHIVE`]).
+pub(crate) type ArchiveRow = (i64, i64, i64, Option<String>);
+
+/// A finished game row: id, variant, first player, ended, rated, archive (the columns of
+/// [`super::sql::RECENT_GAMES`]).
+pub(crate) type RecentRow = (i64, String, i64, Option<i64>, i64, Option<String>);
+
+/// One connection to a database, whichever it is: the writer, the reader and (SQLite) the
+/// checkpointer each own one. Everything above this trait is the same for both backends.
+pub(crate) trait Backend: Send + 'static {
+    /// Stores these batches in one transaction.
+    fn commit(&mut self, batches: &[(u64, Vec<Op>)]) -> Result<(), DbError>;
+    /// The player with credential hash `hash` (current or previous) last seen at `cutoff_ms` or
+    /// later.
+    fn find_player(&mut self, hash: &str, cutoff_ms: u64) -> Result<Option<StoredPlayer>, DbError>;
+    /// The next free player and game numbers.
+    fn next_ids(&mut self) -> Result<(u64, u64), DbError>;
+    /// The ends of this node's blocks of player and game numbers (one node: none).
+    fn id_ends(&self) -> (u64, u64) {
+        (u64::MAX, u64::MAX)
+    }
+    /// The live games without their moves and proposals, with their variant's name.
+    fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError>;
+    /// A game's moves in order, with the clocks after each.
+    fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError>;
+    /// A game's proposals: (ply, move, count), by ply.
+    fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError>;
+    /// A game's chat lines in order (the columns of [`super::sql::CHAT_LINES`]).
+    fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError>;
+    /// A player by number.
+    fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError>;
+    /// Every claimed nickname (the columns of [`super::sql::CLAIMS`]).
+    fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError>;
+    /// Every stored rating (the columns of [`super::sql::RATINGS`]).
+    fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// One player's claimed nickname, password hash and origin, if claimed (the columns of
+    /// [`super::sql::PLAYER_CLAIM`]).
+    fn player_claim(&mut self, id: u64) -> Result<Option<PlayerClaimRow>, DbError>;
+    /// The rated games that ended at `since_ms` or later (the columns of [`super::sql::RATED_SINCE`]).
+    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<(i64, i64, i64)>, DbError>;
+    /// One player's ratings.
+    fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
+    /// The last `limit` finished games of `player`, newest first (public ones only unless
+    /// `private`).
+    fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError>;
+    /// The finished game `game`, if it is stored and over.
+    fn archive(&mut self, game: u64) -> Result<Option<ArchiveRow>, DbError>;
+    /// Background upkeep (SQLite: a WAL checkpoint, the last one truncating).
+    fn upkeep(&mut self, _last: bool) {}
+    /// Whether [`Backend::upkeep`] does anything (else no thread is started for it).
+    fn needs_upkeep(&self) -> bool {
+        false
+    }
+}
+
+/// A stored chat line: channel, player, nickname, ply, time, text (JSON).
+pub(crate) type ChatRow = (i64, i64, String, i64, i64, String);
+
+/// The columns of a chat line to store: channel, player, nickname, ply, time, text (JSON).
+pub(crate) fn chat_columns(line: &ChatLine) -> (i64, i64, &str, i64, i64, String) {
+    let channel = match line.channel {
+        ChatChannel::Players => 0,
+        ChatChannel::Spectators => 1,
+    };
+    let text = serde_json::to_string(&line.text).unwrap_or_default();
+    (channel, line.from.0 as i64, &line.nickname, i64::from(line.ply), line.at_ms as i64, text)
+}
+
+/// A profile's game from its row, for `player` (`None`: an archive that does not parse).
+pub(super) fn recent_game(player: u64, row: RecentRow) -> Option<RecentGame> {
+    let (id, variant, first, ended_ms, rated, archive) = row;
+    let archive: ArchivedGame = serde_json::from_str(archive.as_deref()?).ok()?;
+    let me = if first.max(0) as u64 == player { 0 } else { 1 };
+    let result = match archive.outcome.winner {
+        None => GameResult::Draw,
+        Some(w) if w.index() == me => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    };
+    Some(RecentGame {
+        game: GameId(id.max(0) as u64),
+        variant: Variant::parse(&variant).ok()?,
+        opponent: archive.players[1 - me].clone(),
+        result,
+        rated: rated != 0,
+        ended_ms: ended_ms.unwrap_or(0).max(0) as u64,
+    })
+}
+
+/// A finished game's row back, or `None` (logged) when its archive is missing or unreadable.
+pub(super) fn stored_archive(game: u64, row: ArchiveRow) -> Option<StoredArchive> {
+    let (public, first, second, archive) = row;
+    let archive = match serde_json::from_str::<ArchivedGame>(archive.as_deref()?) {
+        Ok(a) => a,
+        Err(e) => {
+            tracing::warn!("game {game}: unreadable archive: {e}");
+            return None;
+        }
+    };
+    Some(StoredArchive { public: public != 0, players: [first.max(0) as u64, second.max(0) as u64], archive })
+}
+
+/// A stored chat line of `game` back, or why not.
+fn chat_line(game: u64, row: ChatRow) -> Result<ChatLine, String> {
+    let (channel, player, nickname, ply, at_ms, text) = row;
+    let channel = match channel {
+        0 => ChatChannel::Players,
+        1 => ChatChannel::Spectators,
+        other => return Err(format!("unknown chat channel {other}")),
+    };
+    let text: ChatText = serde_json::from_str(&text).map_err(|e| format!("chat text: {e}"))?;
+    Ok(ChatLine {
+        game: GameId(game),
+        channel,
+        from: PlayerId(player.max(0) as u64),
+        nickname,
+        text,
+        ply: ply.clamp(0, u32::MAX as i64) as u32,
+        at_ms: at_ms.max(0) as u64,
+    })
+}
+
+/// A stored game row before its moves: the columns of [`super::sql::LIVE_GAMES`].
+pub(crate) fn game_row(
+    id: i64,
+    room: String,
+    start: String,
+    players: [i64; 2],
+    public: bool,
+    clock: (Option<i64>, Option<i64>),
+    created_ms: i64,
+    rated: bool,
+) -> StoredGame {
+    StoredGame {
+        id: id as u64,
+        room,
+        variant: Variant::Latrunculi,
+        start,
+        players: [players[0] as u64, players[1] as u64],
+        public,
+        clock: clock.0.map(|initial| ClockSpec {
+            initial_ms: initial.clamp(0, u32::MAX as i64) as u32,
+            increment_ms: clock.1.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
+        }),
+        created_ms: created_ms.max(0) as u64,
+        rated,
+        moves: Vec::new(),
+        clocks: None,
+        proposals: Vec::new(),
+        chat: Vec::new(),
+        chat_stored: 0,
+    }
+}
+
+/// Everything the server needs after a (re)start, read through any backend.
+pub(super) fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
+    let (next_player, next_game) = db.next_ids()?;
+    let (player_end, game_end) = db.id_ends();
+    let mut loaded = Loaded { next_player, next_game, player_end, game_end, ..Loaded::default() };
+    let rows = db.live_games()?;
+    let (games, players) = load_games(db, rows)?;
+    loaded.games = games;
+    loaded.players = players;
+    let mut ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
+    for row in db.ratings()? {
+        if let Some((player, variant, rating)) = stored_rating(row) {
+            ratings.entry(player).or_default().push((variant, rating));
+        }
+    }
+    for (id, nickname, password_hash, address, claimed_ms) in db.claims()? {
+        let id = id.max(0) as u64;
+        let ratings = ratings.remove(&id).unwrap_or_default();
+        let origin = claim_origin(address, claimed_ms);
+        loaded.claims.push(StoredClaim { id, nickname, password_hash, ratings, origin });
+    }
+    let day = crate::core::RATED_PAIR_WINDOW.as_millis() as u64;
+    for (first, second, ended_ms) in db.rated_since(now_ms().saturating_sub(day))? {
+        loaded.rated_games.push(([first.max(0) as u64, second.max(0) as u64], ended_ms.max(0) as u64));
+    }
+    Ok(loaded)
+}
+
+/// A player's claim with their ratings, as stored.
+pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<StoredClaim>, DbError> {
+    let Some((nickname, password_hash, address, claimed_ms)) = db.player_claim(id)? else {
+        return Ok(None);
+    };
+    let ratings =
+        db.player_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
+    let origin = claim_origin(address, claimed_ms);
+    Ok(Some(StoredClaim { id, nickname, password_hash, ratings, origin }))
+}
+
+/// A stored rating row back: (player, variant, rating), or `None` (logged) for a variant this
+/// build does not know.
+fn stored_rating(row: RatingRow) -> Option<(u64, Variant, StoredRating)> {
+    let (player, variant, rating, deviation, volatility, games, wins, draws, losses) = row;
+    let Ok(parsed) = Variant::parse(&variant) else {
+        tracing::error!(player, "skipping stored rating of unknown variant {variant}");
+        return None;
+    };
+    let count = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+    let stored = StoredRating {
+        rating,
+        deviation,
+        volatility,
+        games: count(games),
+        wins: count(wins),
+        draws: count(draws),
+        losses: count(losses),
+    };
+    Some((player.max(0) as u64, parsed, stored))
+}
+
+/// Live games (their rows, with the variant's name) with their moves, proposals and chat, and
+/// their players.
+pub(crate) fn load_games(
+    db: &mut dyn Backend,
+    rows: Vec<(StoredGame, String)>,
+) -> Result<(Vec<StoredGame>, Vec<StoredPlayer>), DbError> {
+    let mut games = Vec::new();
+    for (mut game, variant) in rows {
+        match Variant::parse(&variant) {
+            Ok(v) => game.variant = v,
+            Err(e) => {
+                tracing::error!(game = game.id, "skipping stored game: {e}");
+                continue;
+            }
+        }
+        games.push(game);
+    }
+    for game in &mut games {
+        for (mv, first, second) in db.moves(game.id)? {
+            game.moves.push(mv);
+            game.clocks = first.zip(second).map(|(a, b)| [a.max(0) as u64, b.max(0) as u64]);
+        }
+        for (ply, mv, count) in db.proposals(game.id)? {
+            let played = game.moves.get(ply as usize).cloned().unwrap_or_default();
+            match game.proposals.last_mut() {
+                Some(p) if p.ply == ply => p.proposals.push(Proposal { mv, count }),
+                _ => {
+                    game.proposals.push(PlyProposals { ply, played, proposals: vec![Proposal { mv, count }] })
+                }
+            }
+        }
+        for p in &mut game.proposals {
+            p.proposals.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+        }
+        for row in db.chat(game.id)? {
+            game.chat_stored += 1;
+            match chat_line(game.id, row) {
+                Ok(line) => game.chat.push(line),
+                Err(e) => tracing::error!(game = game.id, "skipping stored chat line: {e}"),
+            }
+        }
+    }
+    let mut ids: Vec<u64> = games.iter().flat_map(|g| g.players).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut players = Vec::new();
+    for id in ids {
+        if let Some(p) = db.player(id)? {
+            players.push(p);
+        }
+    }
+    Ok((games, players))
+}

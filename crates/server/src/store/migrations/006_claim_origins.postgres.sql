@@ -1,0 +1,6 @@
+-- Version 6: where claims come from. `claim_address` is a keyed hash of the claiming
+-- address (never the address), `claimed_ms` when; both null for claims made before.
+-- `games_rated_ended` finds the rated games of the last day at start.
+ALTER TABLE players ADD COLUMN IF NOT EXISTS claim_address TEXT;
+ALTER TABLE players ADD COLUMN IF NOT EXISTS claimed_ms BIGINT;
+CREATE INDEX IF NOT EXISTS games_rated_ended ON games(ended_ms) WHERE rated = 1;
