@@ -14,10 +14,10 @@ use bevy::prelude::*;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_renet2::netcode::{NetcodeClientPlugin, NetcodeClientTransport};
 use bevy_renet2::prelude::{RenetClient, RenetClientPlugin, RenetSend};
-use ludus_protocol::client::{ClientConfig, TokenFailure, TokenRequest, hello, open_link};
+use ludus_protocol::client::{Action, Failure, Phase, Retry, Session, TokenFailure, TokenRequest, open_link};
 use ludus_protocol::{
     ArchivedGame, CHANNEL, ClientMessage, ClockSpec, ErrorCode, GameId, LobbyView, PlayerId, ProfileView,
-    RatingEntry, Redirect, ServerMessage, SessionToken, decode_server, encode,
+    RatingEntry, ServerMessage, SessionToken, decode_server, encode,
 };
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
@@ -26,9 +26,6 @@ use std::time::Duration;
 
 /// How often the lobby is asked for again while it is on screen, in seconds.
 const LOBBY_REFRESH_S: f64 = 3.0;
-
-/// The longest wait between two reconnection attempts, in seconds.
-const MAX_RETRY_S: f64 = 8.0;
 
 /// What the online screen remembers between runs.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -150,25 +147,18 @@ enum Link {
 
 /// The connection to a server and the lobby's state. The connection itself lives in
 /// bevy_renet2's resources (`RenetClient`, `NetcodeClientTransport`), which its client plugins
-/// update before `Update` and flush after it; this resource holds what it is for: the server,
-/// the credential, the messages waiting to go out, and what the player sees of it all.
+/// update before `Update` and flush after it; what to do about sign-ins, redirects and drops is
+/// decided by the protocol's [`Session`] (the same as the plain client's); this resource holds
+/// the session, the messages waiting to go out, and what the player sees of it all.
 #[derive(Resource, Default)]
 pub struct Net {
-    /// How to reach the server now (after a redirect, another node of the same service).
-    config: Option<ClientConfig>,
-    /// How to reach the server as it was given, where every reconnection starts again (the
-    /// service sends the player on to the node that has their seat).
-    home: Option<ClientConfig>,
-    /// Following a node's redirect, not yet welcomed there.
-    redirected: Option<Redirected>,
+    /// The session with the server (none: offline, or it ended).
+    session: Option<Session>,
     link: Link,
     /// The open link is to be closed at the next frame (the player left, or a new one opens).
     close_link: bool,
     /// Messages for the server, handed to renet2 once the link is open (the `Hello` first).
     outbox: Vec<Vec<u8>>,
-    /// The credential this player signs in with (from the stored configuration, then from the
-    /// server's `Welcome`).
-    credential: Option<SessionToken>,
     /// The server address in use (as typed).
     pub server: String,
     /// Where the connection stands.
@@ -201,32 +191,18 @@ pub struct Net {
     /// server or of the check that refused (for the log and the browser test).
     pub notice: Option<(ErrorCode, String)>,
     pub(crate) lobby_asked: Option<f64>,
-    retry_at: Option<f64>,
-    signed_in_once: bool,
 }
-
-/// A redirect being followed: what to send once welcomed by the other node, and since when
-/// (app seconds).
-#[derive(Debug)]
-struct Redirected {
-    then: Option<ClientMessage>,
-    since: f64,
-}
-
-/// How long the node a redirect names has to welcome the player before the game goes back to
-/// the server it was given (a node that just died; the service moves its games meanwhile).
-const REDIRECT_WAIT_S: f64 = 3.0;
 
 impl Net {
     /// The address of the node the connection goes to now (after a redirect, another node of
     /// the server as it was given).
     pub fn node(&self) -> Option<std::net::SocketAddr> {
-        self.config.as_ref().map(|c| c.server)
+        self.session.as_ref().map(|s| s.config().server)
     }
 
     /// Whether a connection to a server is open (or being opened or restored).
     pub fn has_connection(&self) -> bool {
-        self.config.is_some()
+        self.session.is_some()
     }
 
     /// Asks for `variant`'s leaderboard, once until the lobby is refreshed.
@@ -271,7 +247,7 @@ impl Net {
 
     /// Queues a message for the server (dropped when there is no connection).
     pub fn send(&mut self, message: ClientMessage) {
-        if self.config.is_none() {
+        if self.session.is_none() {
             return;
         }
         match encode(&message) {
@@ -290,61 +266,82 @@ impl Net {
         self.disconnect();
         let server = server.trim().to_string();
         self.server = server.clone();
-        self.credential = config.tokens.get(&server.to_lowercase()).cloned().map(SessionToken);
+        let credential = config.tokens.get(&server.to_lowercase()).cloned().map(SessionToken);
         let nickname = Some(config.nickname.trim().to_string()).filter(|n| !n.is_empty());
         match client_config(&server) {
             Err(e) => self.phase = LinkState::Failed(LinkFailure::BadAddress(e)),
             Ok(mut cfg) => {
                 cfg.nickname = nickname;
-                self.home = Some(cfg.clone());
-                self.config = Some(cfg);
-                self.phase = LinkState::Connecting;
-                self.start();
+                cfg.token = credential;
+                let mut session = Session::new(cfg, Retry::Backoff);
+                let actions = session.start();
+                self.session = Some(session);
+                self.carry_out(actions);
             }
         }
     }
 
-    /// Asks for a connect token with the credential; the `Hello` waits first in the outbox.
-    fn start(&mut self) {
-        let Some(config) = &self.config else { return };
-        if matches!(self.link, Link::Open) {
-            self.close_link = true;
-        }
-        self.link = Link::Fetching(TokenRequest::start(config, self.credential.clone()));
-        self.outbox.clear();
-        let nickname = self.nickname.clone().or_else(|| config.nickname.clone());
-        self.send(hello(config, nickname));
-    }
-
-    /// Drops the connection and opens a new one with the same token, to the server as it was
-    /// given: the server then sends everything again (the game on the board included). What a
-    /// redirect was to send is sent there instead.
+    /// Drops the connection and opens a new one with the same credential, to the server as it
+    /// was given (the service sends the player on to the node that has their seat): the server
+    /// then sends everything again (the game on the board included).
     pub fn reconnect(&mut self) {
-        if let Some(home) = self.home.clone() {
-            self.config = Some(home);
-        }
-        let then = self.redirected.take().and_then(|r| r.then);
-        self.start();
-        if let Some(then) = then {
-            self.send(then);
+        if let Some(actions) = self.session.as_mut().map(Session::start) {
+            self.carry_out(actions);
         }
     }
 
-    /// Follows a node's redirect to another node of the service, with the same credential;
-    /// `then` goes once the link is up (after the `Hello`). A redirect without a usable
-    /// address, or one from https to plain http, is not followed.
-    fn follow(&mut self, r: &Redirect, now: f64) {
-        let Some(next) = self.config.as_ref().and_then(|c| c.redirected(r)) else {
-            warn!("a redirect to node {} that cannot be followed: staying", r.node);
-            return;
-        };
-        info!("redirected to node {}", r.node);
-        self.config = Some(next);
-        self.redirected = Some(Redirected { then: r.then.clone(), since: now });
-        self.phase = LinkState::Connecting;
-        self.start();
-        if let Some(then) = r.then.clone() {
-            self.send(then);
+    /// Does what the session asks of the link, and shows where it stands.
+    fn carry_out(&mut self, actions: Vec<Action>) {
+        for action in actions {
+            match action {
+                Action::Open { config, credential, send } => {
+                    if matches!(self.link, Link::Open) {
+                        self.close_link = true;
+                    }
+                    self.link = Link::Fetching(TokenRequest::start(&config, credential));
+                    self.outbox.clear();
+                    for message in send {
+                        self.send(message);
+                    }
+                }
+                Action::Close => {
+                    if matches!(self.link, Link::Open) {
+                        self.close_link = true;
+                    }
+                    self.link = Link::Closed;
+                    self.outbox.clear();
+                }
+                Action::RetryIn { attempt, after } => {
+                    info!("connection lost; attempt {attempt} in {:.1} s", after.as_secs_f64());
+                }
+                Action::GiveUp(failure) => {
+                    match &failure {
+                        Failure::Incompatible(version, reason) => {
+                            info!("the server speaks protocol {version}: {reason}")
+                        }
+                        Failure::Refused(status, reason) => {
+                            info!("the server refused a connect token (HTTP {status}): {reason}")
+                        }
+                        Failure::Unreachable(reason) => info!("the server cannot be reached: {reason}"),
+                    }
+                    self.phase = LinkState::Failed(match failure {
+                        Failure::Incompatible(version, _) => LinkFailure::Incompatible(version),
+                        Failure::Refused(status, _) => LinkFailure::Refused(status),
+                        Failure::Unreachable(reason) => LinkFailure::Unreachable(reason),
+                    });
+                    self.session = None;
+                }
+            }
+        }
+        if let Some(session) = &self.session {
+            self.phase = match session.phase() {
+                Phase::Closed => LinkState::Offline,
+                Phase::Connecting => LinkState::Connecting,
+                Phase::SignedIn(_) => LinkState::SignedIn,
+                Phase::Reconnecting(n) => LinkState::Reconnecting(*n),
+                // Said by `Action::GiveUp` above.
+                Phase::Failed(_) => self.phase.clone(),
+            };
         }
     }
 
@@ -392,16 +389,9 @@ pub struct Renet<'w> {
 /// new one with the connect token once it came, as bevy_renet2's resources. Runs before
 /// [`receive`], so a link closed here is not read again.
 pub fn manage_link(mut net: ResMut<Net>, mut renet: Renet, time: Res<Time<Real>>, mut commands: Commands) {
-    let now = time.elapsed_secs_f64();
-    if let Some(at) = net.retry_at
-        && now >= at
-    {
-        net.retry_at = None;
-        net.reconnect();
-    }
-    if net.redirected.as_ref().is_some_and(|r| now - r.since >= REDIRECT_WAIT_S) {
-        warn!("the node the server sent us to did not welcome us: back to the server");
-        net.reconnect();
+    let now = time.elapsed();
+    if let Some(actions) = net.session.as_mut().map(|s| s.tick(now)) {
+        net.carry_out(actions);
     }
     if std::mem::take(&mut net.close_link) {
         if let Some(transport) = renet.transport.as_deref_mut()
@@ -415,58 +405,17 @@ pub fn manage_link(mut net: ResMut<Net>, mut renet: Renet, time: Res<Time<Real>>
     let net = &mut *net;
     let Link::Fetching(request) = &mut net.link else { return };
     let Some(answer) = request.poll() else { return };
-    let Some(config) = &net.config else { return };
-    match answer.and_then(|token| open_link(config, &token).map_err(|e| TokenFailure::from(e.0))) {
+    let Some(session) = &mut net.session else { return };
+    match answer.and_then(|token| open_link(session.config(), &token).map_err(|e| TokenFailure::from(e.0))) {
         Ok((client, transport)) => {
             commands.insert_resource(client);
             commands.insert_resource(transport);
             net.link = Link::Open;
         }
-        Err(TokenFailure { reason, status, server_version }) => {
-            net.link = Link::Closed;
-            net.outbox.clear();
-            if let Some(version) = server_version {
-                info!("the server speaks protocol {version}: {reason}");
-                net.phase = LinkState::Failed(LinkFailure::Incompatible(version));
-                net.config = None;
-            } else {
-                lost(net, reason, status, now);
-            }
+        Err(failure) => {
+            let actions = session.token_refused(failure, now);
+            net.carry_out(actions);
         }
-    }
-}
-
-/// The link is down (`reason`; `refused`: the token endpoint's HTTP status when it answered
-/// with a refusal): try again after a while if this player was signed in, else report the
-/// failure and stop.
-fn lost(net: &mut Net, reason: String, refused: Option<u16>, now: f64) {
-    if matches!(net.phase, LinkState::Failed(LinkFailure::Incompatible(_))) {
-        net.config = None;
-        net.link = Link::Closed;
-    } else if net.signed_in_once {
-        if net.retry_at.is_none() {
-            let attempt = match net.phase {
-                LinkState::Reconnecting(n) => n + 1,
-                _ => 1,
-            };
-            info!("connection lost ({reason}); attempt {attempt} soon");
-            net.phase = LinkState::Reconnecting(attempt);
-            let wait = (0.5 * 2f64.powi(attempt.min(5) as i32)).min(MAX_RETRY_S);
-            net.retry_at = Some(now + wait);
-        }
-    } else {
-        net.phase = LinkState::Failed(match refused {
-            Some(status) => {
-                info!("the server refused a connect token (HTTP {status}): {reason}");
-                LinkFailure::Refused(status)
-            }
-            None => LinkFailure::Unreachable(reason),
-        });
-        net.config = None;
-        if matches!(net.link, Link::Open) {
-            net.close_link = true;
-        }
-        net.link = Link::Closed;
     }
 }
 
@@ -483,12 +432,12 @@ pub fn receive(
 ) {
     let screen = screen.map(|s| *s.get());
     let now = time.elapsed_secs_f64();
+    let clock = time.elapsed();
     let net = &mut *net;
     if !matches!(net.link, Link::Open) {
         return;
     }
-    let mut renew = false;
-    let mut redirect = None;
+    let mut actions = Vec::new();
     if let Some(client) = renet.client.as_deref_mut() {
         while let Some(bytes) = client.receive_message(CHANNEL) {
             let message = match decode_server(&bytes) {
@@ -498,14 +447,11 @@ pub fn receive(
                     continue;
                 }
             };
+            if let Some(session) = &mut net.session {
+                actions.extend(session.message(&message, clock));
+            }
             match &message {
-                ServerMessage::Incompatible { server_version, message } => {
-                    info!("the server speaks protocol {server_version}: {message}");
-                    net.phase = LinkState::Failed(LinkFailure::Incompatible(*server_version));
-                }
                 ServerMessage::Welcome { nickname, token, player, .. } => {
-                    net.phase = LinkState::SignedIn;
-                    net.redirected = None;
                     net.player = Some(*player);
                     // Claimed or not, and the ratings: the own profile. Answers to this
                     // connection's earlier asks may still come; they are matched by player.
@@ -513,9 +459,7 @@ pub fn receive(
                     net.profile_asks.clear();
                     net.archive_asked = None;
                     net.ask_profile(nickname.clone(), true);
-                    net.signed_in_once = true;
                     net.nickname = Some(nickname.clone());
-                    net.credential = Some(token.clone());
                     net.lobby_asked = None;
                     if config.nickname.is_empty() {
                         config.nickname = nickname.clone();
@@ -528,8 +472,6 @@ pub fn receive(
                 ServerMessage::NicknameSet { nickname } => net.nickname = Some(nickname.clone()),
                 ServerMessage::Error { code, message } => {
                     info!("server refused: {code:?}: {message}");
-                    // An unknown or expired credential: start over as a new player.
-                    renew |= *code == ErrorCode::SessionExpired;
                     net.notice = Some((*code, message.clone()));
                     match code {
                         // Only a profile is refused so.
@@ -576,26 +518,19 @@ pub fn receive(
                     net.waiting = Some(Waiting::Queue { variant: *variant })
                 }
                 ServerMessage::Left | ServerMessage::Game(_) => net.waiting = None,
-                ServerMessage::Redirect(r) => redirect = Some(r.clone()),
+                ServerMessage::Redirect(r) => info!("redirected to node {}", r.node),
                 _ => {}
             }
             out.write(FromServer(message));
         }
     }
-    if renew {
-        net.credential = None;
-        net.reconnect();
-        return;
-    }
-    if let Some(r) = redirect {
-        net.follow(&r, now);
-        return;
-    }
+    // A redirect, a new start or the end replaces the link before it is looked at again.
+    net.carry_out(actions);
     if let Some(reason) = net.failure(renet.client.as_deref(), renet.transport.as_deref()) {
-        net.close_link = true;
-        net.link = Link::Closed;
-        net.outbox.clear();
-        lost(net, reason, None, now);
+        info!("connection lost: {reason}");
+        if let Some(actions) = net.session.as_mut().map(|s| s.link_lost(reason, clock)) {
+            net.carry_out(actions);
+        }
         return;
     }
     if net.phase == LinkState::SignedIn
