@@ -23,12 +23,14 @@
 //! network"); the `ludus-server` binary runs one in the foreground.
 
 pub mod addresses;
+mod config;
 pub mod core;
 pub mod faults;
 pub mod http_limits;
 #[cfg_attr(not(feature = "metrics"), path = "metrics/off.rs")]
 pub mod metrics;
 pub mod names;
+mod status;
 pub mod store;
 pub mod tls;
 pub mod tokens;
@@ -36,10 +38,10 @@ pub mod transport;
 pub mod web;
 pub mod ws;
 
-use crate::core::{ConnId, Core, Effect, Input, Limits};
+use crate::core::{ConnId, Core, Effect, Input};
 use crate::metrics::Metrics;
 use crate::store::Store;
-use crate::transport::{HandshakeStats, NoSocket, Transport};
+use crate::transport::{NoSocket, Transport};
 use crate::web::{HttpConfig, HttpLimits, HttpServer};
 use crate::ws::{WsCounters, WsLimits, WsServer};
 use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
@@ -47,260 +49,22 @@ use renet2::ServerEvent;
 use renet2_netcode::{NativeSocket, ServerSocket};
 use std::collections::VecDeque;
 use std::net::{SocketAddr, UdpSocket};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::config::default_node_name;
+pub use crate::config::{
+    DEFAULT_HTTP, DEFAULT_LEASE, DEFAULT_NEW_PLAYERS_PER_MINUTE, DEFAULT_UDP, DEFAULT_WS, ServerConfig,
+    ServerError, TlsFiles,
+};
 pub use crate::core::Stats;
-
-/// A snapshot of a running server's counters.
-#[derive(Clone, Debug, Default)]
-pub struct Status {
-    /// Game counters.
-    pub stats: Stats,
-    /// Open connections.
-    pub connections: usize,
-    /// Live games.
-    pub live_games: usize,
-    /// Packets whose processing panicked inside renet2 and were contained (their client was
-    /// dropped).
-    pub contained_panics: u64,
-    /// Handshake counters (requests, refusals, evictions, malformed packets dropped).
-    pub handshakes: HandshakeStats,
-    /// Handshakes in progress.
-    pub pending_handshakes: usize,
-    /// The WebSocket port's counters.
-    pub ws: WsStatus,
-    /// Database transactions committed.
-    pub db_commits: u64,
-    /// Server ticks stored in them (group commit: several per transaction under load).
-    pub db_batches: u64,
-    /// Total and longest commit time, in microseconds.
-    pub db_commit_total_us: u64,
-    /// See `db_commit_total_us`.
-    pub db_commit_max_us: u64,
-    /// Batches waiting for the disk.
-    pub db_backlog: u64,
-    /// How long the messages of a tick waited for their changes to be stored: counts of ticks
-    /// by upper bound in milliseconds ([`RELEASE_BUCKETS_MS`], the last one open-ended).
-    pub release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
-    /// Longest gap between two polls of the sockets, in microseconds (a starved loop shows here).
-    pub max_poll_gap_us: u64,
-}
-
-/// The WebSocket port's counters (see [`ws::WsCounters`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct WsStatus {
-    /// Connections accepted.
-    pub accepted: u64,
-    /// `accept` calls that failed (and were retried).
-    pub accept_errors: u64,
-    /// Connections closed at once (too many from one address, or in all).
-    pub refused: u64,
-    /// Handshakes (TLS, upgrade) that failed or timed out.
-    pub handshake_failures: u64,
-    /// Connections closed for an oversized or malformed message.
-    pub bad_messages: u64,
-    /// Connections open now.
-    pub open: usize,
-}
-
-impl WsStatus {
-    fn of(counters: &WsCounters) -> WsStatus {
-        WsStatus {
-            accepted: counters.accepted.load(Ordering::Relaxed),
-            accept_errors: counters.accept_errors.load(Ordering::Relaxed),
-            refused: counters.refused.load(Ordering::Relaxed),
-            handshake_failures: counters.handshake_failures.load(Ordering::Relaxed),
-            bad_messages: counters.bad_messages.load(Ordering::Relaxed),
-            open: counters.open.load(Ordering::Relaxed),
-        }
-    }
-}
-
-/// Bucket bounds of [`Status::release_delay`].
-pub const RELEASE_BUCKETS_MS: [u64; 8] = [1, 2, 5, 10, 20, 50, 100, 200];
-
-impl Status {
-    /// The `q` quantile of the release delay, as "< N ms" bucket bound (`None`: no data).
-    pub fn release_quantile(&self, since: &Status, q: f64) -> Option<String> {
-        let counts: Vec<u64> = self
-            .release_delay
-            .iter()
-            .zip(since.release_delay.iter())
-            .map(|(a, b)| a.saturating_sub(*b))
-            .collect();
-        let total: u64 = counts.iter().sum();
-        if total == 0 {
-            return None;
-        }
-        let target = (total as f64 * q).ceil() as u64;
-        let mut seen = 0;
-        for (i, c) in counts.iter().enumerate() {
-            seen += c;
-            if seen >= target {
-                return Some(match RELEASE_BUCKETS_MS.get(i) {
-                    Some(ms) => format!("<{ms} ms"),
-                    None => format!(">={} ms", RELEASE_BUCKETS_MS[RELEASE_BUCKETS_MS.len() - 1]),
-                });
-            }
-        }
-        None
-    }
-}
+pub use crate::status::{RELEASE_BUCKETS_MS, Status, WsStatus};
 
 /// Milliseconds since the Unix epoch (what the database stores).
 fn unix_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
-
-/// Default UDP address of the binary.
-pub const DEFAULT_UDP: &str = "0.0.0.0:5000";
-/// Default WebSocket address of the binary.
-pub const DEFAULT_WS: &str = "0.0.0.0:5001";
-/// HTTP address of the binary when UDP is off (otherwise HTTP follows the UDP address: same
-/// address and port number, over TCP, so that a native client finds it from `host:port`).
-pub const DEFAULT_HTTP: &str = "0.0.0.0:5000";
-
-/// New players a minute per address, by default.
-pub const DEFAULT_NEW_PLAYERS_PER_MINUTE: u32 = 60;
-
-/// How to run a server.
-#[derive(Clone, Debug)]
-pub struct ServerConfig {
-    /// UDP address for native clients (`None`: no UDP).
-    pub udp: Option<SocketAddr>,
-    /// WebSocket address for browser clients (`None`: no WebSocket).
-    pub ws: Option<SocketAddr>,
-    /// Where the database lives (`ludus.sqlite3` inside), unless `database` is given; the
-    /// netcode key is made here too.
-    pub data_dir: PathBuf,
-    /// A PostgreSQL URL (`postgres://user@host/db`) to store in instead of SQLite.
-    pub database: Option<String>,
-    /// Most clients connected at once.
-    pub max_clients: usize,
-    /// Game-logic limits (seat hold, rates).
-    pub limits: Limits,
-    /// Bounds of the WebSocket port (`None`: [`WsLimits::for_clients`] of `max_clients`).
-    pub ws_limits: Option<WsLimits>,
-    /// Sleep between two polls of the sockets.
-    pub poll_interval: Duration,
-    /// Serve the files of this directory (the browser bundle) over HTTP too (`None`: only the
-    /// token endpoint, `/ludus-server.json` and `/healthz`).
-    pub web_dir: Option<PathBuf>,
-    /// The HTTP address, always served: clients get their connect tokens there. `None`: the
-    /// bound UDP address (its port number, over TCP); required when UDP is off.
-    pub http: Option<SocketAddr>,
-    /// The netcode private key's file (`None`: `netcode.key` in `data_dir`, made on first start).
-    pub key_file: Option<PathBuf>,
-    /// New players a minute per address at the token endpoint (0: no limit).
-    pub new_players_per_minute: u32,
-    /// Clients connected at once per address (IPv4 address, IPv6 /64; 0: no cap, as
-    /// [`ServerConfig::local`] has it; the binary's default is
-    /// [`addresses::DEFAULT_MAX_CLIENTS_PER_ADDRESS`]).
-    pub max_clients_per_address: usize,
-    /// Serve HTTP over TLS (https) and the WebSocket port over TLS (wss) with this certificate
-    /// and key (PEM files).
-    pub tls: Option<TlsFiles>,
-    /// Bounds of the HTTP side.
-    pub http_limits: HttpLimits,
-    /// Serve `GET /metrics` (Prometheus text) on this address, plain HTTP (`None`: nowhere).
-    pub metrics: Option<SocketAddr>,
-    /// With PostgreSQL: this node's name among the nodes sharing the database (`None`: the
-    /// host name and the data directory). A node restarted under its name takes its games back.
-    pub node_name: Option<String>,
-    /// With PostgreSQL: how long this node's lease on its games lasts unrenewed (renewed every
-    /// 100 ms): once a killed node's lease is over, another node takes its games over.
-    pub lease: Duration,
-    /// The addresses other nodes send clients to (redirects): `host:port` for UDP, a
-    /// `ws://`/`wss://` URL, an `http://`/`https://` base URL. `None`: the bound addresses.
-    pub public: core::records::NodeAddrs,
-}
-
-/// The default lease of a node on its games.
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
-
-/// How often the loop talks to the cluster thread (publishes its lobby, asks for seats).
-const CLUSTER_EVERY: Duration = Duration::from_millis(100);
-
-/// A certificate chain and its private key, PEM files (see [`tls::server_config`]).
-#[derive(Clone, Debug)]
-pub struct TlsFiles {
-    /// The certificate chain, leaf first.
-    pub cert: PathBuf,
-    /// The private key.
-    pub key: PathBuf,
-}
-
-/// Why a server could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum ServerError {
-    /// The database could not be opened or loaded.
-    #[error(transparent)]
-    Store(#[from] store::StoreError),
-    /// A socket could not be bound or set up.
-    #[error("cannot bind {what} {addr}: {source}")]
-    Bind { what: &'static str, addr: SocketAddr, source: std::io::Error },
-    /// The tokio runtime or a thread could not start.
-    #[error("cannot start {what}: {source}")]
-    Start { what: &'static str, source: std::io::Error },
-    /// The HTTP side could not start.
-    #[error(transparent)]
-    Web(#[from] web::WebError),
-    /// The TLS files are unusable.
-    #[error(transparent)]
-    Tls(#[from] tls::TlsError),
-    /// The configuration is inconsistent.
-    #[error("{0}")]
-    Config(&'static str),
-    /// The configuration asks for what this build left out (its cargo feature is off).
-    #[error("this build of the server has no {what}: build it with the feature \"{feature}\"")]
-    Unsupported { what: &'static str, feature: &'static str },
-    /// The netcode key file is unusable.
-    #[error(transparent)]
-    Key(#[from] tokens::KeyError),
-}
-
-impl ServerConfig {
-    /// Both transports on 127.0.0.1 with free ports, data in `data_dir` (for tests and LAN
-    /// hosting: use `0.0.0.0` addresses to accept other devices).
-    pub fn local(data_dir: impl Into<PathBuf>) -> ServerConfig {
-        ServerConfig {
-            udp: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
-            ws: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
-            data_dir: data_dir.into(),
-            database: None,
-            max_clients: 4096,
-            limits: Limits::default(),
-            ws_limits: None,
-            poll_interval: Duration::from_millis(1),
-            web_dir: None,
-            http: None,
-            key_file: None,
-            new_players_per_minute: DEFAULT_NEW_PLAYERS_PER_MINUTE,
-            max_clients_per_address: 0,
-            tls: None,
-            http_limits: HttpLimits::default(),
-            metrics: None,
-            node_name: None,
-            lease: DEFAULT_LEASE,
-            public: core::records::NodeAddrs::default(),
-        }
-    }
-}
-
-/// The default node name: the host's name and the data directory.
-fn default_node_name(data_dir: &std::path::Path) -> String {
-    let host = std::fs::read_to_string("/etc/hostname")
-        .ok()
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "node".into());
-    let dir = std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_path_buf());
-    format!("{host}:{}", dir.display())
 }
 
 /// Receive buffer asked for the UDP socket: thousands of clients' packets must fit in it while
@@ -318,6 +82,8 @@ fn bind_udp(addr: SocketAddr) -> std::io::Result<UdpSocket> {
     Ok(socket.into())
 }
 
+/// How often the loop talks to the cluster thread (publishes its lobby, asks for seats).
+const CLUSTER_EVERY: Duration = Duration::from_millis(100);
 /// Work done every `SLOW_TICK` rather than every poll.
 const SLOW_TICK: Duration = Duration::from_millis(10);
 /// How long a connection being closed still gets its last messages (resends) before it goes.

@@ -26,9 +26,11 @@
 mod accounts;
 mod answers;
 mod chat;
+mod connections;
 mod door;
 mod game;
 mod limits;
+mod lobby;
 mod matchmaking;
 mod nodes;
 mod rated;
@@ -51,9 +53,8 @@ use crate::tokens::credential_hash;
 use game::LiveGame;
 use limits::Bucket;
 use ludus_protocol::{
-    ClientMessage, ErrorCode, GameId, GameSummary, Hello, LobbyView, MAX_CLIENT_MESSAGE_BYTES,
-    PROTOCOL_VERSION, PlayerId, RoomSummary, ServerMessage, SessionToken, decode_client, encode,
-    hello_version, incompatible_message,
+    ClientMessage, ErrorCode, GameId, Hello, MAX_CLIENT_MESSAGE_BYTES, PROTOCOL_VERSION, PlayerId,
+    ServerMessage, SessionToken, decode_client, encode, hello_version, incompatible_message,
 };
 use ludus_rules::Side;
 use matchmaking::QueueKey;
@@ -435,33 +436,6 @@ impl Core {
         }
     }
 
-    // Connections.
-
-    /// A connection opened, with what its connect token says.
-    fn connected_with(&mut self, conn: ConnId, grant: Grant) {
-        self.conns.insert(
-            conn,
-            Conn {
-                player: None,
-                opened: self.now,
-                bucket: Bucket::new(&self.limits, self.now),
-                closing: false,
-                pending: None,
-                grant,
-                origin: None,
-                password_busy: false,
-                answers: limits::AnswerBudget::new(self.limits.answer_burst, self.now),
-            },
-        );
-    }
-
-    /// Where a connection comes from (its address's key, [`crate::transport::address_key`]).
-    fn set_origin(&mut self, conn: ConnId, origin: std::net::IpAddr) {
-        if let Some(c) = self.conns.get_mut(&conn) {
-            c.origin = Some(origin);
-        }
-    }
-
     /// Joins a room by code, counting wrong codes per address: beyond
     /// [`Limits::code_guesses`] in [`Limits::code_window`], every code is refused for
     /// [`Limits::code_cooldown`] (guessing private codes is cut off).
@@ -494,53 +468,6 @@ impl Core {
             }
         }
         result
-    }
-
-    /// A connection closed (by either side, or timed out).
-    fn disconnected(&mut self, conn: ConnId) {
-        let Some(c) = self.conns.remove(&conn) else {
-            return;
-        };
-        self.answers.profiles.remove(&conn);
-        self.answers.archives.remove(&conn);
-        let Some(pid) = c.player else {
-            return;
-        };
-        if self.players.get(&pid).and_then(|p| p.conn) != Some(conn) {
-            return; // Signed in elsewhere since.
-        }
-        if let Some(p) = self.players.get_mut(&pid) {
-            p.conn = None;
-        }
-        self.detach(pid);
-    }
-
-    /// A player went offline: leave queue, spectating and waiting rooms; hold a live seat.
-    fn detach(&mut self, pid: PlayerId) {
-        self.unqueue(pid);
-        self.unwatch(pid);
-        let room_code = self.players.get(&pid).and_then(|p| p.room.clone());
-        if let Some(code) = room_code {
-            match self.live_game_of_room(&code) {
-                Some(gid) => {
-                    self.seat_left(gid, pid);
-                    return;
-                }
-                None => self.close_room(&code),
-            }
-        }
-        self.forget_if_idle(pid);
-    }
-
-    /// Drops an offline player with no seat from memory (they stay in the database).
-    fn forget_if_idle(&mut self, pid: PlayerId) {
-        let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_none() && p.room.is_none());
-        if idle && let Some(p) = self.players.remove(&pid) {
-            self.tokens.remove(&p.hash);
-            if let Some(prev) = p.prev {
-                self.tokens.remove(&prev);
-            }
-        }
     }
 
     /// Handles one message from a connection.
@@ -616,226 +543,6 @@ impl Core {
             self.close(conn);
         } else {
             self.error(conn, Refusal::new(ErrorCode::Malformed, message));
-        }
-    }
-
-    fn incompatible(&mut self, conn: ConnId, version: u16) {
-        self.send_conn(
-            conn,
-            &ServerMessage::Incompatible {
-                server_version: PROTOCOL_VERSION,
-                message: incompatible_message(version),
-            },
-        );
-        self.close(conn);
-    }
-
-    fn hello(&mut self, conn: ConnId, hello: Hello) -> Result<(), Refusal> {
-        if hello.version != PROTOCOL_VERSION {
-            self.incompatible(conn, hello.version);
-            return Ok(());
-        }
-        let nickname = match &hello.nickname {
-            Some(n) => Some(
-                crate::names::check(n).map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?.name,
-            ),
-            None => None,
-        };
-        // Who this is comes from the connect token (the server's HTTP endpoint wrote it), never
-        // from the Hello, whose token field is ignored.
-        let Some(grant) = self.conns.get(&conn).map(|c| c.grant.clone()) else {
-            return Ok(());
-        };
-        match grant.credential.map(|c| credential_hash(&c)) {
-            Some(hash) => match self.tokens.get(&hash).copied() {
-                Some(pid)
-                    if self.players.get(&pid).is_some_and(|p| p.last_seen_ms >= self.credential_cutoff()) =>
-                {
-                    self.sign_in(conn, Some((pid, hash)), nickname)
-                }
-                // Not in memory: ask the database (off the loop) and wait for the answer.
-                _ => {
-                    if let Some(c) = self.conns.get_mut(&conn) {
-                        c.pending = Some((hello, nickname, Vec::new()));
-                    }
-                    let cutoff = self.credential_cutoff();
-                    self.effects.push(Effect::LookUp(PlayerLookup { conn, hash, cutoff_ms: cutoff }));
-                    Ok(())
-                }
-            },
-            None if grant.may_create => self.sign_in(conn, None, nickname),
-            None => refuse(ErrorCode::SessionExpired, "no session: ask for a new player's token"),
-        }
-    }
-
-    /// The answer to a lookup of [`Effect::LookUp`]: the stored player with that credential
-    /// hash, if any (and not expired). The waiting sign-in goes on (as a new player when nobody
-    /// has that credential and the token allows it, else refused with `SessionExpired`), then
-    /// the messages that arrived meanwhile.
-    fn looked_up(&mut self, conn: ConnId, hash: &str, found: Option<StoredPlayer>) {
-        let Some((_, nickname, waiting)) = self.conns.get_mut(&conn).and_then(|c| c.pending.take()) else {
-            return; // Gone meanwhile.
-        };
-        let cutoff = self.credential_cutoff();
-        if let Some(p) = found
-            && (p.hash == hash || p.prev.as_deref() == Some(hash))
-            && p.last_seen_ms >= cutoff
-        {
-            match self.players.get(&PlayerId(p.id)) {
-                None => self.remember(p),
-                // Several nodes: the player signed in on another node since this one knew
-                // them; the database has their credentials now.
-                Some(known) if self.nodes.is_some() && p.last_seen_ms > known.last_seen_ms => self.refresh(p),
-                Some(_) => {}
-            }
-        }
-        let known = self
-            .tokens
-            .get(hash)
-            .copied()
-            .filter(|pid| self.players.get(pid).is_some_and(|p| p.last_seen_ms >= cutoff));
-        let may_create = self.conns.get(&conn).is_some_and(|c| c.grant.may_create);
-        let result = match known {
-            Some(pid) => self.sign_in(conn, Some((pid, hash.to_string())), nickname),
-            None if may_create => self.sign_in(conn, None, nickname),
-            None => refuse(ErrorCode::SessionExpired, "unknown or expired session: connect as a new player"),
-        };
-        if let Err(refusal) = result {
-            let expired = refusal.code == ErrorCode::SessionExpired;
-            self.error(conn, refusal);
-            if expired {
-                self.close(conn);
-                return;
-            }
-        }
-        for bytes in waiting {
-            self.message(conn, &bytes);
-        }
-    }
-
-    /// Signs `conn` in as `known` (a returning player), or as a new player.
-    fn sign_in(
-        &mut self,
-        conn: ConnId,
-        known: Option<(PlayerId, String)>,
-        nickname: Option<String>,
-    ) -> Result<(), Refusal> {
-        // A new player asking for a claimed name (its owner on a new device, say) becomes a
-        // guest: they may then sign in as the claimed player with its password.
-        let nickname =
-            nickname.filter(|n| known.is_some() || !self.claimed_by_other(&crate::names::skeleton(n), None));
-        if known.is_none()
-            && let Some(n) = &nickname
-            && self.name_taken(n, None)
-        {
-            return refuse(ErrorCode::BadNickname, "a player online has that name or one that looks like it");
-        }
-        // A new credential at every sign-in; only its hash is kept.
-        let credential = self.new_token();
-        let hash = credential_hash(&credential);
-        let (pid, resumed) = match known {
-            Some((pid, used)) => {
-                let Some(player) = self.players.get_mut(&pid) else {
-                    return refuse(ErrorCode::Internal, "player vanished");
-                };
-                let old = [Some(std::mem::replace(&mut player.hash, hash.clone())), player.prev.take()];
-                player.prev = Some(used.clone());
-                player.last_seen_ms = self.unix_ms;
-                for h in old.into_iter().flatten() {
-                    if h != used {
-                        self.tokens.remove(&h);
-                    }
-                }
-                self.tokens.insert(hash.clone(), pid);
-                self.effects.push(Effect::Store(Op::Credential {
-                    id: pid.0,
-                    hash,
-                    prev: Some(used),
-                    last_seen_ms: self.unix_ms,
-                }));
-                (pid, true)
-            }
-            None => {
-                let Some(id) = self.take_id(0) else {
-                    return nodes::no_id();
-                };
-                let id = PlayerId(id);
-                let nickname = match nickname.clone() {
-                    Some(n) => n,
-                    None => {
-                        let mut guest = format!("Guest-{:04}", self.random_u64() % 10_000);
-                        for _ in 0..20 {
-                            if !self.name_taken(&guest, None) {
-                                break;
-                            }
-                            guest = format!("Guest-{:06}", self.random_u64() % 1_000_000);
-                        }
-                        guest
-                    }
-                };
-                self.effects.push(Effect::Store(Op::NewPlayer {
-                    id: id.0,
-                    hash: hash.clone(),
-                    nickname: nickname.clone(),
-                    created_ms: self.unix_ms,
-                }));
-                self.tokens.insert(hash.clone(), id);
-                self.players.insert(id, Player::new(hash, None, self.unix_ms, nickname));
-                (id, false)
-            }
-        };
-        self.take_connection(conn, pid);
-        let Some(player) = self.players.get(&pid) else {
-            return refuse(ErrorCode::Internal, "player vanished");
-        };
-        // A returning player asking for another name gets it unless it looks like the name of
-        // someone online or a claimed name (then keeps the stored one); a claimed nickname stays.
-        let claimed = self.is_claimed(pid);
-        let rename = nickname.filter(|n| resumed && !claimed && *n != player.nickname);
-        if let Some(n) = rename
-            && !self.name_taken(&n, Some(pid))
-            && let Some(player) = self.players.get_mut(&pid)
-        {
-            player.rename(n.clone());
-            self.effects.push(Effect::Store(Op::Nickname { id: pid.0, nickname: n }));
-        }
-        let Some(player) = self.players.get(&pid) else {
-            return refuse(ErrorCode::Internal, "player vanished");
-        };
-        let welcome = ServerMessage::Welcome {
-            player: pid,
-            nickname: player.nickname.clone(),
-            token: SessionToken(credential),
-            resumed,
-        };
-        self.send_conn(conn, &welcome);
-        self.reattach(pid);
-        self.check_seat_elsewhere(pid);
-        Ok(())
-    }
-
-    /// Makes `conn` the connection of `pid`. One connection per player: the newest wins.
-    fn take_connection(&mut self, conn: ConnId, pid: PlayerId) {
-        if let Some(old) = self.players.get(&pid).and_then(|p| p.conn)
-            && old != conn
-        {
-            self.send_conn(
-                old,
-                &ServerMessage::Error {
-                    code: ErrorCode::SignedInElsewhere,
-                    message: "signed in from another connection".into(),
-                },
-            );
-            if let Some(c) = self.conns.get_mut(&old) {
-                c.player = None;
-            }
-            self.close(old);
-        }
-        if let Some(c) = self.conns.get_mut(&conn) {
-            c.player = Some(pid);
-        }
-        if let Some(player) = self.players.get_mut(&pid) {
-            player.conn = Some(conn);
         }
     }
 
@@ -922,60 +629,6 @@ impl Core {
                 self.send_conn(conn, &ServerMessage::Pong { nonce });
                 Ok(())
             }
-        }
-    }
-
-    fn lobby(&self) -> LobbyView {
-        let mut rooms: Vec<&Room> = self
-            .rooms
-            .values()
-            .filter(|r| r.public && !r.quick && r.members.len() == 1 && r.game.is_none())
-            .collect();
-        rooms.sort_by_key(|r| std::cmp::Reverse(r.created));
-        let mut games: Vec<&LiveGame> = self.games.values().filter(|g| g.public).collect();
-        games.sort_by_key(|g| std::cmp::Reverse(g.id));
-        // Several nodes: the others' rooms and games after this node's.
-        let (remote_rooms, remote_games, remote_total_games, remote_online) = self.remote_lobby();
-        let local_games = games.len() as u32;
-        let rooms: Vec<RoomSummary> =
-            rooms.iter().map(|r| self.room_summary(r)).chain(remote_rooms).collect();
-        let games: Vec<GameSummary> =
-            games.iter().map(|g| self.game_summary(g)).chain(remote_games).collect();
-        LobbyView {
-            total_rooms: rooms.len() as u32,
-            total_games: local_games + remote_total_games,
-            rooms: rooms.into_iter().take(LobbyView::MAX_LISTED).collect(),
-            games: games.into_iter().take(LobbyView::MAX_LISTED).collect(),
-            online: self.conns.values().filter(|c| c.player.is_some()).count() as u32 + remote_online,
-        }
-    }
-
-    fn nick(&self, p: &PlayerId) -> String {
-        self.players.get(p).map(|p| p.nickname.clone()).unwrap_or_default()
-    }
-
-    /// A room as the lobby lists it.
-    fn room_summary(&self, r: &Room) -> RoomSummary {
-        RoomSummary {
-            code: r.code.clone(),
-            variant: r.variant,
-            clock: r.clock,
-            host: r.members.first().map(|p| self.nick(p)).unwrap_or_default(),
-            rated: r.rated,
-            host_rating: r.members.first().and_then(|p| self.rating_view_in(*p, r.variant)),
-        }
-    }
-
-    /// A game as the lobby lists it.
-    fn game_summary(&self, g: &LiveGame) -> GameSummary {
-        GameSummary {
-            game: g.id,
-            variant: g.game.variant(),
-            players: [self.nick(&g.players[0]), self.nick(&g.players[1])],
-            spectators: g.spectators.len() as u32,
-            ply: g.game.ply() as u32,
-            clock: g.clock,
-            rated: g.rated,
         }
     }
 

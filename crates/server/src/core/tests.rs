@@ -2,7 +2,9 @@
 
 use super::*;
 use crate::tokens::Grant;
-use ludus_protocol::{ClockSpec, GameView, ROOM_CODE_LEN, RecentGame, decode_server};
+use ludus_protocol::{
+    ClockSpec, GameSummary, GameView, ROOM_CODE_LEN, RecentGame, RoomSummary, decode_server,
+};
 use ludus_rules::{AnyGame, GameRecord};
 use ludus_rules::{Outcome, Reason, Variant};
 use records::{ArchiveFound, ClusterEvent, GamesFound, IdKind, PlayerFound, Seat, StoredPlayer};
