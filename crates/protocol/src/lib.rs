@@ -90,6 +90,7 @@
 //!   (`Abandoned`). The server restarting is the same as a lost connection.
 
 pub mod messages;
+pub mod views;
 
 #[cfg(feature = "client")]
 pub mod client;
@@ -97,6 +98,7 @@ pub mod client;
 mod ws;
 
 pub use messages::*;
+pub use views::*;
 
 /// The server's usual UDP port (native clients).
 pub const DEFAULT_UDP_PORT: u16 = 5000;
