@@ -1,9 +1,78 @@
-//! What the messages carry: chat lines, spectators' proposals, the game as a player sees it, the
-//! lobby, finished games, ratings and profiles. Changes follow the rules of [`crate::messages`].
+//! What the messages carry: the identifiers of games and players, time controls, chat lines,
+//! spectators' proposals, the game as a player sees it, the lobby, finished games, ratings and
+//! profiles. Changes follow the rules of [`crate::messages`].
 
-use crate::{ClockSpec, ClockView, GameId, PlayerId};
 use ludus_rules::{GameRecord, Outcome, Side, Variant};
 use serde::{Deserialize, Serialize};
+
+/// A game on the server (the same number in the lobby, the messages and the archive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GameId(pub u64);
+
+/// A player (a person with a session token), whether they play or watch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PlayerId(pub u64);
+
+/// Time control: `initial_ms` for the whole game plus `increment_ms` added after each own move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClockSpec {
+    /// Starting time of each side, in milliseconds (10 s to 3 h).
+    pub initial_ms: u32,
+    /// Added to the mover's clock after each of its moves, in milliseconds (at most 60 s).
+    pub increment_ms: u32,
+}
+
+impl ClockSpec {
+    /// Shortest allowed initial time.
+    pub const MIN_INITIAL_MS: u32 = 10_000;
+    /// Longest allowed initial time.
+    pub const MAX_INITIAL_MS: u32 = 3 * 3600 * 1000;
+    /// Largest allowed increment.
+    pub const MAX_INCREMENT_MS: u32 = 60_000;
+
+    /// Five minutes plus three seconds a move.
+    pub const BLITZ: ClockSpec = ClockSpec::minutes_plus(5, 3);
+
+    /// The time controls the game offers for rooms and quick match (besides none), fastest
+    /// first: 1+0, 3+2, 5+3, 10+5 and 15+10 (minutes plus seconds a move).
+    pub const CONTROLS: [ClockSpec; 5] = [
+        ClockSpec::minutes_plus(1, 0),
+        ClockSpec::minutes_plus(3, 2),
+        ClockSpec::BLITZ,
+        ClockSpec::minutes_plus(10, 5),
+        ClockSpec::minutes_plus(15, 10),
+    ];
+
+    /// `minutes` for the game plus `seconds` a move.
+    pub const fn minutes_plus(minutes: u32, seconds: u32) -> ClockSpec {
+        ClockSpec { initial_ms: minutes * 60 * 1000, increment_ms: seconds * 1000 }
+    }
+
+    /// As players write it: "3+2" (minutes plus seconds a move; "0.5+0" below a minute).
+    pub fn label(&self) -> String {
+        let minutes = f64::from(self.initial_ms) / 60_000.0;
+        let seconds = f64::from(self.increment_ms) / 1000.0;
+        format!("{minutes}+{seconds}")
+    }
+
+    /// Whether the server accepts this time control.
+    pub fn is_valid(&self) -> bool {
+        (Self::MIN_INITIAL_MS..=Self::MAX_INITIAL_MS).contains(&self.initial_ms)
+            && self.increment_ms <= Self::MAX_INCREMENT_MS
+    }
+}
+
+/// Both clocks as the server saw them when it sent the message.
+///
+/// The client counts the `running` side down from `remaining_ms` locally; the server alone decides
+/// when time is up ([`ludus_rules::Reason::Timeout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockView {
+    /// Remaining time of `[First, Second]`, in milliseconds.
+    pub remaining_ms: [u32; 2],
+    /// The side whose clock runs (none once the game is over).
+    pub running: Option<Side>,
+}
 
 /// The quick phrases of the chat (protocol 4): the client shows them translated, the server
 /// sends only the variant.

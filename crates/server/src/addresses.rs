@@ -1,5 +1,5 @@
 //! What the token endpoint and the transport share about client addresses (IPv4 address, IPv6
-//! /64: [`crate::transport::address_key`]):
+//! /64: [`address_key`]):
 //!
 //! - which address asked for each connect token: the endpoint binds every token it mints (by
 //!   its nonce, which names it in the connection request) to the address of the HTTP(S)
@@ -12,8 +12,19 @@
 //!   disconnects a client that would exceed it).
 
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// The part of an address that one party controls: an IPv4 address, or an IPv6 /64.
+pub fn address_key(addr: &SocketAddr) -> IpAddr {
+    match addr.ip() {
+        IpAddr::V4(ip) => IpAddr::V4(ip),
+        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(ip) & !((1u128 << 64) - 1)).into()),
+        },
+    }
+}
 
 /// Concurrent clients allowed per address by default (a LAN party behind one NAT may need
 /// more: `--max-clients-per-address`).

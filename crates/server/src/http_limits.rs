@@ -4,7 +4,7 @@
 //! - **Slots, shared fairly.** At most [`HttpLimits::max_connections`] connections at once, and
 //!   at most [`HttpLimits::max_per_address`] from one address: an IPv4 address, or an IPv6 /64
 //!   (an IPv4-mapped IPv6 address counts as its IPv4 address), the same key as every other
-//!   per-address limit of the server ([`crate::transport::address_key`]). When every slot is
+//!   per-address limit of the server ([`crate::addresses::address_key`]). When every slot is
 //!   taken, a newcomer that holds fewer slots than the address holding the most takes one of
 //!   that address's: its oldest connection is closed. Whoever holds the most slots therefore
 //!   gives them up first, and a client with none always gets one, however many addresses an
@@ -17,8 +17,8 @@
 //!   is closed; see `web.rs`); and a client that takes nothing of what the server writes for
 //!   [`HttpLimits::write_timeout`] is dropped ([`WriteTimeout`], under TLS too).
 
+use crate::addresses::address_key;
 use crate::metrics::Metrics;
-use crate::transport::address_key;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;

@@ -556,7 +556,7 @@ impl Server {
                         self.transport.take_user_data(client_id).and_then(|d| tokens::Grant::decode(&d));
                     self.feed(Input::Opened { conn: client_id, grant: grant.unwrap_or_default() });
                     if let Some(addr) = self.transport.client_addr(client_id) {
-                        self.feed(Input::Origin { conn: client_id, origin: transport::address_key(&addr) });
+                        self.feed(Input::Origin { conn: client_id, origin: addresses::address_key(&addr) });
                     }
                 }
                 ServerEvent::ClientDisconnected { client_id, .. } => self.feed(Input::Closed(client_id)),

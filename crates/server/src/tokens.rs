@@ -19,7 +19,7 @@
 //! ([`crate::addresses`]), and none is minted for an address at its cap of clients.
 
 use crate::addresses::Addresses;
-use crate::transport::address_key;
+use crate::addresses::address_key;
 use ludus_protocol::{CONNECT_TOKEN_SECONDS, ConnectRequest, PROTOCOL_VERSION, SessionToken};
 use renetcode2::{ConnectToken, NETCODE_USER_DATA_BYTES};
 use std::collections::{HashMap, VecDeque};

@@ -30,7 +30,7 @@
 //! - counts the packets netcode refuses (it logs each one; the server's subscriber silences
 //!   that) and notes them rate-limited ([`faults`]).
 
-use crate::addresses::{Addresses, Binding};
+use crate::addresses::{Addresses, Binding, address_key};
 use crate::faults;
 use ludus_protocol::IDLE_FLUSH_INTERVAL;
 use renet2::RenetServer;
@@ -103,17 +103,6 @@ fn request_nonce(packet: &[u8]) -> Option<[u8; 24]> {
 fn request_expiry(packet: &[u8]) -> Option<u64> {
     let bytes: [u8; 8] = packet.get(1 + 13 + 8..1 + 13 + 8 + 8)?.try_into().ok()?;
     Some(u64::from_le_bytes(bytes))
-}
-
-/// The part of an address that one party controls: an IPv4 address, or an IPv6 /64.
-pub fn address_key(addr: &SocketAddr) -> IpAddr {
-    match addr.ip() {
-        IpAddr::V4(ip) => IpAddr::V4(ip),
-        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6((u128::from(ip) & !((1u128 << 64) - 1)).into()),
-        },
-    }
 }
 
 /// A socket that is switched off (`--udp none` or `--ws none`).

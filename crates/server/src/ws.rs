@@ -22,8 +22,9 @@
 //! Netcode keeps encrypting inside TLS (the socket says it is not encrypted): renetcode2
 //! 0.16.3's unencrypted mode sends 8 bytes of a buffer shared by all clients in every packet.
 
+use crate::addresses::address_key;
 use crate::faults;
-use crate::transport::{CONNECTION_REQUEST_BYTES, address_key};
+use crate::transport::CONNECTION_REQUEST_BYTES;
 use futures_util::{SinkExt, StreamExt};
 use renet2_netcode::{NetcodeTransportError, ServerSocket};
 use std::collections::HashMap;

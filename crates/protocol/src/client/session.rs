@@ -536,6 +536,18 @@ mod tests {
     }
 
     #[test]
+    fn a_redirect_from_https_to_plain_http_is_not_followed() {
+        let mut secure = config(5000);
+        secure.api = Some("https://127.0.0.1:5000".into());
+        let mut s = Session::new(secure, Retry::Never);
+        s.start();
+        s.message(&welcome(3, "t1"), S);
+        assert!(s.message(&redirect(6000, None), S).is_empty(), "the credential never goes over http");
+        assert!(!s.is_redirecting());
+        assert_eq!((s.config().server.port(), s.phase()), (5000, &Phase::SignedIn(PlayerId(3))));
+    }
+
+    #[test]
     fn a_closed_session_stays_closed() {
         let mut s = Session::new(config(5000), Retry::Backoff);
         s.start();

@@ -23,7 +23,7 @@ impl Core {
         );
     }
 
-    /// Where a connection comes from (its address's key, [`crate::transport::address_key`]).
+    /// Where a connection comes from (its address's key, [`crate::addresses::address_key`]).
     pub(super) fn set_origin(&mut self, conn: ConnId, origin: std::net::IpAddr) {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.origin = Some(origin);

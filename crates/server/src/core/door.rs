@@ -30,7 +30,7 @@ pub enum Input<'a> {
     Timers,
     /// A connection opened, with what its connect token says.
     Opened { conn: ConnId, grant: Grant },
-    /// Where a connection comes from (its address's key, [`crate::transport::address_key`]).
+    /// Where a connection comes from (its address's key, [`crate::addresses::address_key`]).
     Origin { conn: ConnId, origin: IpAddr },
     /// A connection closed (by either side, or timed out).
     Closed(ConnId),

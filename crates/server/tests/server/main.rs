@@ -9,6 +9,7 @@ mod dependency_bugs;
 mod draws;
 mod fairness;
 mod http;
+mod layout;
 mod names;
 mod nodes;
 mod persistence;

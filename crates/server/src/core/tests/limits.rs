@@ -164,7 +164,7 @@ fn rated_pair(h: &mut Harness, addresses: [&str; 2]) -> GameView {
 
 /// An address's key, as the server hands it to the core (IPv6: its /64).
 fn key(address: &str) -> std::net::IpAddr {
-    crate::transport::address_key(&std::net::SocketAddr::new(address.parse().unwrap(), 0))
+    crate::addresses::address_key(&std::net::SocketAddr::new(address.parse().unwrap(), 0))
 }
 
 fn view_of(h: &mut Harness) -> GameView {
