@@ -300,11 +300,6 @@ impl Session {
         &self.config
     }
 
-    /// The server as it was given.
-    pub fn home(&self) -> &ClientConfig {
-        &self.home
-    }
-
     /// The session credential (from the configuration, then from each welcome).
     pub fn credential(&self) -> Option<&SessionToken> {
         self.credential.as_ref()
@@ -319,11 +314,6 @@ impl Session {
     /// waiting to go back to the node that sent it).
     pub fn is_redirecting(&self) -> bool {
         self.redirecting.is_some()
-    }
-
-    /// Whether the server welcomed this session at least once.
-    pub fn signed_in_once(&self) -> bool {
-        self.signed_in_once
     }
 }
 
