@@ -64,6 +64,7 @@ pub mod params;
 pub mod review;
 pub mod score;
 pub mod search;
+pub mod solve;
 pub mod tablebase;
 pub mod tt;
 pub mod tune;

@@ -1,0 +1,306 @@
+//! Certificates: a proven result written as strategies that [`super::check`] can replay
+//! without the search.
+//!
+//! # Format (version 1): text lines
+//!
+//! ```text
+//! ludus-alquerque-certificate 1
+//! rules no-capture-counter-ignored repetition-is-draw
+//! root <position>
+//! claim white-wins | black-wins | draw
+//! tables <pieces>
+//! strategy <white|black> <win|non-losing> <nodes>
+//! <position> : <move>
+//! <position> = <reply> <reply> ...
+//! end
+//! checksum <16 hex digits>
+//! ```
+//!
+//! Positions are written in the rules' notation without the counter (`BBBBB/BBBBB/BB1WW/WWWWW/WWWWW
+//! w`), moves in the rules' move notation. A strategy of side `S` has one line per position it
+//! reaches that is neither over nor covered by the tables: at `S`'s positions `:` and the one
+//! move `S` plays, at the opponent's positions `=` and every legal reply. A `win` strategy
+//! reaches only positions won by `S` and never comes back to a position on its way (it ends);
+//! a `non-losing` one never reaches a position lost by `S` (coming back to a position is a
+//! repetition, a draw). A win claim has one `win` strategy of the winner; a draw claim a
+//! `non-losing` strategy of each side. `tables` is the largest piece count of the tables the
+//! solver used (0: none); the checker needs tables covering the same positions. The checksum is
+//! a 64-bit FNV-1a hash of every byte before the `checksum` line, so that a damaged or truncated
+//! file is refused before anything else is read.
+
+use super::table::{NO_MOVE, SolvedTable, Status};
+use super::{SolveError, Value, exact_value, key, without_counter};
+use crate::tablebase::Tablebase;
+use ludus_rules::alquerque::Position;
+use ludus_rules::{GamePosition, Side};
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+/// The first line of every certificate of this version.
+pub const FIRST_LINE: &str = "ludus-alquerque-certificate 1";
+/// The rules line: what the proven values assume.
+pub const RULES_LINE: &str = "rules no-capture-counter-ignored repetition-is-draw";
+
+/// What a strategy shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Its side wins: the game ends with its win, without a repetition.
+    Win,
+    /// Its side never loses.
+    NonLosing,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Win => "win",
+            Kind::NonLosing => "non-losing",
+        }
+    }
+}
+
+/// What a strategy holds at one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// The strategy's side is to move: the move it plays.
+    Choice(String),
+    /// The opponent is to move: every legal reply.
+    Replies(Vec<String>),
+}
+
+/// One side's strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Strategy {
+    /// The side that follows it.
+    pub side: Side,
+    /// What it shows.
+    pub kind: Kind,
+    /// Its positions (counter 0) with their lines, in the order written.
+    pub nodes: Vec<(Position, Line)>,
+}
+
+/// A certificate (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// The position solved (counter 0).
+    pub root: Position,
+    /// The value claimed.
+    pub claim: Value,
+    /// The largest piece count of the tables used as leaves (0: none).
+    pub tables: u32,
+    /// One strategy for a win, two for a draw.
+    pub strategies: Vec<Strategy>,
+}
+
+fn side_name(s: Side) -> &'static str {
+    if s == Side::First { "white" } else { "black" }
+}
+
+/// 64-bit FNV-1a.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+impl Certificate {
+    /// The certificate's text, checksum included.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "{FIRST_LINE}");
+        let _ = writeln!(s, "{RULES_LINE}");
+        let _ = writeln!(s, "root {}", self.root);
+        let _ = writeln!(s, "claim {}", self.claim.name());
+        let _ = writeln!(s, "tables {}", self.tables);
+        for st in &self.strategies {
+            let _ = writeln!(s, "strategy {} {} {}", side_name(st.side), st.kind.name(), st.nodes.len());
+            for (pos, line) in &st.nodes {
+                match line {
+                    Line::Choice(m) => {
+                        let _ = writeln!(s, "{pos} : {m}");
+                    }
+                    Line::Replies(r) => {
+                        let _ = writeln!(s, "{pos} = {}", r.join(" "));
+                    }
+                }
+            }
+            let _ = writeln!(s, "end");
+        }
+        let sum = checksum(s.as_bytes());
+        let _ = writeln!(s, "checksum {sum:016x}");
+        s
+    }
+
+    /// Reads a certificate's text; every problem is an error naming the line.
+    pub fn parse(text: &str) -> Result<Certificate, SolveError> {
+        let bad = |line: usize, what: String| SolveError::File(format!("certificate line {line}: {what}"));
+        // The checksum line is the last line; everything before it is summed.
+        let body_end = text.trim_end_matches('\n').rfind('\n').map_or(0, |i| i + 1);
+        let last = text[body_end..].trim_end();
+        let Some(sum) = last.strip_prefix("checksum ") else {
+            return Err(SolveError::File(
+                "certificate: no checksum line at the end (the file is truncated or not a certificate)"
+                    .into(),
+            ));
+        };
+        let sum = u64::from_str_radix(sum.trim(), 16)
+            .map_err(|_| SolveError::File(format!("certificate: bad checksum '{sum}'")))?;
+        let body = &text[..body_end];
+        if checksum(body.as_bytes()) != sum {
+            return Err(SolveError::File(
+                "certificate: checksum mismatch: the file is damaged or was changed".into(),
+            ));
+        }
+        let mut lines = body.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let mut next = |what: &str| {
+            lines.next().ok_or_else(|| SolveError::File(format!("certificate: ends before {what}")))
+        };
+        let (n, l) = next("the first line")?;
+        if l != FIRST_LINE {
+            return Err(bad(n, format!("expected '{FIRST_LINE}' (not a certificate of this version)")));
+        }
+        let (n, l) = next("the rules line")?;
+        if l != RULES_LINE {
+            return Err(bad(n, format!("expected '{RULES_LINE}'")));
+        }
+        let (n, l) = next("the root")?;
+        let root = l
+            .strip_prefix("root ")
+            .ok_or_else(|| bad(n, "expected 'root <position>'".into()))
+            .and_then(|p| parse_position(p).map_err(|e| bad(n, e)))?;
+        let (n, l) = next("the claim")?;
+        let claim = l.strip_prefix("claim ").and_then(Value::parse).ok_or_else(|| {
+            bad(n, "expected 'claim white-wins', 'claim black-wins' or 'claim draw'".into())
+        })?;
+        let (n, l) = next("the tables line")?;
+        let tables = l
+            .strip_prefix("tables ")
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| bad(n, "expected 'tables <pieces>'".into()))?;
+        let mut strategies = Vec::new();
+        while let Some((n, l)) = lines.next() {
+            let parts: Vec<&str> = l.split(' ').collect();
+            let [word, side, kind, count] = parts[..] else {
+                return Err(bad(n, "expected 'strategy <white|black> <win|non-losing> <nodes>'".into()));
+            };
+            if word != "strategy" {
+                return Err(bad(n, "expected 'strategy <white|black> <win|non-losing> <nodes>'".into()));
+            }
+            let side = match side {
+                "white" => Side::First,
+                "black" => Side::Second,
+                _ => return Err(bad(n, format!("side '{side}' is not white or black"))),
+            };
+            let kind = match kind {
+                "win" => Kind::Win,
+                "non-losing" => Kind::NonLosing,
+                _ => return Err(bad(n, format!("kind '{kind}' is not win or non-losing"))),
+            };
+            let count: usize = count.parse().map_err(|_| bad(n, format!("bad node count '{count}'")))?;
+            let mut nodes = Vec::with_capacity(count.min(1 << 20));
+            loop {
+                let Some((n, l)) = lines.next() else {
+                    return Err(SolveError::File("certificate: a strategy has no 'end' line".into()));
+                };
+                if l == "end" {
+                    break;
+                }
+                let (pos, line) = if let Some((p, m)) = l.split_once(" : ") {
+                    (p, Line::Choice(m.trim().to_string()))
+                } else if let Some((p, r)) = l.split_once(" = ") {
+                    (p, Line::Replies(r.split_whitespace().map(str::to_string).collect()))
+                } else if let Some(p) = l.strip_suffix(" =") {
+                    (p, Line::Replies(Vec::new()))
+                } else {
+                    return Err(bad(n, "expected '<position> : <move>' or '<position> = <replies>'".into()));
+                };
+                nodes.push((parse_position(pos).map_err(|e| bad(n, e))?, line));
+            }
+            if nodes.len() != count {
+                return Err(SolveError::File(format!(
+                    "certificate: the {} strategy has {} positions, its header says {count}",
+                    side_name(side),
+                    nodes.len()
+                )));
+            }
+            strategies.push(Strategy { side, kind, nodes });
+        }
+        Ok(Certificate { root, claim, tables, strategies })
+    }
+}
+
+fn parse_position(s: &str) -> Result<Position, String> {
+    Position::parse(s).map(|p| without_counter(&p)).map_err(|e| format!("bad position '{s}': {e}"))
+}
+
+/// The strategy of `side` read from the solved-position table: a win (`side` proven as the
+/// attacker, every proof is stored with its winning move) or a non-losing one (the other side
+/// disproven as the attacker, every disproof is stored with the defender's holding move). Fails
+/// if the table does not hold a whole strategy from `root` (it always does after the solver
+/// has solved `root`).
+pub fn strategy(
+    root: &Position,
+    side: Side,
+    kind: Kind,
+    table: &SolvedTable,
+    tb: Option<&Tablebase>,
+) -> Result<Strategy, SolveError> {
+    let attacker = if kind == Kind::Win { side } else { side.opponent() };
+    let wanted = if kind == Kind::Win { Status::Proven } else { Status::Disproven };
+    let mut seen = HashSet::new();
+    let mut stack = vec![without_counter(root)];
+    let mut nodes = Vec::new();
+    let mut moves = Vec::new();
+    while let Some(pos) = stack.pop() {
+        let k = key(&pos);
+        if !seen.insert(k) || exact_value(&pos, tb)?.is_some() {
+            continue;
+        }
+        let (status, mv) = table.get(k, attacker);
+        if status != wanted {
+            return Err(SolveError::Check(format!(
+                "the solved-position table has no {} result for {pos} with {} attacking",
+                if wanted == Status::Proven { "proven" } else { "disproven" },
+                side_name(attacker)
+            )));
+        }
+        pos.generate_moves(&mut moves);
+        if pos.side_to_move() == side {
+            let m = (mv != NO_MOVE).then(|| moves.get(usize::from(mv))).flatten().ok_or_else(|| {
+                SolveError::Check(format!("the solved-position table has no move for {pos}"))
+            })?;
+            nodes.push((pos, Line::Choice(pos.move_to_string(m))));
+            stack.push(without_counter(&pos.play_unchecked(m)));
+        } else {
+            nodes.push((pos, Line::Replies(moves.iter().map(|m| pos.move_to_string(m)).collect())));
+            for m in moves.iter().rev() {
+                stack.push(without_counter(&pos.play_unchecked(m)));
+            }
+        }
+    }
+    Ok(Strategy { side, kind, nodes })
+}
+
+/// The certificate of `value` for `root` from the solved-position table.
+pub fn extract(
+    root: &Position,
+    value: Value,
+    table: &SolvedTable,
+    tb: Option<&Tablebase>,
+) -> Result<Certificate, SolveError> {
+    let strategies = match value.winner() {
+        Some(w) => vec![strategy(root, w, Kind::Win, table, tb)?],
+        None => vec![
+            strategy(root, Side::First, Kind::NonLosing, table, tb)?,
+            strategy(root, Side::Second, Kind::NonLosing, table, tb)?,
+        ],
+    };
+    Ok(Certificate {
+        root: without_counter(root),
+        claim: value,
+        tables: tb.map_or(0, Tablebase::max_pieces),
+        strategies,
+    })
+}

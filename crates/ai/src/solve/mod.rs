@@ -1,0 +1,383 @@
+//! An Alquerque solver: proof-number search with the endgame tables as exact leaves, a
+//! certificate of every proven result, and a checker of certificates that does not use the
+//! search.
+//!
+//! # The game that is solved
+//!
+//! The rules are the rules crate's (its move generator gives every move, compulsory captures
+//! and capture chains included), judged exactly as the endgame tables judge them:
+//!
+//! - a side without pieces, or without a legal move on its turn, has lost;
+//! - a repetition, and play that never ends, are draws;
+//! - **the 50-ply no-capture counter is ignored** (every position is taken with its counter at
+//!   0). A "win" here is a win when the counter is left out; under the full rules the counter
+//!   may draw a long win first.
+//!
+//! With these rules the value of a position does not depend on how it was reached: a side
+//! that can force a win can do it without ever repeating a position (it brings the game
+//! strictly closer to the end with every move), and a side that cannot be forced into a loss
+//! can keep the game going for ever.
+//!
+//! # Two boolean searches
+//!
+//! A draw is a third value, so a position is solved by two searches of the same kind, each for
+//! one *attacker* ([`pn`]): "can White force a win?" and "can Black force a win?". A *proof*
+//! shows that the attacker can; a *disproof* that the defender can avoid losing for ever. When
+//! neither side can force a win the position is a draw. The side to move is searched first.
+//!
+//! # The search: proof-number search on the game graph
+//!
+//! [`pn`] is best-first proof-number search in which every position is one node, however it is
+//! reached (transpositions merged), with the tables as exact leaves. Proof and disproof numbers
+//! choose which leaf to expand next; results come from exact rules on the graph:
+//!
+//! - proofs as in any proof-number search (an attacker's node with a proven child, a
+//!   defender's node with every child proven), and periodically by a retrograde pass that
+//!   computes the attacker's attractor of the proven nodes in the graph;
+//! - disproofs by a second retrograde pass: every expanded node from which the attacker cannot
+//!   force the play into a proven node *or an unexpanded leaf* is disproven, since the defender
+//!   can keep the play among expanded, unproven nodes for ever (a repetition is a draw).
+//!
+//! ## Repeated positions (graph-history interaction)
+//!
+//! Depth-first proof-number search (df-pn) and PN² search trees in which a repeated position is
+//! a path-dependent leaf; with repetitions as common as in Alquerque (sideways steps go back
+//! and forth), they either lose the sharing of transpositions (a tree of millions of nodes for
+//! a 4-piece draw) or, when path-dependent numbers are stored, loop without progress (both were
+//! tried). On the graph there is no such interaction: a node's result is a property of the
+//! position, computed by the two passes from the whole graph, so every result is final and true
+//! whatever the path to it, and the search cannot loop (every iteration expands a new node or
+//! runs the passes, which decide the root when no open leaf is left to expand). The way down to
+//! a leaf still avoids the positions already on it, only as a guide.
+//!
+//! The solved-position table ([`table::SolvedTable`]) keeps every result, with the winning
+//! move of a proof and the defender's holding move of a disproof; it is shared by both searches
+//! and by later runs. With the positions the search under way had expanded, it is the
+//! resumable state ([`Solver::save`], [`table::SolvedTable::save`]): a later run loads it,
+//! expands those positions again to rebuild the graph (solved ones are leaves at once) and goes
+//! on from there.
+//!
+//! # Certificates and the checker
+//!
+//! [`certificate`] writes a proven result as a strategy read from the solved-position table:
+//! for a win, the winner's move at each of its positions and every reply of the loser; for a
+//! draw, a non-losing strategy for each side. [`check`] replays a certificate with only the
+//! rules crate and the tables.
+
+pub mod certificate;
+pub mod check;
+pub mod pn;
+pub mod table;
+
+use crate::tablebase::{Tablebase, TbError, Wdl};
+use ludus_rules::alquerque::{FULL, Position};
+use ludus_rules::{GamePosition, Side};
+use std::fmt;
+use std::sync::Arc;
+
+pub use pn::{Pn, PnStatus};
+pub use table::{SolvedTable, Status};
+
+/// The value of a position with best play (the no-capture counter ignored).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// White can force a win.
+    WhiteWins,
+    /// Black can force a win.
+    BlackWins,
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Value {
+    /// The value with `winner` winning (`None`: a draw).
+    pub fn from_winner(winner: Option<Side>) -> Value {
+        match winner {
+            Some(Side::First) => Value::WhiteWins,
+            Some(Side::Second) => Value::BlackWins,
+            None => Value::Draw,
+        }
+    }
+
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Value::WhiteWins => Some(Side::First),
+            Value::BlackWins => Some(Side::Second),
+            Value::Draw => None,
+        }
+    }
+
+    /// `white-wins`, `black-wins` or `draw`, as certificates write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Value::WhiteWins => "white-wins",
+            Value::BlackWins => "black-wins",
+            Value::Draw => "draw",
+        }
+    }
+
+    /// Reads [`Value::name`].
+    pub fn parse(s: &str) -> Option<Value> {
+        [Value::WhiteWins, Value::BlackWins, Value::Draw].into_iter().find(|v| v.name() == s)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Value::WhiteWins => "White wins",
+            Value::BlackWins => "Black wins",
+            Value::Draw => "draw",
+        })
+    }
+}
+
+/// What went wrong while solving or checking.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// A table could not be read.
+    Tablebase(String),
+    /// A state file or certificate could not be read or written, or is malformed.
+    File(String),
+    /// A certificate does not prove its claim; the text names the position.
+    Check(String),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Tablebase(s) | SolveError::File(s) | SolveError::Check(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+impl From<TbError> for SolveError {
+    fn from(e: TbError) -> SolveError {
+        SolveError::Tablebase(e.to_string())
+    }
+}
+
+/// A position as a 64-bit key: White's points, Black's points (25 bits each) and the side to
+/// move. Exact: two positions have the same key only when they are the same position.
+#[inline]
+pub fn key(pos: &Position) -> u64 {
+    u64::from(pos.pieces(Side::First))
+        | u64::from(pos.pieces(Side::Second)) << 25
+        | (pos.side_to_move().index() as u64) << 50
+}
+
+/// The position of a key (its counter 0), `None` for a key that is no position.
+pub fn position_of(key: u64) -> Option<Position> {
+    if key >> 51 != 0 {
+        return None;
+    }
+    let white = (key & u64::from(FULL)) as u32;
+    let black = ((key >> 25) & u64::from(FULL)) as u32;
+    let side = if key >> 50 & 1 == 0 { Side::First } else { Side::Second };
+    Position::from_bitboards(white, black, side, 0)
+}
+
+/// The position with its no-capture counter set to 0 (the solver ignores the counter).
+#[inline]
+pub fn without_counter(pos: &Position) -> Position {
+    Position::from_bitboards(pos.pieces(Side::First), pos.pieces(Side::Second), pos.side_to_move(), 0)
+        .expect("a valid position stays valid")
+}
+
+/// The exact value of `pos` when the rules or the tables give it at once: the game is over
+/// (the winner: `Some(Some(side))`), or a table covers it (`Some(None)` for a draw). `None`
+/// when neither does. The counter is ignored.
+pub fn exact_value(pos: &Position, tb: Option<&Tablebase>) -> Result<Option<Option<Side>>, SolveError> {
+    let pos = without_counter(pos);
+    if let Some(outcome) = pos.outcome(false) {
+        return Ok(Some(outcome.winner));
+    }
+    let Some(tb) = tb else { return Ok(None) };
+    let Some(probe) = tb.try_probe(&pos)? else { return Ok(None) };
+    let side = pos.side_to_move();
+    Ok(Some(match probe.wdl {
+        Wdl::Win => Some(side),
+        Wdl::Loss => Some(side.opponent()),
+        Wdl::Draw => None,
+    }))
+}
+
+/// Counts of a solver's work, for progress lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Nodes expanded by the searches so far.
+    pub nodes: u64,
+    /// Nodes in the current search's graph.
+    pub graph_nodes: u64,
+    /// Positions proven (for either attacker) in the solved-position table.
+    pub proven: u64,
+    /// Positions disproven (for either attacker) in the solved-position table.
+    pub disproven: u64,
+    /// Positions in the solved-position table.
+    pub table_entries: u64,
+    /// A memory estimate of the graph and the solved-position table, in bytes.
+    pub memory_bytes: u64,
+}
+
+/// Where a solve stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveStatus {
+    /// Still searching (or stopped by its budget; call again with more).
+    Running,
+    /// The value is known.
+    Solved(Value),
+    /// The graph reached its size limit without a result.
+    Full,
+}
+
+/// Solves one position by two proof-number searches (see the module documentation), a slice
+/// at a time, with a solved-position table that can be saved and loaded to continue later.
+pub struct Solver {
+    root: Position,
+    tb: Option<Arc<Tablebase>>,
+    table: SolvedTable,
+    /// The attackers still to search, in order.
+    attackers: Vec<Side>,
+    search: Option<Pn>,
+    max_nodes: usize,
+    nodes_before: u64,
+    result: Option<Value>,
+}
+
+impl Solver {
+    /// A solver of `root` with the tables `tb` as leaves, starting from `table` (empty, or
+    /// loaded from an earlier run's state), with at most `max_nodes` nodes in a search's graph.
+    pub fn new(root: &Position, tb: Option<Arc<Tablebase>>, table: SolvedTable, max_nodes: usize) -> Solver {
+        let root = without_counter(root);
+        let us = root.side_to_move();
+        Solver {
+            root,
+            tb,
+            table,
+            attackers: vec![us, us.opponent()],
+            search: None,
+            max_nodes,
+            nodes_before: 0,
+            result: None,
+        }
+    }
+
+    /// The position being solved (counter 0).
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// The solved-position table.
+    pub fn table(&self) -> &SolvedTable {
+        &self.table
+    }
+
+    /// Takes the solved-position table out (the solver is done with it).
+    pub fn into_table(self) -> SolvedTable {
+        self.table
+    }
+
+    /// The tables used as leaves.
+    pub fn tablebase(&self) -> Option<&Tablebase> {
+        self.tb.as_deref()
+    }
+
+    /// The attacker of the search under way, if any.
+    pub fn attacker(&self) -> Option<Side> {
+        if self.result.is_some() { None } else { self.attackers.first().copied() }
+    }
+
+    /// Counts so far.
+    pub fn stats(&self) -> SolveStats {
+        let (nodes, graph_nodes, graph_bytes) = match &self.search {
+            Some(s) => (s.expanded(), s.graph_len() as u64, s.memory_bytes()),
+            None => (0, 0, 0),
+        };
+        let t = self.table.counts();
+        SolveStats {
+            nodes: self.nodes_before + nodes,
+            graph_nodes,
+            proven: t.proven,
+            disproven: t.disproven,
+            table_entries: t.entries,
+            memory_bytes: graph_bytes + self.table.memory_bytes(),
+        }
+    }
+
+    /// The value, once known.
+    pub fn result(&self) -> Option<Value> {
+        self.result
+    }
+
+    /// Searches until about `nodes` more nodes have been expanded or the value is known.
+    pub fn step(&mut self, nodes: u64) -> Result<SolveStatus, SolveError> {
+        if let Some(v) = self.result {
+            return Ok(SolveStatus::Solved(v));
+        }
+        if let Some(w) = exact_value(&self.root, self.tb.as_deref())? {
+            let v = Value::from_winner(w);
+            self.result = Some(v);
+            return Ok(SolveStatus::Solved(v));
+        }
+        let target = self.stats().nodes + nodes;
+        loop {
+            let Some(&attacker) = self.attackers.first() else {
+                self.result = Some(Value::Draw);
+                return Ok(SolveStatus::Solved(Value::Draw));
+            };
+            // A result already in the table (from an earlier run, or the other search).
+            match self.table.status(key(&self.root), attacker) {
+                Status::Proven => {
+                    let v = Value::from_winner(Some(attacker));
+                    self.finish_search();
+                    self.result = Some(v);
+                    return Ok(SolveStatus::Solved(v));
+                }
+                Status::Disproven => {
+                    self.finish_search();
+                    self.attackers.remove(0);
+                    continue;
+                }
+                Status::Unknown => {}
+            }
+            let done = self.stats().nodes;
+            if done >= target {
+                return Ok(SolveStatus::Running);
+            }
+            if self.search.is_none() {
+                let mut search = Pn::new(&self.root, attacker, self.max_nodes);
+                if let Some(saved) = self.table.graph.take() {
+                    search.rebuild(&saved, self.tb.as_deref(), &mut self.table)?;
+                }
+                self.search = Some(search);
+            }
+            let search = self.search.as_mut().expect("a search");
+            match search.run(target - done, self.tb.as_deref(), &mut self.table)? {
+                PnStatus::Running => return Ok(SolveStatus::Running),
+                PnStatus::Full => return Ok(SolveStatus::Full),
+                // The root's result is in the table: the loop reads it.
+                PnStatus::Proven | PnStatus::Disproven => {}
+            }
+        }
+    }
+
+    /// The state to save: the solved-position table with the graph of the search under way.
+    pub fn state_bytes(&self) -> Vec<u8> {
+        self.table.to_bytes(self.search.as_ref().map(Pn::saved).as_ref())
+    }
+
+    /// Saves the state (see [`Solver::state_bytes`]) to a file, safely (see
+    /// [`SolvedTable::save`]).
+    pub fn save(&self, path: &std::path::Path) -> Result<(), SolveError> {
+        self.table.save(path, self.search.as_ref().map(Pn::saved).as_ref())
+    }
+
+    fn finish_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            self.nodes_before += s.expanded();
+        }
+    }
+}
