@@ -61,6 +61,7 @@ pub mod level;
 pub mod limits;
 pub mod ordering;
 pub mod params;
+pub mod puzzle;
 pub mod review;
 pub mod score;
 pub mod search;

@@ -16,6 +16,7 @@ mod bots;
 mod endgames;
 mod moves;
 mod perft;
+mod puzzles;
 mod records;
 mod tablebase;
 mod tune;
@@ -73,6 +74,8 @@ enum Command {
     Bots(bots::BotsArgs),
     /// One bot client on a ludus-server, to play a person (or a test) online.
     Bot(bot::BotArgs),
+    /// Tactics puzzles: generate them with the engine, or verify a puzzle file.
+    Puzzles(puzzles::PuzzlesArgs),
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -87,5 +90,6 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Tune(a) => tune::run(a),
         Command::Bots(a) => bots::run(a),
         Command::Bot(a) => bot::run(a),
+        Command::Puzzles(a) => puzzles::run(a),
     }
 }
