@@ -18,6 +18,7 @@ mod moves;
 mod perft;
 mod puzzles;
 mod records;
+mod solve;
 mod tablebase;
 mod tune;
 
@@ -70,6 +71,9 @@ enum Command {
     Endgames(endgames::EndgamesArgs),
     /// The Alquerque endgame tablebase: build the tables, or probe a position.
     Tablebase(tablebase::TablebaseArgs),
+    /// Solves an Alquerque position (or each first move) by proof-number search with the
+    /// endgame tables as leaves, with a certificate; or checks a certificate.
+    Solve(solve::SolveArgs),
     /// A load test of a ludus-server: pairs of bots playing random moves.
     Bots(bots::BotsArgs),
     /// One bot client on a ludus-server, to play a person (or a test) online.
@@ -86,6 +90,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Arena(a) => arena::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Tablebase(a) => tablebase::run(a),
+        Command::Solve(a) => solve::run(a),
         Command::Endgames(a) => endgames::run(a),
         Command::Tune(a) => tune::run(a),
         Command::Bots(a) => bots::run(a),

@@ -52,7 +52,8 @@
 //!
 //! The solved-position table ([`table::SolvedTable`]) keeps every result, with the winning
 //! move of a proof and the defender's holding move of a disproof; it is shared by both searches
-//! and by later runs. With the positions the search under way had expanded, it is the
+//! and by later runs; when a graph reaches its size limit, a new one is started from the
+//! root, which finds the results so far as leaves. With the positions the search under way had expanded, it is the
 //! resumable state ([`Solver::save`], [`table::SolvedTable::save`]): a later run loads it,
 //! expands those positions again to rebuild the graph (solved ones are leaves at once) and goes
 //! on from there.
@@ -229,7 +230,7 @@ pub enum SolveStatus {
     Running,
     /// The value is known.
     Solved(Value),
-    /// The graph reached its size limit without a result.
+    /// A search's graph reached its size limit twice in a row without solving anything new.
     Full,
 }
 
@@ -245,6 +246,8 @@ pub struct Solver {
     max_nodes: usize,
     nodes_before: u64,
     result: Option<Value>,
+    solved_at_restart: usize,
+    restarts: u64,
 }
 
 impl Solver {
@@ -262,6 +265,8 @@ impl Solver {
             max_nodes,
             nodes_before: 0,
             result: None,
+            solved_at_restart: usize::MAX,
+            restarts: 0,
         }
     }
 
@@ -307,6 +312,11 @@ impl Solver {
         }
     }
 
+    /// How many times a search's graph was full and a new one was started.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+
     /// The value, once known.
     pub fn result(&self) -> Option<Value> {
         self.result
@@ -349,7 +359,10 @@ impl Solver {
             }
             if self.search.is_none() {
                 let mut search = Pn::new(&self.root, attacker, self.max_nodes);
-                if let Some(saved) = self.table.graph.take() {
+                let root_key = key(&self.root);
+                if self.table.graph.as_ref().is_some_and(|g| g.root == root_key && g.attacker == attacker)
+                    && let Some(saved) = self.table.graph.take()
+                {
                     search.rebuild(&saved, self.tb.as_deref(), &mut self.table)?;
                 }
                 self.search = Some(search);
@@ -357,7 +370,18 @@ impl Solver {
             let search = self.search.as_mut().expect("a search");
             match search.run(target - done, self.tb.as_deref(), &mut self.table)? {
                 PnStatus::Running => return Ok(SolveStatus::Running),
-                PnStatus::Full => return Ok(SolveStatus::Full),
+                PnStatus::Full => {
+                    // Start a new graph: the results found so far stay in the solved-position
+                    // table, where the new graph finds them as leaves. Give up only when the
+                    // last graph solved nothing new.
+                    let solved = self.table.len();
+                    if solved == self.solved_at_restart {
+                        return Ok(SolveStatus::Full);
+                    }
+                    self.solved_at_restart = solved;
+                    self.restarts += 1;
+                    self.finish_search();
+                }
                 // The root's result is in the table: the loop reads it.
                 PnStatus::Proven | PnStatus::Disproven => {}
             }

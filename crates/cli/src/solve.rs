@@ -1,0 +1,254 @@
+//! `ludus-cli solve`: solves an Alquerque position (or each of its first moves) with the
+//! proof-number solver of `ludus_ai::solve`, the endgame tables as exact leaves; prints
+//! progress, saves a state file that a later run continues from, and writes a certificate of
+//! every proven result. `--check FILE` checks a certificate with only the rules and the tables.
+//!
+//! The values are those of the endgame tables: a repetition, and play that never ends, are
+//! draws, and the 50-ply no-capture counter is ignored.
+
+use ludus_ai::solve::check::check_text;
+use ludus_ai::solve::{SolveStats, SolveStatus, SolvedTable, Solver, Value, certificate};
+use ludus_ai::tablebase::Tablebase;
+use ludus_rules::alquerque::Position;
+use ludus_rules::{GamePosition, Side};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+const RULES_NOTE: &str = "rules as the endgame tables play them: repetition and endless play are draws; the 50-ply no-capture counter is ignored";
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// The Alquerque position (default: the start)
+    #[arg(long, value_name = "POS")]
+    position: Option<String>,
+    /// A directory of endgame tables (`tablebase build`) used as exact leaves (default: none)
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// Stop after expanding this many nodes (for each first move with --children)
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    max_nodes: u64,
+    /// Stop after this many seconds (for each first move with --children)
+    #[arg(long, value_name = "S")]
+    max_seconds: Option<u64>,
+    /// The most nodes in a search's graph (roughly 100 bytes each)
+    #[arg(long, value_name = "N", default_value_t = 30_000_000)]
+    max_graph: usize,
+    /// A state file: read if it exists (the run continues from it), written every
+    /// --save-every seconds and at the end
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Seconds between two saves of the state file
+    #[arg(long, value_name = "S", default_value_t = 60)]
+    save_every: u64,
+    /// Seconds between two progress lines
+    #[arg(long, value_name = "S", default_value_t = 5)]
+    progress_every: u64,
+    /// Where to write the certificate of a proven result (with --children: FILE.<move> for
+    /// each first move proven)
+    #[arg(long, value_name = "FILE", default_value = "alquerque.cert")]
+    certificate: PathBuf,
+    /// Solve each first move of the side to move instead of the position
+    #[arg(long)]
+    children: bool,
+    /// Check the certificate FILE (with the tables of --tables) instead of solving
+    #[arg(long, value_name = "FILE", conflicts_with = "children")]
+    check: Option<PathBuf>,
+}
+
+pub fn run(args: SolveArgs) -> Result<(), String> {
+    let tb = match &args.tables {
+        Some(dir) => Some(Arc::new(Tablebase::open(dir).map_err(|e| e.to_string())?)),
+        None => None,
+    };
+    if let Some(file) = &args.check {
+        return check(file, tb.as_deref());
+    }
+    let root = match &args.position {
+        None => Position::start(),
+        Some(s) => Position::parse(s).map_err(|e| format!("bad position '{s}': {e}"))?,
+    };
+    let table = match &args.state {
+        Some(path) if path.exists() => {
+            let t = SolvedTable::load(path).map_err(|e| e.to_string())?;
+            println!(
+                "state {}: {} positions solved{}",
+                path.display(),
+                thousands(t.len() as u64),
+                t.graph.as_ref().map_or(String::new(), |g| format!(
+                    ", a search under way with {} positions expanded",
+                    thousands(g.expanded.len() as u64)
+                ))
+            );
+            t
+        }
+        _ => SolvedTable::new(),
+    };
+    println!("{RULES_NOTE}");
+    match &tb {
+        Some(t) => println!(
+            "tables: {} (up to {} pieces)",
+            args.tables.as_deref().map_or(String::new(), |d| d.display().to_string()),
+            t.max_pieces()
+        ),
+        None => println!("tables: none (only game ends are leaves)"),
+    }
+    if !args.children {
+        let (value, _) = solve_one(&args, &root, tb, table, &args.certificate)?;
+        if value.is_none() {
+            println!("result: unknown within the budget");
+        }
+        return Ok(());
+    }
+    if root.outcome(false).is_some() {
+        return Err(format!("{root}: the game is over, there are no first moves"));
+    }
+    let mut table = table;
+    let mut results = Vec::new();
+    for mv in root.legal_moves() {
+        let name = root.move_to_string(&mv);
+        let child = root.play_unchecked(&mv);
+        println!();
+        println!("first move {name}: {child}");
+        let cert = PathBuf::from(format!("{}.{name}", args.certificate.display()));
+        let (value, t) = solve_one(&args, &child, tb.clone(), table, &cert)?;
+        table = t;
+        results.push((name, value));
+    }
+    println!();
+    println!("first moves of {root}:");
+    for (name, value) in &results {
+        match value {
+            Some((v, nodes)) => println!("  {name:<12} {v} (proven, {} nodes)", thousands(*nodes)),
+            None => println!("  {name:<12} unknown within the budget"),
+        }
+    }
+    Ok(())
+}
+
+/// Solves `pos`; returns its value (with the nodes it took) if proven within the budget, and
+/// the solved-position table for the next one.
+fn solve_one(
+    args: &SolveArgs,
+    pos: &Position,
+    tb: Option<Arc<Tablebase>>,
+    table: SolvedTable,
+    cert_path: &Path,
+) -> Result<(Option<(Value, u64)>, SolvedTable), String> {
+    let side = if pos.side_to_move() == Side::First { "White" } else { "Black" };
+    println!("solving {pos} ({side} to move)");
+    let start = Instant::now();
+    let mut solver = Solver::new(pos, tb, table, args.max_graph);
+    let (mut last_progress, mut last_save) = (Instant::now(), Instant::now());
+    let nodes_at_start = solver.stats().nodes;
+    let save = |solver: &Solver| -> Result<(), String> {
+        match &args.state {
+            Some(path) => solver.save(path).map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    };
+    let outcome = loop {
+        let left = args.max_nodes.saturating_sub(solver.stats().nodes - nodes_at_start).max(1);
+        let status = solver.step(left.min(20_000)).map_err(|e| e.to_string())?;
+        let stats = solver.stats();
+        if last_progress.elapsed().as_secs() >= args.progress_every {
+            progress(&solver, &stats, start);
+            last_progress = Instant::now();
+        }
+        if last_save.elapsed().as_secs() >= args.save_every {
+            save(&solver)?;
+            last_save = Instant::now();
+        }
+        match status {
+            SolveStatus::Solved(v) => break Some(v),
+            SolveStatus::Full => {
+                println!(
+                    "the search graph was full twice in a row ({} nodes, --max-graph) without a new result",
+                    thousands(args.max_graph as u64)
+                );
+                break None;
+            }
+            SolveStatus::Running => {}
+        }
+        let out_of_time = args.max_seconds.is_some_and(|s| start.elapsed().as_secs() >= s);
+        if stats.nodes - nodes_at_start >= args.max_nodes || out_of_time {
+            break None;
+        }
+    };
+    let stats = solver.stats();
+    progress(&solver, &stats, start);
+    save(&solver)?;
+    let Some(value) = outcome else {
+        println!(
+            "{pos}: unknown within the budget ({} nodes in this run, {:.1} s)",
+            thousands(stats.nodes - nodes_at_start),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok((None, solver.into_table()));
+    };
+    println!(
+        "{pos}: {value} (proven; {} nodes in this run, {:.1} s)",
+        thousands(stats.nodes - nodes_at_start),
+        start.elapsed().as_secs_f64()
+    );
+    match certificate::extract(pos, value, solver.table(), solver.tablebase()) {
+        Ok(cert) => {
+            let lines: usize = cert.strategies.iter().map(|s| s.nodes.len()).sum();
+            std::fs::write(cert_path, cert.to_text())
+                .map_err(|e| format!("cannot write {}: {e}", cert_path.display()))?;
+            println!("certificate: {} ({} positions)", cert_path.display(), thousands(lines as u64));
+        }
+        Err(e) => println!("no certificate: {e}"),
+    }
+    Ok((Some((value, stats.nodes - nodes_at_start)), solver.into_table()))
+}
+
+fn progress(solver: &Solver, s: &SolveStats, start: Instant) {
+    let secs = start.elapsed().as_secs_f64();
+    let what = match solver.attacker() {
+        Some(Side::First) => "can White force a win?",
+        Some(Side::Second) => "can Black force a win?",
+        None => "done",
+    };
+    println!(
+        "[{secs:7.1} s] {what} nodes {}, graph {}{}, proven {}, disproven {}, solved table {} positions, memory ~{} MB",
+        thousands(s.nodes),
+        thousands(s.graph_nodes),
+        match solver.restarts() {
+            0 => String::new(),
+            n => format!(" (graph {})", n + 1),
+        },
+        thousands(s.proven),
+        thousands(s.disproven),
+        thousands(s.table_entries),
+        s.memory_bytes / 1_000_000
+    );
+}
+
+fn check(file: &Path, tb: Option<&Tablebase>) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let report = check_text(&text, tb).map_err(|e| format!("{}: {e}", file.display()))?;
+    let claim = report.claim.map_or("?".to_string(), |v| v.to_string());
+    println!("{RULES_NOTE}");
+    println!(
+        "{}: certificate valid: {claim}; {} positions followed, {} game ends, {} table leaves, {} repetitions",
+        file.display(),
+        thousands(report.positions),
+        thousands(report.game_ends),
+        thousands(report.table_leaves),
+        thousands(report.repetitions)
+    );
+    Ok(())
+}
+
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
