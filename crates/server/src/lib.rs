@@ -23,9 +23,11 @@
 //! network"); the `ludus-server` binary runs one in the foreground.
 
 pub mod addresses;
+mod bind;
 mod config;
 pub mod core;
 pub mod faults;
+mod handle;
 pub mod http_limits;
 #[cfg_attr(not(feature = "metrics"), path = "metrics/off.rs")]
 pub mod metrics;
@@ -60,6 +62,7 @@ pub use crate::config::{
     ServerError, TlsFiles,
 };
 pub use crate::core::Stats;
+pub use crate::handle::ServerHandle;
 pub use crate::status::{RELEASE_BUCKETS_MS, Status, WsStatus};
 
 /// Milliseconds since the Unix epoch (what the database stores).
@@ -164,196 +167,6 @@ impl Drop for PasswordWorker {
 }
 
 impl Server {
-    /// Opens the database (reloading live games) and binds the sockets.
-    pub fn bind(config: ServerConfig) -> Result<Server, ServerError> {
-        if config.database.is_some() && !cfg!(feature = "postgres") {
-            return Err(ServerError::Unsupported { what: "PostgreSQL (--database)", feature: "postgres" });
-        }
-        if config.metrics.is_some() && !cfg!(feature = "metrics") {
-            return Err(ServerError::Unsupported { what: "metrics (--metrics)", feature: "metrics" });
-        }
-        let key = tokens::load_or_create_key(&config.data_dir, config.key_file.as_deref())?;
-        let database = match &config.database {
-            Some(url) => store::Database::Postgres(url.clone()),
-            None => store::Database::Sqlite(config.data_dir.clone()),
-        };
-        let node = store::NodeConfig {
-            name: config.node_name.clone().unwrap_or_else(|| default_node_name(&config.data_dir)),
-            lease: config.lease,
-        };
-        let (store, loaded) = Store::open_node(&database, config.limits.credential_lifetime, Some(&node))?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("ludus-io")
-            .enable_all()
-            .build()
-            .map_err(|source| ServerError::Start { what: "the tokio runtime", source })?;
-        let mut sockets: Vec<Box<dyn ServerSocket>> = Vec::new();
-        let mut udp_addr = None;
-        // HTTP follows the UDP address unless given: its TCP port is taken with the UDP one (a
-        // free UDP port whose TCP twin is busy is given back and another one tried).
-        let mut http_listener = None;
-        match config.udp {
-            Some(addr) => {
-                let bind = |source| ServerError::Bind { what: "UDP", addr, source };
-                let mut attempts = 0;
-                let socket = loop {
-                    let socket = bind_udp(addr).map_err(bind)?;
-                    if config.http.is_some() {
-                        break socket;
-                    }
-                    let bound = socket.local_addr().map_err(bind)?;
-                    match std::net::TcpListener::bind(bound) {
-                        Ok(listener) => {
-                            http_listener = Some(listener);
-                            break socket;
-                        }
-                        Err(e) if addr.port() == 0 && attempts < 20 => {
-                            attempts += 1;
-                            tracing::debug!("TCP port {} busy ({e}): another UDP port", bound.port());
-                        }
-                        Err(source) => return Err(ServerError::Bind { what: "HTTP", addr: bound, source }),
-                    }
-                };
-                udp_addr = socket.local_addr().ok();
-                let socket =
-                    NativeSocket::new(socket).map_err(|e| bind(std::io::Error::other(e.to_string())))?;
-                sockets.push(Box::new(socket));
-            }
-            None => sockets.push(Box::new(NoSocket)),
-        }
-        let mut ws_addr = None;
-        let mut ws_counters = None;
-        match config.ws {
-            Some(addr) => {
-                // wss:// with the same certificate as https (netcode keeps encrypting inside).
-                let tls = match &config.tls {
-                    Some(files) => Some(tokio_rustls::TlsAcceptor::from(tls::server_config(
-                        &files.cert,
-                        &files.key,
-                        &[b"http/1.1"],
-                    )?)),
-                    None => None,
-                };
-                let limits =
-                    config.ws_limits.clone().unwrap_or_else(|| WsLimits::for_clients(config.max_clients));
-                let socket = WsServer::bind(addr, limits, tls, runtime.handle())
-                    .map_err(|source| ServerError::Bind { what: "WebSocket", addr, source })?;
-                ws_counters = Some(socket.counters());
-                ws_addr = socket.addr().ok();
-                sockets.push(Box::new(socket));
-            }
-            None => sockets.push(Box::new(NoSocket)),
-        }
-        let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-        // The addresses netcode knows the sockets by: a connect token must name one of them.
-        let public = |on: bool, s: &dyn ServerSocket| if on { s.addr().ok() } else { None };
-        let socket_addresses =
-            [public(udp_addr.is_some(), sockets[0].as_ref()), public(ws_addr.is_some(), sockets[1].as_ref())];
-        let addresses = Arc::new(addresses::Addresses::new(config.max_clients_per_address));
-        let transport = Transport::new(sockets, config.max_clients, NETCODE_PROTOCOL_ID, unix_now, key)
-            .with_addresses(addresses.clone());
-        let minter = Arc::new(
-            tokens::Minter::new(key, NETCODE_PROTOCOL_ID, socket_addresses, config.new_players_per_minute)
-                .with_addresses(addresses),
-        );
-        let now = Instant::now();
-        let seed = renet2_netcode::generate_random_bytes::<32>();
-        let mut core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
-        core.set_address_secret(&key);
-        let metrics = Metrics::new();
-        let Some(addr) = config.http.or(udp_addr) else {
-            return Err(ServerError::Config("without UDP, the HTTP address (connect tokens) must be given"));
-        };
-        let info = serde_json::json!({
-            "ws_port": ws_addr.map(|a| a.port()),
-            "udp_port": udp_addr.map(|a| a.port()),
-            "version": PROTOCOL_VERSION,
-        });
-        let tls = match &config.tls {
-            Some(files) => Some(tls::server_config(&files.cert, &files.key, &[b"http/1.1"])?),
-            None => None,
-        };
-        let http_config = HttpConfig {
-            addr,
-            root: config.web_dir.clone(),
-            info: info.to_string(),
-            tls,
-            limits: config.http_limits.clone(),
-            minter: Some(minter.clone()),
-            listener: http_listener,
-        };
-        let http = Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?);
-        let http_addr = http.as_ref().map(HttpServer::addr);
-        let metrics_http = match config.metrics {
-            Some(addr) => {
-                Some(HttpServer::metrics(runtime.handle(), addr, HttpLimits::default(), metrics.clone())?)
-            }
-            None => None,
-        };
-        let mut core = core;
-        let secure = config.tls.is_some();
-        let public = core::records::NodeAddrs {
-            udp: config.public.udp.clone().or(udp_addr.map(|a| a.to_string())),
-            ws: config
-                .public
-                .ws
-                .clone()
-                .or(ws_addr.map(|a| format!("{}://{a}", if secure { "wss" } else { "ws" }))),
-            http: config
-                .public
-                .http
-                .clone()
-                .or(http_addr.map(|a| format!("{}://{a}", if secure { "https" } else { "http" }))),
-        };
-        let cluster = match store.start_cluster(public.clone()) {
-            Some(cluster) => {
-                let cluster = cluster?;
-                if [udp_addr, ws_addr, http_addr].iter().flatten().any(|a| a.ip().is_unspecified())
-                    && config.public == core::records::NodeAddrs::default()
-                {
-                    tracing::warn!(
-                        "several nodes: this node listens on an unspecified address; give --public-udp, \
-                         --public-ws and --public-http so that the other nodes can send clients here"
-                    );
-                }
-                tracing::info!(node = cluster.name(), ?public, "node of several on one database");
-                core.enable_nodes(cluster.name().to_string());
-                Some(cluster)
-            }
-            None => None,
-        };
-        Ok(Server {
-            transport,
-            core,
-            store,
-            runtime,
-            ws_counters,
-            udp_addr,
-            ws_addr,
-            http,
-            http_addr,
-            metrics_http,
-            metrics,
-            minter,
-            refusals_seen: std::collections::HashMap::new(),
-            last_metrics: now,
-            pending: VecDeque::new(),
-            effects: Vec::new(),
-            release_delay: [0; RELEASE_BUCKETS_MS.len() + 1],
-            max_poll_gap: Duration::ZERO,
-            lingering: Vec::new(),
-            last_poll: now,
-            last_slow: now,
-            poll_interval: config.poll_interval,
-            passwords: PasswordWorker::start()
-                .map_err(|source| ServerError::Start { what: "password thread", source })?,
-            cluster,
-            last_cluster: now,
-            lost: false,
-        })
-    }
-
     /// Whether this node lost its lease on its games (another node took them over): it has
     /// told its clients to reconnect and must stop.
     pub fn lease_lost(&self) -> bool {
@@ -687,81 +500,5 @@ impl Server {
         self.transport.disconnect_all();
         self.transport.close();
         tracing::info!(stored, "stopped");
-    }
-}
-
-/// A server on its own thread; dropping the handle stops it.
-pub struct ServerHandle {
-    stop: Arc<AtomicBool>,
-    status: Arc<Mutex<Status>>,
-    thread: Option<JoinHandle<()>>,
-    udp_addr: Option<SocketAddr>,
-    ws_addr: Option<SocketAddr>,
-    http_addr: Option<SocketAddr>,
-    metrics_addr: Option<SocketAddr>,
-}
-
-impl ServerHandle {
-    /// Binds a server and runs it on a new thread.
-    pub fn spawn(config: ServerConfig) -> Result<ServerHandle, ServerError> {
-        let server = Server::bind(config)?;
-        let (udp_addr, ws_addr, http_addr) = (server.udp_addr(), server.ws_addr(), server.http_addr());
-        let metrics_addr = server.metrics_addr();
-        let stop = Arc::new(AtomicBool::new(false));
-        let status = Arc::new(Mutex::new(server.status()));
-        let (thread_stop, thread_status) = (stop.clone(), status.clone());
-        let thread = std::thread::Builder::new()
-            .name("ludus-server".into())
-            .spawn(move || server.run(&thread_stop, Some(&thread_status)))
-            .map_err(|source| ServerError::Start { what: "the server thread", source })?;
-        Ok(ServerHandle { stop, status, thread: Some(thread), udp_addr, ws_addr, http_addr, metrics_addr })
-    }
-
-    /// The counters (refreshed every few milliseconds).
-    pub fn status(&self) -> Status {
-        self.status.lock().map(|s| s.clone()).unwrap_or_default()
-    }
-
-    /// Whether the server thread is still running (it stops only when asked).
-    pub fn is_running(&self) -> bool {
-        self.thread.as_ref().is_some_and(|t| !t.is_finished())
-    }
-
-    /// The bound UDP address.
-    pub fn udp_addr(&self) -> Option<SocketAddr> {
-        self.udp_addr
-    }
-
-    /// The bound WebSocket address.
-    pub fn ws_addr(&self) -> Option<SocketAddr> {
-        self.ws_addr
-    }
-
-    /// The bound HTTP address (when serving a web directory).
-    pub fn http_addr(&self) -> Option<SocketAddr> {
-        self.http_addr
-    }
-
-    /// The bound address of `/metrics` (`--metrics`).
-    pub fn metrics_addr(&self) -> Option<SocketAddr> {
-        self.metrics_addr
-    }
-
-    /// Stops the server and waits for it.
-    pub fn stop(mut self) {
-        self.halt();
-    }
-
-    fn halt(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-impl Drop for ServerHandle {
-    fn drop(&mut self) {
-        self.halt();
     }
 }
