@@ -26,8 +26,9 @@
 //!    - defence: exactly one move does not lose by force, at least two others do, and it
 //!      scores no worse than [`DEFENCE_FLOOR`].
 //!
-//!    Wins in one move make at most a quarter of a set; after a puzzle, the positions of its
-//!    line are not looked at again.
+//!    Wins in one move make at most a quarter of a set, and puzzles that every level finds
+//!    every time (the base rating, see [`rating`]) at most half; after a puzzle, the positions
+//!    of its line are not looked at again.
 //!
 //!    Later player steps of a line list as alternatives the moves that do as well (win within
 //!    the plies left; score within [`ALT_TOLERANCE`] of the best).
@@ -156,8 +157,14 @@ pub fn generate(
     mut accept: impl FnMut(&Puzzle) -> bool,
     mut progress: impl FnMut(&Stats, &Puzzle),
 ) -> (Vec<Puzzle>, Stats) {
-    let mut g =
-        Generator { cfg, seen: HashSet::new(), out: Vec::new(), stats: Stats::default(), one_move_wins: 0 };
+    let mut g = Generator {
+        cfg,
+        seen: HashSet::new(),
+        out: Vec::new(),
+        stats: Stats::default(),
+        one_move_wins: 0,
+        trivial: 0,
+    };
     for game in games.iter().filter(|game| game.variant() == cfg.variant) {
         if g.out.len() >= cfg.count {
             break;
@@ -208,6 +215,7 @@ struct Generator<'a> {
     out: Vec<Puzzle>,
     stats: Stats,
     one_move_wins: usize,
+    trivial: usize,
 }
 
 impl Generator<'_> {
@@ -245,11 +253,17 @@ impl Generator<'_> {
             }
             next_ply = ply + draft.line.len() + 1;
             let Some(puzzle) = self.finish(pos, fen, draft) else { continue };
+            // Puzzles that every level solves every time: at most half of the set.
+            let trivial = self.cfg.rate && puzzle.rating <= rating::BASE;
+            if trivial && 2 * (self.trivial + 1) > self.cfg.count.max(2) {
+                continue;
+            }
             if !accept(&puzzle) {
                 self.stats.refused += 1;
                 continue;
             }
             self.one_move_wins += usize::from(one_move_win);
+            self.trivial += usize::from(trivial);
             from_this += 1;
             self.stats.kept += 1;
             progress(&self.stats, &puzzle);

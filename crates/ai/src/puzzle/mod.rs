@@ -130,7 +130,7 @@ pub enum Theme {
     /// Several captures in a row: an Alquerque chain of two or more jumps by the player, or
     /// player captures on two player moves of the line.
     Chain,
-    /// Latrunculi: a player move that takes two or more soldiers at once.
+    /// Latrunculi: a player move of the line captures (a custodian capture).
     Sandwich,
     /// Latrunculi: the line shuts in the enemy king, or takes away its free sides.
     KingHunt,

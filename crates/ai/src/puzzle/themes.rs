@@ -18,7 +18,7 @@ pub fn is_endgame(variant: Variant, pos: &AnyPosition) -> bool {
 ///
 /// - [`Theme::Chain`]: a player capture of two or more jumps (Alquerque), or player captures
 ///   on two or more of the player's moves;
-/// - [`Theme::Sandwich`]: a Latrunculi player move that takes two or more soldiers at once;
+/// - [`Theme::Sandwich`]: a Latrunculi player move that captures (a custodian capture);
 /// - [`Theme::KingHunt`]: Latrunculi, the enemy king is shut in, or ends the line with fewer
 ///   free sides than it had and at most two;
 /// - [`Theme::Sacrifice`]: an opponent move of the line captures;
@@ -39,7 +39,7 @@ pub fn of_line(variant: Variant, start: &AnyPosition, line: &[AnyMove], kind: Ki
             }
             match mv {
                 AnyMove::Alquerque(_) if taken >= 2 => chain = true,
-                AnyMove::Latrunculi(_) if taken >= 2 => sandwich = true,
+                AnyMove::Latrunculi(_) if taken >= 1 => sandwich = true,
                 _ => {}
             }
         } else if taken > 0 {
