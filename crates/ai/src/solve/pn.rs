@@ -17,8 +17,10 @@
 //! already on its way down, expands it, and updates the numbers of the nodes on that way back
 //! up. A node whose children are all proven (AND) or one proven (OR) is proven on the spot.
 //! When the way down is blocked (every unsolved child is already on it), the node is given
-//! large numbers so that the next iterations look elsewhere; when that happens twice in a row,
-//! the closure below runs and the open leaf nearest the root is expanded.
+//! large numbers so that the next iterations look elsewhere; when that happens a few times in a
+//! row, the closure below runs (if the graph has grown since the last one) and the open leaves
+//! nearest the root are expanded, a sixty-fourth of the graph at once, so that passes over the
+//! whole graph stay a small part of the work.
 //!
 //! # The closure: exact results on a graph with cycles
 //!
@@ -52,6 +54,8 @@ const INF: u32 = u32::MAX;
 /// Numbers of a node that blocked the way down (large, but not a result).
 const BLOCKED: u32 = INF / 2;
 const NONE: u32 = u32::MAX;
+/// Blocked ways down in a row before a sweep of open leaves.
+const BLOCKS_BEFORE_SWEEP: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -259,7 +263,7 @@ impl Pn {
             if self.nodes[last as usize].state != State::Inner {
                 continue;
             }
-            if self.blocked_in_a_row == 0 {
+            if self.blocked_in_a_row < BLOCKS_BEFORE_SWEEP {
                 // Steer the next iterations away from here.
                 self.blocked_in_a_row += 1;
                 let n = &mut self.nodes[last as usize];
@@ -267,13 +271,24 @@ impl Pn {
                 self.update(&path[..path.len() - 1], table);
                 continue;
             }
+            // Blocked again and again: the passes if the graph has grown since, then a sweep
+            // that expands the open leaves nearest the root (a share of the graph, so that the
+            // passes over the whole graph stay a small part of the work).
             self.blocked_in_a_row = 0;
-            self.closure(table);
-            if self.nodes[0].state == State::Inner
-                && let Some(leaf) = self.nearest_open()
-            {
-                self.expand(leaf, tb, table)?;
-                self.update(&[leaf], table);
+            if self.expanded >= self.last_closure + (self.nodes.len() as u64 / 64).max(1000) {
+                self.closure(table);
+            }
+            if self.nodes[0].state == State::Inner {
+                let leaves = self.nearest_open((self.nodes.len() / 64).max(256));
+                if leaves.is_empty() {
+                    self.closure(table);
+                }
+                for leaf in leaves {
+                    if self.nodes[leaf as usize].state == State::Open {
+                        self.expand(leaf, tb, table)?;
+                        self.update(&[leaf], table);
+                    }
+                }
             }
         }
     }
@@ -309,15 +324,21 @@ impl Pn {
         path
     }
 
-    /// The open leaf nearest the root through unsolved nodes.
-    fn nearest_open(&self) -> Option<u32> {
+    /// Up to `k` open leaves, nearest the root first, through unsolved nodes.
+    fn nearest_open(&self, k: usize) -> Vec<u32> {
+        let mut found = Vec::new();
         let mut seen = vec![false; self.nodes.len()];
         let mut queue = VecDeque::from([0u32]);
         seen[0] = true;
         while let Some(i) = queue.pop_front() {
             let n = &self.nodes[i as usize];
             match n.state {
-                State::Open => return Some(i),
+                State::Open => {
+                    found.push(i);
+                    if found.len() >= k {
+                        break;
+                    }
+                }
                 State::Inner => {
                     for &c in &self.edges[n.first as usize..(n.first + n.count) as usize] {
                         if !seen[c as usize] {
@@ -329,7 +350,7 @@ impl Pn {
                 _ => {}
             }
         }
-        None
+        found
     }
 
     fn expand(&mut self, i: u32, tb: Option<&Tablebase>, table: &SolvedTable) -> Result<(), SolveError> {
