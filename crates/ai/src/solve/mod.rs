@@ -40,23 +40,26 @@
 //!
 //! ## Repeated positions (graph-history interaction)
 //!
-//! Depth-first proof-number search (df-pn) and PN² search trees in which a repeated position is
-//! a path-dependent leaf; with repetitions as common as in Alquerque (sideways steps go back
-//! and forth), they either lose the sharing of transpositions (a tree of millions of nodes for
-//! a 4-piece draw) or, when path-dependent numbers are stored, loop without progress (both were
-//! tried). On the graph there is no such interaction: a node's result is a property of the
-//! position, computed by the two passes from the whole graph, so every result is final and true
-//! whatever the path to it, and the search cannot loop (every iteration expands a new node or
-//! runs the passes, which decide the root when no open leaf is left to expand). The way down to
-//! a leaf still avoids the positions already on it, only as a guide.
+//! In a search *tree*, a position repeated on the current path has to be a path-dependent leaf
+//! (a non-win for the attacker), and results that used it hold on that path only. Two such
+//! searches were tried first: a proof-number search tree that stored only path-independent
+//! results did not solve a 4-piece draw in 33 million nodes (transpositions are not shared,
+//! and repetitions are everywhere in Alquerque, whose sideways steps go back and forth), and
+//! df-pn, whose transposition table held numbers computed with path-dependent repetitions,
+//! looped without progress. On the graph there is no such interaction: a node's result is a
+//! property of the position, computed by the two passes from the whole graph, so every result
+//! is final and true whatever the path to it. The search cannot loop: every iteration expands
+//! a node, or marks a blocked node (at most a few times in a row), or sweeps the open leaves
+//! nearest the root; when none is left, the passes decide the root. The way down to a leaf
+//! still avoids the positions already on it, but only as a guide.
 //!
 //! The solved-position table ([`table::SolvedTable`]) keeps every result, with the winning
 //! move of a proof and the defender's holding move of a disproof; it is shared by both searches
-//! and by later runs; when a graph reaches its size limit, a new one is started from the
-//! root, which finds the results so far as leaves. With the positions the search under way had expanded, it is the
-//! resumable state ([`Solver::save`], [`table::SolvedTable::save`]): a later run loads it,
-//! expands those positions again to rebuild the graph (solved ones are leaves at once) and goes
-//! on from there.
+//! and by later runs. When a graph reaches its size limit, a new one is started from the root,
+//! which finds the results so far as leaves. The table, with the positions the search under way
+//! had expanded, is the resumable state ([`Solver::save`], [`table::SolvedTable::save`]): a
+//! later run loads it, expands those positions again to rebuild the graph (solved ones are
+//! leaves at once) and goes on from there.
 //!
 //! # Certificates and the checker
 //!

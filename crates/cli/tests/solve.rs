@@ -1,0 +1,86 @@
+//! `ludus-cli solve` and `solve --check`, run as a user would.
+
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludus-cli")).args(args).output().expect("ludus-cli runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn solve_resume_and_check() {
+    let dir = std::env::temp_dir().join(format!("ludus-cli-solve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let tables = path("tb3");
+    assert!(cli(&["tablebase", "build", "--max-pieces", "3", "--out", &tables]).status.success());
+    let (state, cert) = (path("s.state"), path("s.cert"));
+    let pos = "2W2/3W1/B4/2B2/5 w";
+    let args = |max: &'static str| {
+        vec!["solve", "--position", pos, "--tables", &tables, "--state", &state, "--certificate", &cert]
+            .into_iter()
+            .chain(["--max-nodes", max])
+            .map(str::to_string)
+            .collect::<Vec<String>>()
+    };
+    let run = |a: Vec<String>| cli(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    // A small budget first: unknown, and a state to continue from.
+    let out = run(args("1000"));
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("no-capture counter is ignored") && text.contains("unknown within the budget"),
+        "{text}"
+    );
+    let out = run(args("1000000"));
+    let text = stdout(&out);
+    assert!(text.contains("state ") && text.contains("draw (proven"), "{text}");
+    assert!(text.contains("certificate: "), "{text}");
+
+    let out = cli(&["solve", "--check", &cert, "--tables", &tables]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("certificate valid: draw"), "{out:?}");
+
+    // A changed file, a truncated one, one checked without its tables: exit code 2, one line.
+    let text = std::fs::read_to_string(&cert).unwrap();
+    let bad = path("bad.cert");
+    std::fs::write(&bad, text.replacen(" = ", " =  ", 1)).unwrap();
+    let out = cli(&["solve", "--check", &bad, "--tables", &tables]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{out:?}");
+    std::fs::write(&bad, &text[..text.len() / 3]).unwrap();
+    let out = cli(&["solve", "--check", &bad, "--tables", &tables]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = cli(&["solve", "--check", &cert]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{out:?}");
+
+    // --children: every first move gets a value.
+    let out = cli(&[
+        "solve",
+        "--position",
+        "5/2W2/1B3/3W1/1B3 w",
+        "--tables",
+        &tables,
+        "--children",
+        "--certificate",
+        &path("c.cert"),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.contains("first moves of") && text.contains("  d2-d3 "), "{text}");
+
+    for args in [
+        &["solve", "--position", "xx w"][..],
+        &["solve", "--state", "/nonexistent-dir/x", "--max-nodes", "1"],
+        &["solve", "--check", "/nonexistent-file"],
+    ] {
+        let out = cli(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
