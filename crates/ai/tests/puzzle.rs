@@ -87,6 +87,10 @@ fn bad_files_and_positions_are_errors_not_panics() {
     let fails = verify::verify(&p, &verify::Config::fast(p.game));
     assert!(fails[0].contains("bad position"), "{fails:?}");
     let mut p = win_in_one(&["a1-a7"], &["h7-a7"]);
+    p.game = Variant::Latrunculi;
+    let fails = verify::verify(&p, &verify::Config::fast(p.game));
+    assert!(fails[0].contains("8x8 board is not latrunculi's"), "{fails:?}");
+    let mut p = win_in_one(&["a1-a7"], &["h7-a7"]);
     p.themes = vec![Theme::Chain];
     assert!(verify::verify(&p, &verify::Config::fast(p.game))[0].contains("themes"));
 }

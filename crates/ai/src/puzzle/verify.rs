@@ -100,6 +100,11 @@ pub fn verify(p: &Puzzle, cfg: &Config) -> Vec<String> {
     if p.id.is_empty() {
         fails.push("no id".to_string());
     }
+    let standard = p.game.start();
+    if (start.width(), start.height()) != (standard.width(), standard.height()) {
+        let (w, h) = (start.width(), start.height());
+        fails.push(format!("a {w}x{h} board is not {}'s", p.game.name()));
+    }
     let side = side_letter(p.game, start.side_to_move());
     if p.side != side {
         fails.push(format!("side '{}' but the position has '{side}' to move", p.side));
