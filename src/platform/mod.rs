@@ -5,10 +5,6 @@ pub mod background;
 pub mod entropy;
 pub mod storage;
 
-/// Whether this build can play sound (Bevy's audio needs ALSA's headers on Linux: there only
-/// with the `sound` feature).
-pub const SOUND_AVAILABLE: bool = cfg!(any(not(target_os = "linux"), feature = "sound"));
-
 /// Whether the device says it has a network connection (the browser's `navigator.onLine`; the
 /// desktop always answers yes and lets the connection attempt tell).
 pub fn network_available() -> bool {

@@ -3,7 +3,6 @@
 use crate::app::Screen;
 use crate::game::settings::{AnimSpeed, Settings, TextSize, Theme};
 use crate::i18n::Lang;
-use crate::platform::SOUND_AVAILABLE;
 use crate::ui::root_ui;
 use crate::ui::widgets::big_button;
 use bevy::prelude::*;
@@ -86,13 +85,7 @@ pub(super) fn settings_screen(
                 ui.checkbox(&mut s.coordinates, lang.t("settings-coordinates"));
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                    ui.add_enabled(
-                        SOUND_AVAILABLE,
-                        egui::Checkbox::new(&mut s.sound, lang.t("settings-sound")),
-                    );
-                    if !SOUND_AVAILABLE {
-                        ui.label(lang.t("settings-sound-unavailable"));
-                    }
+                    ui.checkbox(&mut s.sound, lang.t("settings-sound"));
                 });
                 ui.add_space(16.0);
                 if big_button(ui, lang.t("menu-back"), width).clicked() {
