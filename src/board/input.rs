@@ -1,15 +1,26 @@
 //! Mouse, touch and keyboard on the game screen: tap a piece then a destination, drag and drop,
-//! tap each landing point of an Alquerque chain; keyboard shortcuts.
+//! tap each landing point of an Alquerque chain; keyboard shortcuts, and play without a mouse:
+//! the arrow keys move a cursor over the board, Enter or Space taps where it is (a piece, then
+//! its destination, or a chain's landings one by one), Escape lets go.
 
 use crate::app::Screen;
-use crate::board::view::{BoardLayout, BoardView, Drag};
+use crate::board::view::{BoardLayout, BoardView, Cursor, Drag};
 use crate::game::selection::{self, Selected, Tap};
 use crate::game::session::{GameCommand, Session};
 use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
-use ludus_rules::AnyMove;
+use ludus_rules::{AnyMove, Square};
+
+/// What the board made of the presses it saw, for the page's published state: the number of
+/// presses, the last one's position, and how many fell on the interface instead of the board.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct PressLog {
+    pub presses: u32,
+    pub over_ui: u32,
+    pub last: Option<Vec2>,
+}
 
 /// The pointer this frame: position, and whether it was pressed or released.
 #[derive(Clone, Copy, Debug, Default)]
@@ -63,10 +74,19 @@ fn pointer(
     mut selected: ResMut<Selected>,
     mut drag: ResMut<Drag>,
     mut out: MessageWriter<GameCommand>,
+    mut log: ResMut<PressLog>,
+    mut cursor: ResMut<Cursor>,
 ) {
     let Some(session) = session else { return };
     let Ok(window) = window.single() else { return };
     let p = read_pointer(&mouse, &touches, window);
+    if p.pressed {
+        log.presses += 1;
+        log.last = p.position;
+        if cursor.shown {
+            cursor.shown = false;
+        }
+    }
     let can_play = session.can_touch() && view.settled(&session);
     if !can_play {
         drag.start = None;
@@ -79,6 +99,9 @@ fn pointer(
         return;
     }
     let over_ui = egui.as_ref().is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area());
+    if p.pressed && over_ui {
+        log.over_ui += 1;
+    }
     let legal: Vec<AnyMove> = session.game.legal_moves();
     let Some(pos) = p.position else { return };
     if p.pressed && !over_ui {
@@ -162,6 +185,73 @@ fn keyboard(
     }
 }
 
+/// Where the cursor starts: the selected piece, else a piece that can move, else the middle.
+fn cursor_start(legal: &[AnyMove], selected: &Selected, layout: &BoardLayout) -> Square {
+    selected.0.as_ref().map(|s| s.partial.last().copied().unwrap_or(s.from)).unwrap_or_else(|| {
+        legal.first().map(AnyMove::from).unwrap_or(Square::new(
+            layout.width / 2,
+            layout.height / 2,
+            layout.width,
+        ))
+    })
+}
+
+/// The cursor one step from `sq` in a direction on the screen (`dx` right, `dy` up), staying on
+/// the board; a turned board turns the steps with it.
+pub fn cursor_step(layout: &BoardLayout, sq: Square, dx: i8, dy: i8) -> Square {
+    let (dx, dy) = if layout.flipped { (-dx, -dy) } else { (dx, dy) };
+    let w = layout.width;
+    let file = (sq.file(w) as i8 + dx).clamp(0, w as i8 - 1) as u8;
+    let rank = (sq.rank(w) as i8 + dy).clamp(0, layout.height as i8 - 1) as u8;
+    Square::new(file, rank, w)
+}
+
+/// Arrow keys move the cursor; Enter or Space taps its square as a click would.
+fn cursor_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    egui: Option<Res<EguiWantsInput>>,
+    layout: Res<BoardLayout>,
+    session: Option<Res<Session>>,
+    mut view: ResMut<BoardView>,
+    mut selected: ResMut<Selected>,
+    mut out: MessageWriter<GameCommand>,
+    mut cursor: ResMut<Cursor>,
+) {
+    let Some(session) = session else { return };
+    // The analysis steps through the game with the arrows; a text field keeps its keys.
+    if session.review || egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
+        return;
+    }
+    let step = [
+        (KeyCode::ArrowLeft, -1, 0),
+        (KeyCode::ArrowRight, 1, 0),
+        (KeyCode::ArrowUp, 0, 1),
+        (KeyCode::ArrowDown, 0, -1),
+    ]
+    .into_iter()
+    .find(|(k, _, _)| keys.just_pressed(*k));
+    let tap = keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter, KeyCode::Space]);
+    if step.is_none() && !tap {
+        return;
+    }
+    let legal: Vec<AnyMove> = if session.can_touch() { session.game.legal_moves() } else { Vec::new() };
+    let here = match cursor.square {
+        Some(sq) if usize::from(sq.0) < usize::from(layout.width) * usize::from(layout.height) => sq,
+        _ => cursor_start(&legal, &selected, &layout),
+    };
+    if let Some((_, dx, dy)) = step {
+        // The first key shows the cursor where it is; the next ones move it.
+        let to = if cursor.shown { cursor_step(&layout, here, dx, dy) } else { here };
+        *cursor = Cursor { square: Some(to), shown: true };
+        return;
+    }
+    *cursor = Cursor { square: Some(here), shown: true };
+    if session.can_touch() && view.settled(&session) {
+        let t = selection::tap(&legal, selected.0.as_ref(), here);
+        apply_tap(t, &mut selected, &mut out, &mut view);
+    }
+}
+
 fn clear_on_change(session: Option<Res<Session>>, mut selected: ResMut<Selected>, mut last: Local<u64>) {
     if let Some(session) = session
         && session.revision != *last
@@ -172,11 +262,44 @@ fn clear_on_change(session: Option<Res<Session>>, mut selected: ResMut<Selected>
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Drag>().add_systems(
+    app.init_resource::<Drag>().init_resource::<PressLog>().init_resource::<Cursor>().add_systems(
         Update,
-        (clear_on_change, pointer, keyboard)
+        (clear_on_change, pointer, keyboard, cursor_keys)
             .chain()
             .in_set(crate::app::AppSet::Input)
             .run_if(in_state(Screen::Playing)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cursor_step;
+    use crate::board::view::BoardLayout;
+    use bevy::prelude::*;
+    use ludus_rules::Square;
+
+    #[test]
+    fn the_cursor_steps_on_the_screen_stays_on_the_board_and_turns_with_it() {
+        let area = Rect::new(0.0, 0.0, 800.0, 600.0);
+        let name = |sq: Square| sq.name(8);
+        let layout = BoardLayout::fit(area, 8, 8, false, false);
+        let d4 = Square::new(3, 3, 8);
+        assert_eq!(name(cursor_step(&layout, d4, 0, 1)), "d5");
+        assert_eq!(name(cursor_step(&layout, d4, 1, 0)), "e4");
+        assert_eq!(name(cursor_step(&layout, d4, -1, 0)), "c4");
+        assert_eq!(name(cursor_step(&layout, d4, 0, -1)), "d3");
+        // At the edge it stays.
+        let a1 = Square::new(0, 0, 8);
+        assert_eq!(name(cursor_step(&layout, a1, -1, 0)), "a1");
+        assert_eq!(name(cursor_step(&layout, a1, 0, -1)), "a1");
+        let h8 = Square::new(7, 7, 8);
+        assert_eq!(name(cursor_step(&layout, h8, 1, 1)), "h8");
+        // The board turned: up on the screen is down the ranks.
+        let turned = BoardLayout::fit(area, 8, 8, false, true);
+        assert_eq!(name(cursor_step(&turned, d4, 0, 1)), "d3");
+        assert_eq!(name(cursor_step(&turned, d4, 1, 0)), "c4");
+        // Alquerque's points: the 5x5 grid.
+        let points = BoardLayout::fit(area, 5, 5, true, false);
+        assert_eq!(cursor_step(&points, Square::new(4, 4, 5), 1, 1), Square::new(4, 4, 5));
+    }
 }

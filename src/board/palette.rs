@@ -34,6 +34,8 @@ pub struct Colors {
     pub last_move: Color,
     pub hint: Color,
     pub danger: Color,
+    /// The keyboard's cursor.
+    pub focus: Color,
 }
 
 impl Colors {
@@ -83,6 +85,7 @@ impl Colors {
                 last_move: Color::srgba(0.10, 0.45, 0.85, 0.85),
                 hint: Color::srgba(0.10, 0.75, 0.35, 0.9),
                 danger: Color::srgba(0.95, 0.10, 0.10, 0.95),
+                focus: Color::srgb(0.0, 0.80, 0.95),
             },
             Theme::Stone => Colors {
                 background: Color::srgb(0.12, 0.13, 0.15),
@@ -114,6 +117,7 @@ impl Colors {
                 last_move: Color::srgba(0.10, 0.45, 0.85, 0.85),
                 hint: Color::srgba(0.10, 0.70, 0.35, 0.9),
                 danger: Color::srgba(0.95, 0.10, 0.10, 0.95),
+                focus: Color::srgb(0.0, 0.80, 0.95),
             },
             Theme::Contrast => Colors {
                 background: Color::BLACK,
@@ -138,6 +142,7 @@ impl Colors {
                 last_move: Color::srgba(0.0, 0.45, 1.0, 0.9),
                 hint: Color::srgba(0.0, 0.7, 0.2, 1.0),
                 danger: Color::srgba(1.0, 0.0, 0.0, 1.0),
+                focus: Color::srgb(1.0, 0.0, 1.0),
             },
         }
     }

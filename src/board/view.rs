@@ -111,8 +111,15 @@ impl BoardLayout {
 }
 
 /// What the highlights were drawn for: shown moves, selection, hint, settled, ghosts, played.
-type OverlayKey =
-    (usize, Option<selection::Selection>, Option<AnyMove>, bool, Vec<(AnyMove, u32)>, Option<AnyMove>);
+type OverlayKey = (
+    usize,
+    Option<selection::Selection>,
+    Option<AnyMove>,
+    bool,
+    Vec<(AnyMove, u32)>,
+    Option<AnyMove>,
+    Option<Square>,
+);
 
 /// The board view's state: what is shown and what is animating.
 #[derive(Resource, Default)]
@@ -148,6 +155,16 @@ impl BoardView {
 }
 
 /// A press on the board that may become a drag.
+/// The keyboard's cursor on the board. It is drawn only after a key has moved it, and hidden
+/// again when the mouse or a finger presses.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct Cursor {
+    /// Where it is (kept while hidden, so that the next key goes on from there).
+    pub square: Option<Square>,
+    /// Whether it is drawn.
+    pub shown: bool,
+}
+
 #[derive(Resource, Default, Debug)]
 pub struct Drag {
     /// Where the press started (logical pixels) and the square pressed.
@@ -827,6 +844,7 @@ fn sync_overlay(
     kit: Res<BoardShapes>,
     mut view: ResMut<BoardView>,
     selected: Res<Selected>,
+    cursor: Res<Cursor>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut palette: ResMut<SharedMaterials>,
     roots: Query<Entity, With<BoardRoot>>,
@@ -835,8 +853,16 @@ fn sync_overlay(
     let Some(session) = session else { return };
     let Some(root) = roots.iter().next() else { return };
     let settled = view.settled(&session);
-    let key =
-        (view.shown_moves.len(), selected.0.clone(), view.hint, settled, view.ghosts.clone(), view.played);
+    let focus = cursor.square.filter(|_| cursor.shown);
+    let key = (
+        view.shown_moves.len(),
+        selected.0.clone(),
+        view.hint,
+        settled,
+        view.ghosts.clone(),
+        view.played,
+        focus,
+    );
     if view.overlay_key.as_ref() == Some(&key) && overlays.iter().next().is_some() {
         return;
     }
@@ -852,6 +878,12 @@ fn sync_overlay(
         let points = move_points(&layout, last);
         marks.dotted(&kit, &m, &points, 4.0, 0.09, 0.22);
         marks.mark(&kit.ring, &m, points[0], 4.0, 0.5);
+    }
+    // The keyboard's cursor: a double ring in the focus colour, over everything else.
+    if let Some(sq) = focus {
+        let m = paints.of(colors.focus);
+        marks.mark(&kit.ring, &m, layout.local(sq), 8.0, 1.12);
+        marks.mark(&kit.thin_ring, &m, layout.local(sq), 8.0, 1.3);
     }
     if !settled {
         return;

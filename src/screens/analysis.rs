@@ -205,7 +205,7 @@ fn info_panel(
     let variant = a.game.variant();
     let n = a.moves().len();
     ui.horizontal(|ui| {
-        if ui.button(lang.t("menu-back")).clicked() {
+        if crate::ui::widgets::back_button(ui, lang) {
             leave = true;
         }
         ui.heading(format!("{} — {}", lang.t("analysis-title"), lang.text(variant_key(variant))));

@@ -96,7 +96,7 @@ pub(super) fn online_screen(
             ui.vertical(|ui| {
                 ui.set_width(column);
                 ui.horizontal(|ui| {
-                    if ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu-back"))).clicked() {
+                    if crate::ui::widgets::back_button(ui, lang) {
                         if net.waiting.is_some() {
                             net.send(ClientMessage::Leave);
                         }

@@ -23,6 +23,7 @@ use bevy_egui::EguiPrimaryContextPass;
 pub fn plugin(app: &mut App) {
     app.init_state::<Screen>()
         .init_resource::<play::OverCardHidden>()
+        .init_resource::<play::TypedMove>()
         .init_resource::<game_over::EndMoment>()
         .init_resource::<title::TitleFits>()
         .init_resource::<lobby::LobbyForm>()

@@ -24,6 +24,13 @@ use ludus_protocol::{
 };
 use ludus_rules::{AnyPosition, Side};
 
+/// A move typed in the game's notation (`d1-d5`, `a1xc3xe5`), and why the last one was refused.
+#[derive(Resource, Default)]
+pub struct TypedMove {
+    pub text: String,
+    pub error: Option<String>,
+}
+
 /// Whether the game-over card is hidden to look at the final board.
 #[derive(Resource, Default)]
 pub struct OverCardHidden(pub bool);
@@ -65,6 +72,7 @@ pub(super) struct GameActions<'w, 's> {
     pub net: ResMut<'w, Net>,
     pub commands: Commands<'w, 's>,
     pub taps: ResMut<'w, TapTargets>,
+    pub typed: ResMut<'w, TypedMove>,
 }
 
 /// The panel beside (or under) the board, which leaves the board the rest of the window.
@@ -224,6 +232,10 @@ pub(super) fn panel(
         {
             actions.taps.note(ui, "phrase_good_game", &phrase);
         }
+        // A move typed in notation, for whoever plays without a mouse.
+        if session.can_touch() && board.view.settled(session) {
+            typed_move(ui, lang, session, &mut actions.typed, &mut actions.game);
+        }
         // Move list.
         ui.separator();
         ui.label(egui::RichText::new(lang.t("hud-moves")).strong());
@@ -279,6 +291,50 @@ pub(super) fn panel(
         hidden.0 = false;
     }
     Ok(())
+}
+
+/// A field for a move in the game's notation: Enter (or the button) plays it when it is legal
+/// here, and says why not otherwise; the hint shows a legal move as the example.
+fn typed_move(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    session: &Session,
+    typed: &mut TypedMove,
+    out: &mut MessageWriter<GameCommand>,
+) {
+    let game = &session.game;
+    let example =
+        game.legal_moves().first().and_then(|m| game.position().move_to_string(m)).unwrap_or_default();
+    ui.label(lang.t("hud-type-move"));
+    ui.horizontal(|ui| {
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut typed.text)
+                .id_salt("typed-move")
+                .hint_text(example)
+                .char_limit(40)
+                .desired_width(120.0),
+        );
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let filled = !typed.text.trim().is_empty();
+        let pressed = ui.add_enabled(filled, egui::Button::new(lang.t("hud-type-move-play"))).clicked();
+        if (entered || pressed) && filled {
+            match game.position().parse_move(typed.text.trim()) {
+                Ok(mv) => {
+                    typed.text.clear();
+                    typed.error = None;
+                    out.write(GameCommand::Play(mv));
+                }
+                Err(e) => typed.error = Some(crate::i18n::problems::parse_error(lang, &e)),
+            }
+            field.request_focus();
+        }
+        if field.changed() && typed.error.is_some() {
+            typed.error = None;
+        }
+    });
+    if let Some(error) = &typed.error {
+        ui.add(egui::Label::new(egui::RichText::new(error).color(ui.visuals().warn_fg_color)).wrap());
+    }
 }
 
 /// The draw offer on the table: who offers it, with "accept" and "decline" for the person who

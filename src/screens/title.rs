@@ -128,12 +128,9 @@ pub(super) fn title_screen(
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     let resume = match &*resumable {
-        Resumable::Game(saved) => Some(format!(
-            "{} — {} ({})",
-            lang.t("menu-resume"),
-            lang.text(variant_key(saved.game.variant())),
-            saved.game.ply()
-        )),
+        Resumable::Game(saved) => {
+            Some(format!("{} — {}", lang.t("menu-resume"), short_name(lang, saved.game.variant())))
+        }
         Resumable::None => None,
     };
     let moving = settings.anim != crate::game::settings::AnimSpeed::Off;
@@ -212,17 +209,25 @@ pub fn title_panel(root: &mut egui::Ui, settings: &mut Settings, view: &TitleVie
         .inner
 }
 
-/// The live board, large and faint behind the menu.
+/// The live board, large and faint behind the menu: a texture for the background, never a
+/// rival to the text. In a wide window the menu stands on opaque cards over it; in a narrow one
+/// it is washed almost into the panel.
 fn live_board(ui: &egui::Ui, position: &AnyPosition, colors: &Colors) {
     let window = ui.max_rect();
     let side = window.width().min(window.height()) * 0.92;
     let area = egui::Rect::from_center_size(window.center(), egui::vec2(side, side));
     board_picture(ui.painter(), area, position, colors);
-    // Washed out by the panel's own colour, so that the menu reads over it; more on a phone,
-    // where the board lies under the small print of the game and level descriptions.
-    let wash = if window.width() < 500.0 { 0.92 } else { 0.86 };
+    let wash = if wide_layout(window.size()) { 0.88 } else { 0.95 };
     ui.painter().rect_filled(window, 0.0, ui.visuals().panel_fill.gamma_multiply(wash));
 }
+
+/// Whether the title screen lays its menu out in two columns (on cards) in a window this size.
+fn wide_layout(window: egui::Vec2) -> bool {
+    window.x >= 760.0 && window.x > window.y
+}
+
+/// The inner margin of the title screen's cards.
+const CARD_MARGIN: f32 = 14.0;
 
 /// Lays the title screen out in `ui` (the whole window): the name, the game as pictures, the
 /// opponent, "Play" and the menu. Side by side in a wide window, one column in a tall one.
@@ -231,9 +236,11 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
     let mut action = None;
     // The window's height, not the scroll area's (which has none).
     let avail = egui::vec2(ui.available_width(), ui.ctx().content_rect().height());
-    let wide = avail.x >= 760.0 && avail.x > avail.y;
+    let wide = wide_layout(avail);
     let gap = 32.0;
-    let width = if wide { ((avail.x - gap) / 2.0).min(460.0) } else { avail.x.min(460.0) };
+    // In a wide window each column is a card: its content is narrower by the card's margins.
+    let width =
+        if wide { ((avail.x - gap) / 2.0).min(460.0) - 2.0 * CARD_MARGIN - 2.0 } else { avail.x.min(460.0) };
     ui.spacing_mut().item_spacing.y = if avail.x < 500.0 { 5.0 } else { 6.0 };
     ui.vertical_centered(|ui| {
         if avail.x < 500.0 {
@@ -264,26 +271,31 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
     let game_column = |ui: &mut egui::Ui, settings: &mut Settings, action: &mut Option<TitleAction>| {
         ui.set_width(width);
         if !wide {
-            first_things(ui, view, width, action);
+            first_things(ui, view, width, true, action);
         }
         game_choice(ui, settings, view.lang, width);
         opponent(ui, settings, view.lang, width);
         ui.add_space(4.0);
-        let text = egui::RichText::new(view.lang.t("menu-play")).size(24.0).strong();
+        let text = egui::RichText::new(view.lang.t("menu-play")).font(crate::ui::display(30.0));
         if ui.add_sized([width, 56.0], egui::Button::new(text).selected(true)).clicked() {
             *action = Some(TitleAction::Play);
         }
     };
     if wide {
-        let left = ((avail.x - 2.0 * width - gap) / 2.0).max(0.0);
+        let outer = width + 2.0 * CARD_MARGIN + 2.0;
+        let left = ((avail.x - 2.0 * outer - gap) / 2.0).max(0.0);
+        let card =
+            |ui: &egui::Ui| crate::ui::theme::card(ui).inner_margin(egui::Margin::same(CARD_MARGIN as i8));
         ui.horizontal_top(|ui| {
             ui.add_space(left);
-            ui.vertical(|ui| game_column(ui, settings, &mut action));
+            card(ui).show(ui, |ui| ui.vertical(|ui| game_column(ui, settings, &mut action)));
             ui.add_space(gap);
-            ui.vertical(|ui| {
-                ui.set_width(width);
-                first_things(ui, view, width, &mut action);
-                menu(ui, view, width, 1, &mut action);
+            card(ui).show(ui, |ui| {
+                ui.vertical(|ui| {
+                    ui.set_width(width);
+                    first_things(ui, view, width, false, &mut action);
+                    menu(ui, view, width, 1, &mut action);
+                })
             });
         });
     } else {
@@ -300,8 +312,15 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
     action
 }
 
-/// The notice, "resume" and, for a new player, the lessons.
-fn first_things(ui: &mut egui::Ui, view: &TitleView, width: f32, action: &mut Option<TitleAction>) {
+/// The notice, "resume" and, for a new player, the lessons (side by side in one `column`, one
+/// above the other beside the game's column).
+fn first_things(
+    ui: &mut egui::Ui,
+    view: &TitleView,
+    width: f32,
+    column: bool,
+    action: &mut Option<TitleAction>,
+) {
     let lang = view.lang;
     if let Some(text) = view.notice {
         egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
@@ -316,7 +335,7 @@ fn first_things(ui: &mut egui::Ui, view: &TitleView, width: f32, action: &mut Op
         ui.label(egui::RichText::new(lang.t("menu-new-player")).size(15.0));
     }
     // On a phone, "resume" and the lessons share a row.
-    let both = view.resume.is_some() && view.new_player && width < 500.0;
+    let both = view.resume.is_some() && view.new_player && column;
     let w = if both { (width - ui.spacing().item_spacing.x) / 2.0 } else { width };
     let mut buttons = |ui: &mut egui::Ui| {
         if let Some(label) = &view.resume
@@ -396,7 +415,8 @@ fn game_choice(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f3
             ui.painter().layout(
                 short_name(lang, v).to_owned(),
                 font.clone(),
-                egui::Color32::WHITE,
+                // Painted in the card's state's colour below.
+                egui::Color32::PLACEHOLDER,
                 card_w - 8.0,
             )
         })
@@ -468,7 +488,8 @@ pub fn board_picture(p: &egui::Painter, area: egui::Rect, position: &AnyPosition
     let start = position;
     let (cols, rows) = (f32::from(start.width()), f32::from(start.height()));
     let alquerque = matches!(position, AnyPosition::Alquerque(_));
-    let cell = (area.width() / cols).min(area.height() / rows);
+    // The frame (a quarter of a cell on each side) stays inside `area` too.
+    let cell = (area.width() / (cols + 0.5)).min(area.height() / (rows + 0.5));
     let board = egui::Rect::from_center_size(area.center(), egui::vec2(cell * cols, cell * rows));
     p.rect_filled(board.expand(cell * 0.25), 3.0, color32(colors.frame));
     let at = |f: f32, r: f32| board.min + egui::vec2((f + 0.5) * cell, (rows - r - 0.5) * cell);
@@ -525,7 +546,7 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
     if !settings.vs_computer {
         return;
     }
-    let label_w = (width * 0.24).min(110.0);
+    let label_w = (width * 0.2).min(92.0);
     let row = |ui: &mut egui::Ui, label: &str, f: &mut dyn FnMut(&mut egui::Ui)| {
         ui.horizontal(|ui| {
             ui.add_sized([label_w, 44.0], egui::Label::new(egui::RichText::new(label).size(15.0)).wrap());
@@ -559,9 +580,14 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
     });
 }
 
-/// A selectable button `width` wide and 44 high, its text wrapped when long.
+/// A selectable button `width` wide and 44 high, its text wrapped when long (a narrow padding:
+/// "Trung bình" keeps one line in a third of the column).
 fn choice(ui: &mut egui::Ui, text: &str, width: f32, selected: bool) -> egui::Response {
-    sized(ui, egui::Button::new(text).selected(selected), width, 44.0)
+    ui.scope(|ui| {
+        ui.spacing_mut().button_padding.x = 6.0;
+        sized(ui, egui::Button::new(egui::RichText::new(text).size(16.0)).selected(selected), width, 44.0)
+    })
+    .inner
 }
 
 /// The message id of what a level does in `variant` (the two games' computers differ).

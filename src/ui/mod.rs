@@ -1,6 +1,7 @@
 //! The interface's toolkit: egui set up (fonts, sizes, the text size's zoom, a bevy_egui fix) and the widgets and
 //! words every screen shares.
 
+pub mod theme;
 pub mod widgets;
 
 use crate::game::settings::{Settings, TextSize};
@@ -161,6 +162,7 @@ pub fn plugin(app: &mut App) {
             .before(bevy_egui::EguiPreUpdateSet::BeginPass),
     );
     app.init_resource::<TapTargets>();
+    app.add_plugins(theme::plugin);
     app.add_systems(EguiPrimaryContextPass, (apply_text_size, clear_taps).in_set(UiSet::Setup));
     app.configure_sets(EguiPrimaryContextPass, UiSet::Setup.before(UiSet::Screens));
 }

@@ -41,9 +41,10 @@ pub fn level_key(level: Level) -> Id {
     }
 }
 
-/// A big button for menus (touch friendly).
+/// A big button for menus (touch friendly), its word in the display face.
 pub fn big_button(ui: &mut egui::Ui, text: &str, width: f32) -> egui::Response {
-    ui.add_sized([width, 48.0], egui::Button::new(egui::RichText::new(text).size(20.0)))
+    ui.add_sized([width, 48.0], egui::Button::new(egui::RichText::new(text).font(crate::ui::display(23.0))))
+        .on_hover_cursor(egui::CursorIcon::PointingHand)
 }
 
 /// The reason an outcome happened, in words.
@@ -316,14 +317,35 @@ pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
     }
 }
 
-/// A screen's header: a back button and the screen's title. Returns whether back was tapped.
+/// A screen's header: a back button, the screen's title in the display face, and a rule in the
+/// accent's colour under both. Returns whether back was tapped.
 pub fn screen_header(ui: &mut egui::Ui, lang: Lang, title: Id) -> bool {
-    ui.horizontal(|ui| {
-        let back = ui.add_sized([120.0, 44.0], egui::Button::new(lang.t("menu-back"))).clicked();
-        ui.heading(egui::RichText::new(lang.text(title)).size(28.0));
-        back
-    })
-    .inner
+    let back = ui
+        .horizontal(|ui| {
+            let back = back_button(ui, lang);
+            ui.add_space(6.0);
+            let color = ui.visuals().strong_text_color();
+            ui.label(egui::RichText::new(lang.text(title)).font(crate::ui::display(30.0)).color(color));
+            back
+        })
+        .inner;
+    let line = ui.available_rect_before_wrap();
+    let accent = ui.visuals().selection.bg_fill;
+    ui.painter().hline(line.x_range(), line.top() + 3.0, egui::Stroke::new(1.5, accent.gamma_multiply(0.8)));
+    ui.add_space(10.0);
+    back
+}
+
+/// "Back", with a chevron pointing back drawn before the word. Returns whether it was tapped.
+pub fn back_button(ui: &mut egui::Ui, lang: Lang) -> bool {
+    let text = format!("     {}", lang.t("menu-back"));
+    let response = ui.add_sized([124.0, 44.0], egui::Button::new(text));
+    let color = ui.style().interact(&response).fg_stroke.color;
+    let tip = egui::pos2(response.rect.left() + 16.0, response.rect.center().y);
+    let stroke = egui::Stroke::new(2.5, color);
+    ui.painter().line_segment([tip + egui::vec2(7.0, -8.0), tip], stroke);
+    ui.painter().line_segment([tip, tip + egui::vec2(7.0, 8.0)], stroke);
+    response.on_hover_cursor(egui::CursorIcon::PointingHand).clicked()
 }
 
 /// A rating as players read it: "1623", or "1500?" while it is provisional.

@@ -1,0 +1,231 @@
+//! One look for every screen, drawn from the board's own materials: the chosen board theme
+//! (Wood, Stone, High contrast) gives the panels their surface, the buttons their rim and
+//! states, the text its colours and the accents their metal. egui draws every screen, so the
+//! look is egui's [`egui::Visuals`] made here and set on the context whenever the theme changes.
+//!
+//! Every text colour is chosen against the surface it stands on with a contrast ratio of at
+//! least 4.5:1 (WCAG AA); [`contrast`] measures it, and the tests hold each pair to it.
+
+use crate::game::settings::{Settings, Theme};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use egui::{Color32, CornerRadius, Shadow, Stroke};
+
+/// The interface's colours for one board theme.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Palette {
+    /// Panels and the window's background behind menus.
+    pub surface: Color32,
+    /// Cards and windows raised above the panels.
+    pub raised: Color32,
+    /// A button at rest.
+    pub button: Color32,
+    /// A button under the pointer.
+    pub button_hover: Color32,
+    /// A button being pressed.
+    pub button_pressed: Color32,
+    /// The rim of buttons, cards and fields.
+    pub rim: Color32,
+    /// Text.
+    pub text: Color32,
+    /// Secondary text (descriptions, hints).
+    pub text_weak: Color32,
+    /// The accent: the selected choice's fill, headings' rule, focus.
+    pub accent: Color32,
+    /// Text on the accent.
+    pub on_accent: Color32,
+    /// A warning or a refusal.
+    pub warn: Color32,
+    /// A text field's well.
+    pub field: Color32,
+}
+
+/// The palette of a board theme.
+pub fn palette(theme: Theme) -> Palette {
+    let c = Color32::from_rgb;
+    match theme {
+        // Walnut panels, the board's light maple for the rims, parchment text, a gilt accent.
+        Theme::Wood => Palette {
+            surface: c(0x24, 0x19, 0x11),
+            raised: c(0x30, 0x22, 0x17),
+            button: c(0x4e, 0x33, 0x20),
+            button_hover: c(0x63, 0x42, 0x2a),
+            button_pressed: c(0x3a, 0x26, 0x18),
+            rim: c(0xa8, 0x7b, 0x4f),
+            text: c(0xf3, 0xe9, 0xd6),
+            text_weak: c(0xd2, 0xbf, 0xa0),
+            accent: c(0xd9, 0xa8, 0x3e),
+            on_accent: c(0x24, 0x19, 0x11),
+            warn: c(0xff, 0x9e, 0x80),
+            field: c(0x1a, 0x12, 0x0c),
+        },
+        // Slate panels, granite buttons, marble text, a pale bronze accent.
+        Theme::Stone => Palette {
+            surface: c(0x1b, 0x1e, 0x23),
+            raised: c(0x25, 0x29, 0x30),
+            button: c(0x3a, 0x40, 0x49),
+            button_hover: c(0x4a, 0x51, 0x5c),
+            button_pressed: c(0x2d, 0x32, 0x39),
+            rim: c(0x8d, 0x95, 0xa0),
+            text: c(0xee, 0xec, 0xe8),
+            text_weak: c(0xbc, 0xc1, 0xc8),
+            accent: c(0xc9, 0xa8, 0x72),
+            on_accent: c(0x1b, 0x1e, 0x23),
+            warn: c(0xff, 0xa0, 0x8a),
+            field: c(0x13, 0x15, 0x19),
+        },
+        // Black and white with a yellow accent: the strongest contrast.
+        Theme::Contrast => Palette {
+            surface: c(0x00, 0x00, 0x00),
+            raised: c(0x0d, 0x0d, 0x0d),
+            button: c(0x00, 0x00, 0x00),
+            button_hover: c(0x26, 0x26, 0x26),
+            button_pressed: c(0x40, 0x40, 0x40),
+            rim: c(0xff, 0xff, 0xff),
+            text: c(0xff, 0xff, 0xff),
+            text_weak: c(0xe6, 0xe6, 0xe6),
+            accent: c(0xff, 0xd4, 0x00),
+            on_accent: c(0x00, 0x00, 0x00),
+            warn: c(0xff, 0x8c, 0x8c),
+            field: c(0x00, 0x00, 0x00),
+        },
+    }
+}
+
+/// The relative luminance of a colour (WCAG 2), from 0 (black) to 1 (white).
+pub fn luminance(c: Color32) -> f32 {
+    let lin = |v: u8| {
+        let v = f32::from(v) / 255.0;
+        if v <= 0.040_45 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+    };
+    0.2126 * lin(c.r()) + 0.7152 * lin(c.g()) + 0.0722 * lin(c.b())
+}
+
+/// The contrast ratio of two colours (WCAG 2), from 1 to 21.
+pub fn contrast(a: Color32, b: Color32) -> f32 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// egui's visuals for a board theme: surfaces with depth (a rim and a soft shadow), buttons
+/// whose rest, hover, pressed, selected and disabled states read apart.
+pub fn visuals(theme: Theme) -> egui::Visuals {
+    let p = palette(theme);
+    let mut v = egui::Visuals::dark();
+    let rim_width = if theme == Theme::Contrast { 2.0 } else { 1.0 };
+    let round = CornerRadius::same(8);
+    v.override_text_color = None;
+    v.weak_text_color = Some(p.text_weak);
+    v.panel_fill = p.surface;
+    v.window_fill = p.raised;
+    v.window_stroke = Stroke::new(rim_width, p.rim);
+    v.window_corner_radius = CornerRadius::same(12);
+    v.window_shadow = Shadow { offset: [0, 6], blur: 18, spread: 0, color: Color32::from_black_alpha(140) };
+    v.popup_shadow = Shadow { offset: [0, 4], blur: 10, spread: 0, color: Color32::from_black_alpha(120) };
+    v.menu_corner_radius = round;
+    v.faint_bg_color = p.raised;
+    v.extreme_bg_color = p.field;
+    v.text_edit_bg_color = Some(p.field);
+    v.code_bg_color = p.raised;
+    v.warn_fg_color = p.warn;
+    v.error_fg_color = p.warn;
+    v.hyperlink_color = p.accent;
+    v.selection.bg_fill = p.accent;
+    v.selection.stroke = Stroke::new(1.5, p.on_accent);
+    v.text_cursor.stroke = Stroke::new(2.0, p.accent);
+    let w = &mut v.widgets;
+    // Labels, separators, frames: the text on the surface.
+    w.noninteractive.bg_fill = p.surface;
+    w.noninteractive.weak_bg_fill = p.raised;
+    w.noninteractive.bg_stroke = Stroke::new(1.0, p.rim.gamma_multiply(0.55));
+    w.noninteractive.fg_stroke = Stroke::new(1.0, p.text);
+    w.noninteractive.corner_radius = round;
+    // Buttons at rest, under the pointer, pressed; "open" is a selected combo or menu.
+    for (state, fill, rim_alpha, expansion) in [
+        (&mut w.inactive, p.button, 0.75, 0.0),
+        (&mut w.hovered, p.button_hover, 1.0, 1.0),
+        (&mut w.active, p.button_pressed, 1.0, 0.0),
+        (&mut w.open, p.button_pressed, 1.0, 0.0),
+    ] {
+        state.bg_fill = fill;
+        state.weak_bg_fill = fill;
+        state.bg_stroke = Stroke::new(rim_width, p.rim.gamma_multiply(rim_alpha));
+        state.fg_stroke = Stroke::new(1.5, p.text);
+        state.corner_radius = round;
+        state.expansion = expansion;
+    }
+    w.hovered.bg_stroke = Stroke::new(rim_width + 0.5, p.accent);
+    w.active.bg_stroke = Stroke::new(rim_width + 1.0, p.accent);
+    v
+}
+
+/// A card: a raised surface with a rim and a soft shadow, for menus and dialogs.
+pub fn card(ui: &egui::Ui) -> egui::Frame {
+    let v = ui.visuals();
+    egui::Frame::new()
+        .fill(v.window_fill)
+        .stroke(v.window_stroke)
+        .corner_radius(v.window_corner_radius)
+        .shadow(v.window_shadow)
+        .inner_margin(egui::Margin::same(16))
+}
+
+/// Sets the theme's visuals on `ctx` (the screens' layout tests use it too).
+pub fn apply(ctx: &egui::Context, theme: Theme) {
+    let visuals = visuals(theme);
+    ctx.global_style_mut(|style| style.visuals = visuals);
+}
+
+fn follow_theme(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    mut applied: Local<Option<Theme>>,
+) -> Result {
+    if *applied == Some(settings.theme) {
+        return Ok(());
+    }
+    apply(contexts.ctx_mut()?, settings.theme);
+    *applied = Some(settings.theme);
+    Ok(())
+}
+
+/// The look follows the board theme from the first frame on.
+pub fn plugin(app: &mut App) {
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, follow_theme.in_set(super::UiSet::Setup));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_text_reads_against_what_it_stands_on() {
+        for theme in [Theme::Wood, Theme::Stone, Theme::Contrast] {
+            let p = palette(theme);
+            let pairs = [
+                ("text on surface", p.text, p.surface),
+                ("text on raised", p.text, p.raised),
+                ("weak text on surface", p.text_weak, p.surface),
+                ("weak text on raised", p.text_weak, p.raised),
+                ("text on button", p.text, p.button),
+                ("text on hovered button", p.text, p.button_hover),
+                ("text on pressed button", p.text, p.button_pressed),
+                ("text on accent", p.on_accent, p.accent),
+                ("text in a field", p.text, p.field),
+                ("warning on surface", p.warn, p.surface),
+                ("accent on surface", p.accent, p.surface),
+            ];
+            for (what, fg, bg) in pairs {
+                let ratio = contrast(fg, bg);
+                assert!(ratio >= 4.5, "{theme:?}: {what} has a contrast of {ratio:.2}, below 4.5");
+            }
+        }
+    }
+
+    #[test]
+    fn contrast_matches_the_standards_examples() {
+        let ratio = contrast(Color32::WHITE, Color32::BLACK);
+        assert!((ratio - 21.0).abs() < 0.01, "{ratio}");
+        assert!((contrast(Color32::from_rgb(0x77, 0x77, 0x77), Color32::WHITE) - 4.48).abs() < 0.02);
+    }
+}
