@@ -99,6 +99,22 @@ struct GameState {
     selected: Vec<[f32; 2]>,
     /// The legal moves while a person is to move: notation, start and landing points.
     legal: Vec<LegalMove>,
+    /// What became of the presses on the board (a test that taps reads why a tap did nothing).
+    presses: Presses,
+}
+
+#[derive(Serialize, PartialEq)]
+struct Presses {
+    /// Presses the board has seen.
+    seen: u32,
+    /// Of those, the ones the interface took (egui held the pointer or had it over a panel).
+    on_interface: u32,
+    /// Where the last one was.
+    last: Option<[f32; 2]>,
+    /// Egui holds or hovers the pointer now.
+    interface_now: bool,
+    /// Touches held down now.
+    touches_down: usize,
 }
 
 #[derive(Serialize, PartialEq)]
@@ -135,6 +151,7 @@ fn game_state(
     view: &BoardView,
     selected: &Selected,
     thinking: bool,
+    presses: Presses,
 ) -> GameState {
     use crate::game::session::{Level, Player};
     let game = &session.game;
@@ -183,6 +200,7 @@ fn game_state(
             .map(|sq| point(layout, sq))
             .collect(),
         legal,
+        presses,
     }
 }
 
@@ -214,13 +232,25 @@ fn publish(
     warmup: Res<crate::players::warmup::Warmup>,
     title_fits: Res<crate::screens::title::TitleFits>,
     taps: Res<crate::ui::TapTargets>,
+    press_log: Res<crate::board::input::PressLog>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    touches: Res<Touches>,
     mut ready_ms: Local<Option<f64>>,
     mut last: Local<Option<PageState>>,
 ) {
     let screen = *screen.get();
     let game = match (&session, screen) {
         (Some(session), Screen::Playing) => {
-            Some(game_state(session, &layout, &view, &selected, thinking.active))
+            let presses = Presses {
+                seen: press_log.presses,
+                on_interface: press_log.over_ui,
+                last: press_log.last.map(|p| [(p.x * 10.0).round() / 10.0, (p.y * 10.0).round() / 10.0]),
+                interface_now: egui
+                    .as_ref()
+                    .is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area()),
+                touches_down: touches.iter().count(),
+            };
+            Some(game_state(session, &layout, &view, &selected, thinking.active, presses))
         }
         _ => None,
     };

@@ -744,6 +744,13 @@ try {
   check('no console errors, uncaught exceptions or failed requests', problems.length === 0, problems.join('\n     '));
 } catch (e) {
   check('the browser test ran to the end', false, e.stack ?? String(e));
+  // What the page showed and held when it stopped, for whoever reads the failure.
+  for (const p of context.pages()) {
+    const file = path.join(out, `failure-${context.pages().indexOf(p)}.png`);
+    await p.screenshot({ path: file }).catch(() => {});
+    const last = await state(p).catch(() => null);
+    console.log(`     ${file}; the page's last state: ${JSON.stringify(last)}`);
+  }
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });
