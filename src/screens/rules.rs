@@ -50,6 +50,7 @@ pub(super) fn rules_screen(
             ui.heading(egui::RichText::new(lang.t("rules-alquerque-title")).size(24.0));
             for text in [
                 lang.t("rules-alquerque-history"),
+                lang.t("rules-alquerque-solved"),
                 lang.t("rules-alquerque-setup"),
                 lang.t("rules-alquerque-move"),
                 lang.t("rules-alquerque-capture"),
