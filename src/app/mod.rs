@@ -42,6 +42,9 @@ pub enum Screen {
     Lessons,
     /// A player's profile (online): ratings, record, recent games to replay.
     Profile,
+    /// The puzzle trainer's page: rating, filters, recent tries (a puzzle plays on the game
+    /// screen).
+    Puzzles,
 }
 
 impl Screen {
@@ -54,9 +57,10 @@ impl Screen {
             "rules" => Screen::Rules,
             "settings" => Screen::Settings,
             "records" => Screen::Records,
+            "puzzles" => Screen::Puzzles,
             _ => {
                 return Err(format!(
-                    "unknown screen '{s}': title, language, lessons, rules, settings or records"
+                    "unknown screen '{s}': title, language, lessons, puzzles, rules, settings or records"
                 ));
             }
         })

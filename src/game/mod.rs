@@ -2,6 +2,7 @@
 //! the player's settings, the unfinished game's save, the finished games' records and the lessons.
 
 pub mod lessons;
+pub mod puzzles;
 pub mod records;
 pub mod save;
 pub mod selection;
@@ -12,7 +13,14 @@ use bevy::prelude::*;
 
 /// The game's state and the documents it keeps (tests run it on `MinimalPlugins`).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((settings::plugin, session::plugin, save::plugin, records::plugin, lessons::plugin));
+    app.add_plugins((
+        settings::plugin,
+        session::plugin,
+        save::plugin,
+        records::plugin,
+        lessons::plugin,
+        puzzles::plugin,
+    ));
 }
 
 /// Messages for the player about their documents (a file set aside, a finished game not kept),

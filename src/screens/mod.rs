@@ -9,6 +9,7 @@ pub mod lessons;
 pub mod lobby;
 pub mod play;
 pub mod profile;
+pub mod puzzles;
 pub mod records;
 pub mod rules;
 pub mod settings;
@@ -36,6 +37,7 @@ pub fn plugin(app: &mut App) {
                 (
                     play::panel,
                     lessons::lesson_panel,
+                    puzzles::puzzle_panel,
                     play::ghost_counts,
                     game_over::end_moment,
                     game_over::game_over_card,
@@ -48,6 +50,7 @@ pub fn plugin(app: &mut App) {
                 profile::profile_screen.run_if(in_state(Screen::Profile)),
                 language::language_screen.run_if(in_state(Screen::Language)),
                 lessons::lessons_screen.run_if(in_state(Screen::Lessons)),
+                puzzles::puzzles_screen.run_if(in_state(Screen::Puzzles)),
             )
                 .in_set(UiSet::Screens),
         )
@@ -56,6 +59,11 @@ pub fn plugin(app: &mut App) {
             (analysis::keys.in_set(AppSet::Input), analysis::show_selected.in_set(AppSet::Apply))
                 .run_if(in_state(Screen::Analysis)),
         )
+        .add_systems(
+            Update,
+            puzzles::drive.after(AppSet::Apply).before(AppSet::Think).run_if(in_state(Screen::Playing)),
+        )
+        .add_systems(OnExit(Screen::Playing), puzzles::leave)
         .add_systems(OnEnter(Screen::Records), records::open_picker)
         .add_systems(OnExit(Screen::Records), records::close_picker);
 }

@@ -100,6 +100,7 @@ pub enum TitleAction {
     Resume,
     Play,
     Lessons,
+    Puzzles,
     Rules,
     Settings,
     Online,
@@ -166,6 +167,7 @@ pub(super) fn title_screen(
             start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
         }
         Some(TitleAction::Lessons) => next.set(Screen::Lessons),
+        Some(TitleAction::Puzzles) => next.set(Screen::Puzzles),
         Some(TitleAction::Rules) => next.set(Screen::Rules),
         Some(TitleAction::Settings) => next.set(Screen::Settings),
         Some(TitleAction::Online) => next.set(Screen::Online),
@@ -381,6 +383,7 @@ fn menu(ui: &mut egui::Ui, view: &TitleView, width: f32, columns: usize, action:
     if !view.new_player {
         items.push((lang.t("menu-lessons"), TitleAction::Lessons));
     }
+    items.push((lang.t("menu-puzzles"), TitleAction::Puzzles));
     items.push((lang.t("menu-rules"), TitleAction::Rules));
     items.push((lang.t("menu-settings"), TitleAction::Settings));
     items.push((lang.t("title-online"), TitleAction::Online));

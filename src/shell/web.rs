@@ -277,6 +277,7 @@ fn publish(
             Screen::Language => "language",
             Screen::Lessons => "lessons",
             Screen::Profile => "profile",
+            Screen::Puzzles => "puzzles",
         },
         ready_ms: *ready_ms,
         title_fits: if screen == Screen::Title { title_fits.0 } else { None },

@@ -12,6 +12,7 @@ mod layout;
 mod lessons;
 mod moments;
 mod online;
+mod puzzles;
 mod saves;
 mod selection;
 mod session;

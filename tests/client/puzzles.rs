@@ -1,0 +1,203 @@
+//! The puzzle trainer: every built-in puzzle parses and plays; the checking accepts the
+//! solution and the verified alternatives and refuses other moves; the rating moves up after a
+//! success and down after a failure; the chooser picks near the rating, through the filters,
+//! never the same puzzle twice in a row; a corrupt stored profile is replaced with a notice.
+
+use crate::{data_dir_lock, fresh_data_dir};
+use ludus::game::puzzles::{
+    self, FILES, HISTORY, NEAREST, PuzzleProfile, Trainer, Verdict, choose, matches, parse_all,
+};
+use ludus::i18n::Lang;
+use ludus_ai::puzzle::{Puzzle, Theme};
+use ludus_rules::Variant;
+
+fn all() -> &'static [Puzzle] {
+    puzzles::puzzles().expect("the puzzles load")
+}
+
+fn by_id(id: &str) -> Puzzle {
+    all().iter().find(|p| p.id == id).unwrap_or_else(|| panic!("no puzzle {id}")).clone()
+}
+
+#[test]
+fn every_embedded_puzzle_file_parses_and_its_lines_play() {
+    for (name, text) in FILES {
+        let set = parse_all(&[(name, text)]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(set.len(), 300, "{name}");
+    }
+    assert_eq!(all().len(), 900);
+    for p in all() {
+        let mut pos = p.position().unwrap_or_else(|e| panic!("{e}"));
+        for (i, text) in p.line.iter().enumerate() {
+            if i % 2 == 0 {
+                for alt in p.alternatives(i / 2) {
+                    assert!(pos.parse_move(alt).is_ok(), "{}: alternative {alt} does not read", p.id);
+                }
+            }
+            let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{}: {text}: {e}", p.id));
+            pos = pos.try_play(&mv).unwrap_or_else(|e| panic!("{}: {text}: {e}", p.id));
+        }
+    }
+    assert!(parse_all(&[("bad.json", "[{\"id\": 1}]")]).is_err());
+    assert!(parse_all(&[("empty.json", "[]")]).is_err());
+}
+
+#[test]
+fn the_trainer_accepts_the_solution_line_step_by_step() {
+    for p in all() {
+        let mut t = Trainer::new(p.clone());
+        let steps = p.steps();
+        for step in 0..steps {
+            assert_eq!(t.expected(), Some(p.line[2 * step].as_str()));
+            let verdict = t.play(&p.line[2 * step]);
+            if step + 1 < steps {
+                assert_eq!(verdict, Verdict::Continue(p.line[2 * step + 1].clone()), "{}", p.id);
+                assert_eq!(t.played(), &p.line[..2 * step + 2]);
+            } else {
+                assert_eq!(verdict, Verdict::Solved, "{}", p.id);
+            }
+        }
+        assert!(t.solved && !t.missed, "{}", p.id);
+    }
+}
+
+#[test]
+fn the_trainer_refuses_a_wrong_move_and_lets_the_player_try_again() {
+    // A puzzle of several steps where some legal first move is not the solution.
+    let wrong_of = |p: &Puzzle| {
+        let pos = p.position().ok()?;
+        pos.legal_moves().iter().filter_map(|m| pos.move_to_string(m)).find(|m| !p.accepts(0, m))
+    };
+    let (p, wrong) = all()
+        .iter()
+        .filter(|p| p.steps() > 1)
+        .find_map(|p| wrong_of(p).map(|w| (p.clone(), w)))
+        .expect("a puzzle with a wrong first move");
+    let mut t = Trainer::new(p.clone());
+    assert_eq!(t.play(&wrong), Verdict::Wrong);
+    assert_eq!(t.step, 0, "a wrong move does not advance");
+    assert!(t.missed && !t.solved);
+    assert_eq!(t.play("not a move"), Verdict::Wrong);
+    // Then the solution still counts as correct.
+    assert_eq!(t.play(&p.line[0]), Verdict::Continue(p.line[1].clone()));
+    let mut later = Trainer::new(p.clone());
+    later.play(&p.line[0]);
+    assert_eq!(later.play(&p.line[0]), Verdict::Wrong, "the first move again is wrong at step 2");
+}
+
+#[test]
+fn a_verified_alternative_is_accepted_and_solves_the_puzzle() {
+    // An alternative on the first of several steps: correct, and the stored line no longer
+    // applies, so the puzzle counts as solved there.
+    let p = by_id("alq-0008");
+    assert!(p.steps() > 1);
+    let alt = p.alternatives(0)[0].clone();
+    let mut t = Trainer::new(p);
+    assert_eq!(t.play(&alt), Verdict::Solved);
+    assert!(t.solved && !t.missed);
+    // Every listed alternative of every puzzle, at its step, is never called wrong.
+    for p in all() {
+        for step in 0..p.steps() {
+            for alt in p.alternatives(step) {
+                let mut t = Trainer::new(p.clone());
+                for s in 0..step {
+                    t.play(&p.line[2 * s]);
+                }
+                assert_ne!(t.play(alt), Verdict::Wrong, "{}: alternative {alt} at step {step}", p.id);
+                assert!(t.solved, "{}", p.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_rating_moves_up_after_a_success_and_down_after_a_failure() {
+    let p = by_id("alq-0008");
+    let mut profile = PuzzleProfile::default();
+    let start = profile.rating;
+    profile.record(&p, true);
+    assert!(profile.rating > start, "{} after a success from {start}", profile.rating);
+    assert!(profile.deviation < PuzzleProfile::default().deviation);
+    assert_eq!((profile.streak, profile.best_streak), (1, 1));
+    let up = profile.rating;
+    profile.record(&p, false);
+    assert!(profile.rating < up, "{} after a failure from {up}", profile.rating);
+    assert_eq!((profile.streak, profile.best_streak), (0, 1));
+    assert_eq!(profile.history.len(), 2);
+    let last = profile.history.back().unwrap();
+    assert_eq!((last.id.as_str(), last.solved), ("alq-0008", false));
+    assert_eq!(last.rating, profile.rating);
+    // A harder puzzle failed costs less than an easy one failed.
+    let (easy, hard) = (by_id("alq-0008"), all().iter().max_by_key(|p| p.rating).unwrap().clone());
+    let (mut a, mut b) = (PuzzleProfile::default(), PuzzleProfile::default());
+    a.record(&easy, false);
+    b.record(&hard, false);
+    assert!(a.rating < b.rating);
+    for _ in 0..30 {
+        profile.record(&p, true);
+    }
+    assert_eq!(profile.history.len(), HISTORY);
+    assert_eq!(profile.streak, 30);
+}
+
+#[test]
+fn the_chooser_picks_near_the_rating_through_the_filters() {
+    let puzzles = all();
+    for rating in [800.0, 1200.0, 1500.0, 2100.0] {
+        for (game, theme) in [
+            (None, None),
+            (Some(Variant::Alquerque), None),
+            (Some(Variant::Latrunculi), Some(Theme::KingHunt)),
+            (None, Some(Theme::Chain)),
+        ] {
+            let passing: Vec<&Puzzle> = puzzles.iter().filter(|p| matches(p, game, theme)).collect();
+            assert!(passing.len() > NEAREST, "{game:?} {theme:?}");
+            let mut distances: Vec<f64> =
+                passing.iter().map(|p| (f64::from(p.rating) - rating).abs()).collect();
+            distances.sort_by(f64::total_cmp);
+            let bound = distances[NEAREST];
+            for seed in 0..40 {
+                let i = choose(puzzles, rating, game, theme, None, seed).expect("a puzzle");
+                let p = &puzzles[i];
+                assert!(matches(p, game, theme), "{} fails {game:?} {theme:?}", p.id);
+                assert!((f64::from(p.rating) - rating).abs() <= bound, "{} far from {rating}", p.id);
+                assert_eq!(choose(puzzles, rating, game, theme, None, seed), Some(i), "deterministic");
+                let again = choose(puzzles, rating, game, theme, Some(&p.id), seed).expect("another");
+                assert_ne!(again, i, "the same puzzle twice in a row");
+            }
+        }
+    }
+    // Several puzzles are offered over seeds, not one.
+    let picks: std::collections::BTreeSet<usize> =
+        (0..40).filter_map(|s| choose(puzzles, 1200.0, None, None, None, s)).collect();
+    assert!(picks.len() > 2);
+    // Only the last one passes: nothing.
+    let one = [puzzles[0].clone()];
+    assert_eq!(choose(&one, 1500.0, None, None, Some(&one[0].id), 1), None);
+    assert_eq!(choose(&one, 1500.0, None, None, None, 1), Some(0));
+}
+
+#[test]
+fn a_corrupt_profile_is_replaced_with_a_notice() {
+    let _lock = data_dir_lock();
+    let dir = fresh_data_dir("puzzles");
+    let (profile, notice) = PuzzleProfile::load(Lang::En);
+    assert_eq!((profile, notice), (PuzzleProfile::default(), None));
+    let mut kept = PuzzleProfile::default();
+    kept.record(&by_id("alq-0008"), true);
+    kept.game = Some(Variant::Alquerque);
+    kept.theme = Some(Theme::Chain);
+    kept.save();
+    assert_eq!(PuzzleProfile::load(Lang::En), (kept, None));
+    std::fs::write(dir.join("puzzles.json"), "{ not json").unwrap();
+    let (profile, notice) = PuzzleProfile::load(Lang::Vi);
+    assert_eq!(profile, PuzzleProfile::default());
+    let notice = notice.expect("a notice");
+    assert!(notice.contains("puzzles.json.corrupt-"), "{notice}");
+    assert!(!dir.join("puzzles.json").exists(), "the bad file is set aside");
+    // Absurd numbers are brought back.
+    std::fs::write(dir.join("puzzles.json"), r#"{"rating": -5, "deviation": 0, "volatility": 9}"#).unwrap();
+    let (profile, notice) = PuzzleProfile::load(Lang::En);
+    assert!(notice.is_none());
+    assert_eq!(profile.rating, PuzzleProfile::default().rating);
+}
