@@ -8,6 +8,11 @@ use crate::ui::widgets::big_button;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+/// A choice of a setting: framed always, filled with the accent when chosen.
+fn choice<'a>(selected: bool, text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
+    egui::Button::new(text).selected(selected)
+}
+
 pub(super) fn settings_screen(
     mut contexts: EguiContexts,
     mut settings: ResMut<Settings>,
@@ -25,10 +30,7 @@ pub(super) fn settings_screen(
                 ui.add_space(12.0);
                 ui.label(lang.t("settings-language"));
                 for l in Lang::ALL {
-                    if ui
-                        .add_sized([width, 44.0], egui::Button::selectable(s.lang == l, l.native_name()))
-                        .clicked()
-                    {
+                    if ui.add_sized([width, 44.0], choice(s.lang == l, l.native_name())).clicked() {
                         s.lang = l;
                     }
                 }
@@ -39,10 +41,7 @@ pub(super) fn settings_screen(
                     for size in TextSize::ALL {
                         let text = egui::RichText::new(size.label()).size(17.0 * size.factor().min(1.5));
                         if ui
-                            .add_sized(
-                                [width / 4.0 - 6.0, 44.0],
-                                egui::Button::selectable(s.text_size == size, text),
-                            )
+                            .add_sized([width / 4.0 - 6.0, 44.0], choice(s.text_size == size, text))
                             .clicked()
                         {
                             s.text_size = size;
@@ -55,10 +54,7 @@ pub(super) fn settings_screen(
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                     for a in AnimSpeed::ALL {
                         if ui
-                            .add_sized(
-                                [width / 4.0 - 6.0, 44.0],
-                                egui::Button::selectable(s.anim == a, lang.text(a.key())),
-                            )
+                            .add_sized([width / 4.0 - 6.0, 44.0], choice(s.anim == a, lang.text(a.key())))
                             .clicked()
                         {
                             s.anim = a;
@@ -71,10 +67,7 @@ pub(super) fn settings_screen(
                     ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                     for t in Theme::ALL {
                         if ui
-                            .add_sized(
-                                [width / 3.0 - 6.0, 44.0],
-                                egui::Button::selectable(s.theme == t, lang.text(t.key())),
-                            )
+                            .add_sized([width / 3.0 - 6.0, 44.0], choice(s.theme == t, lang.text(t.key())))
                             .clicked()
                         {
                             s.theme = t;
@@ -82,11 +75,15 @@ pub(super) fn settings_screen(
                     }
                 });
                 ui.add_space(8.0);
-                ui.checkbox(&mut s.coordinates, lang.t("settings-coordinates"));
-                ui.horizontal(|ui| {
-                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                    ui.checkbox(&mut s.sound, lang.t("settings-sound"));
-                });
+                for (value, text) in [
+                    (&mut s.coordinates, lang.t("settings-coordinates")),
+                    (&mut s.sound, lang.t("settings-sound")),
+                ] {
+                    ui.horizontal(|ui| {
+                        ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                        ui.checkbox(value, text);
+                    });
+                }
                 ui.add_space(16.0);
                 if big_button(ui, lang.t("menu-back"), width).clicked() {
                     next.set(Screen::Title);

@@ -98,3 +98,16 @@ fn weight<'a>(p: &'a mut ludus_ai::Params, name: &str) -> Option<&'a mut i32> {
 /// opening_plies) and the search's (counter_win, contempt, variety, complexity), and every
 /// evaluation weight as `alq.NAME` or `lat.NAME` (the names `ludus-cli tune` prints).
 pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, draw_hope, counter_win, contempt, variety, opening_variety, opening_plies, complexity, and alq.NAME or lat.NAME for the evaluation's weights (as `tune` prints them)";
+
+/// A count with commas between its thousands: `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -6,6 +6,7 @@
 //! The values are those of the endgame tables: a repetition, and play that never ends, are
 //! draws, and the 50-ply no-capture counter is ignored.
 
+use crate::args::thousands;
 use ludus_ai::solve::check::check_text;
 use ludus_ai::solve::{SolveStats, SolveStatus, SolvedTable, Solver, Value, certificate};
 use ludus_ai::tablebase::Tablebase;
@@ -239,16 +240,4 @@ fn check(file: &Path, tb: Option<&Tablebase>) -> Result<(), String> {
         thousands(report.repetitions)
     );
     Ok(())
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -2,6 +2,7 @@
 //! played games through the tables (where each first reached them, and who then made a move
 //! they call a mistake; `arena --tablebase` prints the same for its own games).
 
+use crate::args::thousands;
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
 use ludus_ai::tune::result_for;
 use ludus_rules::alquerque::Position;
@@ -79,18 +80,6 @@ fn replay(files: &[PathBuf], dir: PathBuf) -> Result<(), String> {
     println!("{} games, tables of up to {} pieces", traces.len(), tb.max_pieces());
     println!("{}", tables_summary(&traces));
     Ok(())
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn build(n: u32, dir: PathBuf) -> Result<(), String> {
