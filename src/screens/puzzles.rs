@@ -69,7 +69,7 @@ fn freeze(session: &mut Session) {
 /// Judges the player's new move, and once the board is still takes back a wrong move or plays
 /// the next queued move (the opponent's reply, or the solution shown). Runs after the session's
 /// commands and before the computer player, which therefore never finds its turn.
-pub(super) fn drive(
+pub fn drive(
     session: Option<ResMut<Session>>,
     run: Option<ResMut<PuzzleRun>>,
     view: Res<BoardView>,

@@ -201,3 +201,87 @@ fn a_corrupt_profile_is_replaced_with_a_notice() {
     assert!(notice.is_none());
     assert_eq!(profile.rating, PuzzleProfile::default().rating);
 }
+
+/// A headless app with the puzzle's driver, the board "drawn" at once after each frame.
+fn drive_app(p: &Puzzle) -> bevy::prelude::App {
+    use bevy::prelude::*;
+    use ludus::board::view::BoardView;
+    use ludus::game::session::Session;
+    fn settle(session: Res<Session>, mut view: ResMut<BoardView>) {
+        view.shown_moves = session.game.moves();
+    }
+    let mut app = crate::headless();
+    app.init_resource::<BoardView>();
+    app.add_systems(
+        Update,
+        (ludus::screens::puzzles::drive, settle).chain().after(ludus::app::AppSet::Apply),
+    );
+    let index = all().iter().position(|q| q.id == p.id).unwrap();
+    app.insert_resource(ludus::screens::puzzles::session_for(p).expect("a session"));
+    app.insert_resource(puzzles::PuzzleRun::new(index, p.clone()));
+    app.update();
+    app
+}
+
+fn play(app: &mut bevy::prelude::App, text: &str) {
+    use ludus::game::session::{GameCommand, Session};
+    let pos = app.world().resource::<Session>().game.position();
+    let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    app.world_mut().write_message(GameCommand::Play(mv));
+    app.update();
+    app.update();
+}
+
+#[test]
+fn on_the_board_replies_are_played_and_a_wrong_move_is_taken_back() {
+    use ludus::game::session::Session;
+    let _lock = data_dir_lock();
+    fresh_data_dir("puzzles-drive");
+    // Three player steps, and a legal move at the second step that is not the solution.
+    let p = all()
+        .iter()
+        .find(|p| {
+            p.steps() >= 2 && {
+                let mut pos = p.position().unwrap();
+                for m in &p.line[..2] {
+                    pos = pos.try_play(&pos.parse_move(m).unwrap()).unwrap();
+                }
+                pos.legal_moves().iter().filter_map(|m| pos.move_to_string(m)).any(|m| !p.accepts(1, &m))
+            }
+        })
+        .expect("a puzzle")
+        .clone();
+    let mut app = drive_app(&p);
+    play(&mut app, &p.line[0]);
+    let session = app.world().resource::<Session>();
+    assert_eq!(session.game.move_strings(), p.line[..2], "{}: the reply is played", p.id);
+    assert!(session.human_to_move());
+    let pos = session.game.position();
+    let wrong =
+        pos.legal_moves().iter().filter_map(|m| pos.move_to_string(m)).find(|m| !p.accepts(1, m)).unwrap();
+    play(&mut app, &wrong);
+    let session = app.world().resource::<Session>();
+    assert_eq!(session.game.move_strings(), p.line[..2], "{}: {wrong} is taken back", p.id);
+    assert!(session.human_to_move());
+    let profile = app.world().resource::<PuzzleProfile>();
+    assert_eq!(profile.history.len(), 1);
+    assert!(!profile.history[0].solved && profile.rating < PuzzleProfile::default().rating);
+    for step in 1..p.steps() {
+        play(&mut app, &p.line[2 * step]);
+    }
+    let session = app.world().resource::<Session>();
+    assert_eq!(session.game.move_strings(), p.line, "{}", p.id);
+    assert!(!session.human_to_move() && session.computer_to_move().is_none(), "the board is still");
+    let run = app.world().resource::<puzzles::PuzzleRun>();
+    assert!(run.trainer.solved);
+    assert_eq!(app.world().resource::<PuzzleProfile>().history.len(), 1, "one try counts once");
+
+    // Solved cleanly: the rating goes up.
+    let mut app = drive_app(&p);
+    for step in 0..p.steps() {
+        play(&mut app, &p.line[2 * step]);
+    }
+    let profile = app.world().resource::<PuzzleProfile>();
+    assert_eq!(profile.history.len(), 2);
+    assert!(profile.history[1].solved && profile.history[1].rating > profile.history[0].rating);
+}
