@@ -140,7 +140,7 @@ pub struct Options {
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "MS", default_value_t = 0,
         value_parser = clap::value_parser!(u64).range(0..=60_000)))]
     pub screenshot_after: u64,
-    /// Start on a screen: title, language, lessons, rules, settings or records.
+    /// Start on a screen: title, language, lessons, puzzles, rules, settings or records.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "NAME", value_parser = Screen::parse))]
     pub screen: Option<Screen>,
     /// Start a lesson, by its id (`latrunculi-1`, `alquerque-3`...).

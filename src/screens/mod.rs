@@ -1,4 +1,4 @@
-//! The screens, one file each: the first start's language choice, title, settings, rules, lessons (with their diagrams), the game (play and
+//! The screens, one file each: the first start's language choice, title, settings, rules, lessons (with their diagrams), puzzles, the game (play and
 //! the game-over card), online (the lobby and players' profiles), the analysis and "Analyse a game" (records).
 
 pub mod analysis;
