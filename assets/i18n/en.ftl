@@ -411,3 +411,4 @@ puzzles-theme-king-hunt = King hunt
 puzzles-theme-sacrifice = Sacrifice
 puzzles-theme-defence = Defence
 puzzles-theme-endgame = Endgame
+puzzles-hint = Hint: move the piece on { $square }.

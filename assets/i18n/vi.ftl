@@ -399,3 +399,4 @@ puzzles-theme-king-hunt = Săn vua
 puzzles-theme-sacrifice = Thí quân
 puzzles-theme-defence = Phòng thủ
 puzzles-theme-endgame = Tàn cuộc
+puzzles-hint = Gợi ý: hãy đi quân ở { $square }.

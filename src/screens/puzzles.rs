@@ -6,6 +6,7 @@ use crate::app::Screen;
 use crate::board::view::BoardView;
 use crate::game::lessons::LessonRun;
 use crate::game::puzzles::{self, PuzzleProfile, PuzzleRun, Verdict, theme_key};
+use crate::game::selection::{Selected, Selection};
 use crate::game::session::{Level, Seats, Session};
 use crate::game::settings::Settings;
 use crate::screens::play::BoardOnScreen;
@@ -231,6 +232,7 @@ pub(super) fn puzzle_panel(
     run: Option<ResMut<PuzzleRun>>,
     mut board: BoardOnScreen,
     mut profile: ResMut<PuzzleProfile>,
+    mut selected: ResMut<Selected>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
     mut counter: Local<u64>,
@@ -283,6 +285,16 @@ pub(super) fn puzzle_panel(
                     [("before", b.into()), ("after", a.into()), ("change", change.into())],
                 ));
             }
+            if run.hint && !solved && !run.showing && !run.wrong {
+                let from =
+                    run.trainer.expected().and_then(|text| session.game.position().parse_move(text).ok());
+                if let Some(mv) = from {
+                    let square = mv.from().name(session.game.position().width());
+                    ui.label(
+                        egui::RichText::new(lang.fmt("puzzles-hint", [("square", square.into())])).italics(),
+                    );
+                }
+            }
             if solved || run.showing {
                 let names: Vec<&str> = puzzle.themes.iter().map(|&t| lang.text(theme_key(t))).collect();
                 let themes = if names.is_empty() { "-".to_string() } else { names.join(", ") };
@@ -298,11 +310,12 @@ pub(super) fn puzzle_panel(
             {
                 let hint =
                     run.trainer.expected().and_then(|text| session.game.position().parse_move(text).ok());
-                if hint.is_some() {
+                // The piece to move, selected on the board (its moves show; which one is left to find).
+                if let Some(mv) = hint {
                     run.hint = true;
                     run.trainer.missed = true;
                     run.count(&mut profile, false);
-                    board.view.hint = hint;
+                    selected.0 = Some(Selection { from: mv.from(), partial: Vec::new() });
                 }
             }
             if !done && big_button(ui, lang.t("puzzles-solution"), width).clicked() {
@@ -326,7 +339,7 @@ pub(super) fn puzzle_panel(
                     && start(&mut commands, index)
                 {
                     board.view.refresh();
-                    board.view.hint = None;
+                    selected.0 = None;
                 }
             }
             if big_button(ui, lang.t("puzzles-list"), width).clicked() {
