@@ -202,7 +202,8 @@ fn a_corrupt_profile_is_replaced_with_a_notice() {
     assert_eq!(profile.rating, PuzzleProfile::default().rating);
 }
 
-/// A headless app with the puzzle's driver, the board "drawn" at once after each frame.
+/// A headless app with the puzzle's driver and the computer player (seated for the opponent,
+/// which must never get to move), the board "drawn" at once at the end of each frame.
 fn drive_app(p: &Puzzle) -> bevy::prelude::App {
     use bevy::prelude::*;
     use ludus::board::view::BoardView;
@@ -210,11 +211,21 @@ fn drive_app(p: &Puzzle) -> bevy::prelude::App {
     fn settle(session: Res<Session>, mut view: ResMut<BoardView>) {
         view.shown_moves = session.game.moves();
     }
+    use ludus::app::{AppSet, Screen};
     let mut app = crate::headless();
+    if !app.is_plugin_added::<bevy::state::app::StatesPlugin>() {
+        app.add_plugins(bevy::state::app::StatesPlugin);
+    }
+    app.add_message::<bevy::window::RequestRedraw>();
     app.init_resource::<BoardView>();
+    app.add_plugins(ludus::players::computer::plugin);
+    app.insert_state(Screen::Playing);
     app.add_systems(
         Update,
-        (ludus::screens::puzzles::drive, settle).chain().after(ludus::app::AppSet::Apply),
+        (
+            ludus::screens::puzzles::drive.after(AppSet::Apply).before(AppSet::Think),
+            settle.in_set(AppSet::View),
+        ),
     );
     let index = all().iter().position(|q| q.id == p.id).unwrap();
     app.insert_resource(ludus::screens::puzzles::session_for(p).expect("a session"));
@@ -237,11 +248,12 @@ fn on_the_board_replies_are_played_and_a_wrong_move_is_taken_back() {
     use ludus::game::session::Session;
     let _lock = data_dir_lock();
     fresh_data_dir("puzzles-drive");
-    // Three player steps, and a legal move at the second step that is not the solution.
+    // Two player steps or more, and a legal move at the second that is not the solution.
     let p = all()
         .iter()
         .find(|p| {
-            p.steps() >= 2 && {
+            // Not a win: the game goes on after the line, and the computer must not play on.
+            p.steps() >= 2 && !p.kind.is_win() && {
                 let mut pos = p.position().unwrap();
                 for m in &p.line[..2] {
                     pos = pos.try_play(&pos.parse_move(m).unwrap()).unwrap();
@@ -274,6 +286,12 @@ fn on_the_board_replies_are_played_and_a_wrong_move_is_taken_back() {
     assert!(!session.human_to_move() && session.computer_to_move().is_none(), "the board is still");
     let run = app.world().resource::<puzzles::PuzzleRun>();
     assert!(run.trainer.solved);
+    // The computer, seated for the opponent, never plays a move of its own.
+    for _ in 0..20 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Session>().game.move_strings(), p.line, "{}", p.id);
     assert_eq!(app.world().resource::<PuzzleProfile>().history.len(), 1, "one try counts once");
 
     // Solved cleanly: the rating goes up.
