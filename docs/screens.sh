@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Pictures of every screen of the game, in both languages and the three board themes, for the
 # documentation: docs/screens-wood.jpg, docs/screens-stone.jpg, docs/screens-contrast.jpg, each
-# a sheet of the screens at a third of their size, five a row (English on the first two rows,
-# Vietnamese on the next two). Each screen is the real game in a window under Xvfb (Mesa's software Vulkan), started
-# with `--screenshot` and taken once it has settled and moved: the title after its live board
-# has played a few moves, a game after two moves.
+# a sheet of the screens at a third of their size, four a row (English on the first three rows,
+# Vietnamese on the next three). Each screen is the real game in a window under Xvfb (Mesa's
+# software Vulkan), started with `--screenshot` and taken once it has settled and moved: the
+# title after its live board has played a few moves, a game after its first move, the end of a
+# game with its card.
 #
 #   bash docs/screens.sh            # about ten minutes on two cores, after the debug build
 #
@@ -22,40 +23,43 @@ bin="$CARGO_TARGET_DIR/debug/ludus"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# name | options
+# name | options, separated by ";"
 screens=(
-  "title|--screen title --screenshot-after 6000"
-  "language|--screen language"
-  "lessons|--screen lessons"
-  "lesson|--lesson alquerque-2"
-  "rules|--screen rules"
-  "settings|--screen settings"
-  "records|--screen records"
-  "puzzles|--screen puzzles"
-  "latrunculi|--game latrunculi --play g2-g5 --screenshot-after 1500"
-  "alquerque|--game alquerque --play b2-c3 --screenshot-after 1500"
+  "title|--screen;title;--screenshot-after;6000"
+  "language|--screen;language"
+  "lessons|--screen;lessons"
+  "lesson|--lesson;alquerque-2"
+  "rules|--screen;rules"
+  "settings|--screen;settings"
+  "records|--screen;records"
+  "puzzles|--screen;puzzles"
+  "latrunculi|--game;latrunculi;--play;g2-g5;--screenshot-after;1500"
+  "alquerque|--game;alquerque;--play;b2-c3;--screenshot-after;1500"
+  "game-over|--game;alquerque;--position;5/5/2B2/1W3/5 w;--play;b2xd4;--screenshot-after;4000"
 )
 for theme in wood stone contrast; do
   Theme="$(tr '[:lower:]' '[:upper:]' <<<"${theme:0:1}")${theme:1}"
   tiles=()
   for lang in en vi; do
     for entry in "${screens[@]}"; do
-      name="${entry%%|*}" options="${entry#*|}"
+      name="${entry%%|*}"
+      IFS=';' read -r -a options <<<"${entry#*|}"
       data="$work/data-$theme-$lang-$name"
       mkdir -p "$data"
       # The theme through the settings the game reads at start.
       printf '{"theme":"%s"}\n' "$Theme" >"$data/settings.json"
       png="$work/$theme-$lang-$name.png"
-      # shellcheck disable=SC2086
       LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" \
-        "$bin" --lang "$lang" --size 1280x800 --screenshot "$png" $options >"$work/log" 2>&1 ||
+        "$bin" --lang "$lang" --size 1280x800 --screenshot "$png" "${options[@]}" >"$work/log" 2>&1 ||
         { cat "$work/log" >&2; exit 1; }
       tiles+=("$png")
     done
+    # An empty tile: each language starts a row.
+    tiles+=("null:")
   done
-  # Five screens a row (English on the first two rows, Vietnamese on the next two), as JPEG to
+  # Four screens a row (English on the first three rows, Vietnamese on the next three), as JPEG to
   # keep the files small (a 256-colour PNG turns the slate of the Stone theme blue).
-  montage "${tiles[@]}" -tile 5x -geometry 400x250+3+3 -background '#111111' -quality 85 \
+  montage "${tiles[@]}" -tile 4x -geometry 400x250+3+3 -background '#111111' -quality 85 \
     "docs/screens-$theme.jpg"
-  echo "docs/screens-$theme.jpg: ${#tiles[@]} screens"
+  echo "docs/screens-$theme.jpg: $((${#tiles[@]} - 2)) screens"
 done
