@@ -9,9 +9,7 @@ use crate::game::settings::{Settings, Theme};
 use crate::i18n::Lang;
 use crate::players::analysis::{self, Analysis};
 use crate::ui::root_ui;
-use crate::ui::widgets::{
-    draw_coordinates, eval_text, players_line, reason_text, result_text, side_name, variant_key,
-};
+use crate::ui::widgets::{eval_text, players_line, reason_text, result_text, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_ai::review::{Mark, prefix};
@@ -370,7 +368,7 @@ pub(super) fn analysis_screen(
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
     let viewport = ctx.viewport_rect();
-    let portrait = viewport.width() < viewport.height() * 0.95;
+    let portrait = super::portrait(viewport);
     let mut root = root_ui(ctx);
     let mut pick: Option<usize> = None;
     let mut leave = false;
@@ -397,21 +395,11 @@ pub(super) fn analysis_screen(
             pick = pick.or(move_list(ui, a, scroll));
         }
     };
-    if portrait {
-        let height = (viewport.height() * 0.42).clamp(260.0, 480.0);
-        egui::Panel::bottom("analysis").exact_size(height).show(&mut root, panel);
-    } else {
-        let width = (viewport.width() * 0.32).clamp(300.0, 440.0);
-        egui::Panel::right("analysis").exact_size(width).show(&mut root, panel);
-    }
-    let rest = root.available_rect_before_wrap();
-    let new_area = crate::ui::logical_rect(ctx, rest);
-    if area.0 != new_area {
-        area.0 = new_area;
-    }
-    if settings.coordinates {
-        draw_coordinates(ctx, &layout);
-    }
+    let sizes = (
+        super::Share { share: 0.42, min: 260.0, max: 480.0 },
+        super::Share { share: 0.32, min: 300.0, max: 440.0 },
+    );
+    super::panel_beside_board(&mut root, "analysis", sizes, &mut area, &layout, settings.coordinates, panel);
     if analysis.took.is_none() {
         // The work runs in the background: the progress shows five times a second.
         ctx.request_repaint_after(std::time::Duration::from_millis(200));

@@ -7,7 +7,7 @@ use crate::game::session::{GameCommand, Session};
 use crate::game::settings::Settings;
 use crate::screens::play::BoardOnScreen;
 use crate::ui::root_ui;
-use crate::ui::widgets::{big_button, draw_coordinates};
+use crate::ui::widgets::big_button;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -83,8 +83,6 @@ pub(super) fn lesson_panel(
     let count = lessons::courses().map(|c| c[run.course].lessons.len()).unwrap_or(0);
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
-    let viewport = ctx.viewport_rect();
-    let portrait = viewport.width() < viewport.height() * 0.95;
     let mut root = root_ui(ctx);
     let panel = |ui: &mut egui::Ui| {
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
@@ -166,20 +164,14 @@ pub(super) fn lesson_panel(
             }
         });
     };
-    if portrait {
-        let height = (viewport.height() * 0.4).clamp(240.0, 460.0);
-        egui::Panel::bottom("lesson").exact_size(height).show(&mut root, panel);
-    } else {
-        let width = (viewport.width() * 0.3).clamp(280.0, 420.0);
-        egui::Panel::right("lesson").exact_size(width).show(&mut root, panel);
-    }
-    let rest = root.available_rect_before_wrap();
-    let new_area = crate::ui::logical_rect(ctx, rest);
-    if board.area.0 != new_area {
-        board.area.0 = new_area;
-    }
-    if settings.coordinates {
-        draw_coordinates(ctx, &board.layout);
-    }
+    super::panel_beside_board(
+        &mut root,
+        "lesson",
+        super::LESSON_PANEL,
+        &mut board.area,
+        &board.layout,
+        settings.coordinates,
+        panel,
+    );
     Ok(())
 }

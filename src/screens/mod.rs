@@ -16,9 +16,61 @@ pub mod settings;
 pub mod title;
 
 use crate::app::{AppSet, Screen};
+use crate::board::view::{BoardArea, BoardLayout};
 use crate::ui::UiSet;
 use bevy::prelude::*;
-use bevy_egui::EguiPrimaryContextPass;
+use bevy_egui::{EguiPrimaryContextPass, egui};
+
+/// Whether a window this size puts a screen's panel under the board (taller than wide) rather
+/// than beside it.
+pub(crate) fn portrait(viewport: egui::Rect) -> bool {
+    viewport.width() < viewport.height() * 0.95
+}
+
+/// A share of the window for a screen's panel, between a least and a most (points).
+#[derive(Clone, Copy)]
+pub(crate) struct Share {
+    pub share: f32,
+    pub min: f32,
+    pub max: f32,
+}
+
+/// The panel of a lesson or a puzzle: 40 % of a portrait window's height, 30 % of a wide one's
+/// width.
+pub(crate) const LESSON_PANEL: (Share, Share) =
+    (Share { share: 0.4, min: 240.0, max: 460.0 }, Share { share: 0.3, min: 280.0, max: 420.0 });
+
+/// Shows a screen's `panel` under the board in a portrait window (a `tall` share of its height)
+/// or beside it (a `wide` share of its width), gives the board the rest of the window (changed
+/// only when it moved, so that the board is laid out again only then), and draws the
+/// coordinates around the board when the player wants them.
+pub(crate) fn panel_beside_board(
+    root: &mut egui::Ui,
+    id: &'static str,
+    (tall, wide): (Share, Share),
+    area: &mut ResMut<BoardArea>,
+    layout: &BoardLayout,
+    coordinates: bool,
+    panel: impl FnOnce(&mut egui::Ui),
+) {
+    let ctx = root.ctx().clone();
+    let viewport = ctx.viewport_rect();
+    if portrait(viewport) {
+        let height = (viewport.height() * tall.share).clamp(tall.min, tall.max);
+        egui::Panel::bottom(id).exact_size(height).show(root, panel);
+    } else {
+        let width = (viewport.width() * wide.share).clamp(wide.min, wide.max);
+        egui::Panel::right(id).exact_size(width).show(root, panel);
+    }
+    let rest = root.available_rect_before_wrap();
+    let new_area = crate::ui::logical_rect(&ctx, rest);
+    if area.0 != new_area {
+        area.0 = new_area;
+    }
+    if coordinates {
+        crate::ui::widgets::draw_coordinates(&ctx, layout);
+    }
+}
 
 /// Every screen.
 pub fn plugin(app: &mut App) {

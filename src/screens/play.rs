@@ -94,7 +94,7 @@ pub(super) fn panel(
     let game = &session.game;
     let variant = game.variant();
     let viewport = ctx.viewport_rect();
-    let portrait = viewport.width() < viewport.height() * 0.95;
+    let portrait = super::portrait(viewport);
     let portrait_height = (viewport.height() * 0.36).clamp(220.0, 420.0);
     let low = if portrait { portrait_height } else { viewport.height() } < 560.0;
     let mut root = root_ui(ctx);

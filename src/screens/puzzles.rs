@@ -11,7 +11,7 @@ use crate::game::session::{Level, Seats, Session};
 use crate::game::settings::Settings;
 use crate::screens::play::BoardOnScreen;
 use crate::ui::root_ui;
-use crate::ui::widgets::{big_button, draw_coordinates, side_name, variant_key};
+use crate::ui::widgets::{big_button, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_ai::puzzle::{Puzzle, Theme};
@@ -245,8 +245,6 @@ pub(super) fn puzzle_panel(
     }
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
-    let viewport = ctx.viewport_rect();
-    let portrait = viewport.width() < viewport.height() * 0.95;
     let mut root = root_ui(ctx);
     let puzzle = run.puzzle().clone();
     let person = puzzle.position().map(|p| p.side_to_move()).ok();
@@ -347,20 +345,14 @@ pub(super) fn puzzle_panel(
             }
         });
     };
-    if portrait {
-        let height = (viewport.height() * 0.4).clamp(240.0, 460.0);
-        egui::Panel::bottom("puzzle").exact_size(height).show(&mut root, panel);
-    } else {
-        let width = (viewport.width() * 0.3).clamp(280.0, 420.0);
-        egui::Panel::right("puzzle").exact_size(width).show(&mut root, panel);
-    }
-    let rest = root.available_rect_before_wrap();
-    let new_area = crate::ui::logical_rect(ctx, rest);
-    if board.area.0 != new_area {
-        board.area.0 = new_area;
-    }
-    if settings.coordinates {
-        draw_coordinates(ctx, &board.layout);
-    }
+    super::panel_beside_board(
+        &mut root,
+        "puzzle",
+        super::LESSON_PANEL,
+        &mut board.area,
+        &board.layout,
+        settings.coordinates,
+        panel,
+    );
     Ok(())
 }
