@@ -24,6 +24,24 @@ pub const FILES: [(&str, &str); 3] = [
     ("alquerque.json", include_str!("../../assets/puzzles/alquerque.json")),
 ];
 
+/// The puzzles that practise what a lesson teaches, as the puzzle screen's filters (a game,
+/// a theme): the sandwich's lessons lead to sandwich puzzles, trapping the king to king hunts,
+/// Alquerque's chain to chains, and so on. `None` for a lesson with nothing to practise (how the
+/// pieces move).
+pub fn practice(lesson_id: &str) -> Option<(Option<Variant>, Option<Theme>)> {
+    let alquerque = Some(Variant::Alquerque);
+    Some(match lesson_id {
+        "latrunculi-2" | "latrunculi-3" | "latrunculi-4" | "latrunculi-5" => (None, Some(Theme::Sandwich)),
+        "latrunculi-6" | "latrunculi-7" => (None, Some(Theme::KingHunt)),
+        "latrunculi-8" => (None, Some(Theme::Endgame)),
+        "alquerque-2" | "alquerque-3" | "alquerque-5" => (alquerque, None),
+        "alquerque-4" => (alquerque, Some(Theme::Chain)),
+        "alquerque-6" => (alquerque, Some(Theme::Endgame)),
+        "alquerque-7" => (alquerque, Some(Theme::Sacrifice)),
+        _ => return None,
+    })
+}
+
 /// Reads every set given as `(name, text)`; an error names the file.
 pub fn parse_all(files: &[(&str, &str)]) -> Result<Vec<Puzzle>, String> {
     let mut all = Vec::new();

@@ -3,6 +3,7 @@
 
 use crate::app::Screen;
 use crate::game::lessons::{self, LessonProgress, LessonRun, LessonState};
+use crate::game::puzzles::PuzzleProfile;
 use crate::game::session::{GameCommand, Session};
 use crate::game::settings::Settings;
 use crate::screens::play::BoardOnScreen;
@@ -70,6 +71,7 @@ pub(super) fn lesson_panel(
     mut game: MessageWriter<GameCommand>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
+    mut puzzles: ResMut<PuzzleProfile>,
 ) -> Result {
     let (Some(session), Some(mut run)) = (session, run) else {
         return Ok(());
@@ -158,6 +160,23 @@ pub(super) fn lesson_panel(
             }
             if run.state == LessonState::Solved && ui.button(lang.t("lessons-retry")).clicked() {
                 game.write(GameCommand::NewGame);
+            }
+            // What the lesson taught, practised in puzzles: the puzzle screen with its filters.
+            if run.state == LessonState::Solved
+                && let Some((variant, theme)) = crate::game::puzzles::practice(&lesson.id)
+            {
+                let text = match theme {
+                    Some(t) => lang.fmt(
+                        "lessons-practise-theme",
+                        [("theme", lang.text(crate::game::puzzles::theme_key(t)).into())],
+                    ),
+                    None => lang.t("lessons-practise").to_string(),
+                };
+                if big_button(ui, &text, width).clicked() {
+                    puzzles.game = variant;
+                    puzzles.theme = theme;
+                    next.set(Screen::Puzzles);
+                }
             }
             if big_button(ui, lang.t("lessons-list"), width).clicked() {
                 next.set(Screen::Lessons);

@@ -303,3 +303,23 @@ fn on_the_board_replies_are_played_and_a_wrong_move_is_taken_back() {
     assert_eq!(profile.history.len(), 2);
     assert!(profile.history[1].solved && profile.history[1].rating > profile.history[0].rating);
 }
+
+/// Every lesson but the first of each game (how the pieces move) leads to puzzles that practise
+/// it, and each of those filters finds puzzles enough.
+#[test]
+fn each_lesson_leads_to_puzzles_that_practise_it() {
+    let courses = ludus::game::lessons::courses().expect("the lessons load");
+    let mut linked = 0;
+    for course in courses {
+        for (i, lesson) in course.lessons.iter().enumerate() {
+            let Some((game, theme)) = puzzles::practice(&lesson.id) else {
+                assert_eq!(i, 0, "{} leads to no puzzles", lesson.id);
+                continue;
+            };
+            linked += 1;
+            let found = all().iter().filter(|p| matches(p, game, theme)).count();
+            assert!(found >= 10, "{}: {found} puzzles for {game:?} {theme:?}", lesson.id);
+        }
+    }
+    assert!(linked >= 12, "{linked} lessons lead to puzzles");
+}
