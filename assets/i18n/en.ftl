@@ -404,6 +404,7 @@ puzzles-wrong = Not the best move: try again.
 puzzles-showing = The solution, played on the board.
 puzzles-rating-change = Rating { $before } → { $after } ({ $change })
 puzzles-themes = Themes: { $themes }
+puzzles-lesson = The lesson: { $lesson }
 puzzles-solution = See the solution
 puzzles-next = Next puzzle
 puzzles-list = Back to puzzles

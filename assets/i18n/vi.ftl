@@ -392,6 +392,7 @@ puzzles-wrong = Chưa phải nước hay nhất: hãy thử lại.
 puzzles-showing = Lời giải đang được đi trên bàn cờ.
 puzzles-rating-change = Điểm { $before } → { $after } ({ $change })
 puzzles-themes = Chủ đề: { $themes }
+puzzles-lesson = Bài học: { $lesson }
 puzzles-solution = Xem lời giải
 puzzles-next = Câu đố tiếp theo
 puzzles-list = Về danh sách câu đố

@@ -42,6 +42,27 @@ pub fn practice(lesson_id: &str) -> Option<(Option<Variant>, Option<Theme>)> {
     })
 }
 
+/// The lesson that teaches what a puzzle practises (the other way of [`practice`]): its course
+/// and index in [`crate::game::lessons::courses`], from the puzzle's first theme that a lesson
+/// of its game teaches.
+pub fn lesson_for(puzzle: &Puzzle) -> Option<(usize, usize)> {
+    let alquerque = puzzle.game == Variant::Alquerque;
+    let id = puzzle.themes.iter().find_map(|theme| match (theme, alquerque) {
+        (Theme::Sandwich, false) => Some("latrunculi-2"),
+        (Theme::KingHunt, false) => Some("latrunculi-6"),
+        (Theme::Endgame, false) => Some("latrunculi-8"),
+        (Theme::Chain, true) => Some("alquerque-4"),
+        (Theme::Sacrifice, true) => Some("alquerque-7"),
+        (Theme::Endgame, true) => Some("alquerque-6"),
+        _ => None,
+    })?;
+    let courses = crate::game::lessons::courses().ok()?;
+    courses
+        .iter()
+        .enumerate()
+        .find_map(|(c, course)| course.lessons.iter().position(|l| l.id == id).map(|i| (c, i)))
+}
+
 /// Reads every set given as `(name, text)`; an error names the file.
 pub fn parse_all(files: &[(&str, &str)]) -> Result<Vec<Puzzle>, String> {
     let mut all = Vec::new();

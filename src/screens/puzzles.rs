@@ -340,6 +340,19 @@ pub(super) fn puzzle_panel(
                     selected.0 = None;
                 }
             }
+            // The lesson that teaches what the puzzle practised.
+            if done
+                && let Some((course, index)) = puzzles::lesson_for(&puzzle)
+                && let Some(lesson) =
+                    crate::game::lessons::courses().ok().and_then(|c| c[course].lessons.get(index))
+            {
+                let text = lang.fmt("puzzles-lesson", [("lesson", lesson.title.get(lang).into())]);
+                if ui.button(text).clicked() && crate::game::lessons::start(&mut commands, course, index) {
+                    commands.remove_resource::<PuzzleRun>();
+                    board.view.refresh();
+                    selected.0 = None;
+                }
+            }
             if big_button(ui, lang.t("puzzles-list"), width).clicked() {
                 next.set(Screen::Puzzles);
             }

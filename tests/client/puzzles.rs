@@ -322,4 +322,22 @@ fn each_lesson_leads_to_puzzles_that_practise_it() {
         }
     }
     assert!(linked >= 12, "{linked} lessons lead to puzzles");
+    // And back: a puzzle of a theme a lesson teaches leads to that lesson, in its own game.
+    let mut back = 0;
+    for p in all() {
+        if let Some((course, index)) = puzzles::lesson_for(p) {
+            back += 1;
+            let lesson = &courses[course].lessons[index];
+            let (game, theme) = puzzles::practice(&lesson.id).expect("the lesson practises something");
+            assert!(theme.is_some() && matches(p, game, theme), "{} -> {}", p.id, lesson.id);
+            assert_eq!(
+                lesson.id.starts_with("alquerque"),
+                p.game == Variant::Alquerque,
+                "{} -> {}",
+                p.id,
+                lesson.id
+            );
+        }
+    }
+    assert!(back > 300, "{back} puzzles lead to a lesson");
 }
