@@ -175,6 +175,7 @@ pub(super) fn lesson_panel(
                 if big_button(ui, &text, width).clicked() {
                     puzzles.game = variant;
                     puzzles.theme = theme;
+                    puzzles.save();
                     next.set(Screen::Puzzles);
                 }
             }

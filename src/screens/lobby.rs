@@ -11,7 +11,7 @@ use crate::net::connection::{LinkState, Net, OnlineConfig, Waiting};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::lan::LanHost;
 use crate::net::sync::OnlineGame;
-use crate::ui::widgets::{big_button, error_key, link_text, rating_text, variant_key};
+use crate::ui::widgets::{big_button, choice, error_key, link_text, rating_text, variant_key};
 use crate::ui::{TapTargets, root_ui};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -229,7 +229,7 @@ fn lobby_section(
     ui.label(egui::RichText::new(lang.t("menu-game")).strong());
     ui.horizontal_wrapped(|ui| {
         for v in Variant::ALL {
-            if ui.add(egui::Button::selectable(variant == v, lang.text(variant_key(v)))).clicked() {
+            if ui.add(choice(variant == v, lang.text(variant_key(v)))).clicked() {
                 config.variant = Some(v);
             }
         }
@@ -239,7 +239,7 @@ fn lobby_section(
         let choices = std::iter::once(None).chain(ClockSpec::CONTROLS.map(Some));
         for choice in choices {
             if ui
-                .add(egui::Button::selectable(config.time_control == choice, clock_label(lang, choice)))
+                .add(crate::ui::widgets::choice(config.time_control == choice, clock_label(lang, choice)))
                 .clicked()
             {
                 config.time_control = choice;

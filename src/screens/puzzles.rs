@@ -11,7 +11,7 @@ use crate::game::session::{Level, Seats, Session};
 use crate::game::settings::Settings;
 use crate::screens::play::BoardOnScreen;
 use crate::ui::root_ui;
-use crate::ui::widgets::{big_button, side_name, variant_key};
+use crate::ui::widgets::{big_button, choice, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_ai::puzzle::{Puzzle, Theme};
@@ -173,17 +173,25 @@ pub(super) fn puzzles_screen(
                 ui.label(egui::RichText::new(lang.t("puzzles-filter-game")).strong());
                 let mut game = profile.game;
                 ui.horizontal_wrapped(|ui| {
-                    ui.selectable_value(&mut game, None, lang.t("puzzles-all-games"));
+                    if ui.add(choice(game.is_none(), lang.t("puzzles-all-games"))).clicked() {
+                        game = None;
+                    }
                     for v in Variant::ALL {
-                        ui.selectable_value(&mut game, Some(v), lang.text(variant_key(v)));
+                        if ui.add(choice(game == Some(v), lang.text(variant_key(v)))).clicked() {
+                            game = Some(v);
+                        }
                     }
                 });
                 ui.label(egui::RichText::new(lang.t("puzzles-filter-theme")).strong());
                 let mut theme = profile.theme;
                 ui.horizontal_wrapped(|ui| {
-                    ui.selectable_value(&mut theme, None, lang.t("puzzles-any-theme"));
+                    if ui.add(choice(theme.is_none(), lang.t("puzzles-any-theme"))).clicked() {
+                        theme = None;
+                    }
                     for t in Theme::ALL {
-                        ui.selectable_value(&mut theme, Some(t), lang.text(theme_key(t)));
+                        if ui.add(choice(theme == Some(t), lang.text(theme_key(t)))).clicked() {
+                            theme = Some(t);
+                        }
                     }
                 });
                 if game != profile.game || theme != profile.theme {

@@ -4,14 +4,9 @@ use crate::app::Screen;
 use crate::game::settings::{AnimSpeed, Settings, TextSize, Theme};
 use crate::i18n::Lang;
 use crate::ui::root_ui;
-use crate::ui::widgets::big_button;
+use crate::ui::widgets::{big_button, choice};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-
-/// A choice of a setting: framed always, filled with the accent when chosen.
-fn choice<'a>(selected: bool, text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
-    egui::Button::new(text).selected(selected)
-}
 
 pub(super) fn settings_screen(
     mut contexts: EguiContexts,

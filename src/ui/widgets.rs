@@ -41,6 +41,12 @@ pub fn level_key(level: Level) -> Id {
     }
 }
 
+/// A choice among several: framed in every state (a bare word would not read as a button),
+/// filled with the accent when chosen.
+pub fn choice<'a>(selected: bool, text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
+    egui::Button::new(text).selected(selected)
+}
+
 /// A big button for menus (touch friendly), its word in the display face.
 pub fn big_button(ui: &mut egui::Ui, text: &str, width: f32) -> egui::Response {
     ui.add_sized([width, 48.0], egui::Button::new(egui::RichText::new(text).font(crate::ui::display(23.0))))
