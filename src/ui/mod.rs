@@ -4,7 +4,7 @@
 pub mod theme;
 pub mod widgets;
 
-use crate::game::settings::{Settings, TextSize};
+use crate::game::settings::{Settings, TextSize, Theme};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -38,16 +38,25 @@ pub fn set_text_size(ctx: &egui::Context, size: TextSize) {
     ctx.set_zoom_factor(size.factor());
 }
 
-fn apply_text_size(
+/// The text size's zoom and the board theme's look, set on egui when the player changes them
+/// (and in the first frame).
+fn apply_settings(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
-    mut applied: Local<Option<TextSize>>,
+    mut applied: Local<Option<(TextSize, Theme)>>,
 ) -> Result {
-    if *applied == Some(settings.text_size) {
+    let now = (settings.text_size, settings.theme);
+    if *applied == Some(now) {
         return Ok(());
     }
-    set_text_size(contexts.ctx_mut()?, settings.text_size);
-    *applied = Some(settings.text_size);
+    let ctx = contexts.ctx_mut()?;
+    if applied.is_none_or(|(size, _)| size != now.0) {
+        set_text_size(ctx, now.0);
+    }
+    if applied.is_none_or(|(_, theme)| theme != now.1) {
+        theme::apply(ctx, now.1);
+    }
+    *applied = Some(now);
     Ok(())
 }
 
@@ -162,8 +171,7 @@ pub fn plugin(app: &mut App) {
             .before(bevy_egui::EguiPreUpdateSet::BeginPass),
     );
     app.init_resource::<TapTargets>();
-    app.add_plugins(theme::plugin);
-    app.add_systems(EguiPrimaryContextPass, (apply_text_size, clear_taps).in_set(UiSet::Setup));
+    app.add_systems(EguiPrimaryContextPass, (apply_settings, clear_taps).in_set(UiSet::Setup));
     app.configure_sets(EguiPrimaryContextPass, UiSet::Setup.before(UiSet::Screens));
 }
 

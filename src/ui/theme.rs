@@ -6,9 +6,8 @@
 //! Every text colour is chosen against the surface it stands on with a contrast ratio of at
 //! least 4.5:1 (WCAG AA); [`contrast`] measures it, and the tests hold each pair to it.
 
-use crate::game::settings::{Settings, Theme};
-use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use crate::game::settings::Theme;
+use bevy_egui::egui;
 use egui::{Color32, CornerRadius, Shadow, Stroke};
 
 /// The interface's colours for one board theme.
@@ -174,24 +173,6 @@ pub fn card(ui: &egui::Ui) -> egui::Frame {
 pub fn apply(ctx: &egui::Context, theme: Theme) {
     let visuals = visuals(theme);
     ctx.global_style_mut(|style| style.visuals = visuals);
-}
-
-fn follow_theme(
-    mut contexts: EguiContexts,
-    settings: Res<Settings>,
-    mut applied: Local<Option<Theme>>,
-) -> Result {
-    if *applied == Some(settings.theme) {
-        return Ok(());
-    }
-    apply(contexts.ctx_mut()?, settings.theme);
-    *applied = Some(settings.theme);
-    Ok(())
-}
-
-/// The look follows the board theme from the first frame on.
-pub fn plugin(app: &mut App) {
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, follow_theme.in_set(super::UiSet::Setup));
 }
 
 #[cfg(test)]

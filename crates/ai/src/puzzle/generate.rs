@@ -36,9 +36,9 @@
 use super::{Kind, MAX_STEPS, Puzzle, PuzzleGame, puzzle_fen, rating, side_letter, themes};
 use crate::level::Rng;
 use crate::score::{WIN, is_decisive, loss_in, win_in};
-use crate::search::is_threefold;
 use crate::tablebase::{Tablebase, Wdl, best_of_generic};
 use crate::{AnySearch, Level, Limits, Params, Search, TranspositionTable};
+use ludus_rules::repetition::is_threefold;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, Variant};
 use std::collections::HashSet;
 use std::sync::Arc;

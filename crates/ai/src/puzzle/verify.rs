@@ -26,9 +26,9 @@
 
 use super::{Kind, MAX_STEPS, Puzzle, PuzzleGame, side_letter, themes};
 use crate::score::{WIN, WIN_BOUND};
-use crate::search::is_threefold;
 use crate::tablebase::{Tablebase, Wdl};
 use crate::{Level, Limits, Params, Search, TranspositionTable};
+use ludus_rules::repetition::is_threefold;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, Variant};
 use std::collections::HashSet;
 use std::sync::Arc;
