@@ -8,12 +8,17 @@
 # externref table) and brotli. Prints each file's raw and compressed sizes.
 # LUDUS_WASM_OPT=/path/to/wasm-opt uses another wasm-opt (one newer than Debian 12's).
 #
+# LUDUS_WEB_BIN=web-baseline LUDUS_WEB_DIST=DIR builds the empty Bevy + egui page the browser
+# test measures the game's start against (src/bin/web-baseline.rs) into DIR the same way: the
+# same profile, features, tools and page.
+#
 #   bash web/build.sh            # then serve web/dist: ludus-server --web web/dist (port 5000, next to UDP 5000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
-out=web/dist
+bin="${LUDUS_WEB_BIN:-ludus}"
+out="${LUDUS_WEB_DIST:-web/dist}"
 say() { printf '== %s (at %ss)\n' "$*" "$SECONDS"; }
 
 # --- tools ------------------------------------------------------------------------------------
@@ -59,19 +64,21 @@ fi
 # build started, so a source changed while it ran is built next time.
 started="$(mktemp)"
 trap 'rm -f "$started"' EXIT
-say "cargo build (wasm-release)"
+say "cargo build (wasm-release) --bin $bin"
 t=$SECONDS
-cargo build --locked --profile wasm-release --target wasm32-unknown-unknown -p ludus --bin ludus
+cargo build --locked --profile wasm-release --target wasm32-unknown-unknown -p ludus --bin "$bin"
 say "cargo build (wasm-release) took $((SECONDS - t))s"
-wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/ludus.wasm"
+wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/$bin.wasm"
 
 say "wasm-bindgen $bindgen_version"
 # The stage (the code before it is named and packaged) stays in the target directory: the
-# browser test packages a second version from it.
+# browser test packages a second version from it. Whatever the binary, the code is named
+# ludus.js and ludus_bg.wasm, as the page expects.
 stage="$CARGO_TARGET_DIR/web-stage"
+[ "$bin" = ludus ] || stage="$CARGO_TARGET_DIR/web-stage-$bin"
 rm -rf "$stage"
 mkdir -p "$stage"
-wasm-bindgen --target web --no-typescript --out-dir "$stage" "$wasm"
+wasm-bindgen --target web --no-typescript --out-name ludus --out-dir "$stage" "$wasm"
 
 # -O1, not -Oz: on the module rustc makes at opt-level z with fat LTO, -O1 takes about a minute
 # of CPU where -Os and -Oz take nine to twelve, and its output is the smaller one once

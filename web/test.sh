@@ -42,6 +42,12 @@ if [ ! -f "$stamp" ] || [ -n "$(find src crates/rules/src crates/ai/src crates/p
 else
   echo "== web/dist is up to date (built $(cat "$stamp"))"
 fi
+# The yardstick: an empty Bevy + egui app in the same page, built the same way. Rebuilt when
+# the game is (it links the game's library, which holds its page code).
+baseline="$CARGO_TARGET_DIR/web-baseline"
+if [ ! -f "$baseline/.built" ] || [ "$stamp" -nt "$baseline/.built" ] || [ src/bin/web-baseline.rs -nt "$baseline/.built" ]; then
+  LUDUS_WEB_BIN=web-baseline LUDUS_WEB_DIST="$baseline" bash web/build.sh
+fi
 
 # The bundle is served by ludus-server itself (--web), as on a LAN: the page also gets
 # ludus-server.json and must offer that server's WebSocket port. Free ports, a throwaway database.
@@ -55,21 +61,31 @@ for b in ludus-server ludus-cli; do
   [ -x "$bin_dir/$b" ] || { echo "web/test.sh: no $bin_dir/$b" >&2; exit 1; }
 done
 work="$(mktemp -d)"
-log="$work/server.log"
-"$bin_dir/ludus-server" --web web/dist --udp 127.0.0.1:0 \
-  --ws 127.0.0.1:0 --data "$work/data" >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-# Its first line: "ludus-server listening udp=ADDR ws=ADDR http=ADDR data=DIR".
-line=""
-# Up to 60 s (a debug build on a busy machine); usually the line is there at once.
-for _ in $(seq 600); do
-  line="$(grep -m1 '^ludus-server listening ' "$log" || true)"
-  [ -n "$line" ] && break
-  kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$line" ] || { echo "web/test.sh: the server did not start" >&2; cat "$log" >&2; exit 1; }
+servers=()
+trap 'for p in "${servers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+# Starts `ludus-server --web DIR` on free ports with a throwaway database; sets `line` to its
+# first line: "ludus-server listening udp=ADDR ws=ADDR http=ADDR data=DIR".
+serve() {
+  local dir="$1" name="$2" log="$work/$2.log"
+  "$bin_dir/ludus-server" --web "$dir" --udp 127.0.0.1:0 \
+    --ws 127.0.0.1:0 --data "$work/data-$name" >"$log" 2>&1 &
+  local pid=$!
+  servers+=("$pid")
+  line=""
+  # Up to 60 s (a debug build on a busy machine); usually the line is there at once.
+  for _ in $(seq 600); do
+    line="$(grep -m1 '^ludus-server listening ' "$log" || true)"
+    [ -n "$line" ] && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "web/test.sh: the server ($name) did not start" >&2
+  cat "$log" >&2
+  exit 1
+}
+serve "$baseline" baseline
+export LUDUS_BASELINE_URL="http://$(sed -n 's/.* http=\([^ ]*\) .*/\1/p' <<<"$line")/"
+serve web/dist game
 http="$(sed -n 's/.* http=\([^ ]*\) .*/\1/p' <<<"$line")"
 ws="$(sed -n 's/.* ws=\([^ ]*\) .*/\1/p' <<<"$line")"
 url="http://$http/"

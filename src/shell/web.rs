@@ -24,6 +24,8 @@ struct PageState {
     /// Milliseconds from the page's start to the first frame ready for the person: the first,
     /// slow frames over (see `warmup`), the board (if any) drawn and still. The cover goes then.
     ready_ms: Option<f64>,
+    /// The steps of the start, for the browser test's breakdown.
+    start: StartSteps,
     /// On the title screen: whether it shows everything without scrolling.
     title_fits: Option<bool>,
     game: Option<GameState>,
@@ -204,6 +206,41 @@ fn game_state(
     }
 }
 
+/// The steps of the page's start, in milliseconds from the page's start (`performance.now()`):
+/// the end of the first frame, of each frame after it until the page is ready, and the ready
+/// frame. The game and the empty baseline page (`src/bin/web-baseline.rs`) record them alike.
+#[derive(Resource, Serialize, Default, Clone, PartialEq, Debug)]
+pub struct StartSteps {
+    pub first_frame_ms: Option<f64>,
+    pub frames_ms: Vec<f64>,
+    pub ready_ms: Option<f64>,
+}
+
+impl StartSteps {
+    /// Notes the end of one frame (called in `Last`), and whether the page is ready with it.
+    /// Changes nothing once ready.
+    pub fn frame(&mut self, ready: bool) {
+        if self.ready_ms.is_some() {
+            return;
+        }
+        let Some(now) = now_ms() else { return };
+        self.first_frame_ms.get_or_insert(now);
+        self.frames_ms.push((now * 10.0).round() / 10.0);
+        if ready {
+            self.ready_ms = Some(now);
+        }
+    }
+}
+
+/// Writes `state` as JSON into the page's state element.
+pub fn write_state<T: Serialize>(state: &T) {
+    match (serde_json::to_string(state), element()) {
+        (Ok(json), Some(e)) => e.set_text_content(Some(&json)),
+        (Err(e), _) => warn!("the page state could not be encoded: {e}"),
+        (_, None) => {}
+    }
+}
+
 fn element() -> Option<web_sys::Element> {
     let document = web_sys::window()?.document()?;
     if let Some(e) = document.get_element_by_id(STATE_ELEMENT) {
@@ -235,7 +272,7 @@ fn publish(
     press_log: Res<crate::board::input::PressLog>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     touches: Res<Touches>,
-    mut ready_ms: Local<Option<f64>>,
+    mut steps: ResMut<StartSteps>,
     mut last: Local<Option<PageState>>,
 ) {
     let screen = *screen.get();
@@ -262,8 +299,8 @@ fn publish(
             (Screen::Playing, None) => false,
             _ => true,
         };
-    if ready && ready_ms.is_none() {
-        *ready_ms = now_ms();
+    if steps.ready_ms.is_none() {
+        steps.frame(ready);
     }
     let state = PageState {
         screen: match screen {
@@ -279,7 +316,8 @@ fn publish(
             Screen::Profile => "profile",
             Screen::Puzzles => "puzzles",
         },
-        ready_ms: *ready_ms,
+        ready_ms: steps.ready_ms,
+        start: steps.clone(),
         title_fits: if screen == Screen::Title { title_fits.0 } else { None },
         game,
         online: online_state(&net, online.as_deref()),
@@ -288,14 +326,10 @@ fn publish(
     if last.as_ref() == Some(&state) {
         return;
     }
-    match (serde_json::to_string(&state), element()) {
-        (Ok(json), Some(e)) => e.set_text_content(Some(&json)),
-        (Err(e), _) => warn!("the page state could not be encoded: {e}"),
-        (_, None) => {}
-    }
+    write_state(&state);
     *last = Some(state);
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Last, publish);
+    app.init_resource::<StartSteps>().add_systems(Last, publish);
 }

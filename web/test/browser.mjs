@@ -45,8 +45,8 @@ function check(name, ok, detail = '') {
   return ok;
 }
 
-const profile = mkdtempSync(path.join(os.tmpdir(), 'ludus-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
+/** A fresh Chromium with its own profile in `dir`: software WebGL, touch, 1280x800. */
+const launch = (dir) => chromium.launchPersistentContext(dir, {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
   args: [
@@ -64,6 +64,8 @@ const context = await chromium.launchPersistentContext(profile, {
   deviceScaleFactor: 1,
   hasTouch: true,
 });
+const profile = mkdtempSync(path.join(os.tmpdir(), 'ludus-chromium-'));
+const context = await launch(profile);
 
 // Every console error and uncaught exception on any page fails the test.
 const problems = [];
@@ -303,7 +305,101 @@ async function twoVersions(site, v1, v2) {
   }
 }
 
+/** Where a visit's start went, from the page's own timings (ms from navigation): the document,
+ * the code's JavaScript imported, the module downloaded, compiled and instantiated with the
+ * app's `main` run, the first frame, each frame until ready (the slow ones compile shaders and
+ * code as first used), ready. */
+async function startSteps(page, s) {
+  const t = await page.evaluate(() => {
+    const mark = (name) => performance.getEntriesByName(name, 'mark')[0]?.startTime ?? null;
+    const wasm = performance.getEntriesByType('resource').find((e) => /\.wasm$/.test(e.name));
+    const nav = performance.getEntriesByType('navigation')[0];
+    return {
+      document: nav?.responseEnd ?? null,
+      js: mark('ludus:js'),
+      wasmStart: wasm?.startTime ?? null,
+      wasmEnd: wasm?.responseEnd ?? null,
+      fromWorker: wasm ? wasm.workerStart > 0 : null,
+      started: mark('ludus:started'),
+    };
+  });
+  const frames = s.start?.frames_ms ?? [];
+  const gaps = frames.slice(1).map((f, i) => f - frames[i]);
+  return {
+    ...t,
+    firstFrame: s.start?.first_frame_ms ?? null,
+    frames: frames.length,
+    slowFrames: gaps.filter((g) => g >= 100).length,
+    longestFrame: gaps.length ? Math.max(...gaps) : null,
+    ready: s.ready_ms,
+  };
+}
+
+/** One line of a start's steps, for the log and the results page. */
+function stepsLine(label, t) {
+  const ms = (v) => (v == null ? '-' : `${Math.round(v)}`);
+  return `START ${label}: document ${ms(t.document)}, js ${ms(t.js)}, wasm ${ms(t.wasmStart)}-${ms(t.wasmEnd)}` +
+    `${t.fromWorker ? ' (service worker)' : ''}, started ${ms(t.started)}, first frame ${ms(t.firstFrame)}, ` +
+    `${t.frames} frames to ready (${t.slowFrames} of 100 ms or more, longest ${ms(t.longestFrame)}), ready ${ms(t.ready)}`;
+}
+
+/** Compiles the page's module again from its bytes, alone: how long the compilation takes. */
+async function compileAlone(page) {
+  return page.evaluate(async () => {
+    const wasm = performance.getEntriesByType('resource').find((e) => /\.wasm$/.test(e.name));
+    const bytes = await (await fetch(wasm.name)).arrayBuffer();
+    const from = performance.now();
+    await WebAssembly.compile(bytes);
+    return Math.round(performance.now() - from);
+  });
+}
+
+/** Step 0, the yardstick: the same page with an empty Bevy + egui app (src/bin/web-baseline.rs,
+ * served by a second ludus-server), in a Chromium of its own: a first visit, then a second one
+ * from its service worker. Returns the two visits' steps. */
+async function baseline(url) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ludus-chromium-baseline-'));
+  const browser = await launch(dir);
+  try {
+    const page = await browser.newPage();
+    watch(page, 'baseline');
+    await page.goto(url, { waitUntil: 'commit' });
+    const s = await until(page, 'the baseline\'s first ready frame', (s) => s.ready_ms != null, 60000);
+    const first = await startSteps(page, s);
+    first.compile = await compileAlone(page);
+    // Its service worker keeps the page for the second visit; the game's second visit comes
+    // minutes into a session: let this one sit a little too.
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForTimeout(5000);
+    await page.close();
+    const second = await browser.newPage();
+    watch(second, 'baseline second visit');
+    await second.goto(url, { waitUntil: 'commit' });
+    const again = await until(second, 'the baseline\'s first ready frame of a second visit', (s) => s.ready_ms != null, 60000);
+    const cached = await startSteps(second, again);
+    await second.close();
+    return { first, cached };
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let yardstick = null;
 try {
+  // 0. The yardstick (web/test.sh serves it): an empty Bevy + egui page, built the same way.
+  const baselineUrl = process.env.LUDUS_BASELINE_URL ?? '';
+  if (baselineUrl) {
+    yardstick = await baseline(baselineUrl);
+    console.log(stepsLine('baseline first visit', yardstick.first));
+    console.log(`     baseline: the module compiles alone in ${yardstick.first.compile} ms`);
+    console.log(`BASELINE_READY_MS ${Math.round(yardstick.first.ready)}`);
+    console.log(stepsLine('baseline second visit', yardstick.cached));
+    console.log(`BASELINE_READY_MS_CACHED ${Math.round(yardstick.cached.ready)}`);
+  } else {
+    console.log('     (no LUDUS_BASELINE_URL: no yardstick)');
+  }
+
   // 1. Without WebGL2 the page says so, before downloading the game.
   {
     const page = await context.newPage();
@@ -397,16 +493,16 @@ try {
   page.on('response', (r) => /ludus_bg-[0-9a-f]{16}\.wasm$/.test(r.url()) && (wasmResponse = r));
   await page.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
   let s = await until(page, 'the first interactive frame', (s) => s.ready_ms != null, 60000);
-  const timing = await page.evaluate(() => {
-    const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
-    const nav = performance.getEntriesByType('navigation')[0];
-    return { wasmEnd: wasm?.responseEnd, wasmBytes: wasm?.encodedBodySize, domContentLoaded: nav?.domContentLoadedEventEnd };
-  });
+  const steps = await startSteps(page, s);
   const headers = wasmResponse ? await wasmResponse.allHeaders() : {};
+  // The body as it crossed the wire (compressed); the page's resource timing reports it decoded.
+  const sizes = wasmResponse ? await wasmResponse.request().sizes() : {};
   console.log(
     `     wasm: ${headers['content-type']}, encoding ${headers['content-encoding'] ?? 'none'}, ` +
-      `${timing.wasmBytes} bytes over the wire, downloaded at ${Math.round(timing.wasmEnd)} ms`,
+      `${sizes.responseBodySize} bytes over the wire, downloaded at ${Math.round(steps.wasmEnd)} ms`,
   );
+  console.log(stepsLine('game first visit', steps));
+  console.log(`     game: the module compiles alone in ${await compileAlone(page)} ms`);
   check('wasm served as application/wasm', headers['content-type'] === 'application/wasm', headers['content-type']);
   if (wsPort) {
     const expected = `ws://${new URL(base).hostname}:${wsPort}`;
@@ -419,6 +515,7 @@ try {
     `${Math.round(s.ready_ms)} ms`,
   );
   console.log(`READY_MS ${Math.round(s.ready_ms)}`);
+  if (yardstick) console.log(`READY_RATIO ${(s.ready_ms / yardstick.first.ready).toFixed(2)} (the game's first visit to the baseline's; target 1.5)`);
   check(
     'the game starts from the address',
     s.screen === 'playing' && s.game?.variant === 'alquerque' && s.game.players.join() === 'human,easy',
@@ -698,6 +795,10 @@ try {
     const fromWorker = await second.evaluate(() =>
       performance.getEntriesByType('resource').filter((e) => /\.wasm$/.test(e.name)).map((e) => e.workerStart > 0));
     console.log(`READY_MS_CACHED ${Math.round(again.ready_ms)} (the code from the service worker: ${fromWorker.join() || 'not fetched'})`);
+    console.log(stepsLine('game second visit', await startSteps(second, again)));
+    if (yardstick) {
+      console.log(`READY_RATIO_CACHED ${(again.ready_ms / yardstick.cached.ready).toFixed(2)} (the game's second visit to the baseline's; target 1.2)`);
+    }
     await second.close();
 
     await context.setOffline(true);
