@@ -66,7 +66,7 @@ mod page {
     }
 
     fn label(mut contexts: EguiContexts) -> Result {
-        egui::CentralPanel::default().show(contexts.ctx_mut()?, |ui| {
+        egui::Area::new("baseline".into()).show(contexts.ctx_mut()?, |ui| {
             ui.label("Ludus");
         });
         Ok(())

@@ -786,6 +786,19 @@ fn animate(
     }
 }
 
+/// Asks for frames until the board shows the session's position, still: the game otherwise
+/// draws only when something asks, and a change made late in a frame would wait for the next
+/// input or timer.
+fn draw_until_settled(
+    session: Option<Res<Session>>,
+    view: Res<BoardView>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if session.is_some_and(|s| !view.settled(&s)) {
+        redraw.write(RequestRedraw);
+    }
+}
+
 /// Spawns highlight marks under the board root.
 struct Marks<'a, 'w, 's> {
     commands: &'a mut Commands<'w, 's>,
@@ -1028,7 +1041,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, background)
         .add_systems(
             Update,
-            (update_layout, sync_board, animate, sync_overlay, pulse_glow, drag_piece)
+            (update_layout, sync_board, animate, sync_overlay, pulse_glow, drag_piece, draw_until_settled)
                 .chain()
                 .in_set(crate::app::AppSet::View)
                 .run_if(in_state(Screen::Playing).or_else(in_state(Screen::Analysis))),

@@ -5,10 +5,11 @@
 //!
 //! In the browser the search's code gets the same treatment: the engine compiles a function to
 //! fast code only once it has run a while, on the processor the page draws with. So a short
-//! search of each game ([`WARM_NODES`] nodes) runs between the page's frames from the start, and
-//! the computer starts thinking only once it is over ([`Warmup::done`]): the person sees the
-//! board settle, then the computer's move, never a stutter while it thinks. The cover does not
-//! wait for that search: the person looks at the board, or plays the first move, meanwhile.
+//! search of each game ([`WARM_NODES`] nodes) runs between the page's frames once the first
+//! frames are drawn (before, it would only slow them and keep the cover up), and the computer
+//! starts thinking only once it is over ([`Warmup::done`]): the person sees the board settle,
+//! then the computer's move, never a stutter while it thinks. The cover does not wait for that
+//! search: the person looks at the board, or plays the first move, meanwhile.
 
 use crate::app::Screen;
 use crate::platform::background::Background;
@@ -70,8 +71,18 @@ struct WarmSearch {
     finished: bool,
 }
 
+/// Starts the search's first run once the first frames are drawn (the page's cover is gone):
+/// before that it would only slow them.
 #[cfg(target_arch = "wasm32")]
-fn warm_search(mut commands: Commands, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
+fn warm_search(
+    mut commands: Commands,
+    warmup: Res<Warmup>,
+    started: Option<Res<WarmSearch>>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+) {
+    if started.is_some() || !warmup.drawn() {
+        return;
+    }
     use ludus_rules::{AnyGame, Variant};
     // The game sleeps meanwhile: the search wakes it when it is over.
     let wake = crate::platform::background::Wake::new(proxy.as_deref());
@@ -103,12 +114,16 @@ fn count(
     search: Option<ResMut<WarmSearch>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let search_ready = search.is_none_or(|mut s| {
-        if !s.finished && !s.work.take().is_empty() {
-            s.finished = true;
+    // In the browser the search's first run comes after the first frames; elsewhere there is none.
+    let search_ready = match search {
+        Some(mut s) => {
+            if !s.finished && !s.work.take().is_empty() {
+                s.finished = true;
+            }
+            s.finished
         }
-        s.finished
-    });
+        None => !cfg!(target_arch = "wasm32"),
+    };
     if !warmup.done() && warmup.frame(time.delta_secs(), search_ready) {
         // Frames keep coming until the first ones are drawn (the game otherwise draws only when
         // something changes). The search wakes the game when it is over.
@@ -123,7 +138,7 @@ fn restart(mut warmup: ResMut<Warmup>) {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Warmup>().add_systems(First, count).add_systems(OnEnter(Screen::Playing), restart);
     #[cfg(target_arch = "wasm32")]
-    app.add_systems(Startup, warm_search);
+    app.add_systems(Update, warm_search);
 }
 
 #[cfg(test)]

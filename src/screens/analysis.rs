@@ -20,14 +20,9 @@ pub(super) fn show_selected(
     analysis: Option<Res<Analysis>>,
     session: Option<ResMut<Session>>,
     mut view: ResMut<BoardView>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
+    // The board asks for frames until it is settled (`board::view`).
     let (Some(analysis), Some(mut session)) = (analysis, session) else { return };
-    if !view.settled(&session) {
-        // The board ends an animation by redrawing itself, the highlights after that: frames
-        // until it is settled (nothing else asks for them here).
-        redraw.write(bevy::window::RequestRedraw);
-    }
     let s = analysis.selected.min(analysis.moves().len());
     if session.game.ply() != s || !session.review {
         session.review_position(prefix(&analysis.game, s));
