@@ -43,9 +43,12 @@ else
   echo "== web/dist is up to date (built $(cat "$stamp"))"
 fi
 # The yardstick: an empty Bevy + egui app in the same page, built the same way. Rebuilt when
-# the game is (it links the game's library, which holds its page code).
+# the page, the build or what it takes from the game's library changes (its start's rules and
+# the page state), not with every change of the game: its link takes minutes.
 baseline="$CARGO_TARGET_DIR/web-baseline"
-if [ ! -f "$baseline/.built" ] || [ "$stamp" -nt "$baseline/.built" ] || [ src/bin/web-baseline.rs -nt "$baseline/.built" ]; then
+if [ ! -f "$baseline/.built" ] || [ -n "$(find src/bin/web-baseline.rs src/players/warmup.rs src/shell/web.rs \
+  src/platform/background.rs web/index.html web/sw.js web/build.sh web/package.sh Cargo.toml Cargo.lock \
+  -newer "$baseline/.built" -print -quit)" ]; then
   LUDUS_WEB_BIN=web-baseline LUDUS_WEB_DIST="$baseline" bash web/build.sh
 fi
 

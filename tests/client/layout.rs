@@ -62,8 +62,11 @@ fn wings_import_only_wings_below_them_and_modules_form_no_circle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = BTreeMap::new();
     modules(&src, "", &mut files);
+    // The library's root, and the binaries (`main.rs`, `bin/`): they use the library from
+    // outside, as `ludus::`.
     files.remove("lib");
     files.remove("main");
+    files.retain(|module, _| !module.starts_with("bin::"));
     let rank = |wing: &str| WINGS.iter().position(|w| *w == wing);
     let mut problems = Vec::new();
     // Module graph: `a::b` uses `c::d` (or `c` when `c` has no such module).

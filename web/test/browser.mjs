@@ -331,6 +331,7 @@ async function startSteps(page, s) {
     frames: frames.length,
     slowFrames: gaps.filter((g) => g >= 100).length,
     longestFrame: gaps.length ? Math.max(...gaps) : null,
+    gaps,
     ready: s.ready_ms,
   };
 }
@@ -340,7 +341,8 @@ function stepsLine(label, t) {
   const ms = (v) => (v == null ? '-' : `${Math.round(v)}`);
   return `START ${label}: document ${ms(t.document)}, js ${ms(t.js)}, wasm ${ms(t.wasmStart)}-${ms(t.wasmEnd)}` +
     `${t.fromWorker ? ' (service worker)' : ''}, started ${ms(t.started)}, first frame ${ms(t.firstFrame)}, ` +
-    `${t.frames} frames to ready (${t.slowFrames} of 100 ms or more, longest ${ms(t.longestFrame)}), ready ${ms(t.ready)}`;
+    `${t.frames} frames to ready (${t.slowFrames} of 100 ms or more, longest ${ms(t.longestFrame)}: ${t.gaps.map(ms).join(' ')}), ` +
+    `ready ${ms(t.ready)}${t.wire != null ? `; ${t.wire} bytes of code over the wire` : ''}`;
 }
 
 /** Compiles the page's module again from its bytes, alone: how long the compilation takes. */
@@ -352,6 +354,24 @@ async function compileAlone(page) {
     await WebAssembly.compile(bytes);
     return Math.round(performance.now() - from);
   });
+}
+
+/** Watches the browser's network log of `page` for the game's module: `bytes()` is what crossed
+ * the wire for it (compressed, with the headers; the page's resource timing reports the body
+ * decoded), or null if it came from elsewhere (the service worker's cache). */
+async function wireBytes(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const requests = new Set();
+  let wire = null;
+  cdp.on('Network.responseReceived', (e) => /\.wasm$/.test(e.response.url) && requests.add(e.requestId));
+  cdp.on('Network.loadingFinished', (e) => requests.has(e.requestId) && (wire = e.encodedDataLength));
+  return {
+    bytes: async () => {
+      await cdp.detach().catch(() => {});
+      return wire;
+    },
+  };
 }
 
 /** A first visit and a second one (from the service worker) to `url`, in a Chromium of its own
@@ -366,9 +386,10 @@ async function twoVisits(url, label) {
     const page = await browser.newPage();
     watch(page, `${label} first visit`);
     await blank.close();
+    const wire = await wireBytes(page);
     await page.goto(url, { waitUntil: 'commit' });
     const s = await until(page, `the ${label}'s first ready frame`, (s) => s.ready_ms != null, 60000);
-    const first = await startSteps(page, s);
+    const first = { ...(await startSteps(page, s)), wire: await wire.bytes() };
     first.compile = await compileAlone(page);
     // The service worker keeps the page for the second visit, and the browser the compiled
     // code once it has run a while: a second visit comes later in a person's day.
@@ -507,23 +528,11 @@ try {
   watch(page, 'game');
   let wasmResponse = null;
   page.on('response', (r) => /ludus_bg-[0-9a-f]{16}\.wasm$/.test(r.url()) && (wasmResponse = r));
-  // The module's bytes as they crossed the wire (compressed, with the headers), from the
-  // browser's network log: the page's resource timing reports the body decoded.
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  const wasmRequests = new Set();
-  let wasmWire = null;
-  cdp.on('Network.responseReceived', (e) => /ludus_bg-[0-9a-f]{16}\.wasm$/.test(e.response.url) && wasmRequests.add(e.requestId));
-  cdp.on('Network.loadingFinished', (e) => wasmRequests.has(e.requestId) && (wasmWire = e.encodedDataLength));
   await page.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
   let s = await until(page, 'the first interactive frame', (s) => s.ready_ms != null, 60000);
   const steps = await startSteps(page, s);
   const headers = wasmResponse ? await wasmResponse.allHeaders() : {};
-  console.log(
-    `     wasm: ${headers['content-type']}, encoding ${headers['content-encoding'] ?? 'none'}, ` +
-      `${wasmWire ?? 'unknown'} bytes over the wire, downloaded at ${Math.round(steps.wasmEnd)} ms`,
-  );
-  await cdp.detach();
+  console.log(`     wasm: ${headers['content-type']}, encoding ${headers['content-encoding'] ?? 'none'}`);
   console.log(stepsLine('game first visit in the test', steps));
   check('wasm served as application/wasm', headers['content-type'] === 'application/wasm', headers['content-type']);
   if (wsPort) {
