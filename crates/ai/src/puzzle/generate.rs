@@ -37,7 +37,8 @@ use super::{Kind, MAX_STEPS, Puzzle, PuzzleGame, puzzle_fen, rating, side_letter
 use crate::level::Rng;
 use crate::score::{WIN, is_decisive, loss_in, win_in};
 use crate::tablebase::{Tablebase, Wdl, best_of_generic};
-use crate::{AnySearch, Level, Limits, Params, Search, TranspositionTable};
+use super::searches::Searches;
+use crate::{AnySearch, Level, Limits, Params, Search};
 use ludus_rules::repetition::is_threefold;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, Variant};
 use std::collections::HashSet;
@@ -140,11 +141,15 @@ pub struct Stats {
 }
 
 /// A puzzle before its id, themes and rating.
-struct Draft {
-    line: Vec<String>,
-    alts: Vec<Vec<String>>,
-    kind: Kind,
-    gain: u32,
+pub(super) struct Draft {
+    /// The solution.
+    pub(super) line: Vec<String>,
+    /// The alternatives at each player step.
+    pub(super) alts: Vec<Vec<String>>,
+    /// What the line achieves.
+    pub(super) kind: Kind,
+    /// The pieces won net (material).
+    pub(super) gain: u32,
 }
 
 /// Generates `cfg.count` puzzles: from the positions of `games` first (recorded games of
@@ -272,36 +277,49 @@ impl Generator<'_> {
     }
 
     fn finish(&self, pos: AnyPosition, fen: String, d: Draft) -> Option<Puzzle> {
-        let mut moves = Vec::new();
-        let mut p = pos;
-        for s in &d.line {
-            let mv = p.parse_move(s).ok()?;
-            p = p.try_play(&mv).ok()?;
-            moves.push(mv);
-        }
-        let mut accepted: Vec<AnyMove> = vec![moves[0]];
-        for s in d.alts.first().into_iter().flatten() {
-            accepted.push(pos.parse_move(s).ok()?);
-        }
-        let rating = if self.cfg.rate { rating::estimate(&pos, &accepted) } else { rating::BASE };
-        let alts = if d.alts.iter().all(Vec::is_empty) { Vec::new() } else { d.alts };
-        Some(Puzzle {
-            id: format!("{}-{:04}", id_prefix(self.cfg.variant), self.out.len() + 1),
-            game: self.cfg.variant,
-            fen,
-            side: side_letter(self.cfg.variant, pos.side_to_move()).to_string(),
-            themes: themes::of_line(self.cfg.variant, &pos, &moves, d.kind),
-            line: d.line,
-            alts,
-            kind: d.kind,
-            gain: d.gain,
-            rating,
-        })
+        let id = format!("{}-{:04}", id_prefix(self.cfg.variant), self.out.len() + 1);
+        puzzle_of(id, self.cfg.variant, pos, fen, d, self.cfg.rate)
     }
 }
 
+/// The puzzle `id` of a draft found at `pos` (notation `fen`), rated or at the base rating.
+pub(super) fn puzzle_of(
+    id: String,
+    variant: Variant,
+    pos: AnyPosition,
+    fen: String,
+    d: Draft,
+    rate: bool,
+) -> Option<Puzzle> {
+    let mut moves = Vec::new();
+    let mut p = pos;
+    for s in &d.line {
+        let mv = p.parse_move(s).ok()?;
+        p = p.try_play(&mv).ok()?;
+        moves.push(mv);
+    }
+    let mut accepted: Vec<AnyMove> = vec![*moves.first()?];
+    for s in d.alts.first().into_iter().flatten() {
+        accepted.push(pos.parse_move(s).ok()?);
+    }
+    let rating = if rate { rating::estimate(&pos, &accepted) } else { rating::BASE };
+    let alts = if d.alts.iter().all(Vec::is_empty) { Vec::new() } else { d.alts };
+    Some(Puzzle {
+        id,
+        game: variant,
+        fen,
+        side: side_letter(variant, pos.side_to_move()).to_string(),
+        themes: themes::of_line(variant, &pos, &moves, d.kind),
+        line: d.line,
+        alts,
+        kind: d.kind,
+        gain: d.gain,
+        rating,
+    })
+}
+
 /// The same position with the other side to move (Latrunculi), for the threat screen.
-fn flipped(pos: &AnyPosition) -> Option<AnyPosition> {
+pub(super) fn flipped(pos: &AnyPosition) -> Option<AnyPosition> {
     let AnyPosition::Latrunculi(_) = pos else { return None };
     let s = puzzle_fen(pos);
     let (board, side) = s.split_once(' ')?;
@@ -312,74 +330,101 @@ fn flipped(pos: &AnyPosition) -> Option<AnyPosition> {
 
 fn analyze_any(pos: &AnyPosition, cfg: &Config, stats: &mut Stats) -> Option<Draft> {
     match (pos, flipped(pos)) {
-        (AnyPosition::Latrunculi(p), Some(AnyPosition::Latrunculi(f))) => analyze(p, Some(f), cfg, stats),
-        (AnyPosition::Latrunculi(p), _) => analyze(p, None, cfg, stats),
-        (AnyPosition::Alquerque(p), _) => analyze(p, None, cfg, stats),
+        (AnyPosition::Latrunculi(p), Some(AnyPosition::Latrunculi(f))) => {
+            analyze(p, Some(f), cfg, stats, &mut Engine::new(cfg))
+        }
+        (AnyPosition::Latrunculi(p), _) => analyze(p, None, cfg, stats, &mut Engine::new(cfg)),
+        (AnyPosition::Alquerque(p), _) => analyze(p, None, cfg, stats, &mut Engine::new(cfg)),
     }
 }
 
-/// The search, with one table reused from search to search.
-struct Engine {
-    tt: Option<TranspositionTable>,
+/// The searches (one table reused from search to search), run now or a slice at a time.
+pub(super) struct Engine<P: PuzzleGame> {
+    searches: Searches<P>,
     params: Params,
     nodes: u64,
     tb: Option<Arc<Tablebase>>,
 }
 
-impl Engine {
-    fn new(cfg: &Config) -> Engine {
-        Engine { tt: None, params: Level::Hard.params_fixed(), nodes: cfg.nodes, tb: cfg.tablebase.clone() }
+impl<P: PuzzleGame> Engine<P> {
+    fn with(cfg: &Config, searches: Searches<P>) -> Engine<P> {
+        Engine { searches, params: Level::Hard.params_fixed(), nodes: cfg.nodes, tb: cfg.tablebase.clone() }
     }
 
-    /// The raw score (for `root`'s side to move) and principal variation of a search.
-    fn search<P: PuzzleGame>(&mut self, root: &P, history: &[P], depth: u32) -> (i32, Vec<P::Move>) {
-        let tt = self.tt.take().unwrap_or_else(|| TranspositionTable::new(TT_MB));
+    /// Every search runs when asked.
+    fn new(cfg: &Config) -> Engine<P> {
+        Engine::with(cfg, Searches::now(TT_MB))
+    }
+
+    /// The searches run by [`Engine::step`] (see [`Searches`]).
+    pub(super) fn sliced(cfg: &Config) -> Engine<P> {
+        Engine::with(cfg, Searches::sliced(TT_MB))
+    }
+
+    /// See [`Searches::waiting`].
+    pub(super) fn waiting(&self) -> bool {
+        self.searches.waiting()
+    }
+
+    /// See [`Searches::step`].
+    pub(super) fn step(&mut self, budget: u64) -> bool {
+        self.searches.step(budget)
+    }
+
+    /// See [`Searches::replay`].
+    pub(super) fn replay(&mut self) {
+        self.searches.replay();
+    }
+
+    /// The raw score (for `root`'s side to move) and principal variation of a search (`None`:
+    /// not finished yet).
+    fn search(&mut self, root: &P, history: &[P], depth: u32) -> Option<(i32, Vec<P::Move>)> {
         let limits = Limits { depth: Some(depth.max(1)), nodes: Some(self.nodes), time_ms: None };
-        let mut s = Search::with_table(*root, history, limits, self.params.clone(), SEED, tt);
-        if let Some(tb) = &self.tb {
-            s.set_tablebase(tb.clone());
-        }
-        s.run_to_end();
-        let info = s.info();
-        self.tt = Some(s.into_table());
-        (info.raw_score, info.pv)
+        let (params, tb) = (&self.params, &self.tb);
+        self.searches.search(|tt| {
+            let mut s = Search::with_table(*root, history, limits, params.clone(), SEED, tt);
+            if let Some(tb) = tb {
+                s.set_tablebase(tb.clone());
+            }
+            s
+        })
     }
 
     /// The value of `mv` for `root`'s side to move: the game's end, the tables' value, or
     /// minus the search of its position `depth - 1` plies deep; `history` holds the line's
     /// positions before `root`.
-    fn value<P: PuzzleGame>(&mut self, root: &P, history: &[P], mv: &P::Move, depth: u32) -> i32 {
+    fn value(&mut self, root: &P, history: &[P], mv: &P::Move, depth: u32) -> Option<i32> {
         let me = root.side_to_move();
         let child = root.play_unchecked(mv);
         let mut stack: Vec<P> = history.to_vec();
         stack.push(*root);
         stack.push(child);
         if let Some(o) = child.rule_outcome(is_threefold(&stack)) {
-            return match o.winner {
+            return Some(match o.winner {
                 Some(w) if w == me => win_in(1),
                 Some(_) => loss_in(1),
                 None => 0,
-            };
+            });
         }
         stack.pop();
         if let Some(tb) = &self.tb
             && let Some(p) = child.tablebase_probe(tb)
             && p.holds_with_clock(child.clock())
         {
-            return -p.score(1);
+            return Some(-p.score(1));
         }
-        let (r, _) = self.search(&child, &stack, depth.saturating_sub(1));
-        from_child(r)
+        let (r, _) = self.search(&child, &stack, depth.saturating_sub(1))?;
+        Some(from_child(r))
     }
 
     /// Every legal move with its value, best first (the rules' order among equals).
-    fn values<P: PuzzleGame>(&mut self, root: &P, history: &[P], depth: u32) -> Vec<(P::Move, i32)> {
-        self.scan(root, history, depth, None, |_| true).unwrap_or_default()
+    fn values(&mut self, root: &P, history: &[P], depth: u32) -> Option<Vec<(P::Move, i32)>> {
+        self.scan(root, history, depth, None, |_| true)
     }
 
     /// [`Engine::values`], `first` valued first, stopping early (`None`) as soon as
     /// `go_on` (given the values so far) says the position cannot be a puzzle.
-    fn scan<P: PuzzleGame>(
+    fn scan(
         &mut self,
         root: &P,
         history: &[P],
@@ -395,7 +440,7 @@ impl Engine {
         }
         let mut v: Vec<(P::Move, i32)> = Vec::with_capacity(moves.len());
         for m in moves {
-            let value = self.value(root, history, &m, depth);
+            let value = self.value(root, history, &m, depth)?;
             v.push((m, value));
             if !go_on(&v) {
                 return None;
@@ -426,37 +471,44 @@ fn wins_within(v: i32, plies: usize) -> bool {
     v >= win_in(plies)
 }
 
-fn analyze<P: PuzzleGame>(root: &P, flipped: Option<P>, cfg: &Config, stats: &mut Stats) -> Option<Draft> {
+/// The puzzle of `root`, if any (`flipped`: the same position with the other side to move,
+/// Latrunculi), by the searches of `e` (sliced: `None` while `e` is waiting for one).
+pub(super) fn analyze<P: PuzzleGame>(
+    root: &P,
+    flipped: Option<P>,
+    cfg: &Config,
+    stats: &mut Stats,
+    e: &mut Engine<P>,
+) -> Option<Draft> {
     if root.legal_moves().len() < 2 {
         return None;
     }
-    let mut e = Engine::new(cfg);
     if let Some(tb) = cfg.tablebase.clone()
         && root.tablebase_probe(&tb).is_some()
     {
         stats.candidates += 1;
         return table_puzzle(root, &tb);
     }
-    let (s, pv) = e.search(root, &[], cfg.screen_depth);
+    let (s, pv) = e.search(root, &[], cfg.screen_depth)?;
     if wins_within(s, MAX_WIN_PLIES) {
         stats.candidates += 1;
-        return win_puzzle(&mut e, root, pv.first().copied(), cfg);
+        return win_puzzle(e, root, pv.first().copied(), cfg);
     }
     if is_decisive(s) {
         return None;
     }
     if let Some(f) = flipped {
-        let (threat, _) = e.search(&f, &[], 3);
+        let (threat, _) = e.search(&f, &[], 3)?;
         if wins_within(threat, 3) {
             stats.candidates += 1;
-            if let Some(d) = defence_puzzle(&mut e, root, pv.first().copied(), cfg) {
+            if let Some(d) = defence_puzzle(e, root, pv.first().copied(), cfg) {
                 return Some(d);
             }
         }
     }
     if pv_gain(root, &pv) >= 1 {
         stats.candidates += 1;
-        return material_puzzle(&mut e, root, pv.first().copied(), cfg);
+        return material_puzzle(e, root, pv.first().copied(), cfg);
     }
     None
 }
@@ -481,7 +533,7 @@ fn names<P: PuzzleGame>(pos: &P, moves: &[P::Move]) -> Vec<String> {
 }
 
 fn win_puzzle<P: PuzzleGame>(
-    e: &mut Engine,
+    e: &mut Engine<P>,
     root: &P,
     first: Option<P::Move>,
     cfg: &Config,
@@ -518,13 +570,13 @@ fn win_puzzle<P: PuzzleGame>(
             return None;
         }
         // The opponent's longest defence.
-        let (_, pv) = e.search(&pos, &history, cfg.depth);
+        let (_, pv) = e.search(&pos, &history, cfg.depth)?;
         let reply = *pv.first()?;
         line.push(pos.move_to_string(&reply));
         history.push(pos);
         let mine = pos.play_unchecked(&reply);
         let left = plies - line.len();
-        let vals = e.values(&mine, &history, cfg.depth);
+        let vals = e.values(&mine, &history, cfg.depth)?;
         let good: Vec<P::Move> =
             vals.iter().filter(|(_, v)| wins_within(*v, left)).map(|(m, _)| *m).collect();
         let (&next, others) = good.split_first()?;
@@ -536,7 +588,7 @@ fn win_puzzle<P: PuzzleGame>(
 }
 
 fn material_puzzle<P: PuzzleGame>(
-    e: &mut Engine,
+    e: &mut Engine<P>,
     root: &P,
     first: Option<P::Move>,
     cfg: &Config,
@@ -581,7 +633,7 @@ fn material_puzzle<P: PuzzleGame>(
         if line.len() / 2 + 1 >= MAX_STEPS {
             return None;
         }
-        let (_, pv) = e.search(&pos, &history, cfg.depth);
+        let (_, pv) = e.search(&pos, &history, cfg.depth)?;
         let reply = *pv.first()?;
         line.push(pos.move_to_string(&reply));
         history.push(pos);
@@ -591,7 +643,7 @@ fn material_puzzle<P: PuzzleGame>(
         if mine.rule_outcome(is_threefold(&stack)).is_some() {
             return None;
         }
-        let vals = e.values(&mine, &history, cfg.depth);
+        let vals = e.values(&mine, &history, cfg.depth)?;
         let (next, top) = vals[0];
         if is_decisive(top) {
             return None;
@@ -612,7 +664,7 @@ fn loses(v: i32) -> bool {
 
 /// The only saving move of a position, if exactly one move does not lose and two or more do.
 fn only_save<P: PuzzleGame>(
-    e: &mut Engine,
+    e: &mut Engine<P>,
     pos: &P,
     history: &[P],
     first: Option<P::Move>,
@@ -629,7 +681,7 @@ fn only_save<P: PuzzleGame>(
 }
 
 fn defence_puzzle<P: PuzzleGame>(
-    e: &mut Engine,
+    e: &mut Engine<P>,
     root: &P,
     first: Option<P::Move>,
     cfg: &Config,
@@ -640,7 +692,7 @@ fn defence_puzzle<P: PuzzleGame>(
     let mut pos = root.play_unchecked(&first);
     // Longer while the defence stays forced, up to three player moves.
     while line.len() < 5 {
-        let (_, pv) = e.search(&pos, &history, cfg.depth);
+        let (_, pv) = e.search(&pos, &history, cfg.depth)?;
         let Some(reply) = pv.first().copied() else { break };
         let mine = pos.play_unchecked(&reply);
         let mut hist = history.clone();
@@ -650,7 +702,7 @@ fn defence_puzzle<P: PuzzleGame>(
         if mine.rule_outcome(is_threefold(&stack)).is_some() {
             break;
         }
-        let (_, pv) = e.search(&mine, &hist, cfg.screen_depth);
+        let (_, pv) = e.search(&mine, &hist, cfg.screen_depth)?;
         let Some(next) = only_save(e, &mine, &hist, pv.first().copied(), cfg) else { break };
         line.push(pos.move_to_string(&reply));
         line.push(mine.move_to_string(&next));

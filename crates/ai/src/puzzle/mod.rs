@@ -29,11 +29,17 @@
 //! rating ([`rating`]) comes from how often the computer players of the three levels find the
 //! first move.
 //!
+//! [`from_game`] makes puzzles from a finished game: the positions where a person missed a win
+//! or a capture, found by the game's review, kept when the verifier passes them. Their searches
+//! can run a slice at a time ([`searches`]), so that the game never waits for them.
+//!
 //! The JSON form is one array of puzzles per file (see [`to_json`] and [`from_json`]), each
 //! puzzle on one line, fields as in [`Puzzle`]; `alts` and `gain` are left out when empty.
 
+pub mod from_game;
 pub mod generate;
 pub mod rating;
+pub mod searches;
 pub mod themes;
 pub mod verify;
 

@@ -27,7 +27,8 @@
 use super::{Kind, MAX_STEPS, Puzzle, PuzzleGame, side_letter, themes};
 use crate::score::{WIN, WIN_BOUND};
 use crate::tablebase::{Tablebase, Wdl};
-use crate::{Level, Limits, Params, Search, TranspositionTable};
+use super::searches::Searches;
+use crate::{Level, Limits, Params, Search};
 use ludus_rules::repetition::is_threefold;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, Variant};
 use std::collections::HashSet;
@@ -91,10 +92,99 @@ impl Config {
 
 /// What is wrong with a puzzle (empty: it passes).
 pub fn verify(p: &Puzzle, cfg: &Config) -> Vec<String> {
+    let mut v = Verification::with(p, cfg, false);
+    loop {
+        if let Some(fails) = v.step(1 << 30) {
+            return fails;
+        }
+    }
+}
+
+/// A verification run a slice at a time: [`verify`]'s checks, its searches run by
+/// [`Verification::step`] (see [`Searches`]), for callers that must never wait long.
+pub struct Verification {
+    cfg: Config,
+    state: State,
+}
+
+/// Where a verification is.
+enum State {
+    /// Finished: the problems found.
+    Done(Vec<String>),
+    /// The engine's checks of a Latrunculi puzzle.
+    Latrunculi(Run<ludus_rules::latrunculi::Position>),
+    /// The engine's checks of an Alquerque puzzle.
+    Alquerque(Run<ludus_rules::alquerque::Position>),
+}
+
+/// The engine's checks (4 and 5) of a puzzle whose structure, moves and result are right.
+struct Run<P: PuzzleGame> {
+    start: P,
+    line: Vec<P::Move>,
+    alts: Vec<Vec<P::Move>>,
+    kind: Kind,
+    searches: Searches<P>,
+    params: Params,
+}
+
+impl<P: PuzzleGame> Run<P> {
+    fn new(start: P, line: Vec<P::Move>, alts: Vec<Vec<P::Move>>, kind: Kind, sliced: bool) -> Run<P> {
+        let searches = if sliced { Searches::sliced(TT_MB) } else { Searches::now(TT_MB) };
+        Run { start, line, alts, kind, searches, params: Level::Hard.params_fixed() }
+    }
+
+    /// Runs the search under way, then the checks again; the problems once they are through.
+    fn step(&mut self, cfg: &Config, budget: u64) -> Option<Vec<String>> {
+        if !self.searches.step(budget) {
+            return None;
+        }
+        self.searches.replay();
+        let mut v = Verifier { cfg, searches: &mut self.searches, params: &self.params, fails: Vec::new() };
+        let through = v.check(self.start, &self.line, &self.alts, self.kind).is_some();
+        let mut fails = v.fails;
+        if !through {
+            if self.searches.waiting() {
+                return None;
+            }
+            fails.push("the engine's checks stopped without a search to wait for".to_string());
+        }
+        Some(fails)
+    }
+}
+
+impl Verification {
+    /// Starts verifying `p` (the checks that need no search are made at once).
+    pub fn new(p: &Puzzle, cfg: &Config) -> Verification {
+        Verification::with(p, cfg, true)
+    }
+
+    fn with(p: &Puzzle, cfg: &Config, sliced: bool) -> Verification {
+        let state = match prepare(p, sliced) {
+            Ok(state) => state,
+            Err(fails) => State::Done(fails),
+        };
+        Verification { cfg: cfg.clone(), state }
+    }
+
+    /// Runs about `budget` nodes of search; the problems found (empty: the puzzle passes)
+    /// once the verification is finished.
+    pub fn step(&mut self, budget: u64) -> Option<Vec<String>> {
+        let fails = match &mut self.state {
+            State::Done(fails) => return Some(fails.clone()),
+            State::Latrunculi(run) => run.step(&self.cfg, budget)?,
+            State::Alquerque(run) => run.step(&self.cfg, budget)?,
+        };
+        self.state = State::Done(fails.clone());
+        Some(fails)
+    }
+}
+
+/// Checks 1 to 3; the engine's checks to run when they pass.
+fn prepare(p: &Puzzle, sliced: bool) -> Result<State, Vec<String>> {
     let mut fails = Vec::new();
     let start = match p.position() {
         Ok(s) => s,
-        Err(e) => return vec![e.to_string()],
+        Err(e) => return Err(vec![e.to_string()]),
     };
     // 1. Structure.
     if p.id.is_empty() {
@@ -131,22 +221,22 @@ pub fn verify(p: &Puzzle, cfg: &Config) -> Vec<String> {
         fails.push(format!("rating {} out of range", p.rating));
     }
     if !fails.is_empty() || p.line.is_empty() {
-        return fails;
+        return Err(fails);
     }
     // 2. Legality.
     let mut game = AnyGame::from_position(start);
     if game.is_over() {
-        return vec!["the game is already over in the start position".to_string()];
+        return Err(vec!["the game is already over in the start position".to_string()]);
     }
     let mut moves = Vec::new();
     for (i, s) in p.line.iter().enumerate() {
         if game.is_over() {
-            return vec![format!("move {} '{s}' comes after the end of the game", i + 1)];
+            return Err(vec![format!("move {} '{s}' comes after the end of the game", i + 1)]);
         }
         match game.position().parse_move(s) {
             Ok(mv) if game.play(&mv).is_ok() => moves.push(mv),
-            Ok(_) => return vec![format!("move {} '{s}' cannot be played", i + 1)],
-            Err(e) => return vec![format!("move {} '{s}' is illegal: {e}", i + 1)],
+            Ok(_) => return Err(vec![format!("move {} '{s}' cannot be played", i + 1)]),
+            Err(e) => return Err(vec![format!("move {} '{s}' is illegal: {e}", i + 1)]),
         }
     }
     let mut alts: Vec<Vec<AnyMove>> = Vec::new();
@@ -204,10 +294,9 @@ pub fn verify(p: &Puzzle, cfg: &Config) -> Vec<String> {
         Err(e) => fails.push(e.to_string()),
     }
     if !fails.is_empty() {
-        return fails;
+        return Err(fails);
     }
     // 4 and 5. The engine.
-    let mut v = Verifier { cfg, tt: None, params: Level::Hard.params_fixed(), fails: Vec::new() };
     fn lat(m: &AnyMove) -> Option<ludus_rules::latrunculi::Move> {
         if let AnyMove::Latrunculi(m) = m { Some(*m) } else { None }
     }
@@ -218,15 +307,14 @@ pub fn verify(p: &Puzzle, cfg: &Config) -> Vec<String> {
         AnyPosition::Latrunculi(s) => {
             let line: Vec<_> = moves.iter().filter_map(lat).collect();
             let alts: Vec<Vec<_>> = alts.iter().map(|l| l.iter().filter_map(lat).collect()).collect();
-            v.check(s, &line, &alts, p.kind);
+            Ok(State::Latrunculi(Run::new(s, line, alts, p.kind, sliced)))
         }
         AnyPosition::Alquerque(s) => {
             let line: Vec<_> = moves.iter().filter_map(alq).collect();
             let alts: Vec<Vec<_>> = alts.iter().map(|l| l.iter().filter_map(alq).collect()).collect();
-            v.check(s, &line, &alts, p.kind);
+            Ok(State::Alquerque(Run::new(s, line, alts, p.kind, sliced)))
         }
     }
-    v.fails
 }
 
 /// Verifies a set: each failure as (puzzle id, reason), duplicate ids included.
@@ -248,10 +336,10 @@ pub fn verify_all(
     out
 }
 
-struct Verifier<'a> {
+struct Verifier<'a, P: PuzzleGame> {
     cfg: &'a Config,
-    tt: Option<TranspositionTable>,
-    params: Params,
+    searches: &'a mut Searches<P>,
+    params: &'a Params,
     fails: Vec<String>,
 }
 
@@ -286,69 +374,71 @@ impl std::fmt::Display for Value {
     }
 }
 
-impl Verifier<'_> {
+impl<P: PuzzleGame> Verifier<'_, P> {
     fn tb(&self) -> Option<&Arc<Tablebase>> {
         self.cfg.tablebase.as_ref()
     }
 
     /// The value of every legal move of `line[last]` for its mover; `line` holds the
     /// positions from the puzzle's start.
-    fn values<P: PuzzleGame>(&mut self, line: &[P], depth: u32) -> Vec<(P::Move, Value)> {
-        let (pos, _) = line.split_last().expect("a position");
-        pos.legal_moves().into_iter().map(|m| (m, self.value(line, &m, depth))).collect()
+    /// (`None`: a search is not finished yet.)
+    fn values(&mut self, line: &[P], depth: u32) -> Option<Vec<(P::Move, Value)>> {
+        let (pos, _) = line.split_last()?;
+        pos.legal_moves().into_iter().map(|m| Some((m, self.value(line, &m, depth)?))).collect()
     }
 
-    fn value<P: PuzzleGame>(&mut self, line: &[P], mv: &P::Move, depth: u32) -> Value {
+    fn value(&mut self, line: &[P], mv: &P::Move, depth: u32) -> Option<Value> {
         let pos = line[line.len() - 1];
         let child = pos.play_unchecked(mv);
         let mut stack = line.to_vec();
         stack.push(child);
         if let Some(o) = child.rule_outcome(is_threefold(&stack)) {
-            return Value(match o.winner {
+            return Some(Value(match o.winner {
                 Some(w) if w == pos.side_to_move() => WIN - 1,
                 Some(_) => -WIN + 1,
                 None => 0,
-            });
+            }));
         }
         if let Some(tb) = self.tb()
             && let Some(probe) = child.tablebase_probe(tb)
             && probe.holds_with_clock(child.clock())
         {
             let d = i32::from(probe.plies_to_end) + 1;
-            return Value(match probe.wdl {
+            return Some(Value(match probe.wdl {
                 Wdl::Win => -WIN + d,
                 Wdl::Loss => WIN - d,
                 Wdl::Draw => 0,
-            });
+            }));
         }
-        let tt = self.tt.take().unwrap_or_else(|| TranspositionTable::new(TT_MB));
         let limits = Limits {
             depth: Some(depth.saturating_sub(1).max(1)),
             nodes: Some(self.cfg.nodes),
             time_ms: None,
         };
-        let mut s = Search::with_table(child, line, limits, self.params.clone(), SEED, tt);
-        if let Some(tb) = self.tb() {
-            s.set_tablebase(tb.clone());
-        }
-        s.run_to_end();
-        let r = s.info().raw_score;
-        self.tt = Some(s.into_table());
+        let (params, tb) = (self.params, self.cfg.tablebase.as_ref());
+        let (r, _) = self.searches.search(|tt| {
+            let mut s = Search::with_table(child, line, limits, params.clone(), SEED, tt);
+            if let Some(tb) = tb {
+                s.set_tablebase(tb.clone());
+            }
+            s
+        })?;
         // The child's score is its mover's: a win in n there is a loss in n + 1 here.
-        Value(if r >= WIN_BOUND {
+        Some(Value(if r >= WIN_BOUND {
             -r + 1
         } else if r <= -WIN_BOUND {
             -r - 1
         } else {
             -r
-        })
+        }))
     }
 
-    fn name<P: PuzzleGame>(pos: &P, mv: &P::Move) -> String {
+    fn name(pos: &P, mv: &P::Move) -> String {
         pos.move_to_string(mv)
     }
 
-    fn check<P: PuzzleGame>(&mut self, start: P, line: &[P::Move], alts: &[Vec<P::Move>], kind: Kind) {
+    /// (`None`: a search is not finished yet.)
+    fn check(&mut self, start: P, line: &[P::Move], alts: &[Vec<P::Move>], kind: Kind) -> Option<()> {
         let mut positions = vec![start];
         for mv in line {
             let last = positions[positions.len() - 1];
@@ -362,7 +452,7 @@ impl Verifier<'_> {
             let left = plies - i;
             // A win is searched at least as deep as the plies left.
             let depth = if kind.is_win() { self.cfg.depth.max(left as u32) } else { self.cfg.depth };
-            let vals = self.values(path, depth);
+            let vals = self.values(path, depth)?;
             let value_of = |m: &P::Move| vals.iter().find(|(x, _)| x == m).map(|(_, v)| *v);
             let Some(main) = value_of(&line[i]) else { continue };
             if i % 2 == 1 {
@@ -454,11 +544,12 @@ impl Verifier<'_> {
                 _ => {}
             }
         }
+        Some(())
     }
 
     /// An opponent reply (position `i` of the line).
     #[allow(clippy::too_many_arguments)]
-    fn check_reply<P: PuzzleGame>(
+    fn check_reply(
         &mut self,
         pos: &P,
         reply: &P::Move,
