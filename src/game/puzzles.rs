@@ -9,6 +9,7 @@ use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
 use crate::platform::storage::Document;
 use bevy::prelude::*;
+use ludus_ai::puzzle::from_game::GamePuzzle;
 use ludus_ai::puzzle::{Puzzle, Theme, from_json};
 use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
@@ -326,11 +327,24 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The puzzles of a finished game being played (see `ludus_ai::puzzle::from_game`): the one on
+/// the board came from the position before move `move_number`; `rest` come next, in the
+/// game's order. Tries of them do not move the puzzle rating: they are not rated puzzles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FromGame {
+    /// The number of the move to find, as the game counts its moves.
+    pub move_number: usize,
+    /// The game's puzzles still to come.
+    pub rest: VecDeque<GamePuzzle>,
+}
+
 /// The puzzle on the board (with a lesson-like [`Session`] on its position).
 #[derive(Resource, Clone, Debug)]
 pub struct PuzzleRun {
-    /// The puzzle's index in [`puzzles`].
-    pub index: usize,
+    /// The puzzle's index in [`puzzles`] (a finished game's puzzle: none).
+    pub index: Option<usize>,
+    /// A finished game's puzzle, and those that follow it.
+    pub from_game: Option<FromGame>,
     /// The checking of the player's moves.
     pub trainer: Trainer,
     /// Moves the board plays by itself, in order, each once the board is still (the
@@ -355,8 +369,13 @@ pub struct PuzzleRun {
 impl PuzzleRun {
     /// A run of puzzle `index`.
     pub fn new(index: usize, puzzle: Puzzle) -> PuzzleRun {
+        PuzzleRun::with(Some(index), puzzle)
+    }
+
+    fn with(index: Option<usize>, puzzle: Puzzle) -> PuzzleRun {
         PuzzleRun {
             index,
+            from_game: None,
             trainer: Trainer::new(puzzle),
             queue: VecDeque::new(),
             known: 0,
@@ -369,17 +388,30 @@ impl PuzzleRun {
         }
     }
 
+    /// A run of the first of a finished game's puzzles (`None` if there is none); the others
+    /// follow it.
+    pub fn from_game(puzzles: impl IntoIterator<Item = GamePuzzle>) -> Option<PuzzleRun> {
+        let mut rest: VecDeque<GamePuzzle> = puzzles.into_iter().collect();
+        let first = rest.pop_front()?;
+        let from_game = FromGame { move_number: first.move_number(), rest };
+        Some(PuzzleRun { from_game: Some(from_game), ..PuzzleRun::with(None, first.puzzle) })
+    }
+
     /// The puzzle.
     pub fn puzzle(&self) -> &Puzzle {
         &self.trainer.puzzle
     }
 
-    /// Counts the try once in `profile` (and saves it): solved, or missed.
+    /// Counts the try once in `profile` (and saves it): solved, or missed. A finished game's
+    /// puzzle is not rated: the profile is left as it is.
     pub fn count(&mut self, profile: &mut PuzzleProfile, solved: bool) {
         if self.counted {
             return;
         }
         self.counted = true;
+        if self.from_game.is_some() {
+            return;
+        }
         self.before = Some(profile.rating);
         profile.record(&self.trainer.puzzle, solved);
         profile.save();

@@ -1,13 +1,16 @@
 //! The post-game analysis's work: the engine's review of a finished game (`ludus_ai::review`)
 //! run in the background, the evaluations as they come, the position shown, and opening and
-//! leaving the analysis (the screen is `screens::analysis`).
+//! leaving the analysis (the screen is `screens::analysis`). Once every position is evaluated,
+//! the puzzles of the game (`ludus_ai::puzzle::from_game`: a person's missed wins and captures)
+//! are made and checked in the background too.
 
 use crate::app::{AppSet, Screen};
-use crate::game::session::{Level, Seats, Session};
+use crate::game::session::{Level, Player, Seats, Session};
 use crate::platform::background::Background;
 use crate::players::endgames::Endgames;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
+use ludus_ai::puzzle::from_game::{Finder, GamePuzzle, candidates};
 use ludus_ai::review::{Analyser, Mark, PlyEval, classify, prefix};
 use ludus_ai::tablebase::Tablebase;
 use ludus_rules::{AnyGame, AnyMove};
@@ -41,6 +44,19 @@ pub struct Analysis {
     work: Option<Background<(usize, PlyEval)>>,
     /// The background work starts at the next update (with the endgame tables, if ready).
     starting: bool,
+    /// The game's puzzles that passed the check so far.
+    puzzles: Vec<GamePuzzle>,
+    /// Every candidate has been made and checked.
+    puzzles_checked: bool,
+    puzzle_work: Option<Background<Found>>,
+}
+
+/// What the making and checking of the game's puzzles reports.
+enum Found {
+    /// A puzzle that passed the check.
+    Puzzle(GamePuzzle),
+    /// Every candidate has been looked at.
+    Done,
 }
 
 impl Analysis {
@@ -60,6 +76,56 @@ impl Analysis {
             back: None,
             work: None,
             starting: true,
+            puzzles: Vec::new(),
+            puzzles_checked: false,
+            puzzle_work: None,
+        }
+    }
+
+    /// The game's puzzles (see `ludus_ai::puzzle::from_game`) once every one has been made
+    /// and checked, in the game's order; `None` while that is going on.
+    pub fn game_puzzles(&self) -> Option<&[GamePuzzle]> {
+        self.puzzles_checked.then_some(self.puzzles.as_slice())
+    }
+
+    /// Whether background work is going on or about to start.
+    fn busy(&self) -> bool {
+        self.starting || self.work.is_some() || (self.took.is_some() && !self.puzzles_checked)
+    }
+
+    /// Stops the background work for good (the puzzles found so far are all there will be).
+    pub fn stop(&mut self) {
+        self.work = None;
+        self.starting = false;
+        self.puzzle_work = None;
+        self.puzzles_checked = true;
+    }
+
+    /// Starts making the game's puzzles from the evaluations (once), and takes those checked.
+    fn poll_puzzles(&mut self, tb: Option<Arc<Tablebase>>) {
+        if self.puzzle_work.is_none() {
+            let people = self.seats.players.map(|p| !matches!(p, Player::Computer(_)));
+            let found = candidates(&self.game, people, &self.evals);
+            let mut finder = Finder::for_game(&self.game, &found, tb);
+            self.puzzle_work = Some(Background::spawn("game-puzzles", move |out| {
+                out.extend(finder.step(2_000).map(Found::Puzzle));
+                let done = finder.is_done();
+                if done {
+                    out.push(Found::Done);
+                }
+                done
+            }));
+        }
+        let Some(work) = self.puzzle_work.as_ref() else { return };
+        for found in work.take() {
+            match found {
+                Found::Puzzle(p) => self.puzzles.push(p),
+                Found::Done => self.puzzles_checked = true,
+            }
+        }
+        if self.puzzles_checked {
+            self.puzzle_work = None;
+            info!("{} puzzles from the game", self.puzzles.len());
         }
     }
 
@@ -101,16 +167,21 @@ impl Analysis {
         t
     }
 
-    /// Takes the evaluations the background work has finished (starting it the first time).
+    /// Takes the evaluations the background work has finished (starting it the first time),
+    /// then the game's puzzles.
     pub fn poll(&mut self, tb: Option<Arc<Tablebase>>) {
         if self.starting {
             self.starting = false;
             self.started = Instant::now();
-            let mut analyser = Analyser::new(&self.game).with_tablebase(tb);
+            let mut analyser = Analyser::new(&self.game).with_tablebase(tb.clone());
             self.work = Some(Background::spawn("analysis", move |out| {
                 out.extend(analyser.step(2_000));
                 analyser.is_done()
             }));
+        }
+        if self.took.is_some() {
+            self.poll_puzzles(tb);
+            return;
         }
         let Some(work) = self.work.as_ref() else { return };
         for (ply, e) in work.take() {
@@ -129,7 +200,7 @@ impl Analysis {
 
 fn poll_analysis(analysis: Option<ResMut<Analysis>>, endgames: Option<Res<Endgames>>) {
     if let Some(mut a) = analysis
-        && (a.work.is_some() || a.starting)
+        && a.busy()
     {
         a.poll(endgames.and_then(|e| e.tb.clone()));
     }
@@ -168,8 +239,7 @@ pub fn open(
 
 /// Leaves the analysis (its work stops) for where it was opened from.
 pub fn close(commands: &mut Commands, next: &mut NextState<Screen>, analysis: &mut Analysis) {
-    analysis.work = None;
-    analysis.starting = false;
+    analysis.stop();
     let back = analysis.back.take().unwrap_or(ReturnTo { screen: Screen::Title, session: None });
     commands.remove_resource::<Analysis>();
     match back.session {

@@ -184,15 +184,39 @@ fn mark_suffix(mark: Option<Mark>) -> (&'static str, Option<egui::Color32>) {
     }
 }
 
+/// What the analysis's panel asks for.
+#[derive(Default)]
+struct Asked {
+    /// A position to show.
+    pick: Option<usize>,
+    /// Leaving the analysis.
+    leave: bool,
+    /// The game's puzzles.
+    puzzles: bool,
+}
+
+/// "Puzzles from this game": looking for them, their number, or that there are none.
+fn game_puzzles_button(ui: &mut egui::Ui, lang: Lang, a: &Analysis) -> bool {
+    match a.game_puzzles() {
+        None => {
+            let text = lang.t("analysis-puzzles-looking");
+            ui.add_enabled(false, egui::Button::new(text).min_size(egui::vec2(0.0, 44.0)));
+            false
+        }
+        Some([]) => {
+            ui.label(lang.t("analysis-puzzles-none"));
+            false
+        }
+        Some(found) => {
+            let text = lang.fmt("analysis-puzzles", [("count", found.len().into())]);
+            ui.add(egui::Button::new(text).min_size(egui::vec2(0.0, 44.0))).clicked()
+        }
+    }
+}
+
 /// The panel's upper part: the game, the progress, the graph, the position shown and the
-/// buttons. Returns the position picked and whether to leave.
-fn info_panel(
-    ui: &mut egui::Ui,
-    lang: Lang,
-    a: &Analysis,
-    portrait: bool,
-    view: &mut BoardView,
-) -> (Option<usize>, bool) {
+/// buttons.
+fn info_panel(ui: &mut egui::Ui, lang: Lang, a: &Analysis, portrait: bool, view: &mut BoardView) -> Asked {
     let mut pick = None;
     let mut leave = false;
     let variant = a.game.variant();
@@ -298,7 +322,8 @@ fn info_panel(
             ));
         }
     }
-    (pick, leave)
+    let puzzles = game_puzzles_button(ui, lang, a);
+    Asked { pick, leave, puzzles }
 }
 
 /// The moves with their marks, in a scrolling grid; `scroll`: bring the selected one into view.
@@ -365,8 +390,7 @@ pub(super) fn analysis_screen(
     let viewport = ctx.viewport_rect();
     let portrait = super::portrait(viewport);
     let mut root = root_ui(ctx);
-    let mut pick: Option<usize> = None;
-    let mut leave = false;
+    let mut asked = Asked::default();
     let a = &*analysis;
     let scroll = *scrolled != Some(a.selected);
     *scrolled = Some(a.selected);
@@ -377,17 +401,17 @@ pub(super) fn analysis_screen(
             ui.horizontal_top(|ui| {
                 let top_down = egui::Layout::top_down(egui::Align::Min);
                 ui.allocate_ui_with_layout(egui::vec2(w * 0.6, h), top_down, |ui| {
-                    (pick, leave) = info_panel(ui, lang, a, portrait, &mut view);
+                    asked = info_panel(ui, lang, a, portrait, &mut view);
                 });
                 ui.separator();
                 ui.allocate_ui_with_layout(egui::vec2(ui.available_width(), h), top_down, |ui| {
-                    pick = pick.or(move_list(ui, a, scroll));
+                    asked.pick = asked.pick.or(move_list(ui, a, scroll));
                 });
             });
         } else {
-            (pick, leave) = info_panel(ui, lang, a, portrait, &mut view);
+            asked = info_panel(ui, lang, a, portrait, &mut view);
             ui.separator();
-            pick = pick.or(move_list(ui, a, scroll));
+            asked.pick = asked.pick.or(move_list(ui, a, scroll));
         }
     };
     let sizes = (
@@ -395,16 +419,19 @@ pub(super) fn analysis_screen(
         super::Share { share: 0.32, min: 300.0, max: 440.0 },
     );
     super::panel_beside_board(&mut root, "analysis", sizes, &mut area, &layout, settings.coordinates, panel);
-    if analysis.took.is_none() {
+    if analysis.game_puzzles().is_none() {
         // The work runs in the background: the progress shows five times a second.
         ctx.request_repaint_after(std::time::Duration::from_millis(200));
     }
-    if let Some(p) = pick
+    if let Some(p) = asked.pick
         && p != analysis.selected
     {
         analysis.selected = p;
     }
-    if leave {
+    if asked.puzzles && super::puzzles::open_game_puzzles(&mut commands, &mut next, &mut analysis) {
+        view.hint = None;
+        view.played = None;
+    } else if asked.leave {
         analysis::close(&mut commands, &mut next, &mut analysis);
     }
     Ok(())

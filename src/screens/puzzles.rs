@@ -9,11 +9,13 @@ use crate::game::puzzles::{self, PuzzleProfile, PuzzleRun, Verdict, theme_key};
 use crate::game::selection::{Selected, Selection};
 use crate::game::session::{Level, Seats, Session};
 use crate::game::settings::Settings;
+use crate::players::analysis::Analysis;
 use crate::screens::play::BoardOnScreen;
 use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, choice, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use ludus_ai::puzzle::from_game::GamePuzzle;
 use ludus_ai::puzzle::{Puzzle, Theme};
 use ludus_rules::{AnyGame, Variant};
 
@@ -35,12 +37,38 @@ pub fn start(commands: &mut Commands, index: usize) -> bool {
     let Some(puzzle) = puzzles::puzzles().ok().and_then(|all| all.get(index)) else {
         return false;
     };
-    let Some(session) = session_for(puzzle) else {
+    begin(commands, PuzzleRun::new(index, puzzle.clone()))
+}
+
+/// Starts the first of a finished game's puzzles on the board, the others to follow it; false
+/// if there is none.
+pub fn start_from_game(commands: &mut Commands, game_puzzles: impl IntoIterator<Item = GamePuzzle>) -> bool {
+    PuzzleRun::from_game(game_puzzles).is_some_and(|run| begin(commands, run))
+}
+
+/// Puts `run`'s puzzle on the board.
+fn begin(commands: &mut Commands, run: PuzzleRun) -> bool {
+    let Some(session) = session_for(run.puzzle()) else {
         return false;
     };
     commands.remove_resource::<LessonRun>();
     commands.insert_resource(session);
-    commands.insert_resource(PuzzleRun::new(index, puzzle.clone()));
+    commands.insert_resource(run);
+    true
+}
+
+/// Leaves the analysis for its game's puzzles (the analysis's "Puzzles from this game"), once
+/// they are checked; false if there are none (yet).
+pub fn open_game_puzzles(commands: &mut Commands, next: &mut NextState<Screen>, analysis: &mut Analysis) -> bool {
+    let Some(found) = analysis.game_puzzles().filter(|f| !f.is_empty()) else {
+        return false;
+    };
+    if !start_from_game(commands, found.to_vec()) {
+        return false;
+    }
+    analysis.stop();
+    commands.remove_resource::<Analysis>();
+    next.set(Screen::Playing);
     true
 }
 
@@ -256,12 +284,16 @@ pub(super) fn puzzle_panel(
     let mut root = root_ui(ctx);
     let puzzle = run.puzzle().clone();
     let person = puzzle.position().map(|p| p.side_to_move()).ok();
+    let from_game = run.from_game.as_ref().map(|g| g.move_number);
     let panel = |ui: &mut egui::Ui| {
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            ui.label(lang.fmt(
-                "puzzles-info",
-                [("game", lang.text(variant_key(puzzle.game)).into()), ("rating", puzzle.rating.into())],
-            ));
+            match from_game {
+                Some(number) => ui.label(lang.fmt("puzzles-from-game", [("move", number.into())])),
+                None => ui.label(lang.fmt(
+                    "puzzles-info",
+                    [("game", lang.text(variant_key(puzzle.game)).into()), ("rating", puzzle.rating.into())],
+                )),
+            };
             if let Some(side) = person {
                 let side = side_name(lang, puzzle.game, side);
                 ui.heading(
@@ -340,10 +372,15 @@ pub(super) fn puzzle_panel(
                 }
             }
             if done && big_button(ui, lang.t("puzzles-next"), width).clicked() {
-                let seed = seed(&profile, &mut counter);
-                if let Some(index) = next_index(&profile, seed)
-                    && start(&mut commands, index)
-                {
+                // The game's next puzzle, then the usual ones.
+                let rest = run.from_game.as_ref().map(|g| g.rest.clone()).unwrap_or_default();
+                let started = if rest.is_empty() {
+                    let seed = seed(&profile, &mut counter);
+                    next_index(&profile, seed).is_some_and(|index| start(&mut commands, index))
+                } else {
+                    start_from_game(&mut commands, rest)
+                };
+                if started {
                     board.view.refresh();
                     selected.0 = None;
                 }

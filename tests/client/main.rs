@@ -7,6 +7,7 @@ mod app;
 mod draws;
 mod endgames;
 mod fonts;
+mod game_puzzles;
 mod language;
 mod layout;
 mod lessons;

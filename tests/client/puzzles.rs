@@ -205,28 +205,8 @@ fn a_corrupt_profile_is_replaced_with_a_notice() {
 /// A headless app with the puzzle's driver and the computer player (seated for the opponent,
 /// which must never get to move), the board "drawn" at once at the end of each frame.
 fn drive_app(p: &Puzzle) -> bevy::prelude::App {
-    use bevy::prelude::*;
-    use ludus::board::view::BoardView;
-    use ludus::game::session::Session;
-    fn settle(session: Res<Session>, mut view: ResMut<BoardView>) {
-        view.shown_moves = session.game.moves();
-    }
-    use ludus::app::{AppSet, Screen};
     let mut app = crate::headless();
-    if !app.is_plugin_added::<bevy::state::app::StatesPlugin>() {
-        app.add_plugins(bevy::state::app::StatesPlugin);
-    }
-    app.add_message::<bevy::window::RequestRedraw>();
-    app.init_resource::<BoardView>();
-    app.add_plugins(ludus::players::computer::plugin);
-    app.insert_state(Screen::Playing);
-    app.add_systems(
-        Update,
-        (
-            ludus::screens::puzzles::drive.after(AppSet::Apply).before(AppSet::Think),
-            settle.in_set(AppSet::View),
-        ),
-    );
+    with_driver(&mut app, ludus::app::Screen::Playing);
     let index = all().iter().position(|q| q.id == p.id).unwrap();
     app.insert_resource(ludus::screens::puzzles::session_for(p).expect("a session"));
     app.insert_resource(puzzles::PuzzleRun::new(index, p.clone()));
@@ -234,7 +214,36 @@ fn drive_app(p: &Puzzle) -> bevy::prelude::App {
     app
 }
 
-fn play(app: &mut bevy::prelude::App, text: &str) {
+/// Adds the puzzle's driver and the computer player to a headless app on `screen`, the board
+/// "drawn" at once at the end of each frame.
+pub fn with_driver(app: &mut bevy::prelude::App, screen: ludus::app::Screen) {
+    use bevy::prelude::*;
+    use ludus::app::AppSet;
+    use ludus::board::view::BoardView;
+    use ludus::game::session::Session;
+    fn settle(session: Option<Res<Session>>, mut view: ResMut<BoardView>) {
+        if let Some(session) = session {
+            view.shown_moves = session.game.moves();
+        }
+    }
+    if !app.is_plugin_added::<bevy::state::app::StatesPlugin>() {
+        app.add_plugins(bevy::state::app::StatesPlugin);
+    }
+    app.add_message::<bevy::window::RequestRedraw>();
+    app.init_resource::<BoardView>();
+    app.add_plugins(ludus::players::computer::plugin);
+    app.insert_state(screen);
+    app.add_systems(
+        Update,
+        (
+            ludus::screens::puzzles::drive.after(AppSet::Apply).before(AppSet::Think),
+            settle.in_set(AppSet::View),
+        ),
+    );
+}
+
+/// Plays `text` on the board and lets the driver answer.
+pub fn play(app: &mut bevy::prelude::App, text: &str) {
     use ludus::game::session::{GameCommand, Session};
     let pos = app.world().resource::<Session>().game.position();
     let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));

@@ -270,6 +270,13 @@ mod tests {
         g
     }
 
+    /// The 8x8 game of `moves` from `fen`, Black played by a person, and its candidates.
+    fn black_missed(fen: &str, moves: &[&str]) -> (AnyGame, Vec<Candidate>) {
+        let g = game(Variant::LatrunculiQuick, fen, moves);
+        let found = candidates(&g, [false, true], &review(&g));
+        (g, found)
+    }
+
     /// Black to move takes Red's last soldier with f2-f6 (the red king is left alone).
     const WIN: &str = "b7/8/6rb/7b/1b5b/B2b4/3R1b2/b7 b";
 
@@ -307,11 +314,8 @@ mod tests {
     fn a_missed_sandwich_capture_gives_a_material_puzzle() {
         // Black: b5-b3 sandwiches the red soldiers on c3 (against d3) and b2 (against b1) at
         // once; Black moved that soldier away instead.
-        let fen = "R7/8/8/1b6/8/2rb4/1r6/1b4rB b";
-        let g = game(Variant::LatrunculiQuick, fen, &["b5-a5", "g1-f1"]);
-        let evals = review(&g);
-        let found = candidates(&g, [false, true], &evals);
-        assert_eq!(found.first().map(|c| c.ply), Some(0), "{evals:?}");
+        let (g, found) = black_missed("R7/8/8/1b6/8/2rb4/1r6/1b4rB b", &["b5-a5", "g1-f1"]);
+        assert_eq!(found.first().map(|c| c.ply), Some(0));
         let puzzles = Finder::for_game(&g, &found[..1], None).run_to_end();
         assert_eq!(puzzles.len(), 1);
         for p in &puzzles {
@@ -325,10 +329,8 @@ mod tests {
     fn a_second_winning_first_move_is_an_alternative_or_the_puzzle_is_refused() {
         // Black wins with c1-c4 or a3-d3: either sandwiches Red's last soldier on d4.
         let fen = "R7/8/8/3b4/3rb3/b7/8/2b4B b";
-        let g = game(Variant::LatrunculiQuick, fen, &["h1-h2", "a8-a7"]);
-        let evals = review(&g);
-        let found = candidates(&g, [false, true], &evals);
-        assert_eq!(found, vec![Candidate { ply: 0, miss: Miss::Win }], "{evals:?}");
+        let (g, found) = black_missed(fen, &["h1-h2", "a8-a7"]);
+        assert_eq!(found, vec![Candidate { ply: 0, miss: Miss::Win }]);
         let cfg = game_verifier(Variant::LatrunculiQuick);
         let make = game_generator(Variant::LatrunculiQuick);
         let puzzles = Finder::new(&g, &found, make, cfg.clone()).run_to_end();
