@@ -59,7 +59,11 @@ fn begin(commands: &mut Commands, run: PuzzleRun) -> bool {
 
 /// Leaves the analysis for its game's puzzles (the analysis's "Puzzles from this game"), once
 /// they are checked; false if there are none (yet).
-pub fn open_game_puzzles(commands: &mut Commands, next: &mut NextState<Screen>, analysis: &mut Analysis) -> bool {
+pub fn open_game_puzzles(
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+    analysis: &mut Analysis,
+) -> bool {
     let Some(found) = analysis.game_puzzles().filter(|f| !f.is_empty()) else {
         return false;
     };

@@ -58,9 +58,11 @@ fn a_missed_win_becomes_a_puzzle_solved_on_the_board() {
     // "Puzzles from this game".
     let opened = app
         .world_mut()
-        .run_system_once(|mut commands: Commands, mut next: ResMut<NextState<Screen>>, mut a: ResMut<Analysis>| {
-            ludus::screens::puzzles::open_game_puzzles(&mut commands, &mut next, &mut a)
-        })
+        .run_system_once(
+            |mut commands: Commands, mut next: ResMut<NextState<Screen>>, mut a: ResMut<Analysis>| {
+                ludus::screens::puzzles::open_game_puzzles(&mut commands, &mut next, &mut a)
+            },
+        )
         .unwrap();
     assert!(opened);
     app.update();

@@ -175,7 +175,12 @@ pub struct Finder {
 impl Finder {
     /// The puzzles of `game`'s candidates (see [`candidates`]), made with `make` and checked
     /// with `check`.
-    pub fn new(game: &AnyGame, candidates: &[Candidate], make: generate::Config, check: verify::Config) -> Finder {
+    pub fn new(
+        game: &AnyGame,
+        candidates: &[Candidate],
+        make: generate::Config,
+        check: verify::Config,
+    ) -> Finder {
         let todo = candidates.iter().map(|c| (c.ply, game.position_at(c.ply))).collect();
         Finder { variant: game.variant(), make, check, todo, job: None }
     }

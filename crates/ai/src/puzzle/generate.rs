@@ -33,11 +33,11 @@
 //!    Later player steps of a line list as alternatives the moves that do as well (win within
 //!    the plies left; score within [`ALT_TOLERANCE`] of the best).
 
+use super::searches::Searches;
 use super::{Kind, MAX_STEPS, Puzzle, PuzzleGame, puzzle_fen, rating, side_letter, themes};
 use crate::level::Rng;
 use crate::score::{WIN, is_decisive, loss_in, win_in};
 use crate::tablebase::{Tablebase, Wdl, best_of_generic};
-use super::searches::Searches;
 use crate::{AnySearch, Level, Limits, Params, Search};
 use ludus_rules::repetition::is_threefold;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, Variant};

@@ -94,10 +94,11 @@ mod tests {
     use crate::{Level, Limits};
     use ludus_rules::{GamePosition, Variant, alquerque};
 
-    fn ask(s: &mut Searches<alquerque::Position>, pos: alquerque::Position) -> Option<Answer<alquerque::Move>> {
-        s.search(|tt| {
-            Search::with_table(pos, &[], Limits::depth(4), Level::Hard.params_fixed(), 7, tt)
-        })
+    fn ask(
+        s: &mut Searches<alquerque::Position>,
+        pos: alquerque::Position,
+    ) -> Option<Answer<alquerque::Move>> {
+        s.search(|tt| Search::with_table(pos, &[], Limits::depth(4), Level::Hard.params_fixed(), 7, tt))
     }
 
     #[test]

@@ -24,10 +24,10 @@
 //!    every reply still loses within the plies left (so the line's reply is a best defence);
 //!    otherwise the line's reply scores within [`REPLY_TOLERANCE`] of the opponent's best.
 
+use super::searches::Searches;
 use super::{Kind, MAX_STEPS, Puzzle, PuzzleGame, side_letter, themes};
 use crate::score::{WIN, WIN_BOUND};
 use crate::tablebase::{Tablebase, Wdl};
-use super::searches::Searches;
 use crate::{Level, Limits, Params, Search};
 use ludus_rules::repetition::is_threefold;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, Variant};
