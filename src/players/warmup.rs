@@ -87,9 +87,20 @@ fn warm_search(
     // The game sleeps meanwhile: the search wakes it when it is over.
     let wake = crate::platform::background::Wake::new(proxy.as_deref());
     let limits = ludus_ai::Limits::nodes(WARM_NODES);
+    // Hard's code with a small table: the run is about compiling the code, and allocating
+    // Hard's tables took a frame's worth of time.
+    let params = ludus_ai::Params { tt_mb: 1, ..ludus_ai::Level::Hard.params() };
     let mut searches: Vec<ludus_ai::AnySearch> = [Variant::Latrunculi, Variant::Alquerque]
         .iter()
-        .map(|&v| ludus_ai::AnySearch::new(&AnyGame::new(v), ludus_ai::Level::Hard, limits, 1))
+        .map(|&v| {
+            ludus_ai::AnySearch::with_params(
+                &AnyGame::new(v),
+                ludus_ai::Level::Hard,
+                limits,
+                params.clone(),
+                1,
+            )
+        })
         .collect();
     let work = Background::spawn("warm-up", move |out| {
         match searches.last_mut() {
