@@ -1,6 +1,6 @@
 //! The yardstick of the browser game's start: an empty Bevy + egui app (a camera and one label),
-//! built with the game's profile and features and served in the game's own page by
-//! `web/baseline.sh`. The browser test loads both and prints how long each takes to its first
+//! built with the game's profile and features into the game's own page by `web/build.sh`
+//! (`LUDUS_WEB_BIN=web-baseline`). The browser test loads both and prints how long each takes to its first
 //! ready frame, by the same rule: the first frames drawn and steady
 //! ([`ludus::players::warmup::Warmup`]). It writes the same page state as the game
 //! (`<pre id="ludus-state">`), with `ready_ms` and the start's steps (`start`).
@@ -9,7 +9,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("web-baseline: a browser page only (web/baseline.sh builds it)");
+    eprintln!("web-baseline: a browser page only (LUDUS_WEB_BIN=web-baseline bash web/build.sh)");
     std::process::exit(2);
 }
 
@@ -79,7 +79,9 @@ mod page {
     }
 
     fn publish(warmup: Res<Warmup>, mut steps: ResMut<StartSteps>) {
-        steps.frame(warmup.drawn());
+        if steps.ready_ms.is_none() {
+            steps.frame(warmup.drawn());
+        }
         if steps.is_changed() {
             ludus::shell::web::write_state(&serde_json::json!({
                 "screen": "baseline",
