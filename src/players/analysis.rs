@@ -12,6 +12,7 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use ludus_ai::puzzle::from_game::{Finder, GamePuzzle, candidates};
 use ludus_ai::review::{Analyser, Mark, PlyEval, classify, prefix};
+use ludus_ai::solve::book::Book;
 use ludus_ai::tablebase::Tablebase;
 use ludus_rules::{AnyGame, AnyMove};
 use std::sync::Arc;
@@ -169,11 +170,11 @@ impl Analysis {
 
     /// Takes the evaluations the background work has finished (starting it the first time),
     /// then the game's puzzles.
-    pub fn poll(&mut self, tb: Option<Arc<Tablebase>>) {
+    pub fn poll(&mut self, tb: Option<Arc<Tablebase>>, book: Option<Arc<Book>>) {
         if self.starting {
             self.starting = false;
             self.started = Instant::now();
-            let mut analyser = Analyser::new(&self.game).with_tablebase(tb.clone());
+            let mut analyser = Analyser::new(&self.game).with_tablebase(tb.clone()).with_book(book);
             self.work = Some(Background::spawn("analysis", move |out| {
                 out.extend(analyser.step(2_000));
                 analyser.is_done()
@@ -202,7 +203,8 @@ fn poll_analysis(analysis: Option<ResMut<Analysis>>, endgames: Option<Res<Endgam
     if let Some(mut a) = analysis
         && a.busy()
     {
-        a.poll(endgames.and_then(|e| e.tb.clone()));
+        let (tb, book) = endgames.map_or((None, None), |e| (e.tb.clone(), e.book.clone()));
+        a.poll(tb, book);
     }
 }
 

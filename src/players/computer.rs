@@ -14,6 +14,7 @@ use crate::players::warmup::Warmup;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use ludus_ai::TranspositionTable;
+use ludus_ai::solve::book::Book;
 use ludus_ai::tablebase::Tablebase;
 use ludus_rules::{AnyGame, AnyMove, Variant};
 use std::sync::Arc;
@@ -45,19 +46,24 @@ pub struct MoveSearch {
 impl MoveSearch {
     /// A search for `level`'s move in `game`, reusing `table` if given (what the previous
     /// search of the same game learnt stays useful).
-    /// In Alquerque, Medium and Hard (and the hint) also use the endgame tables `tb` when given.
+    /// In Alquerque, Medium and Hard (and the hint) also use the endgame tables `tb` when given,
+    /// and the book of proven values `book` (the caller gives it to Hard only).
     pub fn new(
         game: &AnyGame,
         level: Level,
         seed: u64,
         table: Option<TranspositionTable>,
         tb: Option<Arc<Tablebase>>,
+        book: Option<&Book>,
     ) -> MoveSearch {
         let limits = ludus_ai::Limits::for_level(level);
         let mut search = match table {
             Some(tt) => ludus_ai::AnySearch::with_table(game, level, limits, seed, tt),
             None => ludus_ai::AnySearch::new(game, level, limits, seed),
         };
+        if let Some(book) = book {
+            search = search.with_book(book);
+        }
         if let Some(tb) = tb {
             search = search.with_tablebase(tb);
         }
@@ -182,8 +188,10 @@ fn think(
     let seed = player.seed ^ session.revision;
     let variant = session.game.variant();
     let table = player.table.take().filter(|(v, _)| *v == variant).map(|(_, tt)| tt);
-    let tb = endgames.and_then(|e| e.tb.clone());
-    let job = MoveSearch::new(&session.game, level, seed, table, tb);
+    let tb = endgames.as_ref().and_then(|e| e.tb.clone());
+    // The book makes Hard (and the hint) perfect where it knows; Medium stays fallible.
+    let book = endgames.as_ref().and_then(|e| e.book.clone()).filter(|_| level == Level::Hard);
+    let job = MoveSearch::new(&session.game, level, seed, table, tb, book.as_deref());
     player.running = Some(start(job, session.revision, purpose, Wake::new(proxy.as_deref())));
 }
 

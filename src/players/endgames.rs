@@ -2,11 +2,17 @@
 //! or built there in the background on first run (up to [`DESKTOP_PIECES`] pieces; bigger
 //! tables built with `ludus-cli tablebase build` are used too); the web build carries the small
 //! tables in the bundle. Medium, Hard, the hint and the status line use it.
+//!
+//! Beside the tables, the book of proven values (`ludus_ai::solve::book`): the shipped one
+//! (`assets/books/alquerque.lbk`, the opening as the solver settled it), or on the desktop a
+//! larger one built with `ludus-cli solve --book` and put in the data directory as
+//! [`BOOK_FILE`]. Medium, Hard, the hint and the analysis keep its values.
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::launch::Launch;
 use crate::platform::background::Background;
 use bevy::prelude::*;
+use ludus_ai::solve::book::Book;
 use ludus_ai::tablebase::{Probe, Tablebase};
 use ludus_rules::AnyPosition;
 use std::sync::Arc;
@@ -14,11 +20,33 @@ use std::sync::Arc;
 /// Pieces up to which the desktop game builds tables itself (16 MB, a few seconds).
 pub const DESKTOP_PIECES: u32 = 6;
 
-/// The tablebase, once ready.
-#[derive(Resource, Default, Clone)]
+/// The book file a desktop player may put in the data directory, used instead of the shipped
+/// book.
+pub const BOOK_FILE: &str = "alquerque-book.lbk";
+
+/// The book shipped with the game.
+const SHIPPED_BOOK: &[u8] = include_bytes!("../../assets/books/alquerque.lbk");
+
+/// The tablebase, once ready, and the book of proven values.
+#[derive(Resource, Clone)]
 pub struct Endgames {
     /// The tables (none until they are loaded or built).
     pub tb: Option<Arc<Tablebase>>,
+    /// The book of proven values (the shipped one until a desktop one is loaded).
+    pub book: Option<Arc<Book>>,
+}
+
+impl Default for Endgames {
+    fn default() -> Self {
+        let book = match Book::from_bytes(SHIPPED_BOOK, "the shipped book") {
+            Ok(book) => Some(Arc::new(book)),
+            Err(e) => {
+                warn!("{e}");
+                None
+            }
+        };
+        Endgames { tb: None, book }
+    }
 }
 
 impl Endgames {
@@ -34,6 +62,10 @@ impl Endgames {
 /// The background load or build of the tables (desktop), until it is over.
 #[derive(Resource, Default)]
 struct Loading(Option<Background<Result<Tablebase, String>>>);
+
+/// The background load of a desktop book, until it is over.
+#[derive(Resource, Default)]
+struct LoadingBook(Option<Background<Result<Book, String>>>);
 
 /// The tables shipped in the web bundle (every material of up to four pieces).
 #[cfg(target_arch = "wasm32")]
@@ -55,12 +87,24 @@ fn start(mut endgames: ResMut<Endgames>) {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn start(mut loading: ResMut<Loading>, launch: Option<Res<Launch>>) {
+fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, launch: Option<Res<Launch>>) {
     // A screenshot run ends after one frame: no background work for it.
     if launch.is_some_and(|l| l.screenshot.is_some()) {
         return;
     }
-    let Some(dir) = crate::platform::storage::data_dir().map(|d| d.join("tablebases")) else { return };
+    let Some(data) = crate::platform::storage::data_dir() else { return };
+    let book = data.join(BOOK_FILE);
+    if book.exists() {
+        loading_book.0 = Some(Background::spawn("book", move |out| {
+            out.push(
+                std::fs::read(&book)
+                    .map_err(|e| format!("cannot read {}: {e}", book.display()))
+                    .and_then(|bytes| Book::from_bytes(&bytes, &book.display().to_string()).map_err(|e| e.to_string())),
+            );
+            true
+        }));
+    }
+    let dir = data.join("tablebases");
     loading.0 = Some(Background::spawn("tablebase", move |out| {
         out.push(match Tablebase::open(&dir) {
             Ok(tb) if tb.max_pieces() >= DESKTOP_PIECES => Ok(tb),
@@ -88,10 +132,25 @@ fn collect(mut loading: ResMut<Loading>, mut endgames: ResMut<Endgames>) {
     }
 }
 
+fn collect_book(mut loading: ResMut<LoadingBook>, mut endgames: ResMut<Endgames>) {
+    let Some(work) = &loading.0 else { return };
+    let Some(result) = work.take().pop() else { return };
+    loading.0 = None;
+    match result {
+        Ok(book) => {
+            info!("book of proven values: {} positions", book.len());
+            endgames.book = Some(Arc::new(book));
+        }
+        // The shipped book stays.
+        Err(e) => warn!("the book in the data directory is not used: {e}"),
+    }
+}
+
 /// Loads or builds the tables.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Endgames>()
         .init_resource::<Loading>()
+        .init_resource::<LoadingBook>()
         .add_systems(Startup, start)
-        .add_systems(Update, collect);
+        .add_systems(Update, (collect, collect_book));
 }

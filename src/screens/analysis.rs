@@ -265,6 +265,14 @@ fn info_panel(ui: &mut egui::Ui, lang: Lang, a: &Analysis, portrait: bool, view:
                 .strong(),
         );
     });
+    if let Some(value) = a.evals[s].and_then(|e| e.proven) {
+        let text = match value.winner() {
+            Some(side) => lang.fmt("analysis-proven-win", [("side", side_name(lang, variant, side).into())]),
+            None => lang.t("analysis-proven-draw").to_string(),
+        };
+        ui.label(egui::RichText::new(text).color(egui::Color32::from_rgb(230, 200, 110)))
+            .on_hover_text(lang.t("analysis-proven-rules"));
+    }
     let pos = a.game.position_at(s);
     if let Some(mv) = a.moves().get(s) {
         let text = pos.move_to_string(mv).unwrap_or_default();

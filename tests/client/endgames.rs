@@ -39,7 +39,7 @@ fn verdicts_around_the_computer_move(
     let pos = AnyPosition::parse(Variant::Alquerque, pos).expect("position");
     let AnyPosition::Alquerque(p) = &pos else { unreachable!() };
     let probe = tb.probe(p).expect("covered");
-    let mut job = MoveSearch::new(&AnyGame::from_position(pos), level, 7, None, Some(tb.clone()));
+    let mut job = MoveSearch::new(&AnyGame::from_position(pos), level, 7, None, Some(tb.clone()), None);
     while !job.step(50_000) {}
     let mv = job.best_move().expect("a move");
     let AnyPosition::Alquerque(after) = pos.try_play(&mv).expect("legal") else { unreachable!() };

@@ -6,6 +6,8 @@ use crate::limits::Limits;
 use crate::params::Params;
 use crate::score::Score;
 use crate::search::{Search, Status};
+use crate::solve::Value;
+use crate::solve::book::Book;
 use crate::tablebase::{Probe, Tablebase, Wdl};
 use crate::tt::TranspositionTable;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, GamePosition, Side, Variant, alquerque, latrunculi};
@@ -32,6 +34,10 @@ pub struct AnyInfo {
     /// plies").
     #[serde(default)]
     pub tablebase: Option<Probe>,
+    /// The position's proven value, when a book of proven values ([`AnySearch::with_book`])
+    /// has it (the no-capture counter ignored).
+    #[serde(default)]
+    pub proven: Option<Value>,
 }
 
 enum Inner {
@@ -44,6 +50,8 @@ enum Inner {
 /// A search of the current position of a game of either kind, at a level.
 pub struct AnySearch {
     inner: Inner,
+    /// The root's proven value, from the book.
+    proven: Option<Value>,
 }
 
 macro_rules! both {
@@ -125,7 +133,7 @@ impl AnySearch {
             Box::new(s)
         }
         if game.is_over() {
-            return AnySearch { inner: Inner::Picked(None, None) };
+            return AnySearch { inner: Inner::Picked(None, None), proven: None };
         }
         let inner = match (level, game) {
             (Level::Random | Level::Easy, AnyGame::Latrunculi(g)) => {
@@ -153,7 +161,7 @@ impl AnySearch {
                 Inner::Alquerque(make(g.positions(), limits, params, seed, tt, from_start))
             }
         };
-        AnySearch { inner }
+        AnySearch { inner, proven: None }
     }
 
     /// Attaches an Alquerque endgame tablebase to the search (Medium and Hard; Random and Easy,
@@ -177,6 +185,20 @@ impl AnySearch {
     pub fn with_tablebase(mut self, tb: Arc<Tablebase>) -> AnySearch {
         if let Inner::Alquerque(s) = &mut self.inner {
             s.set_tablebase(tb);
+        }
+        self
+    }
+
+    /// Attaches Alquerque's book of proven values (levels that search; the game and the arena
+    /// give it to Hard only, and Random, Easy and Latrunculi ignore it). Call it before the first [`AnySearch::step`]. When the book has
+    /// the position, the search chooses among the moves that keep its proven value only, and
+    /// [`AnyInfo::proven`] gives the value; the tables still decide positions they cover.
+    pub fn with_book(mut self, book: &Book) -> AnySearch {
+        if let Inner::Alquerque(s) = &mut self.inner
+            && let Some((value, keep)) = book.keeping_moves(s.root())
+        {
+            s.keep_root_moves(|m| keep.contains(m));
+            self.proven = Some(value);
         }
         self
     }
@@ -225,9 +247,10 @@ impl AnySearch {
                 time_ms: i.time_ms,
                 pv,
                 tablebase: s.tablebase(),
+                proven: None,
             }
         }
-        match &self.inner {
+        let mut info = match &self.inner {
             Inner::Latrunculi(s) => convert(s),
             Inner::Alquerque(s) => convert(s),
             Inner::Picked(_, notation) => AnyInfo {
@@ -238,8 +261,11 @@ impl AnySearch {
                 time_ms: 0,
                 pv: notation.iter().cloned().collect(),
                 tablebase: None,
+                proven: None,
             },
-        }
+        };
+        info.proven = self.proven;
+        info
     }
 
     /// The transposition table, to reuse for the next move (`None` for the levels that do not

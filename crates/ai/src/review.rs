@@ -14,6 +14,8 @@
 //! a move that leaves the mover [`DECIDED`] or more ahead (still winning), nor for one made
 //! [`DECIDED`] or more behind (already lost).
 
+use crate::solve::Value;
+use crate::solve::book::Book;
 use crate::tablebase::Tablebase;
 use crate::{AnySearch, Level, Limits, Score, TranspositionTable};
 use ludus_rules::{AnyGame, AnyMove, Side};
@@ -143,6 +145,9 @@ pub struct PlyEval {
     pub best: Option<AnyMove>,
     /// The depth the search completed (0 when no search was needed).
     pub depth: u32,
+    /// The position's proven value, when the book of proven values has it (Alquerque; the
+    /// no-capture counter ignored).
+    pub proven: Option<Value>,
 }
 
 /// The game up to `ply` moves (its ending kept only for the whole game).
@@ -164,9 +169,17 @@ pub struct Analyser {
     table: Option<TranspositionTable>,
     nodes: u64,
     tb: Option<Arc<Tablebase>>,
+    book: Option<Arc<Book>>,
 }
 
 impl Analyser {
+    /// Uses the book of proven values where it has a position: the engine's move keeps the
+    /// value, and the position's evaluation says it is proven.
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Analyser {
+        self.book = book;
+        self
+    }
+
     /// Uses the endgame tables where they cover a position (exact, no search).
     pub fn with_tablebase(mut self, tb: Option<Arc<Tablebase>>) -> Analyser {
         self.tb = tb;
@@ -188,6 +201,7 @@ impl Analyser {
             table: None,
             nodes,
             tb: None,
+            book: None,
         }
     }
 
@@ -210,17 +224,21 @@ impl Analyser {
             };
             if let Some((eval, best)) = known {
                 self.advance();
-                return Some((ply, PlyEval { eval, best, depth: 0 }));
+                return Some((ply, PlyEval { eval, best, depth: 0, proven: None }));
             }
             // Hard without variety: the review's move is the best by its search, in the opening
             // too.
             let level = Level::Hard;
             let limits = Limits::nodes(self.nodes);
             let params = level.params_fixed();
-            self.search = Some(match self.table.take() {
+            let mut search = match self.table.take() {
                 Some(tt) => AnySearch::with_params_table(&self.current, level, limits, params, SEED, tt),
                 None => AnySearch::with_params(&self.current, level, limits, params, SEED),
-            });
+            };
+            if let Some(book) = &self.book {
+                search = search.with_book(book);
+            }
+            self.search = Some(search);
         }
         let search = self.search.as_mut()?;
         search.step(budget);
@@ -233,7 +251,7 @@ impl Analyser {
         self.table = search.into_table();
         let eval = Eval::from_score(info.score, self.current.side_to_move());
         self.advance();
-        Some((ply, PlyEval { eval, best, depth: info.depth }))
+        Some((ply, PlyEval { eval, best, depth: info.depth, proven: info.proven }))
     }
 
     fn advance(&mut self) {

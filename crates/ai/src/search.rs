@@ -382,6 +382,18 @@ impl<P: SearchGame> Search<P> {
         self.tablebase = Some(tb);
     }
 
+    /// Searches the root among the moves `keep` accepts only (when it accepts at least one):
+    /// the moves a proven value allows ([`crate::solve::book`]). Call it before the first
+    /// [`Search::step`]; later it does nothing.
+    pub fn keep_root_moves(&mut self, keep: impl Fn(&P::Move) -> bool) {
+        if self.nodes > 0 || self.done || !self.root_moves.iter().any(&keep) {
+            return;
+        }
+        self.root_moves.retain(|m| keep(m));
+        let side = self.root_side;
+        self.fallback = self.root_moves.iter().max_by_key(|m| self.ordering.score::<P>(m, 0, side, 0)).copied();
+    }
+
     /// The attached tablebase's value of the root, if it covers it.
     pub fn tablebase(&self) -> Option<Probe> {
         self.tb_root

@@ -111,6 +111,9 @@ pub struct ArenaArgs {
     /// Alquerque endgame tables for Medium and Hard, as in the game (`ludus-cli tablebase build`)
     #[arg(long, value_name = "DIR")]
     tablebase: Option<std::path::PathBuf>,
+    /// Alquerque's book of proven values for Hard, as in the game (`ludus-cli solve --book`)
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
     /// Print only the result
     #[arg(long)]
     quiet: bool,
@@ -145,6 +148,16 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         Some(dir) => Some(std::sync::Arc::new(ludus_ai::Tablebase::open(dir).map_err(|e| e.to_string())?)),
         None => None,
     };
+    let book = match &args.book {
+        Some(_) if variant.is_latrunculi() => return Err("--book is for Alquerque".to_string()),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let book = ludus_ai::solve::book::Book::from_bytes(&bytes, &path.display().to_string())
+                .map_err(|e| e.to_string())?;
+            Some(std::sync::Arc::new(book))
+        }
+        None => None,
+    };
     let limits = Limits { time_ms, nodes: args.nodes, depth: args.depth };
     let a_params = match a {
         _ if args.set_a.is_empty() => None,
@@ -157,7 +170,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     };
 
     println!(
-        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}{}",
+        "arena {}: A = {a}, B = {b}, {games} games, {}, {opening_plies} random opening plies, seed {seed}, {threads} threads{}{}{}",
         variant.name(),
         match (time_ms, args.nodes) {
             (Some(t), None) => format!("{t} ms a move"),
@@ -166,6 +179,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
             (None, None) => "default time".to_string(),
         } + &args.depth.map_or(String::new(), |d| format!(", depth {d} at most")),
         if tb.is_some() { ", Medium and Hard with the endgame tables" } else { "" },
+        if book.is_some() { ", Hard with the book of proven values" } else { "" },
         match args.max_plies {
             Some(n) => format!(", games stopped after {n} plies and scored as draws"),
             None => String::new(),
@@ -174,7 +188,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     if !args.set_a.is_empty() {
         println!("A with {}", args.set_a.join(" "));
     }
-    let m = Match { variant, a, b, limits, seed, opening_plies, max_plies, tb, a_params };
+    let m = Match { variant, a, b, limits, seed, opening_plies, max_plies, tb, book, a_params };
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
@@ -317,12 +331,13 @@ struct Match {
     max_plies: usize,
     /// The endgame tables of the levels that search (Random and Easy do not use them).
     tb: Option<std::sync::Arc<ludus_ai::Tablebase>>,
+    book: Option<std::sync::Arc<ludus_ai::solve::book::Book>>,
     /// Player A's parameters when `--set-a` overrides some (A is then a level).
     a_params: Option<ludus_ai::Params>,
 }
 
 fn play_game(m: &Match, index: usize) -> GameResult {
-    let Match { variant, a, b, limits, seed, opening_plies, max_plies, ref tb, .. } = *m;
+    let Match { variant, a, b, limits, seed, opening_plies, max_plies, ref tb, ref book, .. } = *m;
     let mut game = ludus_ai::balanced_opening(
         variant,
         opening_plies,
@@ -350,6 +365,9 @@ fn play_game(m: &Match, index: usize) -> GameResult {
                     None => TranspositionTable::new(params.tt_mb.min(32)),
                 };
                 let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
+                if let Some(book) = book.as_deref().filter(|_| level == Level::Hard) {
+                    search = search.with_book(book);
+                }
                 if let Some(tb) = tb {
                     search = search.with_tablebase(tb.clone());
                 }

@@ -8,7 +8,7 @@
 
 use crate::args::thousands;
 use ludus_ai::solve::check::check_text;
-use ludus_ai::solve::{SolveStats, SolveStatus, SolvedTable, Solver, Value, certificate};
+use ludus_ai::solve::{SolveStats, SolveStatus, SolvedTable, Solver, Value, book, certificate};
 use ludus_ai::tablebase::Tablebase;
 use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Side};
@@ -55,6 +55,19 @@ pub struct SolveArgs {
     /// Check the certificate FILE (with the tables of --tables) instead of solving
     #[arg(long, value_name = "FILE", conflicts_with = "children")]
     check: Option<PathBuf>,
+    /// Once the position is solved, write a book of proven values from it to FILE: the
+    /// positions of play in which one side keeps the value, with the moves that keep it
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["children", "check"])]
+    book: Option<PathBuf>,
+    /// The book's deepest ply from the position
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    book_plies: u32,
+    /// The most positions in the book
+    #[arg(long, value_name = "N", default_value_t = 5_000)]
+    book_entries: usize,
+    /// Nodes of solving for each position of the book (or move) whose value is not known yet
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    book_solve_nodes: u64,
 }
 
 pub fn run(args: SolveArgs) -> Result<(), String> {
@@ -95,9 +108,12 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         None => println!("tables: none (only game ends are leaves)"),
     }
     if !args.children {
-        let (value, _) = solve_one(&args, &root, tb, table, &args.certificate)?;
+        let (value, table) = solve_one(&args, &root, tb.clone(), table, &args.certificate)?;
         if value.is_none() {
             println!("result: unknown within the budget");
+        }
+        if let Some(path) = &args.book {
+            write_book(&args, path, &root, tb, table)?;
         }
         return Ok(());
     }
@@ -202,6 +218,66 @@ fn solve_one(
         Err(e) => println!("no certificate: {e}"),
     }
     Ok((Some((value, stats.nodes - nodes_at_start)), solver.into_table()))
+}
+
+/// Builds the book of `root` from the solver's results and writes it.
+fn write_book(
+    args: &SolveArgs,
+    path: &Path,
+    root: &Position,
+    tb: Option<Arc<Tablebase>>,
+    mut table: SolvedTable,
+) -> Result<(), String> {
+    let start = Instant::now();
+    let limits = book::BuildLimits {
+        max_plies: args.book_plies,
+        max_entries: args.book_entries,
+        solve_nodes: args.book_solve_nodes,
+        max_graph: args.max_graph,
+    };
+    println!();
+    println!(
+        "book: up to {} plies, {} positions, {} nodes of solving for each unknown position",
+        args.book_plies,
+        thousands(args.book_entries as u64),
+        thousands(args.book_solve_nodes)
+    );
+    let mut last = Instant::now();
+    let (book, stats) = book::build(root, tb, &mut table, limits, |s| {
+        if last.elapsed().as_secs() >= args.progress_every {
+            println!(
+                "[{:7.1} s] book: visited {}, written {}, unknown {}, solver runs {}, ply {}",
+                start.elapsed().as_secs_f64(),
+                thousands(s.visited),
+                thousands(s.written),
+                thousands(s.unknown),
+                thousands(s.solves),
+                s.deepest
+            );
+            last = Instant::now();
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let bytes = book.to_bytes();
+    std::fs::write(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let values = |v: Value| book.entries().iter().filter(|(_, e)| e.value == v).count() as u64;
+    println!(
+        "book: {} ({} positions: {} draws, {} White wins, {} Black wins; to ply {}; {} bytes), {} visited with the value unknown, {} solver runs, {:.1} s",
+        path.display(),
+        thousands(book.len() as u64),
+        thousands(values(Value::Draw)),
+        thousands(values(Value::WhiteWins)),
+        thousands(values(Value::BlackWins)),
+        stats.deepest,
+        thousands(bytes.len() as u64),
+        thousands(stats.unknown),
+        thousands(stats.solves),
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(state) = &args.state {
+        table.save(state, None).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 fn progress(solver: &Solver, s: &SolveStats, start: Instant) {

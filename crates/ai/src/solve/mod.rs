@@ -68,6 +68,7 @@
 //! draw, a non-losing strategy for each side. [`check`] replays a certificate with only the
 //! rules crate and the tables.
 
+pub mod book;
 pub mod certificate;
 pub mod check;
 pub mod pn;
@@ -83,7 +84,7 @@ pub use pn::{Pn, PnStatus};
 pub use table::{SolvedTable, Status};
 
 /// The value of a position with best play (the no-capture counter ignored).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Value {
     /// White can force a win.
     WhiteWins,

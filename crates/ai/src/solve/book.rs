@@ -1,0 +1,477 @@
+//! The proven-value book: for positions whose value the solver has settled, that value and the
+//! moves that keep it, so that Hard never throws a known value away.
+//!
+//! A book is read from the solver's results ([`SolvedTable`], the endgame tables and the game's
+//! ends), never from an evaluation: an entry's value and its moves are proven. Values are the
+//! solver's (see the module [`super`]): a repetition or endless play is a draw and the no-capture
+//! counter is ignored. Under the full rules the counter can only turn a win into a draw, so a
+//! move that keeps a draw, or a win, still never loses.
+//!
+//! # Which positions
+//!
+//! [`build`] walks the game from a root (the start) breadth first, up to a number of plies. A
+//! position is written when its value is known and at least one of its moves is known to keep
+//! it. The walk follows the play of a game in which *one* side (either: Hard may play White or
+//! Black) has kept the value so far: from a position it goes on through every move of the side
+//! to move when the other side has kept the value, and through the side to move's keeping
+//! moves when only that side has. The walk can also run the solver on positions whose value
+//! is not yet known, a few nodes each.
+//!
+//! # Which moves keep the value
+//!
+//! A move keeps a win when its position is proven won for the mover; a draw when the opponent
+//! cannot force a win there (the mover cannot force one either, or the position would not be a
+//! draw); and every move "keeps" a loss (the search then finds the longest defence).
+//!
+//! # Format (version 1), numbers little-endian
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 0..8 | magic `LUDUSBK` and byte 0x1A |
+//! | 8..10 | format version, 1 |
+//! | 10..12 | zero |
+//! | 12..16 | number of entries `n` |
+//! | 16.. | `n` entries of 12 bytes, in increasing key order: key (7 bytes, see [`super::key`]), value (1: 0 White wins, 1 Black wins, 2 draw), the moves that keep it (4: bit `i` is the `i`-th legal move in the rules crate's order) |
+//! | last 8 | checksum: 64-bit FNV-1a over every byte before it |
+//!
+//! A file with a wrong magic, version, length, checksum, key, value or move set is refused
+//! with an error; nothing of it is used.
+
+use super::table::{SolvedTable, Status};
+use super::{SolveError, Solver, SolveStatus, Value, exact_value, key, position_of, without_counter};
+use crate::tablebase::Tablebase;
+use ludus_rules::alquerque::{Move, Position};
+use ludus_rules::{GamePosition, Side};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+const MAGIC: [u8; 8] = *b"LUDUSBK\x1a";
+const VERSION: u16 = 1;
+const HEADER: usize = 16;
+const ENTRY: usize = 12;
+
+/// What the book knows of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The position's value with best play.
+    pub value: Value,
+    /// The moves that keep it: bit `i` is the `i`-th of the position's legal moves.
+    pub keep: u32,
+}
+
+/// A book of proven values (see the module documentation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    /// Sorted by key, one entry a key.
+    entries: Vec<(u64, Entry)>,
+}
+
+fn value_byte(v: Value) -> u8 {
+    match v {
+        Value::WhiteWins => 0,
+        Value::BlackWins => 1,
+        Value::Draw => 2,
+    }
+}
+
+impl Book {
+    /// A book of `entries` (keys of positions as [`super::key`] gives them; a later entry of a
+    /// key replaces an earlier one).
+    pub fn from_entries(entries: impl IntoIterator<Item = (u64, Entry)>) -> Book {
+        let map: HashMap<u64, Entry> = entries.into_iter().collect();
+        let mut entries: Vec<(u64, Entry)> = map.into_iter().collect();
+        entries.sort_unstable_by_key(|&(k, _)| k);
+        Book { entries }
+    }
+
+    /// The number of positions in the book.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book is empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries, in key order.
+    pub fn entries(&self) -> &[(u64, Entry)] {
+        &self.entries
+    }
+
+    /// The entry of `pos` (its counter ignored), if the book has it.
+    pub fn get(&self, pos: &Position) -> Option<Entry> {
+        let k = key(&without_counter(pos));
+        self.entries.binary_search_by_key(&k, |&(k, _)| k).ok().map(|i| self.entries[i].1)
+    }
+
+    /// The value of `pos` and the legal moves that keep it, if the book has the position.
+    pub fn keeping_moves(&self, pos: &Position) -> Option<(Value, Vec<Move>)> {
+        let e = self.get(pos)?;
+        let moves = pos.legal_moves();
+        let keep: Vec<Move> =
+            moves.iter().enumerate().filter(|&(i, _)| i < 32 && e.keep >> i & 1 == 1).map(|(_, m)| *m).collect();
+        (!keep.is_empty()).then_some((e.value, keep))
+    }
+
+    /// The book as a file (see the module documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER + ENTRY * self.entries.len() + 8);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
+        for &(k, e) in &self.entries {
+            out.extend_from_slice(&k.to_le_bytes()[..7]);
+            out.push(value_byte(e.value));
+            out.extend_from_slice(&e.keep.to_le_bytes());
+        }
+        let sum = super::certificate::checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a book file; `name` names it in errors. Every entry is checked: a key that is no
+    /// position or a game already over, keys out of order, an unknown value, or a move set
+    /// that is empty or names a move the position does not have.
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Book, SolveError> {
+        let bad = |what: String| SolveError::File(format!("{name}: {what}"));
+        if bytes.len() < HEADER + 8 {
+            return Err(bad(format!("truncated: {} bytes, not a book", bytes.len())));
+        }
+        if bytes[..8] != MAGIC {
+            return Err(bad("not a book (wrong magic)".into()));
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return Err(bad(format!("book format version {version}, this program reads version {VERSION}")));
+        }
+        let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as u64;
+        let expected = (HEADER as u64).saturating_add(n.saturating_mul(ENTRY as u64)).saturating_add(8);
+        if bytes.len() as u64 != expected {
+            let what = if (bytes.len() as u64) < expected { "truncated" } else { "too long" };
+            return Err(bad(format!("{what}: {} bytes, {expected} expected for {n} entries", bytes.len())));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if super::certificate::checksum(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(bad("checksum mismatch: the file is corrupt".into()));
+        }
+        let mut entries = Vec::with_capacity(n as usize);
+        let mut last: Option<u64> = None;
+        for (i, rec) in body[HEADER..].chunks_exact(ENTRY).enumerate() {
+            let mut k8 = [0u8; 8];
+            k8[..7].copy_from_slice(&rec[..7]);
+            let k = u64::from_le_bytes(k8);
+            let Some(pos) = position_of(k) else {
+                return Err(bad(format!("entry {i}: key {k:#x} is no position")));
+            };
+            if last.is_some_and(|l| l >= k) {
+                return Err(bad(format!("entry {i}: keys out of order")));
+            }
+            last = Some(k);
+            let value = match rec[7] {
+                0 => Value::WhiteWins,
+                1 => Value::BlackWins,
+                2 => Value::Draw,
+                b => return Err(bad(format!("entry {i}: unknown value {b}"))),
+            };
+            let keep = u32::from_le_bytes(rec[8..12].try_into().expect("4 bytes"));
+            if pos.outcome(false).is_some() {
+                return Err(bad(format!("entry {i}: {pos} is a finished game")));
+            }
+            let moves = pos.legal_moves().len();
+            if keep == 0 || (moves < 32 && keep >> moves != 0) {
+                return Err(bad(format!("entry {i}: {pos} has {moves} legal moves, the move set {keep:#x} does not fit")));
+            }
+            entries.push((k, Entry { value, keep }));
+        }
+        Ok(Book { entries })
+    }
+}
+
+/// How far [`build`] goes.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildLimits {
+    /// The deepest ply from the root whose positions are written.
+    pub max_plies: u32,
+    /// The most positions written.
+    pub max_entries: usize,
+    /// Nodes of solving for a position whose value (or a child's) the table does not give yet
+    /// (0: use only what is known).
+    pub solve_nodes: u64,
+    /// The most nodes in a solving search's graph.
+    pub max_graph: usize,
+}
+
+/// Counts of a [`build`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildStats {
+    /// Positions visited by the walk.
+    pub visited: u64,
+    /// Positions written.
+    pub written: u64,
+    /// Positions visited whose value stayed unknown.
+    pub unknown: u64,
+    /// Solver runs started for positions not known yet.
+    pub solves: u64,
+    /// The deepest ply written.
+    pub deepest: u32,
+}
+
+/// What the solver knows of a position (counter ignored) without searching: the game's end,
+/// the tables, then the solved-position table (both attackers for a draw).
+fn known_value(pos: &Position, tb: Option<&Tablebase>, table: &SolvedTable) -> Result<Option<Value>, SolveError> {
+    if let Some(w) = exact_value(pos, tb)? {
+        return Ok(Some(Value::from_winner(w)));
+    }
+    let k = key(&without_counter(pos));
+    let (white, black) = (table.status(k, Side::First), table.status(k, Side::Second));
+    Ok(match (white, black) {
+        (Status::Proven, _) => Some(Value::WhiteWins),
+        (_, Status::Proven) => Some(Value::BlackWins),
+        (Status::Disproven, Status::Disproven) => Some(Value::Draw),
+        _ => None,
+    })
+}
+
+/// Whether `side` can force a win at `pos` (`None`: not known).
+fn can_win(pos: &Position, side: Side, tb: Option<&Tablebase>, table: &SolvedTable) -> Result<Option<bool>, SolveError> {
+    if let Some(w) = exact_value(pos, tb)? {
+        return Ok(Some(w == Some(side)));
+    }
+    Ok(match table.status(key(&without_counter(pos)), side) {
+        Status::Proven => Some(true),
+        Status::Disproven => Some(false),
+        Status::Unknown => None,
+    })
+}
+
+/// Whether a move to `child` keeps `value` for `mover` (`None`: not known).
+fn keeps(
+    value: Value,
+    mover: Side,
+    child: &Position,
+    tb: Option<&Tablebase>,
+    table: &SolvedTable,
+) -> Result<Option<bool>, SolveError> {
+    match value.winner() {
+        Some(w) if w == mover => can_win(child, mover, tb, table),
+        Some(_) => Ok(Some(true)),
+        // The opponent cannot win there: the child is a draw (a win for the mover would make
+        // the parent one).
+        None => Ok(can_win(child, mover.opponent(), tb, table)?.map(|wins| !wins)),
+    }
+}
+
+/// Runs the solver on `pos` for `limits.solve_nodes` nodes, sharing `table`.
+fn solve_a_little(
+    pos: &Position,
+    tb: &Option<Arc<Tablebase>>,
+    table: &mut SolvedTable,
+    limits: &BuildLimits,
+    stats: &mut BuildStats,
+) -> Result<(), SolveError> {
+    if limits.solve_nodes == 0 {
+        return Ok(());
+    }
+    stats.solves += 1;
+    let mut solver = Solver::new(pos, tb.clone(), std::mem::take(table), limits.max_graph);
+    let mut status = SolveStatus::Running;
+    while status == SolveStatus::Running && solver.stats().nodes < limits.solve_nodes {
+        status = solver.step(limits.solve_nodes - solver.stats().nodes)?;
+    }
+    *table = solver.into_table();
+    // A search stopped on its budget leaves its graph; nothing of it is final.
+    table.graph = None;
+    Ok(())
+}
+
+/// Builds a book from `root` (see the module documentation) with the tables `tb` and the
+/// solver's results in `table` (which the walk's own solving adds to). `progress` is called
+/// now and then with the counts so far.
+pub fn build(
+    root: &Position,
+    tb: Option<Arc<Tablebase>>,
+    table: &mut SolvedTable,
+    limits: BuildLimits,
+    mut progress: impl FnMut(&BuildStats),
+) -> Result<(Book, BuildStats), SolveError> {
+    /// Which sides have kept the value on the way: bit 0 White, bit 1 Black.
+    const BOTH: u8 = 3;
+    let side_bit = |s: Side| 1u8 << s.index();
+    let root = without_counter(root);
+    let mut stats = BuildStats::default();
+    let mut entries: Vec<(u64, Entry)> = Vec::new();
+    let mut seen: HashMap<u64, u8> = HashMap::new();
+    let mut queue: VecDeque<(Position, u8, u32)> = VecDeque::new();
+    seen.insert(key(&root), BOTH);
+    queue.push_back((root, BOTH, 0));
+    while let Some((pos, kept, ply)) = queue.pop_front() {
+        if entries.len() >= limits.max_entries {
+            break;
+        }
+        stats.visited += 1;
+        if stats.visited % 1000 == 0 {
+            progress(&stats);
+        }
+        if pos.outcome(false).is_some() || tb.as_deref().map(|t| t.try_probe(&pos)).transpose()?.flatten().is_some() {
+            // The tables and the rules answer these positions already.
+            continue;
+        }
+        let mut value = known_value(&pos, tb.as_deref(), table)?;
+        if value.is_none() {
+            solve_a_little(&pos, &tb, table, &limits, &mut stats)?;
+            value = known_value(&pos, tb.as_deref(), table)?;
+        }
+        let Some(value) = value else {
+            stats.unknown += 1;
+            continue;
+        };
+        let mover = pos.side_to_move();
+        let moves = pos.legal_moves();
+        let mut keep = 0u32;
+        for (i, mv) in moves.iter().enumerate().take(32) {
+            let child = without_counter(&pos.play_unchecked(mv));
+            let mut k = keeps(value, mover, &child, tb.as_deref(), table)?;
+            if k.is_none() {
+                solve_a_little(&child, &tb, table, &limits, &mut stats)?;
+                k = keeps(value, mover, &child, tb.as_deref(), table)?;
+            }
+            if k == Some(true) {
+                keep |= 1 << i;
+            }
+        }
+        if keep == 0 {
+            stats.unknown += 1;
+            continue;
+        }
+        entries.push((key(&pos), Entry { value, keep }));
+        stats.written += 1;
+        stats.deepest = stats.deepest.max(ply);
+        if ply >= limits.max_plies {
+            continue;
+        }
+        for (i, mv) in moves.iter().enumerate() {
+            let keeping = i < 32 && keep >> i & 1 == 1;
+            let next = if keeping { kept } else { kept & !side_bit(mover) };
+            if next == 0 {
+                continue;
+            }
+            let child = without_counter(&pos.play_unchecked(mv));
+            let ck = key(&child);
+            let before = seen.get(&ck).copied().unwrap_or(0);
+            if before | next != before {
+                seen.insert(ck, before | next);
+                if before == 0 {
+                    queue.push_back((child, next, ply + 1));
+                }
+            }
+        }
+    }
+    progress(&stats);
+    Ok((Book::from_entries(entries), stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase;
+
+    fn solved(pos: &Position, tb: &Arc<Tablebase>, table: SolvedTable) -> (Value, SolvedTable) {
+        let mut s = Solver::new(pos, Some(tb.clone()), table, 1 << 20);
+        loop {
+            match s.step(1 << 20).unwrap() {
+                SolveStatus::Solved(v) => return (v, s.into_table()),
+                SolveStatus::Running => {}
+                SolveStatus::Full => panic!("graph full"),
+            }
+        }
+    }
+
+    /// A five-piece position (beyond tables of three pieces) solved, then booked: every move
+    /// the book keeps has the value the tables give it, and no dropped move does.
+    #[test]
+    fn the_book_keeps_exactly_the_moves_the_tables_value() {
+        let small = Arc::new(tablebase::generate(3, None, |_| {}).unwrap());
+        let full = tablebase::generate(5, None, |_| {}).unwrap();
+        // (win, draw, loss) positions in which some move throws the value away.
+        let mut dropped = [0; 3];
+        for text in ["5/1B3/2W2/1W1B1/W4 w", "5/1B3/2W2/1W1B1/W4 b", "B4/5/2W2/3B1/W3W b", "5/2B2/1BW2/5/W3W w", "1B3/5/2W2/1B3/W3W w", "1B3/5/2W2/1B3/W3W b", "B3B/5/2W2/5/W3B w", "B3B/5/2W2/5/W3B b", "2B2/1W3/5/3B1/W2W1 b", "2B2/1W3/5/3B1/W2W1 w"] {
+            let pos = Position::parse(text).unwrap();
+            let (value, mut table) = solved(&pos, &small, SolvedTable::new());
+            let limits = BuildLimits { max_plies: 0, max_entries: 10, solve_nodes: 1 << 20, max_graph: 1 << 20 };
+            let (book, _) = build(&pos, Some(small.clone()), &mut table, limits, |_| {}).unwrap();
+            let probe = full.probe(&pos).unwrap();
+            let expected = Value::from_winner(probe.winner(pos.side_to_move()));
+            assert_eq!(value, expected, "{text}");
+            let (v, keep) = book.keeping_moves(&pos).expect("the root is booked");
+            assert_eq!(v, expected, "{text}");
+            for mv in pos.legal_moves() {
+                let child = pos.play_unchecked(&mv);
+                let child_value = match child.outcome(false) {
+                    Some(o) => Value::from_winner(o.winner),
+                    None => Value::from_winner(full.probe(&child).unwrap().winner(child.side_to_move())),
+                };
+                let keeps = child_value == value || value.winner() == Some(pos.side_to_move().opponent());
+                assert_eq!(keep.contains(&mv), keeps, "{text}: {}", pos.move_to_string(&mv));
+            }
+            if keep.len() < pos.legal_moves().len() {
+                let slot: usize = value.winner().map_or(1, |w| if w == pos.side_to_move() { 0 } else { 2 });
+                dropped[slot] += 1;
+            }
+        }
+        assert!(dropped[0] > 0 && dropped[1] > 0, "the cases test wins and draws with moves dropped: {dropped:?}");
+    }
+
+    /// Hard searches only the moves the book keeps, and says the value; the tables' own root
+    /// filter still applies beside it.
+    #[test]
+    fn hard_plays_only_what_the_book_keeps() {
+        use crate::{AnySearch, Level, Limits};
+        use ludus_rules::{AnyGame, AnyPosition, Variant};
+        let pos = Position::start();
+        let moves = pos.legal_moves();
+        for only in 0..moves.len() {
+            let book = Book::from_entries([(key(&pos), Entry { value: Value::Draw, keep: 1 << only })]);
+            let game = AnyGame::new(Variant::Alquerque);
+            let mut search = AnySearch::new(&game, Level::Hard, Limits::depth(3), 1).with_book(&book);
+            let mv = search.run_to_end().unwrap();
+            assert_eq!(mv, ludus_rules::AnyMove::Alquerque(moves[only]));
+            assert_eq!(search.info().proven, Some(Value::Draw));
+        }
+        // A position the book does not have: no value, every move open.
+        let book = Book::from_entries([(key(&pos), Entry { value: Value::Draw, keep: 1 })]);
+        let other = AnyGame::from_position(AnyPosition::Alquerque(pos.play_unchecked(&moves[0])));
+        let mut search = AnySearch::new(&other, Level::Hard, Limits::depth(2), 1).with_book(&book);
+        assert!(search.run_to_end().is_some());
+        assert_eq!(search.info().proven, None);
+    }
+
+    #[test]
+    fn a_book_survives_its_file_and_refuses_damage() {
+        let pos = Position::start();
+        let k = key(&pos);
+        let book = Book::from_entries([(k, Entry { value: Value::Draw, keep: 0b11 })]);
+        let bytes = book.to_bytes();
+        assert_eq!(Book::from_bytes(&bytes, "b").unwrap(), book);
+        assert_eq!(book.keeping_moves(&pos).unwrap().1.len(), 2);
+        // Every single damaged byte is refused.
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(Book::from_bytes(&bad, "b").is_err(), "byte {i}");
+        }
+        assert!(Book::from_bytes(&bytes[..bytes.len() - 1], "b").is_err());
+        // A move set naming a move the position does not have, with a valid checksum.
+        let too_many = Book::from_entries([(k, Entry { value: Value::Draw, keep: 1 << 20 })]).to_bytes();
+        let err = Book::from_bytes(&too_many, "b").unwrap_err().to_string();
+        assert!(err.contains("does not fit"), "{err}");
+        let unsorted = {
+            let other = key(&pos.play_unchecked(&pos.legal_moves()[0]));
+            let mut b = Book::from_entries([(k, Entry { value: Value::Draw, keep: 1 }), (other, Entry { value: Value::Draw, keep: 1 })]);
+            b.entries.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+            b.to_bytes()
+        };
+        assert!(Book::from_bytes(&unsorted, "b").unwrap_err().to_string().contains("order"));
+    }
+}
