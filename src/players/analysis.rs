@@ -12,9 +12,8 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use ludus_ai::puzzle::from_game::{Finder, GamePuzzle, candidates};
 use ludus_ai::review::{Analyser, Mark, PlyEval, classify, prefix};
-use ludus_ai::solve::book::Book;
 use ludus_ai::tablebase::Tablebase;
-use ludus_rules::{AnyGame, AnyMove};
+use ludus_rules::{AnyGame, AnyMove, Variant};
 use std::sync::Arc;
 
 /// Where the analysis's "Back" leads: a screen, and the game that was on the board.
@@ -170,10 +169,13 @@ impl Analysis {
 
     /// Takes the evaluations the background work has finished (starting it the first time),
     /// then the game's puzzles.
-    pub fn poll(&mut self, tb: Option<Arc<Tablebase>>, book: Option<Arc<Book>>) {
+    /// `endgames`: the tables and the book of proven values, when the game has them.
+    pub fn poll(&mut self, endgames: Option<&Endgames>) {
+        let tb = endgames.and_then(|e| e.tb.clone());
         if self.starting {
             self.starting = false;
             self.started = Instant::now();
+            let book = endgames.filter(|_| self.game.variant() == Variant::Alquerque).and_then(Endgames::book);
             let mut analyser = Analyser::new(&self.game).with_tablebase(tb.clone()).with_book(book);
             self.work = Some(Background::spawn("analysis", move |out| {
                 out.extend(analyser.step(2_000));
@@ -203,8 +205,7 @@ fn poll_analysis(analysis: Option<ResMut<Analysis>>, endgames: Option<Res<Endgam
     if let Some(mut a) = analysis
         && a.busy()
     {
-        let (tb, book) = endgames.map_or((None, None), |e| (e.tb.clone(), e.book.clone()));
-        a.poll(tb, book);
+        a.poll(endgames.as_deref());
     }
 }
 

@@ -15,7 +15,7 @@ use bevy::prelude::*;
 use ludus_ai::solve::book::Book;
 use ludus_ai::tablebase::{Probe, Tablebase};
 use ludus_rules::AnyPosition;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Pieces up to which the desktop game builds tables itself (16 MB, a few seconds).
 pub const DESKTOP_PIECES: u32 = 6;
@@ -28,28 +28,32 @@ pub const BOOK_FILE: &str = "alquerque-book.lbk";
 const SHIPPED_BOOK: &[u8] = include_bytes!("../../assets/books/alquerque.lbk");
 
 /// The tablebase, once ready, and the book of proven values.
-#[derive(Resource, Clone)]
+#[derive(Resource, Default, Clone)]
 pub struct Endgames {
     /// The tables (none until they are loaded or built).
     pub tb: Option<Arc<Tablebase>>,
-    /// The book of proven values (the shipped one until a desktop one is loaded).
-    pub book: Option<Arc<Book>>,
-}
-
-impl Default for Endgames {
-    fn default() -> Self {
-        let book = match Book::from_bytes(SHIPPED_BOOK, "the shipped book") {
-            Ok(book) => Some(Arc::new(book)),
-            Err(e) => {
-                warn!("{e}");
-                None
-            }
-        };
-        Endgames { tb: None, book }
-    }
+    /// A book loaded from the data directory (desktop), used instead of the shipped one.
+    pub own_book: Option<Arc<Book>>,
 }
 
 impl Endgames {
+    /// The book of proven values: the data directory's, else the shipped one (read and checked
+    /// the first time it is asked for, not during the start).
+    pub fn book(&self) -> Option<Arc<Book>> {
+        static SHIPPED: OnceLock<Option<Arc<Book>>> = OnceLock::new();
+        self.own_book.clone().or_else(|| {
+            SHIPPED
+                .get_or_init(|| match Book::from_bytes(SHIPPED_BOOK, "the shipped book") {
+                    Ok(book) => Some(Arc::new(book)),
+                    Err(e) => {
+                        warn!("{e}");
+                        None
+                    }
+                })
+                .clone()
+        })
+    }
+
     /// The tablebase's verdict on a position, if it covers it.
     pub fn probe(&self, pos: &AnyPosition) -> Option<Probe> {
         match (pos, &self.tb) {
@@ -119,34 +123,37 @@ fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, la
     }));
 }
 
+/// The result of a finished background load, once (the load is then dropped).
+fn finished<T: Send + 'static>(work: &mut Option<Background<T>>) -> Option<T> {
+    let result = work.as_ref()?.take().pop()?;
+    *work = None;
+    Some(result)
+}
+
 fn collect(mut loading: ResMut<Loading>, mut endgames: ResMut<Endgames>) {
-    let Some(work) = &loading.0 else { return };
-    let Some(result) = work.take().pop() else { return };
-    loading.0 = None;
-    match result {
-        Ok(tb) => {
+    match finished(&mut loading.0) {
+        Some(Ok(tb)) => {
             info!("endgame tables ready: up to {} pieces", tb.max_pieces());
             endgames.tb = Some(Arc::new(tb));
         }
-        Err(e) => warn!("no endgame tables: {e}"),
+        Some(Err(e)) => warn!("no endgame tables: {e}"),
+        None => {}
     }
 }
 
 fn collect_book(mut loading: ResMut<LoadingBook>, mut endgames: ResMut<Endgames>) {
-    let Some(work) = &loading.0 else { return };
-    let Some(result) = work.take().pop() else { return };
-    loading.0 = None;
-    match result {
-        Ok(book) => {
+    match finished(&mut loading.0) {
+        Some(Ok(book)) => {
             info!("book of proven values: {} positions", book.len());
-            endgames.book = Some(Arc::new(book));
+            endgames.own_book = Some(Arc::new(book));
         }
         // The shipped book stays.
-        Err(e) => warn!("the book in the data directory is not used: {e}"),
+        Some(Err(e)) => warn!("the book in the data directory is not used: {e}"),
+        None => {}
     }
 }
 
-/// Loads or builds the tables.
+/// Loads or builds the tables, and loads a desktop book.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Endgames>()
         .init_resource::<Loading>()

@@ -69,7 +69,9 @@ fn a_finished_game_is_kept_and_analysed_with_its_blunder() {
     app.update();
     assert_eq!(records::load(ludus::i18n::Lang::En).0.games.len(), 1);
 
-    // Analyse it from the recent games.
+    // Analyse it from the recent games, with the game's book of proven values (the windowed
+    // game's endgames plugin holds it).
+    app.init_resource::<ludus::players::endgames::Endgames>();
     let game = doc.games[0].game().unwrap();
     let n = game.ply();
     app.world_mut().insert_resource(Session::review(ludus_ai::review::prefix(&game, 0), doc.games[0].seats));
@@ -96,6 +98,8 @@ fn a_finished_game_is_kept_and_analysed_with_its_blunder() {
         assert!(e.best.is_some(), "position {i} has the engine's move");
         assert!(!matches!(e.eval, Eval::Over(_)), "position {i}");
     }
+    // The start is in the shipped book of proven values: the analysis says it is a draw.
+    assert_eq!(analysis.evals[0].unwrap().proven, Some(ludus_ai::solve::Value::Draw));
     let marks: Vec<_> = (0..n).map(|k| analysis.mark(k)).collect();
     eprintln!("marks {marks:?}");
     eprintln!("evals {:?}", analysis.evals.iter().map(|e| e.unwrap().eval).collect::<Vec<_>>());

@@ -99,3 +99,26 @@ fn analysis_gives_the_tables_exact_verdict() {
         assert!(eval_text(ludus::i18n::Lang::En, Variant::Alquerque, first.eval).contains("wins in"));
     }
 }
+
+/// The shipped book of proven values loads, says what the solver proved of the start (a draw:
+/// b2-c3 and c2-c3 keep it, d2-c3 loses), and the game's Hard plays only keeping moves there.
+#[test]
+fn the_shipped_book_knows_the_start_and_hard_keeps_it() {
+    let endgames = ludus::players::endgames::Endgames::default();
+    let book = endgames.book().expect("the shipped book loads");
+    assert!(book.len() > 100, "{} positions", book.len());
+    let start = ludus_rules::alquerque::Position::start();
+    let (value, keep) = book.keeping_moves(&start).expect("the start is in the book");
+    assert_eq!(value, ludus_ai::solve::Value::Draw);
+    let names: Vec<String> =
+        keep.iter().map(|m| ludus_rules::GamePosition::move_to_string(&start, m)).collect();
+    assert!(names.contains(&"b2-c3".to_string()) && names.contains(&"c2-c3".to_string()), "{names:?}");
+    assert!(!names.contains(&"d2-c3".to_string()), "{names:?}");
+    let game = AnyGame::new(Variant::Alquerque);
+    for seed in 0..2 {
+        let mut job = MoveSearch::new(&game, Level::Hard, seed, None, None, Some(&book));
+        while !job.step(1 << 16) {}
+        let Some(ludus_rules::AnyMove::Alquerque(mv)) = job.best_move() else { panic!("a move") };
+        assert!(keep.contains(&mv), "seed {seed}");
+    }
+}

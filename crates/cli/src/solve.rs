@@ -59,12 +59,19 @@ pub struct SolveArgs {
     /// positions of play in which one side keeps the value, with the moves that keep it
     #[arg(long, value_name = "FILE", conflicts_with_all = ["children", "check"])]
     book: Option<PathBuf>,
+    /// Judge player A's moves in these `arena alquerque --moves` outputs instead of solving:
+    /// how many keep the position's proven value (positions with one legal move left out)
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["children", "check", "book"])]
+    keeping: Vec<PathBuf>,
     /// The book's deepest ply from the position
     #[arg(long, value_name = "N", default_value_t = 12)]
     book_plies: u32,
     /// The most positions in the book
     #[arg(long, value_name = "N", default_value_t = 5_000)]
     book_entries: usize,
+    /// Plies the book follows a game after a side first throws the value away
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    book_after_mistake: u32,
     /// Nodes of solving for each position of the book (or move) whose value is not known yet
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     book_solve_nodes: u64,
@@ -77,6 +84,9 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
     };
     if let Some(file) = &args.check {
         return check(file, tb.as_deref());
+    }
+    if !args.keeping.is_empty() {
+        return keeping(&args, tb);
     }
     let root = match &args.position {
         None => Position::start(),
@@ -220,6 +230,74 @@ fn solve_one(
     Ok((Some((value, stats.nodes - nodes_at_start)), solver.into_table()))
 }
 
+/// `--keeping`: judges player A's moves in arena records.
+fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
+    let records = crate::records::read_files(&args.keeping)?;
+    let mut table = match &args.state {
+        Some(path) if path.exists() => SolvedTable::load(path).map_err(|e| e.to_string())?,
+        _ => SolvedTable::new(),
+    };
+    let limits = book::BuildLimits {
+        max_plies: 0,
+        max_entries: 0,
+        after_mistake: 0,
+        solve_nodes: args.book_solve_nodes,
+        max_graph: args.max_graph,
+    };
+    println!("{RULES_NOTE}");
+    println!(
+        "{} games; player A's moves with a choice, {} nodes of solving for each position not known yet",
+        records.len(),
+        thousands(args.book_solve_nodes)
+    );
+    let start = Instant::now();
+    let (mut judged, mut known, mut kept, mut unknown_move) = (0u64, 0u64, 0u64, 0u64);
+    let mut lost = Vec::new();
+    for r in &records {
+        let a_side = if r.a_first { Side::First } else { Side::Second };
+        let mut pos = Position::start();
+        for (ply, text) in r.moves.iter().enumerate() {
+            let mv = pos.parse_move(text).map_err(|e| format!("{}: move {} '{text}': {e}", r.at, ply + 1))?;
+            if pos.side_to_move() == a_side && pos.legal_moves().len() > 1 {
+                judged += 1;
+                let j = book::judge(&pos, &mv, tb.clone(), &mut table, &limits).map_err(|e| e.to_string())?;
+                if j.value.is_some() {
+                    known += 1;
+                    match j.keeps {
+                        Some(true) => kept += 1,
+                        Some(false) => lost.push(format!(
+                            "  {} ply {}: {pos} {text}: {} -> {}",
+                            r.at,
+                            ply + 1,
+                            j.value.map_or("?".into(), |v| v.to_string()),
+                            j.after.map_or("not a draw".into(), |v| v.to_string())
+                        )),
+                        None => unknown_move += 1,
+                    }
+                }
+            }
+            pos = pos.play_unchecked(&mv);
+        }
+    }
+    if !lost.is_empty() {
+        println!("{}", lost.join("\n"));
+    }
+    let settled = kept + lost.len() as u64;
+    println!(
+        "positions judged {}: value known {} ({:.1}%); of the moves settled ({}), kept {} ({:.1}%), threw the value away {}; moves not settled {}; {:.1} s",
+        thousands(judged),
+        thousands(known),
+        100.0 * known as f64 / judged.max(1) as f64,
+        thousands(settled),
+        thousands(kept),
+        100.0 * kept as f64 / settled.max(1) as f64,
+        lost.len(),
+        thousands(unknown_move),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// Builds the book of `root` from the solver's results and writes it.
 fn write_book(
     args: &SolveArgs,
@@ -232,13 +310,15 @@ fn write_book(
     let limits = book::BuildLimits {
         max_plies: args.book_plies,
         max_entries: args.book_entries,
+        after_mistake: args.book_after_mistake,
         solve_nodes: args.book_solve_nodes,
         max_graph: args.max_graph,
     };
     println!();
     println!(
-        "book: up to {} plies, {} positions, {} nodes of solving for each unknown position",
+        "book: up to {} plies ({} after a move that throws the value away), {} positions, {} nodes of solving for each unknown position",
         args.book_plies,
+        args.book_after_mistake,
         thousands(args.book_entries as u64),
         thousands(args.book_solve_nodes)
     );

@@ -1,5 +1,6 @@
 //! `ludus-cli solve` and `solve --check`, run as a user would.
 
+use ludus_rules::GamePosition as _;
 use std::process::{Command, Output};
 
 fn cli(args: &[&str]) -> Output {
@@ -74,8 +75,39 @@ fn solve_resume_and_check() {
     let text = stdout(&out);
     assert!(text.contains("first moves of") && text.contains("  d2-d3 "), "{text}");
 
+    // --book: the position and its keeping moves, in a file the game reads; a damaged file is
+    // refused by the arena with one line.
+    let book = path("b.lbk");
+    let out = cli(&["solve", "--position", pos, "--tables", &tables, "--book", &book, "--book-plies", "3"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.contains("book: ") && text.contains("draws"), "{text}");
+    let bytes = std::fs::read(&book).unwrap();
+    let read = ludus_ai::solve::book::Book::from_bytes(&bytes, "b").unwrap();
+    let root = ludus_rules::alquerque::Position::parse(pos).unwrap();
+    assert_eq!(read.get(&root).map(|e| e.value), Some(ludus_ai::solve::Value::Draw));
+    let mut bad = bytes.clone();
+    bad[20] ^= 1;
+    std::fs::write(path("bad.lbk"), &bad).unwrap();
+    let out = cli(&["arena", "alquerque", "--a", "hard", "--b", "random", "--games", "2", "--book", &path("bad.lbk")]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{out:?}");
+
+    // --keeping: A's moves in an arena's games, judged.
+    let out = cli(&[
+        "arena", "alquerque", "--a", "hard", "--b", "random", "--games", "2", "--nodes", "2000", "--opening-plies",
+        "0", "--max-plies", "12", "--moves", "--book", &book,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let games = path("games.txt");
+    std::fs::write(&games, &out.stdout).unwrap();
+    let out = cli(&["solve", "--keeping", &games, "--tables", &tables, "--book-solve-nodes", "2000"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("positions judged "), "{out:?}");
+
     for args in [
         &["solve", "--position", "xx w"][..],
+        &["solve", "--keeping", "/nonexistent-file"],
         &["solve", "--state", "/nonexistent-dir/x", "--max-nodes", "1"],
         &["solve", "--check", "/nonexistent-file"],
     ] {

@@ -14,8 +14,10 @@
 //! it. The walk follows the play of a game in which *one* side (either: Hard may play White or
 //! Black) has kept the value so far: from a position it goes on through every move of the side
 //! to move when the other side has kept the value, and through the side to move's keeping
-//! moves when only that side has. The walk can also run the solver on positions whose value
-//! is not yet known, a few nodes each.
+//! moves when only that side has, and stops a few plies after the first move that threw the
+//! value away ([`BuildLimits::after_mistake`]: the side then ahead wins by its own search and
+//! the tables). The walk can also run the solver on positions whose value is not yet known, a
+//! few nodes each.
 //!
 //! # Which moves keep the value
 //!
@@ -196,6 +198,9 @@ pub struct BuildLimits {
     pub max_plies: u32,
     /// The most positions written.
     pub max_entries: usize,
+    /// Plies the walk goes on after a side first fails to keep the value (the other side is
+    /// then winning, or drawing a game it was losing).
+    pub after_mistake: u32,
     /// Nodes of solving for a position whose value (or a child's) the table does not give yet
     /// (0: use only what is known).
     pub solve_nodes: u64,
@@ -286,9 +291,54 @@ fn solve_a_little(
     Ok(())
 }
 
+/// What the solver says of one move: the position's value and whether the move keeps it
+/// (`None` where the budget did not settle it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The value of the position before the move.
+    pub value: Option<Value>,
+    /// Whether the move keeps it (known only with the value).
+    pub keeps: Option<bool>,
+    /// The value after the move, when known.
+    pub after: Option<Value>,
+}
+
+/// Judges the move `mv` at `pos` by the solver's results in `table` and the tables `tb`,
+/// solving for `limits.solve_nodes` nodes where they say nothing yet (the counter ignored).
+pub fn judge(
+    pos: &Position,
+    mv: &Move,
+    tb: Option<Arc<Tablebase>>,
+    table: &mut SolvedTable,
+    limits: &BuildLimits,
+) -> Result<Judged, SolveError> {
+    let mut stats = BuildStats::default();
+    let pos = without_counter(pos);
+    let child = without_counter(&pos.play_unchecked(mv));
+    let mut value = known_value(&pos, tb.as_deref(), table)?;
+    if value.is_none() {
+        solve_a_little(&pos, &tb, table, limits, &mut stats)?;
+        value = known_value(&pos, tb.as_deref(), table)?;
+    }
+    let mut after = known_value(&child, tb.as_deref(), table)?;
+    let keeps = match value {
+        None => None,
+        Some(v) => {
+            let mut k = keeps(v, pos.side_to_move(), &child, tb.as_deref(), table)?;
+            if k.is_none() || after.is_none() {
+                solve_a_little(&child, &tb, table, limits, &mut stats)?;
+                k = keeps(v, pos.side_to_move(), &child, tb.as_deref(), table)?;
+                after = known_value(&child, tb.as_deref(), table)?;
+            }
+            k
+        }
+    };
+    Ok(Judged { value, keeps, after })
+}
+
 /// Builds a book from `root` (see the module documentation) with the tables `tb` and the
 /// solver's results in `table` (which the walk's own solving adds to). `progress` is called
-/// now and then with the counts so far.
+/// with the counts at every position visited and at the end.
 pub fn build(
     root: &Position,
     tb: Option<Arc<Tablebase>>,
@@ -303,17 +353,17 @@ pub fn build(
     let mut stats = BuildStats::default();
     let mut entries: Vec<(u64, Entry)> = Vec::new();
     let mut seen: HashMap<u64, u8> = HashMap::new();
-    let mut queue: VecDeque<(Position, u8, u32)> = VecDeque::new();
+    // A position, the sides that kept the value on the way there, its ply, and the ply of the
+    // first move that did not keep it.
+    let mut queue: VecDeque<(Position, u8, u32, Option<u32>)> = VecDeque::new();
     seen.insert(key(&root), BOTH);
-    queue.push_back((root, BOTH, 0));
-    while let Some((pos, kept, ply)) = queue.pop_front() {
+    queue.push_back((root, BOTH, 0, None));
+    while let Some((pos, kept, ply, mistake)) = queue.pop_front() {
         if entries.len() >= limits.max_entries {
             break;
         }
         stats.visited += 1;
-        if stats.visited % 1000 == 0 {
-            progress(&stats);
-        }
+        progress(&stats);
         if pos.outcome(false).is_some() || tb.as_deref().map(|t| t.try_probe(&pos)).transpose()?.flatten().is_some() {
             // The tables and the rules answer these positions already.
             continue;
@@ -348,7 +398,7 @@ pub fn build(
         entries.push((key(&pos), Entry { value, keep }));
         stats.written += 1;
         stats.deepest = stats.deepest.max(ply);
-        if ply >= limits.max_plies {
+        if ply >= limits.max_plies || mistake.is_some_and(|m| ply - m >= limits.after_mistake) {
             continue;
         }
         for (i, mv) in moves.iter().enumerate() {
@@ -357,13 +407,14 @@ pub fn build(
             if next == 0 {
                 continue;
             }
+            let mistake = mistake.or((!keeping).then_some(ply + 1));
             let child = without_counter(&pos.play_unchecked(mv));
             let ck = key(&child);
             let before = seen.get(&ck).copied().unwrap_or(0);
             if before | next != before {
                 seen.insert(ck, before | next);
                 if before == 0 {
-                    queue.push_back((child, next, ply + 1));
+                    queue.push_back((child, next, ply + 1, mistake));
                 }
             }
         }
@@ -399,7 +450,8 @@ mod tests {
         for text in ["5/1B3/2W2/1W1B1/W4 w", "5/1B3/2W2/1W1B1/W4 b", "B4/5/2W2/3B1/W3W b", "5/2B2/1BW2/5/W3W w", "1B3/5/2W2/1B3/W3W w", "1B3/5/2W2/1B3/W3W b", "B3B/5/2W2/5/W3B w", "B3B/5/2W2/5/W3B b", "2B2/1W3/5/3B1/W2W1 b", "2B2/1W3/5/3B1/W2W1 w"] {
             let pos = Position::parse(text).unwrap();
             let (value, mut table) = solved(&pos, &small, SolvedTable::new());
-            let limits = BuildLimits { max_plies: 0, max_entries: 10, solve_nodes: 1 << 20, max_graph: 1 << 20 };
+            let limits =
+                BuildLimits { max_plies: 0, max_entries: 10, after_mistake: 0, solve_nodes: 1 << 20, max_graph: 1 << 20 };
             let (book, _) = build(&pos, Some(small.clone()), &mut table, limits, |_| {}).unwrap();
             let probe = full.probe(&pos).unwrap();
             let expected = Value::from_winner(probe.winner(pos.side_to_move()));
