@@ -253,16 +253,27 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
     let start = Instant::now();
     let (mut judged, mut known, mut kept, mut unknown_move) = (0u64, 0u64, 0u64, 0u64);
     let mut lost = Vec::new();
+    // Games by the value of A's first position with a known value, for A: won, drawn, lost.
+    let mut first = [0u64; 3];
     for r in &records {
         let a_side = if r.a_first { Side::First } else { Side::Second };
+        let mut first_seen = false;
         let mut pos = Position::start();
         for (ply, text) in r.moves.iter().enumerate() {
             let mv = pos.parse_move(text).map_err(|e| format!("{}: move {} '{text}': {e}", r.at, ply + 1))?;
             if pos.side_to_move() == a_side && pos.legal_moves().len() > 1 {
                 judged += 1;
                 let j = book::judge(&pos, &mv, tb.clone(), &mut table, &limits).map_err(|e| e.to_string())?;
-                if j.value.is_some() {
+                if let Some(v) = j.value {
                     known += 1;
+                    if !first_seen {
+                        first_seen = true;
+                        first[match v.winner() {
+                            Some(w) if w == a_side => 0,
+                            None => 1,
+                            Some(_) => 2,
+                        }] += 1;
+                    }
                     match j.keeps {
                         Some(true) => kept += 1,
                         Some(false) => lost.push(format!(
@@ -294,6 +305,10 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
         lost.len(),
         thousands(unknown_move),
         start.elapsed().as_secs_f64()
+    );
+    println!(
+        "games by the value of A's first position with a known value: A winning {}, drawn {}, A losing {}",
+        first[0], first[1], first[2]
     );
     Ok(())
 }
