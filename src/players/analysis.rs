@@ -175,7 +175,8 @@ impl Analysis {
         if self.starting {
             self.starting = false;
             self.started = Instant::now();
-            let book = endgames.filter(|_| self.game.variant() == Variant::Alquerque).and_then(Endgames::book);
+            let book =
+                endgames.filter(|_| self.game.variant() == Variant::Alquerque).and_then(Endgames::book);
             let mut analyser = Analyser::new(&self.game).with_tablebase(tb.clone()).with_book(book);
             self.work = Some(Background::spawn("analysis", move |out| {
                 out.extend(analyser.step(2_000));

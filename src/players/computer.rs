@@ -190,7 +190,10 @@ fn think(
     let table = player.table.take().filter(|(v, _)| *v == variant).map(|(_, tt)| tt);
     let tb = endgames.as_ref().and_then(|e| e.tb.clone());
     // The book makes Hard (and the hint) perfect where it knows; Medium stays fallible.
-    let book = endgames.as_ref().filter(|_| level == Level::Hard && variant == Variant::Alquerque).and_then(|e| e.book());
+    let book = endgames
+        .as_ref()
+        .filter(|_| level == Level::Hard && variant == Variant::Alquerque)
+        .and_then(|e| e.book());
     let job = MoveSearch::new(&session.game, level, seed, table, tb, book.as_deref());
     player.running = Some(start(job, session.revision, purpose, Wake::new(proxy.as_deref())));
 }

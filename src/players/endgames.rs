@@ -101,9 +101,9 @@ fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, la
     if book.exists() {
         loading_book.0 = Some(Background::spawn("book", move |out| {
             out.push(
-                std::fs::read(&book)
-                    .map_err(|e| format!("cannot read {}: {e}", book.display()))
-                    .and_then(|bytes| Book::from_bytes(&bytes, &book.display().to_string()).map_err(|e| e.to_string())),
+                std::fs::read(&book).map_err(|e| format!("cannot read {}: {e}", book.display())).and_then(
+                    |bytes| Book::from_bytes(&bytes, &book.display().to_string()).map_err(|e| e.to_string()),
+                ),
             );
             true
         }));

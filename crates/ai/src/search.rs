@@ -391,7 +391,8 @@ impl<P: SearchGame> Search<P> {
         }
         self.root_moves.retain(|m| keep(m));
         let side = self.root_side;
-        self.fallback = self.root_moves.iter().max_by_key(|m| self.ordering.score::<P>(m, 0, side, 0)).copied();
+        self.fallback =
+            self.root_moves.iter().max_by_key(|m| self.ordering.score::<P>(m, 0, side, 0)).copied();
     }
 
     /// The attached tablebase's value of the root, if it covers it.

@@ -55,6 +55,9 @@ pub struct SolveArgs {
     /// Check the certificate FILE (with the tables of --tables) instead of solving
     #[arg(long, value_name = "FILE", conflicts_with = "children")]
     check: Option<PathBuf>,
+    /// With --check: also compare this book of proven values with the certificate
+    #[arg(long, value_name = "FILE", requires = "check")]
+    compare_book: Option<PathBuf>,
     /// Once the position is solved, write a book of proven values from it to FILE: the
     /// positions of play in which one side keeps the value, with the moves that keep it
     #[arg(long, value_name = "FILE", conflicts_with_all = ["children", "check"])]
@@ -83,7 +86,11 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         None => None,
     };
     if let Some(file) = &args.check {
-        return check(file, tb.as_deref());
+        check(file, tb.as_deref())?;
+        if let Some(path) = &args.compare_book {
+            compare_book(file, path)?;
+        }
+        return Ok(());
     }
     if !args.keeping.is_empty() {
         return keeping(&args, tb);
@@ -228,6 +235,23 @@ fn solve_one(
         Err(e) => println!("no certificate: {e}"),
     }
     Ok((Some((value, stats.nodes - nodes_at_start)), solver.into_table()))
+}
+
+/// `--compare-book`: the book against a certificate already checked.
+fn compare_book(cert: &Path, path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(cert).map_err(|e| format!("cannot read {}: {e}", cert.display()))?;
+    let cert_read = certificate::Certificate::parse(&text).map_err(|e| format!("{}: {e}", cert.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let book = book::Book::from_bytes(&bytes, &path.display().to_string()).map_err(|e| e.to_string())?;
+    let compared = book.agrees_with(&cert_read).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "{}: {} of its {} positions are in the strategies of {}, and agree with them",
+        path.display(),
+        thousands(compared),
+        thousands(book.len() as u64),
+        cert.display()
+    );
+    Ok(())
 }
 
 /// `--keeping`: judges player A's moves in arena records.

@@ -86,17 +86,46 @@ fn solve_resume_and_check() {
     let read = ludus_ai::solve::book::Book::from_bytes(&bytes, "b").unwrap();
     let root = ludus_rules::alquerque::Position::parse(pos).unwrap();
     assert_eq!(read.get(&root).map(|e| e.value), Some(ludus_ai::solve::Value::Draw));
+    let out = cli(&["solve", "--check", &cert, "--tables", &tables, "--compare-book", &book]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("agree with them"), "{out:?}");
     let mut bad = bytes.clone();
     bad[20] ^= 1;
     std::fs::write(path("bad.lbk"), &bad).unwrap();
-    let out = cli(&["arena", "alquerque", "--a", "hard", "--b", "random", "--games", "2", "--book", &path("bad.lbk")]);
+    let out = cli(&[
+        "arena",
+        "alquerque",
+        "--a",
+        "hard",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--book",
+        &path("bad.lbk"),
+    ]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{out:?}");
 
     // --keeping: A's moves in an arena's games, judged.
     let out = cli(&[
-        "arena", "alquerque", "--a", "hard", "--b", "random", "--games", "2", "--nodes", "2000", "--opening-plies",
-        "0", "--max-plies", "12", "--moves", "--book", &book,
+        "arena",
+        "alquerque",
+        "--a",
+        "hard",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--nodes",
+        "2000",
+        "--opening-plies",
+        "0",
+        "--max-plies",
+        "12",
+        "--moves",
+        "--book",
+        &book,
     ]);
     assert!(out.status.success(), "{out:?}");
     let games = path("games.txt");

@@ -40,7 +40,7 @@
 //! with an error; nothing of it is used.
 
 use super::table::{SolvedTable, Status};
-use super::{SolveError, Solver, SolveStatus, Value, exact_value, key, position_of, without_counter};
+use super::{SolveError, SolveStatus, Solver, Value, exact_value, key, position_of, without_counter};
 use crate::tablebase::Tablebase;
 use ludus_rules::alquerque::{Move, Position};
 use ludus_rules::{GamePosition, Side};
@@ -111,9 +111,42 @@ impl Book {
     pub fn keeping_moves(&self, pos: &Position) -> Option<(Value, Vec<Move>)> {
         let e = self.get(pos)?;
         let moves = pos.legal_moves();
-        let keep: Vec<Move> =
-            moves.iter().enumerate().filter(|&(i, _)| i < 32 && e.keep >> i & 1 == 1).map(|(_, m)| *m).collect();
+        let keep: Vec<Move> = moves
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i < 32 && e.keep >> i & 1 == 1)
+            .map(|(_, m)| *m)
+            .collect();
         (!keep.is_empty()).then_some((e.value, keep))
+    }
+
+    /// Compares the book with a certificate (one [`super::check`] accepted): wherever the book
+    /// has a position of one of the certificate's strategies, its value must be one the
+    /// strategy allows (the strategy's side wins in a win strategy, does not lose in a
+    /// non-losing one). Returns how many positions were compared; an error names the first
+    /// position where the two disagree.
+    pub fn agrees_with(&self, cert: &super::certificate::Certificate) -> Result<u64, SolveError> {
+        use super::certificate::Kind;
+        let mut compared = 0;
+        for strategy in &cert.strategies {
+            for (pos, _) in &strategy.nodes {
+                let Some(e) = self.get(pos) else { continue };
+                compared += 1;
+                let allowed = match strategy.kind {
+                    Kind::Win => e.value.winner() == Some(strategy.side),
+                    Kind::NonLosing => e.value.winner() != Some(strategy.side.opponent()),
+                };
+                if !allowed {
+                    return Err(SolveError::Check(format!(
+                        "{pos}: the book says {} but the certificate's {} strategy for {} reaches it",
+                        e.value,
+                        if strategy.kind == Kind::Win { "win" } else { "non-losing" },
+                        if strategy.side == Side::First { "White" } else { "Black" }
+                    )));
+                }
+            }
+        }
+        Ok(compared)
     }
 
     /// The book as a file (see the module documentation).
@@ -183,7 +216,9 @@ impl Book {
             }
             let moves = pos.legal_moves().len();
             if keep == 0 || (moves < 32 && keep >> moves != 0) {
-                return Err(bad(format!("entry {i}: {pos} has {moves} legal moves, the move set {keep:#x} does not fit")));
+                return Err(bad(format!(
+                    "entry {i}: {pos} has {moves} legal moves, the move set {keep:#x} does not fit"
+                )));
             }
             entries.push((k, Entry { value, keep }));
         }
@@ -225,7 +260,11 @@ pub struct BuildStats {
 
 /// What the solver knows of a position (counter ignored) without searching: the game's end,
 /// the tables, then the solved-position table (both attackers for a draw).
-fn known_value(pos: &Position, tb: Option<&Tablebase>, table: &SolvedTable) -> Result<Option<Value>, SolveError> {
+fn known_value(
+    pos: &Position,
+    tb: Option<&Tablebase>,
+    table: &SolvedTable,
+) -> Result<Option<Value>, SolveError> {
     if let Some(w) = exact_value(pos, tb)? {
         return Ok(Some(Value::from_winner(w)));
     }
@@ -240,7 +279,12 @@ fn known_value(pos: &Position, tb: Option<&Tablebase>, table: &SolvedTable) -> R
 }
 
 /// Whether `side` can force a win at `pos` (`None`: not known).
-fn can_win(pos: &Position, side: Side, tb: Option<&Tablebase>, table: &SolvedTable) -> Result<Option<bool>, SolveError> {
+fn can_win(
+    pos: &Position,
+    side: Side,
+    tb: Option<&Tablebase>,
+    table: &SolvedTable,
+) -> Result<Option<bool>, SolveError> {
     if let Some(w) = exact_value(pos, tb)? {
         return Ok(Some(w == Some(side)));
     }
@@ -364,7 +408,9 @@ pub fn build(
         }
         stats.visited += 1;
         progress(&stats);
-        if pos.outcome(false).is_some() || tb.as_deref().map(|t| t.try_probe(&pos)).transpose()?.flatten().is_some() {
+        if pos.outcome(false).is_some()
+            || tb.as_deref().map(|t| t.try_probe(&pos)).transpose()?.flatten().is_some()
+        {
             // The tables and the rules answer these positions already.
             continue;
         }
@@ -447,11 +493,27 @@ mod tests {
         let full = tablebase::generate(5, None, |_| {}).unwrap();
         // (win, draw, loss) positions in which some move throws the value away.
         let mut dropped = [0; 3];
-        for text in ["5/1B3/2W2/1W1B1/W4 w", "5/1B3/2W2/1W1B1/W4 b", "B4/5/2W2/3B1/W3W b", "5/2B2/1BW2/5/W3W w", "1B3/5/2W2/1B3/W3W w", "1B3/5/2W2/1B3/W3W b", "B3B/5/2W2/5/W3B w", "B3B/5/2W2/5/W3B b", "2B2/1W3/5/3B1/W2W1 b", "2B2/1W3/5/3B1/W2W1 w"] {
+        for text in [
+            "5/1B3/2W2/1W1B1/W4 w",
+            "5/1B3/2W2/1W1B1/W4 b",
+            "B4/5/2W2/3B1/W3W b",
+            "5/2B2/1BW2/5/W3W w",
+            "1B3/5/2W2/1B3/W3W w",
+            "1B3/5/2W2/1B3/W3W b",
+            "B3B/5/2W2/5/W3B w",
+            "B3B/5/2W2/5/W3B b",
+            "2B2/1W3/5/3B1/W2W1 b",
+            "2B2/1W3/5/3B1/W2W1 w",
+        ] {
             let pos = Position::parse(text).unwrap();
             let (value, mut table) = solved(&pos, &small, SolvedTable::new());
-            let limits =
-                BuildLimits { max_plies: 0, max_entries: 10, after_mistake: 0, solve_nodes: 1 << 20, max_graph: 1 << 20 };
+            let limits = BuildLimits {
+                max_plies: 0,
+                max_entries: 10,
+                after_mistake: 0,
+                solve_nodes: 1 << 20,
+                max_graph: 1 << 20,
+            };
             let (book, _) = build(&pos, Some(small.clone()), &mut table, limits, |_| {}).unwrap();
             let probe = full.probe(&pos).unwrap();
             let expected = Value::from_winner(probe.winner(pos.side_to_move()));
@@ -472,7 +534,10 @@ mod tests {
                 dropped[slot] += 1;
             }
         }
-        assert!(dropped[0] > 0 && dropped[1] > 0, "the cases test wins and draws with moves dropped: {dropped:?}");
+        assert!(
+            dropped[0] > 0 && dropped[1] > 0,
+            "the cases test wins and draws with moves dropped: {dropped:?}"
+        );
     }
 
     /// Hard searches only the moves the book keeps, and says the value; the tables' own root
@@ -499,6 +564,29 @@ mod tests {
         assert_eq!(search.info().proven, None);
     }
 
+    /// A book made from a solved position agrees with the position's certificate; a book
+    /// that calls the position lost for a side whose non-losing strategy reaches it does not.
+    #[test]
+    fn a_book_is_compared_with_a_certificate() {
+        let small = Arc::new(tablebase::generate(3, None, |_| {}).unwrap());
+        let pos = Position::parse("B3B/5/2W2/5/W3B w").unwrap();
+        let (value, mut table) = solved(&pos, &small, SolvedTable::new());
+        assert_eq!(value, Value::Draw);
+        let cert = super::super::certificate::extract(&pos, value, &table, Some(&small)).unwrap();
+        let limits = BuildLimits {
+            max_plies: 4,
+            max_entries: 1000,
+            after_mistake: 2,
+            solve_nodes: 1 << 20,
+            max_graph: 1 << 20,
+        };
+        let (book, _) = build(&pos, Some(small.clone()), &mut table, limits, |_| {}).unwrap();
+        assert!(book.agrees_with(&cert).unwrap() > 1);
+        let wrong = Book::from_entries([(key(&pos), Entry { value: Value::BlackWins, keep: 1 })]);
+        let err = wrong.agrees_with(&cert).unwrap_err().to_string();
+        assert!(err.contains("non-losing strategy for White"), "{err}");
+    }
+
     #[test]
     fn a_book_survives_its_file_and_refuses_damage() {
         let pos = Position::start();
@@ -520,7 +608,10 @@ mod tests {
         assert!(err.contains("does not fit"), "{err}");
         let unsorted = {
             let other = key(&pos.play_unchecked(&pos.legal_moves()[0]));
-            let mut b = Book::from_entries([(k, Entry { value: Value::Draw, keep: 1 }), (other, Entry { value: Value::Draw, keep: 1 })]);
+            let mut b = Book::from_entries([
+                (k, Entry { value: Value::Draw, keep: 1 }),
+                (other, Entry { value: Value::Draw, keep: 1 }),
+            ]);
             b.entries.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
             b.to_bytes()
         };
