@@ -61,11 +61,11 @@ impl MoveSearch {
             Some(tt) => ludus_ai::AnySearch::with_table(game, level, limits, seed, tt),
             None => ludus_ai::AnySearch::new(game, level, limits, seed),
         };
-        if let Some(book) = book {
-            search = search.with_book(book);
-        }
         if let Some(tb) = tb {
             search = search.with_tablebase(tb);
+        }
+        if let Some(book) = book {
+            search = search.with_book(book);
         }
         MoveSearch { search }
     }

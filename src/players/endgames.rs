@@ -6,7 +6,7 @@
 //! Beside the tables, the book of proven values (`ludus_ai::solve::book`): the shipped one
 //! (`assets/books/alquerque.lbk`, the opening as the solver settled it), or on the desktop a
 //! larger one built with `ludus-cli solve --book` and put in the data directory as
-//! [`BOOK_FILE`]. Medium, Hard, the hint and the analysis keep its values.
+//! [`BOOK_FILE`]. Hard, the hint and the analysis keep its values (Medium stays fallible).
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::launch::Launch;

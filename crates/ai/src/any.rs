@@ -190,11 +190,13 @@ impl AnySearch {
     }
 
     /// Attaches Alquerque's book of proven values (levels that search; the game and the arena
-    /// give it to Hard only, and Random, Easy and Latrunculi ignore it). Call it before the first [`AnySearch::step`]. When the book has
-    /// the position, the search chooses among the moves that keep its proven value only, and
-    /// [`AnyInfo::proven`] gives the value; the tables still decide positions they cover.
+    /// give it to Hard only, and Random, Easy and Latrunculi ignore it). Call it before the
+    /// first [`AnySearch::step`], after [`AnySearch::with_tablebase`]: a position the tables
+    /// cover is theirs. Where the book has the position, the search chooses among the moves
+    /// that keep its proven value only, and [`AnyInfo::proven`] gives the value.
     pub fn with_book(mut self, book: &Book) -> AnySearch {
         if let Inner::Alquerque(s) = &mut self.inner
+            && s.tablebase().is_none()
             && let Some((value, keep)) = book.keeping_moves(s.root())
         {
             s.keep_root_moves(|m| keep.contains(m));

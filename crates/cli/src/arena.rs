@@ -365,11 +365,11 @@ fn play_game(m: &Match, index: usize) -> GameResult {
                     None => TranspositionTable::new(params.tt_mb.min(32)),
                 };
                 let mut search = AnySearch::with_params_table(&game, level, limits, params, s, tt);
-                if let Some(book) = book.as_deref().filter(|_| level == Level::Hard) {
-                    search = search.with_book(book);
-                }
                 if let Some(tb) = tb {
                     search = search.with_tablebase(tb.clone());
+                }
+                if let Some(book) = book.as_deref().filter(|_| level == Level::Hard) {
+                    search = search.with_book(book);
                 }
                 let mv = search.run_to_end();
                 if tracing::enabled!(tracing::Level::DEBUG) {

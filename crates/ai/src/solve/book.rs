@@ -548,12 +548,12 @@ mod tests {
         use ludus_rules::{AnyGame, AnyPosition, Variant};
         let pos = Position::start();
         let moves = pos.legal_moves();
-        for only in 0..moves.len() {
+        for (only, expected) in moves.iter().enumerate() {
             let book = Book::from_entries([(key(&pos), Entry { value: Value::Draw, keep: 1 << only })]);
             let game = AnyGame::new(Variant::Alquerque);
             let mut search = AnySearch::new(&game, Level::Hard, Limits::depth(3), 1).with_book(&book);
             let mv = search.run_to_end().unwrap();
-            assert_eq!(mv, ludus_rules::AnyMove::Alquerque(moves[only]));
+            assert_eq!(mv, ludus_rules::AnyMove::Alquerque(*expected));
             assert_eq!(search.info().proven, Some(Value::Draw));
         }
         // A position the book does not have: no value, every move open.
