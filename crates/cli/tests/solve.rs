@@ -7,6 +7,11 @@ fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ludus-cli")).args(args).output().expect("ludus-cli runs")
 }
 
+/// `ludus-cli` with the words of `line`, then `extra` (paths).
+fn cli_words(line: &str, extra: &[&str]) -> Output {
+    cli(&line.split_whitespace().chain(extra.iter().copied()).collect::<Vec<_>>())
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -92,41 +97,15 @@ fn solve_resume_and_check() {
     let mut bad = bytes.clone();
     bad[20] ^= 1;
     std::fs::write(path("bad.lbk"), &bad).unwrap();
-    let out = cli(&[
-        "arena",
-        "alquerque",
-        "--a",
-        "hard",
-        "--b",
-        "random",
-        "--games",
-        "2",
-        "--book",
-        &path("bad.lbk"),
-    ]);
+    let out = cli_words("arena alquerque --a hard --b random --games 2 --book", &[&path("bad.lbk")]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{out:?}");
 
     // --keeping: A's moves in an arena's games, judged.
-    let out = cli(&[
-        "arena",
-        "alquerque",
-        "--a",
-        "hard",
-        "--b",
-        "random",
-        "--games",
-        "2",
-        "--nodes",
-        "2000",
-        "--opening-plies",
-        "0",
-        "--max-plies",
-        "12",
-        "--moves",
-        "--book",
-        &book,
-    ]);
+    let out = cli_words(
+        "arena alquerque --a hard --b random --games 2 --nodes 2000 --opening-plies 0 --max-plies 12 --moves --book",
+        &[&book],
+    );
     assert!(out.status.success(), "{out:?}");
     let games = path("games.txt");
     std::fs::write(&games, &out.stdout).unwrap();
