@@ -305,7 +305,7 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
                             r.at,
                             ply + 1,
                             j.value.map_or("?".into(), |v| v.to_string()),
-                            j.after.map_or("not a draw".into(), |v| v.to_string())
+                            j.after.map_or("a value not settled".into(), |v| v.to_string())
                         )),
                         None => unknown_move += 1,
                     }
