@@ -83,7 +83,10 @@ fn solve_resume_and_check() {
     // --book: the position and its keeping moves, in a file the game reads; a damaged file is
     // refused by the arena with one line.
     let book = path("b.lbk");
-    let out = cli(&["solve", "--position", pos, "--tables", &tables, "--book", &book, "--book-plies", "3"]);
+    let out = cli_words(
+        "solve --book-plies 3 --position",
+        &[pos, "--tables", &tables, "--certificate", &cert, "--book", &book],
+    );
     assert!(out.status.success(), "{out:?}");
     let text = stdout(&out);
     assert!(text.contains("book: ") && text.contains("draws"), "{text}");
