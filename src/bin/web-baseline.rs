@@ -1,7 +1,7 @@
 //! The yardstick of the browser game's start: an empty Bevy + egui app (a camera and one label),
 //! built with the game's profile and features into the game's own page by `web/build.sh`
-//! (`LUDUS_WEB_BIN=web-baseline`). The browser test loads both and prints how long each takes to its first
-//! ready frame, by the same rule: the first frames drawn and steady
+//! (`LUDUS_WEB_BIN=web-baseline`). The browser test loads both and prints how long each takes
+//! to its first ready frame, by the same rule: the first frames drawn and steady
 //! ([`ludus::players::warmup::Warmup`]). It writes the same page state as the game
 //! (`<pre id="ludus-state">`), with `ready_ms` and the start's steps (`start`).
 //!

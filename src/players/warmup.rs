@@ -77,10 +77,9 @@ struct WarmSearch {
 fn warm_search(
     mut commands: Commands,
     warmup: Res<Warmup>,
-    started: Option<Res<WarmSearch>>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
-    if started.is_some() || !warmup.drawn() {
+    if !warmup.drawn() {
         return;
     }
     use ludus_rules::{AnyGame, Variant};
@@ -149,7 +148,7 @@ fn restart(mut warmup: ResMut<Warmup>) {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Warmup>().add_systems(First, count).add_systems(OnEnter(Screen::Playing), restart);
     #[cfg(target_arch = "wasm32")]
-    app.add_systems(Update, warm_search);
+    app.add_systems(Update, warm_search.run_if(not(resource_exists::<WarmSearch>)));
 }
 
 #[cfg(test)]
