@@ -114,8 +114,8 @@ fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, la
             Ok(tb) if tb.max_pieces() >= DESKTOP_PIECES => Ok(tb),
             _ => {
                 info!("building the endgame tables (up to {DESKTOP_PIECES} pieces) in {}", dir.display());
-                ludus_ai::tablebase::generate(DESKTOP_PIECES, Some(&dir), |_| {})
-                    .and_then(|_| Tablebase::open(&dir))
+                // One thread: the game goes on meanwhile.
+                ludus_ai::tablebase::generate_with_threads(DESKTOP_PIECES, Some(&dir), 1, |_| {})
                     .map_err(|e| e.to_string())
             }
         });

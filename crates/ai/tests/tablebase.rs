@@ -327,7 +327,7 @@ fn files_round_trip() {
         assert_eq!(bytes.len() as u64, stats.bytes);
         let t = Table::from_bytes(bytes).unwrap();
         assert_eq!(t.stats(), *stats);
-        assert_eq!(t.as_bytes(), &bytes[..]);
+        assert_eq!(t.as_bytes(), Some(&bytes[..]));
     }
     let from_bytes = Tablebase::from_bytes(files.iter().map(Vec::as_slice)).unwrap();
     let from_tables = Tablebase::from_tables(files.iter().map(|b| Table::from_bytes(b).unwrap()));
@@ -350,7 +350,7 @@ fn corrupt_error(bytes: &[u8]) -> String {
 #[test]
 fn corrupt_and_truncated_files_give_errors() {
     let tb = tablebase::generate(4, None, |_| {}).unwrap();
-    let good = tb.table(Material::new(2, 2).unwrap()).unwrap().unwrap().as_bytes().to_vec();
+    let good = tb.table(Material::new(2, 2).unwrap()).unwrap().unwrap().as_bytes().unwrap().to_vec();
     assert!(Table::from_bytes(&good).is_ok());
     // Truncated anywhere, header included.
     for len in [0, 10, 63, 64, 1000, good.len() - 1] {
@@ -388,6 +388,105 @@ fn corrupt_and_truncated_files_give_errors() {
     let one_three = Position::parse("5/1B1B1/2B2/1W3/5 w").unwrap();
     assert!(opened.try_probe(&one_three).is_err());
     assert!(Tablebase::open(dir.join("missing")).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn streamed_tables_answer_as_tables_in_memory() {
+    let dir = temp_dir("streamed");
+    let built = tablebase::generate(4, Some(&dir), |_| {}).unwrap();
+    // Every file is bigger than 0 bytes: every table stays on disk.
+    let streamed = Tablebase::open(&dir).unwrap().stream_above(0);
+    let in_memory = Tablebase::open(&dir).unwrap().stream_above(u64::MAX);
+    for pos in all_positions(4) {
+        let value = in_memory.try_probe(&pos).unwrap();
+        assert!(value.is_some(), "{pos}");
+        assert_eq!(streamed.try_probe(&pos).unwrap(), value, "{pos}");
+        assert_eq!(built.try_probe(&pos).unwrap(), value, "{pos}");
+    }
+    for m in streamed.materials() {
+        let (s, t) = (streamed.table(m).unwrap().unwrap(), in_memory.table(m).unwrap().unwrap());
+        assert!(s.is_streamed() && !t.is_streamed(), "{m}");
+        assert_eq!(s.stats(), t.stats());
+        assert_eq!(s.as_bytes(), None);
+    }
+
+    // A damaged file is refused when it is first needed, streamed or not.
+    let path = dir.join("alq-2v2.ltb");
+    let good = std::fs::read(&path).unwrap();
+    let pos = Position::parse("5/1B1B1/5/1W1W1/5 w").unwrap();
+    for (at, what) in [(HEADER_BYTES + 3, "checksum"), (20, "positions")] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x04;
+        std::fs::write(&path, &bad).unwrap();
+        let e = Tablebase::open(&dir).unwrap().stream_above(0).try_probe(&pos).unwrap_err();
+        assert!(matches!(e, TbError::Corrupt(_)) && e.to_string().contains(what), "{at}: {e}");
+    }
+    for len in [good.len() - 1, HEADER_BYTES - 1, 0] {
+        std::fs::write(&path, &good[..len]).unwrap();
+        let e = Tablebase::open(&dir).unwrap().stream_above(0).try_probe(&pos).unwrap_err();
+        assert!(matches!(e, TbError::Corrupt(_)) && e.to_string().contains("truncated"), "{len}: {e}");
+    }
+
+    // A file cut short after it was checked: the probes that need the lost bytes are errors,
+    // never values.
+    std::fs::write(&path, &good).unwrap();
+    let opened = Tablebase::open(&dir).unwrap().stream_above(0);
+    let two_two = Material::new(2, 2).unwrap();
+    let table = opened.table(two_two).unwrap().unwrap();
+    let positions = table.stats().positions;
+    assert!(table.try_get(0).unwrap().is_some());
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(HEADER_BYTES as u64).unwrap();
+    let e = table.try_get(positions - 1).unwrap_err();
+    assert!(matches!(e, TbError::Io(_)), "{e}");
+    assert_eq!(table.get(positions - 1), None);
+    assert_eq!(table.try_get(positions).unwrap(), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+const HEADER_BYTES: usize = tablebase::table::HEADER;
+
+#[test]
+fn generation_on_several_threads_writes_the_same_tables() {
+    let one = tablebase::generate_with_threads(5, None, 1, |_| {}).unwrap();
+    let three = tablebase::generate_with_threads(5, None, 3, |_| {}).unwrap();
+    assert_eq!(one.materials(), three.materials());
+    for m in one.materials() {
+        let (a, b) = (one.table(m).unwrap().unwrap(), three.table(m).unwrap().unwrap());
+        assert!(a.as_bytes().is_some());
+        assert_eq!(a.as_bytes(), b.as_bytes(), "{m}");
+    }
+}
+
+#[test]
+fn a_stopped_build_goes_on_with_the_tables_it_wrote() {
+    let dir = temp_dir("resume");
+    tablebase::generate(3, Some(&dir), |_| {}).unwrap();
+    let two_one = dir.join(Material::new(2, 1).unwrap().file_name());
+    let good = std::fs::read(&two_one).unwrap();
+    // A damaged table is built again, with its pair.
+    std::fs::write(&two_one, &good[..good.len() / 3]).unwrap();
+    let mut reports = Vec::new();
+    let resumed =
+        tablebase::generate(4, Some(&dir), |g| reports.push((g.stats.material.to_string(), g.reused)))
+            .unwrap();
+    let reused: Vec<&str> = reports.iter().filter(|r| r.1).map(|r| r.0.as_str()).collect();
+    let built: Vec<&str> = reports.iter().filter(|r| !r.1).map(|r| r.0.as_str()).collect();
+    assert_eq!(reused, ["1v1"]);
+    assert_eq!(built, ["1v2", "2v1", "1v3", "3v1", "2v2"]);
+    assert_eq!(std::fs::read(&two_one).unwrap(), good);
+    for pos in all_positions(4) {
+        assert_eq!(resumed.try_probe(&pos).unwrap(), tb().probe(&pos), "{pos}");
+    }
+    // Run again, it keeps everything, the top tables included, and leaves no partial file.
+    reports.clear();
+    tablebase::generate(4, Some(&dir), |g| reports.push((g.stats.material.to_string(), g.reused))).unwrap();
+    assert_eq!(reports.len(), 6);
+    assert!(reports.iter().all(|r| r.1), "{reports:?}");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(name.ends_with(".ltb"), "{name}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

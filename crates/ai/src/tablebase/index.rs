@@ -217,13 +217,32 @@ fn next_set(set: u32) -> u32 {
 }
 
 /// Calls `f(index, mover, other)` for every position of `material`'s table, in index order.
-pub fn for_each_position(material: Material, mut f: impl FnMut(u64, u32, u32)) {
+pub fn for_each_position(material: Material, f: impl FnMut(u64, u32, u32)) {
+    let movers = binomial(POINTS as u32, u32::from(material.mover));
+    for_each_position_in(material, 0..movers, f);
+}
+
+/// The positions of `material`'s table per set of the mover's pieces: `C(25 - m, o)`. The
+/// positions of one mover set have consecutive indices.
+pub fn per_mover_set(material: Material) -> u64 {
+    binomial(POINTS as u32 - u32::from(material.mover), u32::from(material.other))
+}
+
+/// Like [`for_each_position`], for the mover sets of ranks `movers` only: the indices
+/// `movers.start * per_mover_set(material)` to `movers.end * per_mover_set(material)`.
+pub fn for_each_position_in(
+    material: Material,
+    movers: std::ops::Range<u64>,
+    mut f: impl FnMut(u64, u32, u32),
+) {
     let (m, o) = (u32::from(material.mover), u32::from(material.other));
-    let movers = binomial(POINTS as u32, m);
-    let others = binomial(POINTS as u32 - m, o);
-    let mut mover = (1u32 << m) - 1;
-    let mut idx = 0;
-    for _ in 0..movers {
+    let others = per_mover_set(material);
+    if movers.is_empty() {
+        return;
+    }
+    let mut mover = unrank_set(movers.start, m, POINTS as u32);
+    let mut idx = movers.start * others;
+    for _ in movers {
         let mut oc = (1u32 << o) - 1;
         for _ in 0..others {
             f(idx, mover, expand(oc, mover));
@@ -250,6 +269,14 @@ mod tests {
                 assert_eq!(unindex(idx, material), (mover, other));
             });
             assert_eq!(seen, material.positions());
+            let per = per_mover_set(material);
+            let mut pieces = Vec::new();
+            for_each_position_in(material, 7..19, |idx, mover, other| pieces.push((idx, mover, other)));
+            assert_eq!(pieces.len() as u64, 12 * per);
+            for (k, &(idx, mover, other)) in pieces.iter().enumerate() {
+                assert_eq!(idx, 7 * per + k as u64);
+                assert_eq!(unindex(idx, material), (mover, other));
+            }
         }
     }
 

@@ -14,7 +14,10 @@
 //! described in [`table`]; a corrupt or truncated file gives a [`TbError`], never a panic or a
 //! wrong value. Tables are loaded on demand, the first time a position of their material is
 //! probed ([`Tablebase::open`]), or given in memory ([`Tablebase::from_bytes`],
-//! [`Tablebase::from_tables`]) where there is no file system, as on the web.
+//! [`Tablebase::from_tables`]) where there is no file system, as on the web. A file larger than
+//! [`STREAM_ABOVE`] bytes (the biggest 9- and 10-piece tables) is checked whole when it is
+//! first needed and then stays on disk: each probe reads the bytes it needs
+//! ([`Tablebase::stream_above`] changes the size).
 //!
 //! ```
 //! use ludus_ai::tablebase::{self, Wdl};
@@ -38,7 +41,7 @@ mod generate;
 pub mod index;
 pub mod table;
 
-pub use generate::{Generated, MAX_GENERATE, generate};
+pub use generate::{Generated, MAX_GENERATE, generate, generate_with_threads};
 pub use index::Material;
 pub use table::{Table, TableStats};
 
@@ -154,6 +157,10 @@ impl std::error::Error for TbError {}
 
 const SLOTS: usize = 12 * 12;
 
+/// The size, in bytes, above which [`Tablebase::open`] leaves a table's file on disk instead of
+/// reading it into memory: 256 MiB, which keeps every table of up to 8 pieces in memory.
+pub const STREAM_ABOVE: u64 = 256 << 20;
+
 fn slot(m: Material) -> usize {
     usize::from(m.mover - 1) * 12 + usize::from(m.other - 1)
 }
@@ -165,6 +172,7 @@ pub struct Tablebase {
     available: [bool; SLOTS],
     tables: Vec<OnceLock<Result<Arc<Table>, TbError>>>,
     max_pieces: u32,
+    stream_above: u64,
 }
 
 impl fmt::Debug for Tablebase {
@@ -180,7 +188,15 @@ impl Tablebase {
             available: [false; SLOTS],
             tables: (0..SLOTS).map(|_| OnceLock::new()).collect(),
             max_pieces: 0,
+            stream_above: STREAM_ABOVE,
         }
+    }
+
+    /// Leaves the files of tables larger than `bytes` on disk, read at each probe, instead of
+    /// [`STREAM_ABOVE`] (tables already loaded stay as they are).
+    pub fn stream_above(mut self, bytes: u64) -> Tablebase {
+        self.stream_above = bytes;
+        self
     }
 
     fn add(&mut self, table: Arc<Table>) {
@@ -253,7 +269,7 @@ impl Tablebase {
             return Ok(None);
         }
         let loaded = self.tables[s].get_or_init(|| match &self.dir {
-            Some(dir) => Table::read(&dir.join(material.file_name())).and_then(|t| {
+            Some(dir) => Table::open(&dir.join(material.file_name()), self.stream_above).and_then(|t| {
                 if t.material() == material {
                     Ok(Arc::new(t))
                 } else {
@@ -287,7 +303,7 @@ impl Tablebase {
         let Some(material) = Material::new(m[us], m[1 - us]) else { return Ok(None) };
         let Some(table) = self.table(material)? else { return Ok(None) };
         let (mover, other) = index::normalize(pos);
-        Ok(table.get(index::index(mover, other)))
+        table.try_get(index::index(mover, other))
     }
 
     /// The value of `pos` for its side to move, if a table covers it and can be read.

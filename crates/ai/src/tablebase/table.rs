@@ -22,11 +22,21 @@
 //! distance of 511 plies or more). Every check fails with a [`TbError`]: a wrong magic,
 //! version, game or material, a length that does not match (a truncated file), a checksum that
 //! does not match, or data that contradicts the header's counts.
+//!
+//! # Streaming
+//!
+//! [`Table::open`] keeps a file larger than a given size on disk: every check above is made
+//! when it is opened, reading it piece by piece, and each probe then reads the one or two bytes
+//! it needs (the operating system's page cache keeps the parts in use). A read that fails later
+//! (the file was truncated or removed) is an error, never a value.
 
 use super::TbError;
 use super::index::Material;
 use super::{Probe, Wdl};
 use std::path::Path;
+
+#[cfg(any(unix, windows))]
+use std::fs::File;
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"LUDUSTB\x1a";
@@ -39,23 +49,39 @@ pub const HEADER: usize = 64;
 
 const CHECKSUM_AT: usize = 56;
 
-/// The checksum of a file's bytes (its own field left out).
-fn checksum(bytes: &[u8]) -> u64 {
+/// The checksum of a file's bytes, fed in order (its own field left out).
+struct Checksum(u64);
+
+impl Checksum {
     const PRIME: u64 = 0x0000_0100_0000_01B3;
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    let mut word = |chunk: &[u8]| {
-        let mut w = [0u8; 8];
-        w[..chunk.len()].copy_from_slice(chunk);
-        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(PRIME);
-        h ^= h >> 32;
-    };
-    for part in [&bytes[..CHECKSUM_AT.min(bytes.len())], bytes.get(HEADER..).unwrap_or(&[])] {
+
+    fn new() -> Checksum {
+        Checksum(0xCBF2_9CE4_8422_2325)
+    }
+
+    /// Feeds bytes; every part but the last must be a whole number of 8-byte words.
+    fn feed(&mut self, part: &[u8]) {
         for chunk in part.chunks(8) {
-            word(chunk);
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0 ^ u64::from_le_bytes(w)).wrapping_mul(Self::PRIME);
+            self.0 ^= self.0 >> 32;
         }
     }
-    h
 }
+
+/// The checksum of a whole file's bytes.
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut sum = Checksum::new();
+    sum.feed(&bytes[..CHECKSUM_AT.min(bytes.len())]);
+    sum.feed(bytes.get(HEADER..).unwrap_or(&[]));
+    sum.0
+}
+
+/// Positions checked at a time (a multiple of 4: whole bytes of the WDL part), and bytes read
+/// at a time for a streamed file's checksum (a multiple of 8: whole words). Small enough that
+/// the tests' tables take several pieces.
+const BLOCK: u64 = 1 << 16;
 
 /// What a table holds, for reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,13 +102,63 @@ pub struct TableStats {
     pub bytes: u64,
 }
 
-/// One material signature's table, in memory exactly as in its file.
-#[derive(Clone)]
+/// Where a table's bytes are.
+enum Store {
+    /// In memory, exactly as in the file.
+    Memory(Vec<u8>),
+    /// In a file, read at each probe.
+    #[cfg(any(unix, windows))]
+    File(File),
+}
+
+/// Reads `buf.len()` bytes at offset `at` of `file`.
+#[cfg(any(unix, windows))]
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            match std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], at + done as u64) {
+                Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Copies the bytes at `at` into `buf`.
+    fn read(&self, at: u64, buf: &mut [u8]) -> Result<(), String> {
+        match self {
+            Store::Memory(data) => {
+                let from = usize::try_from(at)
+                    .ok()
+                    .filter(|&a| a.checked_add(buf.len()).is_some_and(|end| end <= data.len()));
+                let from = from.ok_or_else(|| format!("no bytes at {at}"))?;
+                buf.copy_from_slice(&data[from..from + buf.len()]);
+                Ok(())
+            }
+            #[cfg(any(unix, windows))]
+            Store::File(file) => read_exact_at(file, buf, at)
+                .map_err(|e| format!("cannot read {} bytes at {at}: {e}", buf.len())),
+        }
+    }
+}
+
+/// One material signature's table: in memory exactly as in its file, or in its file.
 pub struct Table {
     stats: TableStats,
     width: usize,
     dtw_at: usize,
-    data: Vec<u8>,
+    store: Store,
+    name: String,
 }
 
 impl std::fmt::Debug for Table {
@@ -91,8 +167,8 @@ impl std::fmt::Debug for Table {
     }
 }
 
-fn wdl_bytes(positions: u64) -> usize {
-    positions.div_ceil(4) as usize
+fn wdl_bytes(positions: u64) -> u64 {
+    positions.div_ceil(4)
 }
 
 impl Table {
@@ -103,7 +179,7 @@ impl Table {
         debug_assert_eq!(positions, material.positions());
         let max_plies = codes.iter().map(|&c| c.saturating_sub(1)).max().unwrap_or(0);
         let width = if max_plies / 2 > 255 { 2 } else { 1 };
-        let wdl_len = wdl_bytes(positions);
+        let wdl_len = wdl_bytes(positions) as usize;
         let dtw_at = HEADER + wdl_len;
         let mut data = vec![0u8; dtw_at + codes.len() * width];
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
@@ -144,7 +220,7 @@ impl Table {
         data[48..50].copy_from_slice(&max_plies.to_le_bytes());
         let sum = checksum(&data);
         data[CHECKSUM_AT..HEADER].copy_from_slice(&sum.to_le_bytes());
-        Table { stats, width, dtw_at, data }
+        Table { stats, width, dtw_at, store: Store::Memory(data), name: material.file_name() }
     }
 
     /// Reads a table from a file's bytes, checking everything (see the module's
@@ -156,71 +232,51 @@ impl Table {
     /// Like [`Table::from_bytes`], taking the bytes; `name` labels the errors.
     pub fn from_vec(data: Vec<u8>, name: &str) -> Result<Table, TbError> {
         let bad = |what: String| TbError::Corrupt(format!("{name}: {what}"));
-        if data.len() < HEADER {
-            return Err(bad(format!(
-                "truncated: {} bytes, shorter than the {HEADER}-byte header",
-                data.len()
-            )));
-        }
-        if data[..8] != MAGIC {
-            return Err(bad("not a Ludus tablebase file (wrong magic)".into()));
-        }
-        let u16_at = |i: usize| u16::from_le_bytes([data[i], data[i + 1]]);
-        let u64_at = |i: usize| u64::from_le_bytes(data[i..i + 8].try_into().expect("8 bytes"));
-        let version = u16_at(8);
-        if version != VERSION {
-            return Err(bad(format!("format version {version}, this program reads version {VERSION}")));
-        }
-        if data[10] != GAME_ALQUERQUE {
-            return Err(bad(format!("game {} is not Alquerque ({GAME_ALQUERQUE})", data[10])));
-        }
-        let material = Material::new(u32::from(data[11]), u32::from(data[12]))
-            .ok_or_else(|| bad(format!("material {}v{} is not valid", data[11], data[12])))?;
-        let width = usize::from(data[13]);
-        if width != 1 && width != 2 {
-            return Err(bad(format!("{width} bytes per distance entry (1 or 2 expected)")));
-        }
-        let positions = u64_at(16);
-        if positions != material.positions() {
-            return Err(bad(format!(
-                "{positions} positions in the header, {} for material {material}",
-                material.positions()
-            )));
-        }
-        let dtw_at = HEADER + wdl_bytes(positions);
-        let expected = dtw_at as u64 + positions * width as u64;
-        if data.len() as u64 != expected {
-            let what = if (data.len() as u64) < expected { "truncated" } else { "too long" };
-            return Err(bad(format!("{what}: {} bytes, {expected} expected", data.len())));
-        }
-        let sum = u64_at(CHECKSUM_AT);
-        if checksum(&data) != sum {
+        let header = data.get(..HEADER).ok_or_else(|| {
+            bad(format!("truncated: {} bytes, shorter than the {HEADER}-byte header", data.len()))
+        })?;
+        let (stats, width) = parse_header(header, data.len() as u64).map_err(bad)?;
+        if checksum(&data) != u64::from_le_bytes(data[CHECKSUM_AT..HEADER].try_into().expect("8 bytes")) {
             return Err(bad("checksum mismatch: the file is corrupt".into()));
         }
-        let (wins, draws, losses, max_plies) = (u64_at(24), u64_at(32), u64_at(40), u16_at(48));
-        let stats =
-            TableStats { material, positions, wins, draws, losses, max_plies, bytes: data.len() as u64 };
-        let table = Table { stats, width, dtw_at, data };
+        // The length matched the header: it fits in memory, and so does this offset.
+        let dtw_at = HEADER + wdl_bytes(stats.positions) as usize;
+        let table = Table { stats, width, dtw_at, store: Store::Memory(data), name: name.to_string() };
         table.validate().map_err(bad)?;
         Ok(table)
     }
 
-    /// Checks the data against the header's counts and longest distance.
+    /// Checks the data against the header's counts and longest distance, a block at a time.
     fn validate(&self) -> Result<(), String> {
         let mut counts = [0u64; 4];
         let mut longest = 0u16;
-        for i in 0..self.stats.positions {
-            let code = self.wdl_code(i);
-            counts[usize::from(code)] += 1;
-            let half = self.half(i);
-            let plies = match code {
-                1 => 2 * half + 1,
-                2 => 2 * half,
-                0 if half == 0 => 0,
-                0 => return Err(format!("a draw at index {i} has a distance")),
-                _ => return Err(format!("invalid value at index {i}")),
-            };
-            longest = longest.max(plies);
+        let (mut wdl, mut dtw) = (Vec::new(), Vec::new());
+        let mut first = 0;
+        while first < self.stats.positions {
+            let n = BLOCK.min(self.stats.positions - first);
+            wdl.resize(n.div_ceil(4) as usize, 0);
+            dtw.resize(n as usize * self.width, 0);
+            self.store.read(HEADER as u64 + first / 4, &mut wdl)?;
+            self.store.read(self.dtw_at as u64 + first * self.width as u64, &mut dtw)?;
+            for k in 0..n as usize {
+                let i = first + k as u64;
+                let code = (wdl[k / 4] >> ((k % 4) * 2)) & 3;
+                counts[usize::from(code)] += 1;
+                let half = if self.width == 1 {
+                    u16::from(dtw[k])
+                } else {
+                    u16::from_le_bytes([dtw[2 * k], dtw[2 * k + 1]])
+                };
+                let plies = match code {
+                    1 => 2 * half + 1,
+                    2 => 2 * half,
+                    0 if half == 0 => 0,
+                    0 => return Err(format!("a draw at index {i} has a distance")),
+                    _ => return Err(format!("invalid value at index {i}")),
+                };
+                longest = longest.max(plies);
+            }
+            first += n;
         }
         let s = &self.stats;
         if counts[..3] != [s.draws, s.wins, s.losses] {
@@ -235,22 +291,89 @@ impl Table {
         Ok(())
     }
 
-    /// Reads and checks a table file.
+    /// Reads and checks a table file, keeping it in memory.
     pub fn read(path: &Path) -> Result<Table, TbError> {
         let data =
             std::fs::read(path).map_err(|e| TbError::Io(format!("cannot read {}: {e}", path.display())))?;
         Table::from_vec(data, &path.display().to_string())
     }
 
-    /// Writes the table to a file.
-    pub fn write(&self, path: &Path) -> Result<(), TbError> {
-        std::fs::write(path, &self.data)
-            .map_err(|e| TbError::Io(format!("cannot write {}: {e}", path.display())))
+    /// Opens and checks a table file: a file of at most `stream_above` bytes is read into
+    /// memory ([`Table::read`]), a larger one stays on disk and is read at each probe (see the
+    /// module's documentation). Where there are no files to read at an offset, the table is
+    /// read into memory.
+    pub fn open(path: &Path, stream_above: u64) -> Result<Table, TbError> {
+        let name = path.display().to_string();
+        let io = |e: std::io::Error| TbError::Io(format!("cannot read {name}: {e}"));
+        #[cfg(any(unix, windows))]
+        {
+            let bad = |what: String| TbError::Corrupt(format!("{name}: {what}"));
+            let file = File::open(path).map_err(io)?;
+            let len = file.metadata().map_err(io)?.len();
+            if len <= stream_above {
+                return Table::read(path);
+            }
+            if len < HEADER as u64 {
+                return Err(bad(format!("truncated: {len} bytes, shorter than the {HEADER}-byte header")));
+            }
+            let mut header = [0u8; HEADER];
+            read_exact_at(&file, &mut header, 0).map_err(io)?;
+            let (stats, width) = parse_header(&header, len).map_err(bad)?;
+            let store = Store::File(file);
+            let mut sum = Checksum::new();
+            sum.feed(&header[..CHECKSUM_AT]);
+            let mut buf = vec![0u8; BLOCK as usize];
+            let mut at = HEADER as u64;
+            while at < len {
+                let n = (len - at).min(buf.len() as u64) as usize;
+                store.read(at, &mut buf[..n]).map_err(bad)?;
+                sum.feed(&buf[..n]);
+                at += n as u64;
+            }
+            if sum.0 != u64::from_le_bytes(header[CHECKSUM_AT..].try_into().expect("8 bytes")) {
+                return Err(bad("checksum mismatch: the file is corrupt".into()));
+            }
+            let dtw_at = usize::try_from(HEADER as u64 + wdl_bytes(stats.positions))
+                .map_err(|_| bad("too big for this machine's addresses".into()))?;
+            let table = Table { stats, width, dtw_at, store, name: name.clone() };
+            table.validate().map_err(bad)?;
+            Ok(table)
+        }
+        #[cfg(not(any(unix, windows)))]
+        {
+            let _ = (stream_above, io);
+            Table::read(path)
+        }
     }
 
-    /// The file's bytes.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.data
+    /// Whether the table is read from its file at each probe.
+    pub fn is_streamed(&self) -> bool {
+        !matches!(self.store, Store::Memory(_))
+    }
+
+    /// Writes a table held in memory to a file: first beside it, under the name with
+    /// `.partial` added, then renamed, so that a stop in the middle leaves no half table under
+    /// the table's name.
+    pub fn write(&self, path: &Path) -> Result<(), TbError> {
+        let bytes = self.as_bytes().ok_or_else(|| {
+            TbError::Invalid(format!("{} is read from its file: it is not written again", self.name))
+        })?;
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = std::path::PathBuf::from(partial);
+        std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, path)).map_err(|e| {
+            let _ = std::fs::remove_file(&partial);
+            TbError::Io(format!("cannot write {}: {e}", path.display()))
+        })
+    }
+
+    /// The file's bytes, for a table held in memory.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match &self.store {
+            Store::Memory(data) => Some(data),
+            #[cfg(any(unix, windows))]
+            Store::File(_) => None,
+        }
     }
 
     /// The material signature.
@@ -263,48 +386,97 @@ impl Table {
         self.stats
     }
 
+    /// The 2-bit value code and the distance entry of position `idx` (within the table).
     #[inline]
-    fn wdl_code(&self, idx: u64) -> u8 {
+    fn entry(&self, idx: u64) -> Result<(u8, u16), String> {
         let i = idx as usize;
-        (self.data[HEADER + i / 4] >> ((i % 4) * 2)) & 3
+        let shift = (i % 4) * 2;
+        match &self.store {
+            Store::Memory(data) => {
+                let code = (data[HEADER + i / 4] >> shift) & 3;
+                let at = self.dtw_at + i * self.width;
+                let half = if self.width == 1 {
+                    u16::from(data[at])
+                } else {
+                    u16::from_le_bytes([data[at], data[at + 1]])
+                };
+                Ok((code, half))
+            }
+            #[cfg(any(unix, windows))]
+            Store::File(_) => {
+                let mut byte = [0u8; 1];
+                self.store.read(HEADER as u64 + idx / 4, &mut byte)?;
+                let code = (byte[0] >> shift) & 3;
+                let mut half = [0u8; 2];
+                if code == 1 || code == 2 {
+                    self.store.read(self.dtw_at as u64 + idx * self.width as u64, &mut half[..self.width])?;
+                }
+                Ok((code, u16::from_le_bytes(half)))
+            }
+        }
     }
 
-    #[inline]
-    fn half(&self, idx: u64) -> u16 {
-        let at = self.dtw_at + idx as usize * self.width;
-        if self.width == 1 {
-            u16::from(self.data[at])
-        } else {
-            u16::from_le_bytes([self.data[at], self.data[at + 1]])
+    /// The value of the position with index `idx` for its side to move: `Ok(None)` if `idx`
+    /// is out of range, an error if the table's file can no longer be read.
+    pub fn try_get(&self, idx: u64) -> Result<Option<Probe>, TbError> {
+        if idx >= self.stats.positions {
+            return Ok(None);
+        }
+        let (code, half) = self.entry(idx).map_err(|e| TbError::Io(format!("{}: {e}", self.name)))?;
+        match code {
+            0 => Ok(Some(Probe { wdl: Wdl::Draw, plies_to_end: 0 })),
+            1 => Ok(Some(Probe { wdl: Wdl::Win, plies_to_end: 2 * half + 1 })),
+            2 => Ok(Some(Probe { wdl: Wdl::Loss, plies_to_end: 2 * half })),
+            _ => Err(TbError::Corrupt(format!("{}: invalid value at index {idx}", self.name))),
         }
     }
 
     /// The value of the position with index `idx` for its side to move (`None` if `idx` is out
-    /// of range).
+    /// of range or the table's file can no longer be read).
     #[inline]
     pub fn get(&self, idx: u64) -> Option<Probe> {
-        if idx >= self.stats.positions {
-            return None;
-        }
-        match self.wdl_code(idx) {
-            0 => Some(Probe { wdl: Wdl::Draw, plies_to_end: 0 }),
-            1 => Some(Probe { wdl: Wdl::Win, plies_to_end: 2 * self.half(idx) + 1 }),
-            2 => Some(Probe { wdl: Wdl::Loss, plies_to_end: 2 * self.half(idx) }),
-            _ => None,
-        }
+        self.try_get(idx).ok().flatten()
     }
 
     /// Only the win/draw/loss of the position with index `idx`.
     #[inline]
     pub fn wdl(&self, idx: u64) -> Option<Wdl> {
-        if idx >= self.stats.positions {
-            return None;
-        }
-        match self.wdl_code(idx) {
-            0 => Some(Wdl::Draw),
-            1 => Some(Wdl::Win),
-            2 => Some(Wdl::Loss),
-            _ => None,
-        }
+        self.get(idx).map(|p| p.wdl)
     }
+}
+
+/// The counts and distance width a header gives, checked against the file's length.
+fn parse_header(header: &[u8], len: u64) -> Result<(TableStats, usize), String> {
+    let u16_at = |i: usize| u16::from_le_bytes([header[i], header[i + 1]]);
+    let u64_at = |i: usize| u64::from_le_bytes(header[i..i + 8].try_into().expect("8 bytes"));
+    if header[..8] != MAGIC {
+        return Err("not a Ludus tablebase file (wrong magic)".into());
+    }
+    let version = u16_at(8);
+    if version != VERSION {
+        return Err(format!("format version {version}, this program reads version {VERSION}"));
+    }
+    if header[10] != GAME_ALQUERQUE {
+        return Err(format!("game {} is not Alquerque ({GAME_ALQUERQUE})", header[10]));
+    }
+    let material = Material::new(u32::from(header[11]), u32::from(header[12]))
+        .ok_or_else(|| format!("material {}v{} is not valid", header[11], header[12]))?;
+    let width = usize::from(header[13]);
+    if width != 1 && width != 2 {
+        return Err(format!("{width} bytes per distance entry (1 or 2 expected)"));
+    }
+    let positions = u64_at(16);
+    if positions != material.positions() {
+        return Err(format!(
+            "{positions} positions in the header, {} for material {material}",
+            material.positions()
+        ));
+    }
+    let expected = HEADER as u64 + wdl_bytes(positions) + positions * width as u64;
+    if len != expected {
+        let what = if len < expected { "truncated" } else { "too long" };
+        return Err(format!("{what}: {len} bytes, {expected} expected"));
+    }
+    let (wins, draws, losses, max_plies) = (u64_at(24), u64_at(32), u64_at(40), u16_at(48));
+    Ok((TableStats { material, positions, wins, draws, losses, max_plies, bytes: len }, width))
 }
