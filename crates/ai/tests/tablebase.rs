@@ -447,6 +447,43 @@ fn streamed_tables_answer_as_tables_in_memory() {
 const HEADER_BYTES: usize = tablebase::table::HEADER;
 
 #[test]
+fn files_of_format_version_1_are_read_and_a_build_rewrites_them() {
+    // The 2-against-2 table as the first version of the format wrote it: a distance entry for
+    // every position, no directory.
+    let v1 = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/alq-2v2-version1.ltb")).unwrap();
+    let old = Table::from_bytes(&v1).unwrap();
+    let two_two = Material::new(2, 2).unwrap();
+    let new = tb().table(two_two).unwrap().unwrap();
+    assert_eq!((old.version(), new.version()), (1, tablebase::table::VERSION));
+    let (o, n) = (old.stats(), new.stats());
+    assert_eq!(
+        (o.positions, o.wins, o.draws, o.losses, o.max_plies),
+        (n.positions, n.wins, n.draws, n.losses, n.max_plies)
+    );
+    for i in 0..n.positions {
+        assert_eq!(old.get(i), new.get(i), "{i}");
+    }
+    // Draws take no distance entry any more; a directory entry counts each run of 512.
+    let words = n.positions.div_ceil(32) * 8;
+    assert_eq!(n.bytes, 64 + words + n.positions.div_ceil(512) * 8 + n.wins + n.losses);
+    assert_eq!(o.bytes, 64 + n.positions.div_ceil(4) + n.positions);
+
+    let dir = temp_dir("version1");
+    tablebase::generate(4, Some(&dir), |_| {}).unwrap();
+    let path = dir.join(two_two.file_name());
+    std::fs::write(&path, &v1).unwrap();
+    let streamed = Tablebase::open(&dir).unwrap().stream_above(0);
+    for pos in all_positions(4) {
+        assert_eq!(streamed.try_probe(&pos).unwrap(), tb().probe(&pos), "{pos}");
+    }
+    let mut reused = Vec::new();
+    tablebase::generate(4, Some(&dir), |g| reused.push(g.reused)).unwrap();
+    assert!(reused.iter().all(|&r| r));
+    assert_eq!(std::fs::read(&path).unwrap(), new.as_bytes().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn generation_on_several_threads_writes_the_same_tables() {
     let one = tablebase::generate_with_threads(5, None, 1, |_| {}).unwrap();
     let three = tablebase::generate_with_threads(5, None, 3, |_| {}).unwrap();

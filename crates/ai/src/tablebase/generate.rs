@@ -20,7 +20,7 @@
 //!    no-capture counter and repetitions are ignored).
 
 use super::index::{self, Material, flip, for_each_position_in, normalize, unindex};
-use super::table::{Table, TableStats};
+use super::table::{Table, TableStats, VERSION};
 use super::{Probe, Tablebase, TbError, Wdl};
 use ludus_rules::alquerque::{FULL, POINTS, Position};
 use ludus_rules::{GamePosition, Side};
@@ -45,7 +45,8 @@ pub struct Generated {
     pub paired_with: Option<Material>,
     /// Milliseconds to build this table and its pair (or to read and check them).
     pub millis: u64,
-    /// Whether the table was already in the output directory and was used as it was.
+    /// Whether the table was already in the output directory and was used (rewritten if its
+    /// file was in an earlier version of the format).
     pub reused: bool,
 }
 
@@ -330,7 +331,7 @@ pub fn generate_with_threads(
 
 /// The tables of `first` and its swapped material from `dir`, if both are there and pass every
 /// check: read into memory when later tables are built from them (`in_memory`), else checked
-/// and left on disk.
+/// and left on disk. A table in an earlier version of the format is rewritten in this one.
 fn existing_pair(first: Material, dir: &Path, in_memory: bool) -> Option<Vec<Table>> {
     let mut mats = vec![first];
     if first.mover != first.other {
@@ -338,6 +339,17 @@ fn existing_pair(first: Material, dir: &Path, in_memory: bool) -> Option<Vec<Tab
     }
     let stream_above = if in_memory { u64::MAX } else { 0 };
     mats.iter()
-        .map(|m| Table::open(&dir.join(m.file_name()), stream_above).ok().filter(|t| t.material() == *m))
+        .map(|&m| {
+            let path = dir.join(m.file_name());
+            let table = Table::open(&path, stream_above).ok().filter(|t| t.material() == m)?;
+            if table.version() == VERSION {
+                return Some(table);
+            }
+            let old = Table::read(&path).ok()?;
+            let codes: Vec<Code> = (0..m.positions()).map(|i| old.get(i).map_or(0, code_of)).collect();
+            let table = Table::from_codes(m, &codes);
+            table.write(&path).ok()?;
+            Some(table)
+        })
         .collect()
 }

@@ -1,27 +1,36 @@
 //! Storage: one table per material signature, its file format, loading and probing.
 //!
-//! # File format (version 1), all numbers little-endian
+//! # File format (version 2), all numbers little-endian
 //!
 //! | bytes | what |
 //! | --- | --- |
 //! | 0..8 | magic `LUDUSTB` and byte 0x1A |
-//! | 8..10 | format version, 1 |
+//! | 8..10 | format version, 2 |
 //! | 10 | game: 1 = Alquerque |
 //! | 11, 12 | material: pieces of the side to move, of the other side |
 //! | 13 | bytes per distance entry, 1 or 2 |
 //! | 14..16 | zero |
-//! | 16..24 | number of positions, `C(25, m) * C(25 - m, o)` |
+//! | 16..24 | number of positions `n`, `C(25, m) * C(25 - m, o)` |
 //! | 24..48 | wins, draws, losses (three `u64`, checked against the data when loading) |
 //! | 48..50 | the longest distance to the end in the table, in plies |
 //! | 50..56 | zero |
 //! | 56..64 | checksum: a 64-bit FNV-1a-style hash over 8-byte words of bytes 0..56 and 64.. |
-//! | 64.. | WDL: 2 bits a position, four to a byte, lowest bits first: 0 draw, 1 win, 2 loss |
-//! | then | distance: one entry (1 or 2 bytes) a position: `k` for a loss in `2k` plies or a win in `2k + 1`, 0 for a draw |
+//! | 64.. | WDL: 2 bits a position, four to a byte, lowest bits first: 0 draw, 1 win, 2 loss; zero bits up to a whole number of 8-byte words |
+//! | then | directory: for each run of 512 positions, a `u64`: the wins and losses before it |
+//! | then | distance: one entry (1 or 2 bytes) for each win or loss, in index order: `k` for a loss in `2k` plies or a win in `2k + 1` |
 //!
-//! The WDL part alone is 2 bits a position; the distance part 8 bits (16 if a table ever has a
-//! distance of 511 plies or more). Every check fails with a [`TbError`]: a wrong magic,
-//! version, game or material, a length that does not match (a truncated file), a checksum that
-//! does not match, or data that contradicts the header's counts.
+//! A draw has no distance: the distance of the win or loss at index `i` is entry number "wins
+//! and losses before `i`", which the directory and a count over at most 16 words of the WDL part
+//! give. The WDL part is 2 bits a position, the directory 1/8 of a bit, the distance part 8 bits
+//! (16 if a table ever has a distance of 511 plies or more) a won or lost position.
+//!
+//! Version 1, still read (the tables of earlier builds), has no directory and a distance entry
+//! for every position, 0 for a draw, right after the WDL part.
+//!
+//! Every check fails with a [`TbError`]: a wrong magic, version, game or material, a length that
+//! does not match (a truncated file), a checksum that does not match, or data that contradicts
+//! the header's counts or itself (a directory entry, a draw with a distance, bits after the last
+//! position).
 //!
 //! # Streaming
 //!
@@ -40,8 +49,11 @@ use std::fs::File;
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"LUDUSTB\x1a";
-/// The format version this code reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this code writes (it reads this one and version 1).
+pub const VERSION: u16 = 2;
+
+/// Positions a directory entry of version 2 counts: 16 words of the WDL part.
+const RUN: u64 = 512;
 /// The game byte for Alquerque.
 pub const GAME_ALQUERQUE: u8 = 1;
 /// Bytes of the header.
@@ -78,7 +90,7 @@ fn checksum(bytes: &[u8]) -> u64 {
     sum.0
 }
 
-/// Positions checked at a time (a multiple of 4: whole bytes of the WDL part), and bytes read
+/// Positions checked at a time (a multiple of [`RUN`]: whole directory entries), and bytes read
 /// at a time for a streamed file's checksum (a multiple of 8: whole words). Small enough that
 /// the tests' tables take several pieces.
 const BLOCK: u64 = 1 << 16;
@@ -152,11 +164,47 @@ impl Store {
     }
 }
 
+/// Where the parts of a file are, from its header.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    version: u16,
+    /// Bytes per distance entry.
+    width: u64,
+    /// The directory (version 2).
+    dir_at: u64,
+    /// The distance part.
+    dtw_at: u64,
+    /// The file's length.
+    len: u64,
+}
+
+impl Layout {
+    fn new(version: u16, width: u64, positions: u64, decided: u64) -> Layout {
+        if version == 1 {
+            let dtw_at = HEADER as u64 + positions.div_ceil(4);
+            Layout { version, width, dir_at: dtw_at, dtw_at, len: dtw_at + positions * width }
+        } else {
+            let dir_at = HEADER as u64 + positions.div_ceil(32) * 8;
+            let dtw_at = dir_at + positions.div_ceil(RUN) * 8;
+            Layout { version, width, dir_at, dtw_at, len: dtw_at + decided * width }
+        }
+    }
+}
+
+/// Wins and losses among the 32 positions of a word of the WDL part.
+#[inline]
+fn decided(word: u64) -> u32 {
+    ((word | word >> 1) & 0x5555_5555_5555_5555).count_ones()
+}
+
+fn u64_le(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"))
+}
+
 /// One material signature's table: in memory exactly as in its file, or in its file.
 pub struct Table {
     stats: TableStats,
-    width: usize,
-    dtw_at: usize,
+    layout: Layout,
     store: Store,
     name: String,
 }
@@ -167,10 +215,6 @@ impl std::fmt::Debug for Table {
     }
 }
 
-fn wdl_bytes(positions: u64) -> u64 {
-    positions.div_ceil(4)
-}
-
 impl Table {
     /// A table from generation's values: 0 for a draw, otherwise the distance in plies plus
     /// one (odd distances are wins for the side to move, even ones losses).
@@ -179,26 +223,30 @@ impl Table {
         debug_assert_eq!(positions, material.positions());
         let max_plies = codes.iter().map(|&c| c.saturating_sub(1)).max().unwrap_or(0);
         let width = if max_plies / 2 > 255 { 2 } else { 1 };
-        let wdl_len = wdl_bytes(positions) as usize;
-        let dtw_at = HEADER + wdl_len;
-        let mut data = vec![0u8; dtw_at + codes.len() * width];
-        let (mut wins, mut draws, mut losses) = (0, 0, 0);
+        let draws = codes.iter().filter(|&&c| c == 0).count() as u64;
+        let layout = Layout::new(VERSION, width, positions, positions - draws);
+        let mut data = vec![0u8; layout.len as usize];
+        let (dir_at, dtw_at, width) = (layout.dir_at as usize, layout.dtw_at as usize, width as usize);
+        let (mut wins, mut losses) = (0u64, 0u64);
         for (i, &c) in codes.iter().enumerate() {
-            let (bits, half) = if c == 0 {
-                draws += 1;
-                (0u8, 0u16)
+            if (i as u64).is_multiple_of(RUN) {
+                let at = dir_at + i / RUN as usize * 8;
+                data[at..at + 8].copy_from_slice(&(wins + losses).to_le_bytes());
+            }
+            if c == 0 {
+                continue;
+            }
+            let plies = c - 1;
+            let at = dtw_at + (wins + losses) as usize * width;
+            let bits = if plies % 2 == 1 {
+                wins += 1;
+                1u8
             } else {
-                let plies = c - 1;
-                if plies % 2 == 1 {
-                    wins += 1;
-                    (1, plies / 2)
-                } else {
-                    losses += 1;
-                    (2, plies / 2)
-                }
+                losses += 1;
+                2
             };
             data[HEADER + i / 4] |= bits << ((i % 4) * 2);
-            let at = dtw_at + i * width;
+            let half = plies / 2;
             if width == 1 {
                 data[at] = half as u8;
             } else {
@@ -220,7 +268,7 @@ impl Table {
         data[48..50].copy_from_slice(&max_plies.to_le_bytes());
         let sum = checksum(&data);
         data[CHECKSUM_AT..HEADER].copy_from_slice(&sum.to_le_bytes());
-        Table { stats, width, dtw_at, store: Store::Memory(data), name: material.file_name() }
+        Table { stats, layout, store: Store::Memory(data), name: material.file_name() }
     }
 
     /// Reads a table from a file's bytes, checking everything (see the module's
@@ -235,38 +283,85 @@ impl Table {
         let header = data.get(..HEADER).ok_or_else(|| {
             bad(format!("truncated: {} bytes, shorter than the {HEADER}-byte header", data.len()))
         })?;
-        let (stats, width) = parse_header(header, data.len() as u64).map_err(bad)?;
-        if checksum(&data) != u64::from_le_bytes(data[CHECKSUM_AT..HEADER].try_into().expect("8 bytes")) {
+        let (stats, layout) = parse_header(header, data.len() as u64).map_err(bad)?;
+        if checksum(&data) != u64_le(&data[CHECKSUM_AT..HEADER]) {
             return Err(bad("checksum mismatch: the file is corrupt".into()));
         }
-        // The length matched the header: it fits in memory, and so does this offset.
-        let dtw_at = HEADER + wdl_bytes(stats.positions) as usize;
-        let table = Table { stats, width, dtw_at, store: Store::Memory(data), name: name.to_string() };
+        let table = Table { stats, layout, store: Store::Memory(data), name: name.to_string() };
         table.validate().map_err(bad)?;
         Ok(table)
     }
 
-    /// Checks the data against the header's counts and longest distance, a block at a time.
+    /// Checks the data against the header's counts and longest distance, and itself, a block
+    /// of positions at a time.
     fn validate(&self) -> Result<(), String> {
+        let l = self.layout;
+        let width = l.width as usize;
+        let positions = self.stats.positions;
         let mut counts = [0u64; 4];
         let mut longest = 0u16;
-        let (mut wdl, mut dtw) = (Vec::new(), Vec::new());
+        let (mut wdl, mut dir, mut dtw) = (Vec::new(), Vec::new(), Vec::new());
         let mut first = 0;
-        while first < self.stats.positions {
-            let n = BLOCK.min(self.stats.positions - first);
-            wdl.resize(n.div_ceil(4) as usize, 0);
-            dtw.resize(n as usize * self.width, 0);
+        while first < positions {
+            let n = BLOCK.min(positions - first);
+            let wdl_len = if l.version == 1 { n.div_ceil(4) } else { n.div_ceil(32) * 8 };
+            wdl.resize(wdl_len as usize, 0);
             self.store.read(HEADER as u64 + first / 4, &mut wdl)?;
-            self.store.read(self.dtw_at as u64 + first * self.width as u64, &mut dtw)?;
-            for k in 0..n as usize {
+            let codes = |k: usize| (wdl[k / 4] >> ((k % 4) * 2)) & 3;
+            let halves: Vec<u16> = if l.version == 1 {
+                dtw.resize(n as usize * width, 0);
+                self.store.read(l.dtw_at + first * l.width, &mut dtw)?;
+                (0..n as usize)
+                    .map(|k| {
+                        if width == 1 {
+                            u16::from(dtw[k])
+                        } else {
+                            u16::from_le_bytes([dtw[2 * k], dtw[2 * k + 1]])
+                        }
+                    })
+                    .collect()
+            } else {
+                // The directory's entries for this block, against the running count.
+                dir.resize(n.div_ceil(RUN) as usize * 8, 0);
+                self.store.read(l.dir_at + first / RUN * 8, &mut dir)?;
+                let before = counts[1] + counts[2];
+                let mut running = before;
+                for k in 0..n as usize {
+                    if (k as u64).is_multiple_of(RUN) && u64_le(&dir[k / RUN as usize * 8..]) != running {
+                        return Err(format!("directory entry {} is wrong", (first + k as u64) / RUN));
+                    }
+                    if codes(k) != 0 {
+                        running += 1;
+                    }
+                }
+                // Bits after the last position are zero.
+                if first + n == positions
+                    && let Some(k) = (n as usize..wdl_len as usize * 4).find(|&k| codes(k) != 0)
+                {
+                    return Err(format!("a value after the last position, at {}", first + k as u64));
+                }
+                dtw.resize((running - before) as usize * width, 0);
+                self.store.read(l.dtw_at + before * l.width, &mut dtw)?;
+                let mut next = 0;
+                (0..n as usize)
+                    .map(|k| {
+                        if codes(k) == 0 {
+                            return 0;
+                        }
+                        next += 1;
+                        let j = next - 1;
+                        if width == 1 {
+                            u16::from(dtw[j])
+                        } else {
+                            u16::from_le_bytes([dtw[2 * j], dtw[2 * j + 1]])
+                        }
+                    })
+                    .collect()
+            };
+            for (k, &half) in halves.iter().enumerate() {
                 let i = first + k as u64;
-                let code = (wdl[k / 4] >> ((k % 4) * 2)) & 3;
+                let code = codes(k);
                 counts[usize::from(code)] += 1;
-                let half = if self.width == 1 {
-                    u16::from(dtw[k])
-                } else {
-                    u16::from_le_bytes([dtw[2 * k], dtw[2 * k + 1]])
-                };
                 let plies = match code {
                     1 => 2 * half + 1,
                     2 => 2 * half,
@@ -318,7 +413,7 @@ impl Table {
             }
             let mut header = [0u8; HEADER];
             read_exact_at(&file, &mut header, 0).map_err(io)?;
-            let (stats, width) = parse_header(&header, len).map_err(bad)?;
+            let (stats, layout) = parse_header(&header, len).map_err(bad)?;
             let store = Store::File(file);
             let mut sum = Checksum::new();
             sum.feed(&header[..CHECKSUM_AT]);
@@ -330,12 +425,10 @@ impl Table {
                 sum.feed(&buf[..n]);
                 at += n as u64;
             }
-            if sum.0 != u64::from_le_bytes(header[CHECKSUM_AT..].try_into().expect("8 bytes")) {
+            if sum.0 != u64_le(&header[CHECKSUM_AT..]) {
                 return Err(bad("checksum mismatch: the file is corrupt".into()));
             }
-            let dtw_at = usize::try_from(HEADER as u64 + wdl_bytes(stats.positions))
-                .map_err(|_| bad("too big for this machine's addresses".into()))?;
-            let table = Table { stats, width, dtw_at, store, name: name.clone() };
+            let table = Table { stats, layout, store, name: name.clone() };
             table.validate().map_err(bad)?;
             Ok(table)
         }
@@ -386,34 +479,62 @@ impl Table {
         self.stats
     }
 
-    /// The 2-bit value code and the distance entry of position `idx` (within the table).
+    /// The format version of the table's file.
+    pub fn version(&self) -> u16 {
+        self.layout.version
+    }
+
+    /// `len` bytes at `at`: borrowed from memory, or read from the file into `buf`.
     #[inline]
-    fn entry(&self, idx: u64) -> Result<(u8, u16), String> {
-        let i = idx as usize;
-        let shift = (i % 4) * 2;
+    fn bytes<'a>(&'a self, at: u64, len: usize, buf: &'a mut [u8; 128]) -> Result<&'a [u8], String> {
         match &self.store {
             Store::Memory(data) => {
-                let code = (data[HEADER + i / 4] >> shift) & 3;
-                let at = self.dtw_at + i * self.width;
-                let half = if self.width == 1 {
-                    u16::from(data[at])
-                } else {
-                    u16::from_le_bytes([data[at], data[at + 1]])
-                };
-                Ok((code, half))
+                // Offsets within a file held in memory fit in memory.
+                let at = at as usize;
+                data.get(at..at + len).ok_or_else(|| format!("no bytes at {at}"))
             }
             #[cfg(any(unix, windows))]
             Store::File(_) => {
-                let mut byte = [0u8; 1];
-                self.store.read(HEADER as u64 + idx / 4, &mut byte)?;
-                let code = (byte[0] >> shift) & 3;
-                let mut half = [0u8; 2];
-                if code == 1 || code == 2 {
-                    self.store.read(self.dtw_at as u64 + idx * self.width as u64, &mut half[..self.width])?;
-                }
-                Ok((code, u16::from_le_bytes(half)))
+                self.store.read(at, &mut buf[..len])?;
+                Ok(&buf[..len])
             }
         }
+    }
+
+    /// The 2-bit value code and the distance entry of position `idx` (within the table).
+    #[inline]
+    fn entry(&self, idx: u64) -> Result<(u8, u16), String> {
+        let l = &self.layout;
+        let shift = (idx % 4) * 2;
+        let mut buf = [0u8; 128];
+        let (code, slot) = if l.version == 1 {
+            let code = (self.bytes(HEADER as u64 + idx / 4, 1, &mut buf)?[0] >> shift) & 3;
+            (code, idx)
+        } else {
+            // The words of idx's run up to idx's own, in one read.
+            let (run, word) = (idx / RUN, idx / 32);
+            let words = (word - run * (RUN / 32) + 1) as usize;
+            let bytes = self.bytes(HEADER as u64 + run * RUN / 4, words * 8, &mut buf)?;
+            let last = u64_le(&bytes[(words - 1) * 8..]);
+            let bit = (idx % 32) * 2;
+            let code = ((last >> bit) & 3) as u8;
+            if code == 0 {
+                return Ok((0, 0));
+            }
+            let mut rank = u64::from(decided(last & ((1u64 << bit) - 1)));
+            for w in bytes[..(words - 1) * 8].chunks_exact(8) {
+                rank += u64::from(decided(u64_le(w)));
+            }
+            let mut dir = [0u8; 128];
+            rank += u64_le(self.bytes(l.dir_at + run * 8, 8, &mut dir)?);
+            (code, rank)
+        };
+        if code != 1 && code != 2 {
+            return Ok((code, 0));
+        }
+        let mut half = [0u8; 128];
+        let h = self.bytes(l.dtw_at + slot * l.width, l.width as usize, &mut half)?;
+        Ok((code, if l.width == 1 { u16::from(h[0]) } else { u16::from_le_bytes([h[0], h[1]]) }))
     }
 
     /// The value of the position with index `idx` for its side to move: `Ok(None)` if `idx`
@@ -445,23 +566,23 @@ impl Table {
     }
 }
 
-/// The counts and distance width a header gives, checked against the file's length.
-fn parse_header(header: &[u8], len: u64) -> Result<(TableStats, usize), String> {
+/// The counts and layout a header gives, checked against the file's length.
+fn parse_header(header: &[u8], len: u64) -> Result<(TableStats, Layout), String> {
     let u16_at = |i: usize| u16::from_le_bytes([header[i], header[i + 1]]);
-    let u64_at = |i: usize| u64::from_le_bytes(header[i..i + 8].try_into().expect("8 bytes"));
+    let u64_at = |i: usize| u64_le(&header[i..]);
     if header[..8] != MAGIC {
         return Err("not a Ludus tablebase file (wrong magic)".into());
     }
     let version = u16_at(8);
-    if version != VERSION {
-        return Err(format!("format version {version}, this program reads version {VERSION}"));
+    if version != 1 && version != VERSION {
+        return Err(format!("format version {version}, this program reads versions 1 and {VERSION}"));
     }
     if header[10] != GAME_ALQUERQUE {
         return Err(format!("game {} is not Alquerque ({GAME_ALQUERQUE})", header[10]));
     }
     let material = Material::new(u32::from(header[11]), u32::from(header[12]))
         .ok_or_else(|| format!("material {}v{} is not valid", header[11], header[12]))?;
-    let width = usize::from(header[13]);
+    let width = u64::from(header[13]);
     if width != 1 && width != 2 {
         return Err(format!("{width} bytes per distance entry (1 or 2 expected)"));
     }
@@ -472,11 +593,15 @@ fn parse_header(header: &[u8], len: u64) -> Result<(TableStats, usize), String> 
             material.positions()
         ));
     }
-    let expected = HEADER as u64 + wdl_bytes(positions) + positions * width as u64;
-    if len != expected {
-        let what = if len < expected { "truncated" } else { "too long" };
-        return Err(format!("{what}: {len} bytes, {expected} expected"));
-    }
     let (wins, draws, losses, max_plies) = (u64_at(24), u64_at(32), u64_at(40), u16_at(48));
-    Ok((TableStats { material, positions, wins, draws, losses, max_plies, bytes: len }, width))
+    // Counts that cannot be (checked against the data later) must not overflow the length.
+    if wins.checked_add(draws).and_then(|n| n.checked_add(losses)) != Some(positions) {
+        return Err(format!("{wins} wins, {draws} draws and {losses} losses are not {positions} positions"));
+    }
+    let layout = Layout::new(version, width, positions, wins + losses);
+    if len != layout.len {
+        let what = if len < layout.len { "truncated" } else { "too long" };
+        return Err(format!("{what}: {len} bytes, {} expected", layout.len));
+    }
+    Ok((TableStats { material, positions, wins, draws, losses, max_plies, bytes: len }, layout))
 }
