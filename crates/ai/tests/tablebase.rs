@@ -463,9 +463,9 @@ fn files_of_format_version_1_are_read_and_a_build_rewrites_them() {
     for i in 0..n.positions {
         assert_eq!(old.get(i), new.get(i), "{i}");
     }
-    // Draws take no distance entry any more; a directory entry counts each run of 512.
-    let words = n.positions.div_ceil(32) * 8;
-    assert_eq!(n.bytes, 64 + words + n.positions.div_ceil(512) * 8 + n.wins + n.losses);
+    // Draws take no distance entry any more; the values are in lines of 64 bytes, a count and
+    // 224 positions.
+    assert_eq!(n.bytes, 64 + n.positions.div_ceil(224) * 64 + n.wins + n.losses);
     assert_eq!(o.bytes, 64 + n.positions.div_ceil(4) + n.positions);
 
     let dir = temp_dir("version1");

@@ -15,17 +15,17 @@
 //! | 48..50 | the longest distance to the end in the table, in plies |
 //! | 50..56 | zero |
 //! | 56..64 | checksum: a 64-bit FNV-1a-style hash over 8-byte words of bytes 0..56 and 64.. |
-//! | 64.. | WDL: 2 bits a position, four to a byte, lowest bits first: 0 draw, 1 win, 2 loss; zero bits up to a whole number of 8-byte words |
-//! | then | directory: for each run of 512 positions, a `u64`: the wins and losses before it |
+//! | 64.. | WDL, in lines of 64 bytes, each of 224 positions: a `u64`, the wins and losses before the line, then 2 bits a position, four to a byte, lowest bits first: 0 draw, 1 win, 2 loss; zero bits after the last position |
 //! | then | distance: one entry (1 or 2 bytes) for each win or loss, in index order: `k` for a loss in `2k` plies or a win in `2k + 1` |
 //!
 //! A draw has no distance: the distance of the win or loss at index `i` is entry number "wins
-//! and losses before `i`", which the directory and a count over at most 16 words of the WDL part
-//! give. The WDL part is 2 bits a position, the directory 1/8 of a bit, the distance part 8 bits
-//! (16 if a table ever has a distance of 511 plies or more) a won or lost position.
+//! and losses before `i`", which `i`'s line gives by its count and the values before `i` in it.
+//! A probe reads one line and one distance entry. The WDL part is 2.29 bits a position, the
+//! distance part 8 bits (16 if a table ever has a distance of 511 plies or more) a won or lost
+//! position.
 //!
-//! Version 1, still read (the tables of earlier builds), has no directory and a distance entry
-//! for every position, 0 for a draw, right after the WDL part.
+//! Version 1, still read (the tables of earlier builds), has plain WDL bytes and a distance
+//! entry for every position, 0 for a draw, after them.
 //!
 //! Every check fails with a [`TbError`]: a wrong magic, version, game or material, a length that
 //! does not match (a truncated file), a checksum that does not match, or data that contradicts
@@ -52,8 +52,10 @@ pub const MAGIC: [u8; 8] = *b"LUDUSTB\x1a";
 /// The format version this code writes (it reads this one and version 1).
 pub const VERSION: u16 = 2;
 
-/// Positions a directory entry of version 2 counts: 16 words of the WDL part.
-const RUN: u64 = 512;
+/// Bytes of a line of version 2's WDL part: a count, then values.
+const LINE: u64 = 64;
+/// Positions of a line of version 2.
+const LINE_POSITIONS: u64 = (LINE - 8) * 4;
 /// The game byte for Alquerque.
 pub const GAME_ALQUERQUE: u8 = 1;
 /// Bytes of the header.
@@ -90,10 +92,10 @@ fn checksum(bytes: &[u8]) -> u64 {
     sum.0
 }
 
-/// Positions checked at a time (a multiple of [`RUN`]: whole directory entries), and bytes read
-/// at a time for a streamed file's checksum (a multiple of 8: whole words). Small enough that
-/// the tests' tables take several pieces.
-const BLOCK: u64 = 1 << 16;
+/// Positions checked at a time (a multiple of [`LINE_POSITIONS`]: whole lines), and bytes read at
+/// a time for a streamed file's checksum (a multiple of 8: whole words). Small enough that the
+/// tests' tables take several pieces.
+const BLOCK: u64 = LINE_POSITIONS * 256;
 
 /// What a table holds, for reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,8 +172,6 @@ struct Layout {
     version: u16,
     /// Bytes per distance entry.
     width: u64,
-    /// The directory (version 2).
-    dir_at: u64,
     /// The distance part.
     dtw_at: u64,
     /// The file's length.
@@ -182,19 +182,36 @@ impl Layout {
     fn new(version: u16, width: u64, positions: u64, decided: u64) -> Layout {
         if version == 1 {
             let dtw_at = HEADER as u64 + positions.div_ceil(4);
-            Layout { version, width, dir_at: dtw_at, dtw_at, len: dtw_at + positions * width }
+            Layout { version, width, dtw_at, len: dtw_at + positions * width }
         } else {
-            let dir_at = HEADER as u64 + positions.div_ceil(32) * 8;
-            let dtw_at = dir_at + positions.div_ceil(RUN) * 8;
-            Layout { version, width, dir_at, dtw_at, len: dtw_at + decided * width }
+            let dtw_at = HEADER as u64 + positions.div_ceil(LINE_POSITIONS) * LINE;
+            Layout { version, width, dtw_at, len: dtw_at + decided * width }
+        }
+    }
+
+    /// Where the byte of position `idx`'s value is, and its shift.
+    #[inline]
+    fn value_at(&self, idx: u64) -> (u64, u32) {
+        let shift = (idx % 4) as u32 * 2;
+        if self.version == 1 {
+            (HEADER as u64 + idx / 4, shift)
+        } else {
+            (HEADER as u64 + idx / LINE_POSITIONS * LINE + 8 + idx % LINE_POSITIONS / 4, shift)
         }
     }
 }
 
-/// Wins and losses among the 32 positions of a word of the WDL part.
+/// Wins and losses among the positions of some bytes of the WDL part.
 #[inline]
-fn decided(word: u64) -> u32 {
-    ((word | word >> 1) & 0x5555_5555_5555_5555).count_ones()
+fn decided(bytes: &[u8]) -> u64 {
+    let mut n = 0;
+    for chunk in bytes.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        let word = u64::from_le_bytes(w);
+        n += u64::from(((word | word >> 1) & 0x5555_5555_5555_5555).count_ones());
+    }
+    n
 }
 
 fn u64_le(bytes: &[u8]) -> u64 {
@@ -226,11 +243,11 @@ impl Table {
         let draws = codes.iter().filter(|&&c| c == 0).count() as u64;
         let layout = Layout::new(VERSION, width, positions, positions - draws);
         let mut data = vec![0u8; layout.len as usize];
-        let (dir_at, dtw_at, width) = (layout.dir_at as usize, layout.dtw_at as usize, width as usize);
+        let (dtw_at, width) = (layout.dtw_at as usize, width as usize);
         let (mut wins, mut losses) = (0u64, 0u64);
         for (i, &c) in codes.iter().enumerate() {
-            if (i as u64).is_multiple_of(RUN) {
-                let at = dir_at + i / RUN as usize * 8;
+            if (i as u64).is_multiple_of(LINE_POSITIONS) {
+                let at = HEADER + (i as u64 / LINE_POSITIONS * LINE) as usize;
                 data[at..at + 8].copy_from_slice(&(wins + losses).to_le_bytes());
             }
             if c == 0 {
@@ -245,7 +262,8 @@ impl Table {
                 losses += 1;
                 2
             };
-            data[HEADER + i / 4] |= bits << ((i % 4) * 2);
+            let (byte, shift) = layout.value_at(i as u64);
+            data[byte as usize] |= bits << shift;
             let half = plies / 2;
             if width == 1 {
                 data[at] = half as u8;
@@ -300,14 +318,27 @@ impl Table {
         let positions = self.stats.positions;
         let mut counts = [0u64; 4];
         let mut longest = 0u16;
-        let (mut wdl, mut dir, mut dtw) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut wdl, mut dtw) = (Vec::new(), Vec::new());
         let mut first = 0;
         while first < positions {
             let n = BLOCK.min(positions - first);
-            let wdl_len = if l.version == 1 { n.div_ceil(4) } else { n.div_ceil(32) * 8 };
+            let wdl_len = if l.version == 1 { n.div_ceil(4) } else { n.div_ceil(LINE_POSITIONS) * LINE };
             wdl.resize(wdl_len as usize, 0);
-            self.store.read(HEADER as u64 + first / 4, &mut wdl)?;
-            let codes = |k: usize| (wdl[k / 4] >> ((k % 4) * 2)) & 3;
+            let wdl_at = if l.version == 1 {
+                HEADER as u64 + first / 4
+            } else {
+                HEADER as u64 + first / LINE_POSITIONS * LINE
+            };
+            self.store.read(wdl_at, &mut wdl)?;
+            let codes = |k: usize| {
+                if l.version == 1 {
+                    (wdl[k / 4] >> ((k % 4) * 2)) & 3
+                } else {
+                    let line = k / LINE_POSITIONS as usize;
+                    let r = k % LINE_POSITIONS as usize;
+                    (wdl[line * LINE as usize + 8 + r / 4] >> ((r % 4) * 2)) & 3
+                }
+            };
             let halves: Vec<u16> = if l.version == 1 {
                 dtw.resize(n as usize * width, 0);
                 self.store.read(l.dtw_at + first * l.width, &mut dtw)?;
@@ -321,22 +352,27 @@ impl Table {
                     })
                     .collect()
             } else {
-                // The directory's entries for this block, against the running count.
-                dir.resize(n.div_ceil(RUN) as usize * 8, 0);
-                self.store.read(l.dir_at + first / RUN * 8, &mut dir)?;
+                // Each line's count, against the running count.
                 let before = counts[1] + counts[2];
                 let mut running = before;
                 for k in 0..n as usize {
-                    if (k as u64).is_multiple_of(RUN) && u64_le(&dir[k / RUN as usize * 8..]) != running {
-                        return Err(format!("directory entry {} is wrong", (first + k as u64) / RUN));
+                    if (k as u64).is_multiple_of(LINE_POSITIONS) {
+                        let line = k / LINE_POSITIONS as usize * LINE as usize;
+                        if u64_le(&wdl[line..]) != running {
+                            return Err(format!(
+                                "the count of line {} is wrong",
+                                (first + k as u64) / LINE_POSITIONS
+                            ));
+                        }
                     }
                     if codes(k) != 0 {
                         running += 1;
                     }
                 }
                 // Bits after the last position are zero.
+                let room = n.div_ceil(LINE_POSITIONS) * LINE_POSITIONS;
                 if first + n == positions
-                    && let Some(k) = (n as usize..wdl_len as usize * 4).find(|&k| codes(k) != 0)
+                    && let Some(k) = (n as usize..room as usize).find(|&k| codes(k) != 0)
                 {
                     return Err(format!("a value after the last position, at {}", first + k as u64));
                 }
@@ -505,29 +541,22 @@ impl Table {
     #[inline]
     fn entry(&self, idx: u64) -> Result<(u8, u16), String> {
         let l = &self.layout;
-        let shift = (idx % 4) * 2;
         let mut buf = [0u8; 128];
         let (code, slot) = if l.version == 1 {
-            let code = (self.bytes(HEADER as u64 + idx / 4, 1, &mut buf)?[0] >> shift) & 3;
-            (code, idx)
+            let (at, shift) = l.value_at(idx);
+            ((self.bytes(at, 1, &mut buf)?[0] >> shift) & 3, idx)
         } else {
-            // The words of idx's run up to idx's own, in one read.
-            let (run, word) = (idx / RUN, idx / 32);
-            let words = (word - run * (RUN / 32) + 1) as usize;
-            let bytes = self.bytes(HEADER as u64 + run * RUN / 4, words * 8, &mut buf)?;
-            let last = u64_le(&bytes[(words - 1) * 8..]);
-            let bit = (idx % 32) * 2;
-            let code = ((last >> bit) & 3) as u8;
+            // idx's line up to idx's byte, in one read: the count, then the values.
+            let (at, shift) = l.value_at(idx);
+            let line = HEADER as u64 + idx / LINE_POSITIONS * LINE;
+            let bytes = self.bytes(line, (at - line + 1) as usize, &mut buf)?;
+            let (own, before) = bytes.split_last().expect("at least the count");
+            let code = (own >> shift) & 3;
             if code == 0 {
                 return Ok((0, 0));
             }
-            let mut rank = u64::from(decided(last & ((1u64 << bit) - 1)));
-            for w in bytes[..(words - 1) * 8].chunks_exact(8) {
-                rank += u64::from(decided(u64_le(w)));
-            }
-            let mut dir = [0u8; 128];
-            rank += u64_le(self.bytes(l.dir_at + run * 8, 8, &mut dir)?);
-            (code, rank)
+            let mask = [own & ((1u8 << shift) - 1)];
+            (code, u64_le(before) + decided(&before[8..]) + decided(&mask))
         };
         if code != 1 && code != 2 {
             return Ok((code, 0));
