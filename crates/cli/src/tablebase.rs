@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// The largest piece count `build` accepts: the generator's own limit. On a 2-core machine 9
-/// pieces take about a quarter of an hour and 1.7 GB of files, 10 about 5.9 GB of files (see the
-/// results page for the measured figures).
+/// pieces take about 9 minutes and 1.2 GB of files, 10 about 41 minutes and 4.2 GB (the
+/// results page has the measured figures).
 pub const MAX_BUILD_PIECES: u32 = tablebase::MAX_GENERATE;
 
 fn default_dir() -> PathBuf {
