@@ -522,6 +522,7 @@ impl Table {
 
     /// `len` bytes at `at`: borrowed from memory, or read from the file into `buf`.
     #[inline]
+    #[cfg_attr(not(any(unix, windows)), allow(unused_variables))]
     fn bytes<'a>(&'a self, at: u64, len: usize, buf: &'a mut [u8; 128]) -> Result<&'a [u8], String> {
         match &self.store {
             Store::Memory(data) => {
