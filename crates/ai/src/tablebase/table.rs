@@ -35,8 +35,8 @@
 //! # Streaming
 //!
 //! [`Table::open`] keeps a file larger than a given size on disk: every check above is made
-//! when it is opened, reading it piece by piece, and each probe then reads the one or two bytes
-//! it needs (the operating system's page cache keeps the parts in use). A read that fails later
+//! when it is opened, reading it piece by piece, and each probe then reads the few bytes it
+//! needs (the operating system's page cache keeps the parts in use). A read that fails later
 //! (the file was truncated or removed) is an error, never a value.
 
 use super::TbError;
