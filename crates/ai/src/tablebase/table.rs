@@ -635,3 +635,83 @@ fn parse_header(header: &[u8], len: u64) -> Result<(TableStats, Layout), String>
     }
     Ok((TableStats { material, positions, wins, draws, losses, max_plies, bytes: len }, layout))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 1-against-1 table (600 positions, three lines) with made-up values: a win in 3 at
+    /// every fifth position, a loss in 2 at every seventh, draws elsewhere.
+    fn table() -> (Table, Vec<u8>) {
+        let material = Material::new(1, 1).unwrap();
+        let codes: Vec<u16> = (0..material.positions())
+            .map(|i| {
+                if i % 5 == 0 {
+                    4
+                } else if i % 7 == 0 {
+                    3
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let table = Table::from_codes(material, &codes);
+        let bytes = table.as_bytes().unwrap().to_vec();
+        (table, bytes)
+    }
+
+    /// `bytes` with its checksum made right again: only the other checks can refuse it.
+    fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+        let sum = checksum(&bytes);
+        bytes[CHECKSUM_AT..HEADER].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    fn error(bytes: Vec<u8>) -> String {
+        match Table::from_vec(resealed(bytes), "t") {
+            Err(TbError::Corrupt(e)) => e,
+            other => panic!("expected a corrupt table, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_value_reads_back() {
+        let (table, bytes) = table();
+        assert_eq!(bytes.len() as u64, 64 + 3 * LINE + table.stats().wins + table.stats().losses);
+        for i in 0..600 {
+            let expected = if i % 5 == 0 {
+                Probe { wdl: Wdl::Win, plies_to_end: 3 }
+            } else if i % 7 == 0 {
+                Probe { wdl: Wdl::Loss, plies_to_end: 2 }
+            } else {
+                Probe { wdl: Wdl::Draw, plies_to_end: 0 }
+            };
+            assert_eq!(table.get(i), Some(expected), "{i}");
+        }
+        assert_eq!(table.get(600), None);
+    }
+
+    #[test]
+    fn checks_that_the_checksum_does_not_cover() {
+        let (_, good) = table();
+        // A line's count.
+        let mut bad = good.clone();
+        bad[HEADER + LINE as usize] ^= 1;
+        assert!(error(bad).contains("count of line 1"));
+        // A value after the last position (600 = 2 * 224 + 152: the third line has room).
+        let mut bad = good.clone();
+        bad[HEADER + 2 * LINE as usize + 8 + 160 / 4] |= 1;
+        let e = error(bad);
+        assert!(e.contains("after the last position"), "{e}");
+        // A draw turned into a win: the counts and the distances no longer agree.
+        let mut bad = good.clone();
+        bad[HEADER + 8] |= 1 << 2;
+        assert!(!error(bad).is_empty());
+        // The header's counts that do not add up.
+        let mut bad = good.clone();
+        bad[24] ^= 1;
+        assert!(error(bad).contains("are not 600 positions"));
+        // The untouched bytes pass.
+        assert!(Table::from_vec(resealed(good), "t").is_ok());
+    }
+}
