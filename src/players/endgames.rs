@@ -110,17 +110,44 @@ fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, la
     }
     let dir = data.join("tablebases");
     loading.0 = Some(Background::spawn("tablebase", move |out| {
-        out.push(match Tablebase::open(&dir) {
-            Ok(tb) if tb.max_pieces() >= DESKTOP_PIECES => Ok(tb),
-            _ => {
-                info!("building the endgame tables (up to {DESKTOP_PIECES} pieces) in {}", dir.display());
-                // One thread: the game goes on meanwhile.
-                ludus_ai::tablebase::generate_with_threads(DESKTOP_PIECES, Some(&dir), 1, |_| {})
-                    .map_err(|e| e.to_string())
-            }
-        });
+        out.push(load_or_build(&dir, DESKTOP_PIECES));
         true
     }));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// The tables of `dir`, every one opened and checked now, on the calling thread, so that no
+/// search waits for a table's first check. When a table of up to `pieces` pieces is missing or
+/// damaged, the missing and damaged ones are built first (on one thread: the game goes on
+/// meanwhile; the sound ones are kept). A bigger table that fails its check is left unused,
+/// with a warning.
+pub fn load_or_build(dir: &std::path::Path, pieces: u32) -> Result<Tablebase, String> {
+    let complete = |tb: &Tablebase| {
+        (2..=pieces).all(|total| {
+            (1..total).all(|mover| {
+                ludus_ai::tablebase::Material::new(mover, total - mover)
+                    .is_some_and(|m| matches!(tb.table(m), Ok(Some(_))))
+            })
+        })
+    };
+    let tb = match Tablebase::open(dir) {
+        Ok(tb) if complete(&tb) => tb,
+        _ => {
+            info!("building the endgame tables (up to {pieces} pieces) in {}", dir.display());
+            let tb = ludus_ai::tablebase::generate_with_threads(pieces, Some(dir), 1, |_| {})
+                .map_err(|e| e.to_string())?;
+            if !complete(&tb) {
+                return Err(format!("the tables built in {} do not load", dir.display()));
+            }
+            tb
+        }
+    };
+    for m in tb.materials() {
+        if let Err(e) = tb.table(m) {
+            warn!("the endgame table {m} is not used: {e}");
+        }
+    }
+    Ok(tb)
 }
 
 /// The result of a finished background load, once (the load is then dropped).

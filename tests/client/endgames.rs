@@ -122,3 +122,28 @@ fn the_shipped_book_knows_the_start_and_hard_keeps_it() {
         assert!(keep.contains(&mv), "seed {seed}");
     }
 }
+
+#[test]
+fn the_desktop_builds_missing_or_damaged_tables_and_keeps_the_sound_ones() {
+    use ludus::players::endgames::load_or_build;
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tablebases");
+    let dir = std::env::temp_dir().join(format!("ludus-tb-desktop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Nothing there: everything is built, and every table is loaded at once.
+    let tb = load_or_build(&dir, 4).expect("built");
+    assert_eq!(tb.max_pieces(), 4);
+    let two_two = dir.join("alq-2v2.ltb");
+    let good = std::fs::read(&two_two).expect("built");
+    assert_eq!(good, std::fs::read(shipped.join("alq-2v2.ltb")).expect("shipped"));
+    // A damaged table is built again; the others stay as they were.
+    std::fs::write(&two_two, &good[..good.len() / 2]).expect("damage");
+    let one_one = dir.join("alq-1v1.ltb");
+    let before = std::fs::metadata(&one_one).and_then(|m| m.modified()).expect("time");
+    let tb = load_or_build(&dir, 4).expect("rebuilt");
+    assert_eq!(std::fs::read(&two_two).expect("rebuilt"), good);
+    assert_eq!(std::fs::metadata(&one_one).and_then(|m| m.modified()).expect("time"), before);
+    let pos = <ludus_rules::alquerque::Position as ludus_rules::GamePosition>::parse("5/1B1B1/5/1W1W1/5 w")
+        .expect("position");
+    assert!(tb.try_probe(&pos).expect("sound").is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}
