@@ -20,6 +20,7 @@ fn help_everywhere() {
         &["tablebase", "build", "--help"],
         &["tablebase", "probe", "--help"],
         &["tablebase", "replay", "--help"],
+        &["tablebase", "bench", "--help"],
         &["endgames", "--help"],
         &["tune", "--help"],
         &["endgames", "latrunculi", "--help"],

@@ -28,6 +28,23 @@ fn build_then_probe() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(stdout(&out).trim(), "White wins in 1 ply, best move b2xd4");
 
+    // Run again on one thread: every table is kept.
+    let out = cli(&["tablebase", "build", "--max-pieces", "4", "--out", d, "--threads", "1"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert_eq!(text.matches("(kept, checked)").count(), 6, "{text}");
+
+    // The benchmark times the 4-piece tables both ways, which agree.
+    let out = cli(&["tablebase", "bench", "--dir", d, "--probes", "2000"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("tables of 4 pieces in ") && text.contains("1v3 2v2 3v1"), "{text}");
+    for line in
+        ["2,000 probes of random positions, in memory:", "2,000 probes of random positions, streamed:"]
+    {
+        assert!(text.contains(line), "{text}");
+    }
+
     let out = cli(&["tablebase", "probe", "--position", "5/5/5/1W3/W4 b", "--dir", d]);
     assert_eq!(stdout(&out).trim(), "White wins in 0 plies: the game is over (1-0 NoPieces)");
 
