@@ -112,6 +112,11 @@ fn child_code(child: &Position, tables: &HashMap<Material, Arc<Table>>) -> Code 
     code_of(table.get(index::index(m, o)).expect("an index within the table"))
 }
 
+/// `first` and its swapped material, built together (`first` alone when they are the same).
+fn pair(first: Material) -> Vec<Material> {
+    if first.mover == first.other { vec![first] } else { vec![first, first.swapped()] }
+}
+
 /// Runs `job(k)` for every `k` below `jobs`, on `threads` threads taking the next `k` in turn
 /// (on the calling thread alone when `threads` is 1).
 fn run_jobs(jobs: usize, threads: usize, job: impl Fn(usize) + Sync) {
@@ -154,8 +159,7 @@ fn generate_pair(
     sources: &[u32; POINTS],
     threads: usize,
 ) -> Vec<Table> {
-    let mats: Vec<Material> =
-        if first.mover == first.other { vec![first] } else { vec![first, first.swapped()] };
+    let mats = pair(first);
     let zeros16 = |n: u64| (0..n).map(|_| AtomicU16::new(0)).collect::<Vec<_>>();
     let zeros8 = |n: u64| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
     let zeros64 = |n: u64| (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
@@ -301,25 +305,19 @@ pub fn generate_with_threads(
             let reused = kept.is_some();
             let built = kept.unwrap_or_else(|| generate_pair(first, &tables, &sources, threads));
             let millis = start.elapsed().as_millis() as u64;
-            let pair: Vec<Material> = built.iter().map(Table::material).collect();
             for table in built {
-                if let Some(dir) = out_dir {
-                    if !reused {
-                        table.write(&dir.join(table.material().file_name()))?;
-                    }
-                    if total == max_pieces {
-                        progress(&Generated {
-                            stats: table.stats(),
-                            paired_with: pair.iter().copied().find(|&m| m != table.material()),
-                            millis,
-                            reused,
-                        });
-                        continue;
-                    }
+                let material = table.material();
+                if let Some(dir) = out_dir
+                    && !reused
+                {
+                    table.write(&dir.join(material.file_name()))?;
                 }
-                let paired_with = pair.iter().copied().find(|&m| m != table.material());
+                let paired_with = Some(material.swapped()).filter(|&m| m != material);
                 progress(&Generated { stats: table.stats(), paired_with, millis, reused });
-                tables.insert(table.material(), Arc::new(table));
+                // The top piece count's tables, once on disk, are needed by no later table.
+                if out_dir.is_none() || total < max_pieces {
+                    tables.insert(material, Arc::new(table));
+                }
             }
         }
     }
@@ -333,12 +331,9 @@ pub fn generate_with_threads(
 /// check: read into memory when later tables are built from them (`in_memory`), else checked
 /// and left on disk. A table in an earlier version of the format is rewritten in this one.
 fn existing_pair(first: Material, dir: &Path, in_memory: bool) -> Option<Vec<Table>> {
-    let mut mats = vec![first];
-    if first.mover != first.other {
-        mats.push(first.swapped());
-    }
     let stream_above = if in_memory { u64::MAX } else { 0 };
-    mats.iter()
+    pair(first)
+        .iter()
         .map(|&m| {
             let path = dir.join(m.file_name());
             let table = Table::open(&path, stream_above).ok().filter(|t| t.material() == m)?;

@@ -214,6 +214,12 @@ fn decided(bytes: &[u8]) -> u64 {
     n
 }
 
+/// Distance entry `j` of `bytes`, entries of `width` (1 or 2) bytes.
+#[inline]
+fn half_at(bytes: &[u8], j: usize, width: usize) -> u16 {
+    if width == 1 { u16::from(bytes[j]) } else { u16::from_le_bytes([bytes[2 * j], bytes[2 * j + 1]]) }
+}
+
 fn u64_le(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"))
 }
@@ -331,26 +337,13 @@ impl Table {
             };
             self.store.read(wdl_at, &mut wdl)?;
             let codes = |k: usize| {
-                if l.version == 1 {
-                    (wdl[k / 4] >> ((k % 4) * 2)) & 3
-                } else {
-                    let line = k / LINE_POSITIONS as usize;
-                    let r = k % LINE_POSITIONS as usize;
-                    (wdl[line * LINE as usize + 8 + r / 4] >> ((r % 4) * 2)) & 3
-                }
+                let (at, shift) = l.value_at(first + k as u64);
+                (wdl[(at - wdl_at) as usize] >> shift) & 3
             };
             let halves: Vec<u16> = if l.version == 1 {
                 dtw.resize(n as usize * width, 0);
                 self.store.read(l.dtw_at + first * l.width, &mut dtw)?;
-                (0..n as usize)
-                    .map(|k| {
-                        if width == 1 {
-                            u16::from(dtw[k])
-                        } else {
-                            u16::from_le_bytes([dtw[2 * k], dtw[2 * k + 1]])
-                        }
-                    })
-                    .collect()
+                (0..n as usize).map(|k| half_at(&dtw, k, width)).collect()
             } else {
                 // Each line's count, against the running count.
                 let before = counts[1] + counts[2];
@@ -385,12 +378,7 @@ impl Table {
                             return 0;
                         }
                         next += 1;
-                        let j = next - 1;
-                        if width == 1 {
-                            u16::from(dtw[j])
-                        } else {
-                            u16::from_le_bytes([dtw[2 * j], dtw[2 * j + 1]])
-                        }
+                        half_at(&dtw, next - 1, width)
                     })
                     .collect()
             };
@@ -564,7 +552,7 @@ impl Table {
         }
         let mut half = [0u8; 128];
         let h = self.bytes(l.dtw_at + slot * l.width, l.width as usize, &mut half)?;
-        Ok((code, if l.width == 1 { u16::from(h[0]) } else { u16::from_le_bytes([h[0], h[1]]) }))
+        Ok((code, half_at(h, 0, l.width as usize)))
     }
 
     /// The value of the position with index `idx` for its side to move: `Ok(None)` if `idx`
