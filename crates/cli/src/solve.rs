@@ -2,13 +2,15 @@
 //! proof-number solver of `ludus_ai::solve`, the endgame tables as exact leaves; prints
 //! progress, saves a state file that a later run continues from, and writes a certificate of
 //! every proven result. `--check FILE` checks a certificate with only the rules and the tables.
+//! `--prove-book BOOK` writes the proof of a book of proven values, which `--check` checks with
+//! `--compare-book BOOK`.
 //!
 //! The values are those of the endgame tables: a repetition, and play that never ends, are
 //! draws, and the 50-ply no-capture counter is ignored.
 
 use crate::args::thousands;
-use ludus_ai::solve::check::check_text;
-use ludus_ai::solve::{SolveStats, SolveStatus, SolvedTable, Solver, Value, book, certificate};
+use ludus_ai::solve::check::{check_book, check_text};
+use ludus_ai::solve::{SolveStats, SolveStatus, SolvedTable, Solver, Value, book, book_proof, certificate};
 use ludus_ai::tablebase::Tablebase;
 use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Side};
@@ -55,9 +57,15 @@ pub struct SolveArgs {
     /// Check the certificate FILE (with the tables of --tables) instead of solving
     #[arg(long, value_name = "FILE", conflicts_with = "children")]
     check: Option<PathBuf>,
-    /// With --check: also compare this book of proven values with the certificate
+    /// With --check: also compare this book of proven values with the certificate; when the
+    /// file checked is a book's proof (--prove-book), the book it must back
     #[arg(long, value_name = "FILE", requires = "check")]
     compare_book: Option<PathBuf>,
+    /// Write the proof of this book of proven values to --certificate FILE instead of
+    /// solving: the strategies that back each entry's value and kept moves, read from the
+    /// solver's results (--state) and solving where they are missing (--book-solve-nodes)
+    #[arg(long, value_name = "BOOK", conflicts_with_all = ["children", "check", "book", "keeping"])]
+    prove_book: Option<PathBuf>,
     /// Once the position is solved, write a book of proven values from it to FILE: the
     /// positions of play in which one side keeps the value, with the moves that keep it
     #[arg(long, value_name = "FILE", conflicts_with_all = ["children", "check"])]
@@ -86,14 +94,27 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         None => None,
     };
     if let Some(file) = &args.check {
-        check(file, tb.as_deref())?;
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        if text.starts_with(book_proof::FIRST_LINE) {
+            let Some(path) = &args.compare_book else {
+                return Err(format!(
+                    "{}: a book's proof is checked against its book: give --compare-book BOOK",
+                    file.display()
+                ));
+            };
+            return check_book_proof(file, &text, path, tb.as_deref());
+        }
+        check(file, &text, tb.as_deref())?;
         if let Some(path) = &args.compare_book {
-            compare_book(file, path)?;
+            compare_book(file, &text, path)?;
         }
         return Ok(());
     }
     if !args.keeping.is_empty() {
         return keeping(&args, tb);
+    }
+    if let Some(path) = &args.prove_book {
+        return prove_book(&args, path, tb);
     }
     let root = match &args.position {
         None => Position::start(),
@@ -238,11 +259,9 @@ fn solve_one(
 }
 
 /// `--compare-book`: the book against a certificate already checked.
-fn compare_book(cert: &Path, path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(cert).map_err(|e| format!("cannot read {}: {e}", cert.display()))?;
-    let cert_read = certificate::Certificate::parse(&text).map_err(|e| format!("{}: {e}", cert.display()))?;
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let book = book::Book::from_bytes(&bytes, &path.display().to_string()).map_err(|e| e.to_string())?;
+fn compare_book(cert: &Path, text: &str, path: &Path) -> Result<(), String> {
+    let cert_read = certificate::Certificate::parse(text).map_err(|e| format!("{}: {e}", cert.display()))?;
+    let book = read_book(path)?;
     let compared = book.agrees_with(&cert_read).map_err(|e| format!("{}: {e}", path.display()))?;
     println!(
         "{}: {} of its {} positions are in the strategies of {}, and agree with them",
@@ -250,6 +269,113 @@ fn compare_book(cert: &Path, path: &Path) -> Result<(), String> {
         thousands(compared),
         thousands(book.len() as u64),
         cert.display()
+    );
+    Ok(())
+}
+
+fn read_book(path: &Path) -> Result<book::Book, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    book::Book::from_bytes(&bytes, &path.display().to_string()).map_err(|e| e.to_string())
+}
+
+/// `--check PROOF --compare-book BOOK`: every entry of the book backed by the proof.
+fn check_book_proof(file: &Path, text: &str, path: &Path, tb: Option<&Tablebase>) -> Result<(), String> {
+    let start = Instant::now();
+    let proof = book_proof::BookProof::parse(text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let book = read_book(path)?;
+    let report = check_book(&book, &proof, tb).map_err(|e| format!("{}: {e}", file.display()))?;
+    let s = &report.strategies;
+    println!("{RULES_NOTE}");
+    println!(
+        "{}: valid proof of {}: all {} entries backed; {} positions followed, {} game ends, {} table leaves, {} repetitions; {:.1} s",
+        file.display(),
+        path.display(),
+        thousands(report.entries),
+        thousands(s.positions),
+        thousands(s.game_ends),
+        thousands(s.table_leaves),
+        thousands(s.repetitions),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `--prove-book`: writes the proof of a book.
+fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
+    let book = read_book(path)?;
+    let mut table = match &args.state {
+        Some(state) if state.exists() => SolvedTable::load(state).map_err(|e| e.to_string())?,
+        _ => SolvedTable::new(),
+    };
+    let limits = book::BuildLimits {
+        max_plies: 0,
+        max_entries: 0,
+        after_mistake: 0,
+        solve_nodes: args.book_solve_nodes,
+        max_graph: args.max_graph,
+    };
+    println!("{RULES_NOTE}");
+    println!(
+        "proving {} ({} entries) from {} solved positions, {} nodes of solving where a strategy is missing",
+        path.display(),
+        thousands(book.len() as u64),
+        thousands(table.len() as u64),
+        thousands(args.book_solve_nodes)
+    );
+    let start = Instant::now();
+    let mut last = Instant::now();
+    let result = book_proof::prove(&book, tb, &mut table, &limits, |s| {
+        if last.elapsed().as_secs() >= args.progress_every {
+            println!(
+                "[{:7.1} s] entries {} of {} proven, {} left out, positions {}, solver runs {}",
+                start.elapsed().as_secs_f64(),
+                thousands(s.entries),
+                thousands(book.len() as u64),
+                thousands(s.left_out),
+                thousands(s.positions),
+                thousands(s.solves)
+            );
+            last = Instant::now();
+        }
+    });
+    if let Some(state) = &args.state {
+        table.save(state, None).map_err(|e| e.to_string())?;
+    }
+    let (proof, proven, stats) = result.map_err(|e| e.to_string())?;
+    let text = proof.to_text();
+    std::fs::write(&args.certificate, &text)
+        .map_err(|e| format!("cannot write {}: {e}", args.certificate.display()))?;
+    if proven.len() < book.len() {
+        // The proof is of the entries proven: write them as a book of their own.
+        let kept = PathBuf::from(format!("{}.lbk", args.certificate.display()));
+        std::fs::write(&kept, proven.to_bytes()).map_err(|e| format!("cannot write {}: {e}", kept.display()))?;
+        let left: Vec<String> = book
+            .entries()
+            .iter()
+            .filter(|(k, _)| proven.entries().binary_search_by_key(k, |&(x, _)| x).is_err())
+            .take(10)
+            .filter_map(|&(k, e)| ludus_ai::solve::position_of(k).map(|p| format!("  {p} ({})", e.value)))
+            .collect();
+        println!(
+            "{} entries could not be backed within the budget (the first {}):\n{}",
+            thousands(stats.left_out),
+            left.len(),
+            left.join("\n")
+        );
+        println!(
+            "the proof is of the other {} entries, written as the book {}",
+            thousands(proven.len() as u64),
+            kept.display()
+        );
+    }
+    println!(
+        "proof: {} ({} positions in {} strategies, {} bytes), {} solver runs, {:.1} s",
+        args.certificate.display(),
+        thousands(stats.positions),
+        proof.strategies.len(),
+        thousands(text.len() as u64),
+        thousands(stats.solves),
+        start.elapsed().as_secs_f64()
     );
     Ok(())
 }
@@ -421,9 +547,8 @@ fn progress(solver: &Solver, s: &SolveStats, start: Instant) {
     );
 }
 
-fn check(file: &Path, tb: Option<&Tablebase>) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let report = check_text(&text, tb).map_err(|e| format!("{}: {e}", file.display()))?;
+fn check(file: &Path, text: &str, tb: Option<&Tablebase>) -> Result<(), String> {
+    let report = check_text(text, tb).map_err(|e| format!("{}: {e}", file.display()))?;
     let claim = report.claim.map_or("?".to_string(), |v| v.to_string());
     println!("{RULES_NOTE}");
     println!(

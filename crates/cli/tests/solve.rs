@@ -97,6 +97,26 @@ fn solve_resume_and_check() {
     let out = cli(&["solve", "--check", &cert, "--tables", &tables, "--compare-book", &book]);
     assert!(out.status.success(), "{out:?}");
     assert!(stdout(&out).contains("agree with them"), "{out:?}");
+
+    // --prove-book from an empty state, then its check; a proof without its book, or checked
+    // against another book, is refused.
+    let proof = path("b.proof");
+    let out = cli(&["solve", "--prove-book", &book, "--tables", &tables, "--certificate", &proof]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("proof: "), "{out:?}");
+    let out = cli(&["solve", "--check", &proof, "--tables", &tables, "--compare-book", &book]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains(&format!("all {} entries backed", read.len())), "{out:?}");
+    let out = cli(&["solve", "--check", &proof, "--tables", &tables]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--compare-book"), "{out:?}");
+    let other = path("other.lbk");
+    let fewer = ludus_ai::solve::book::Book::from_entries(read.entries()[1..].iter().copied());
+    std::fs::write(&other, fewer.to_bytes()).unwrap();
+    let out = cli(&["solve", "--check", &proof, "--tables", &tables, "--compare-book", &other]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another book"), "{out:?}");
+
     let mut bad = bytes.clone();
     bad[20] ^= 1;
     std::fs::write(path("bad.lbk"), &bad).unwrap();

@@ -313,7 +313,7 @@ fn keeps(
 }
 
 /// Runs the solver on `pos` for `limits.solve_nodes` nodes, sharing `table`.
-fn solve_a_little(
+pub(super) fn solve_a_little(
     pos: &Position,
     tb: &Option<Arc<Tablebase>>,
     table: &mut SolvedTable,

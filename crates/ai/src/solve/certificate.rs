@@ -51,7 +51,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn name(self) -> &'static str {
+    /// `win` or `non-losing`, as files write it.
+    pub fn name(self) -> &'static str {
         match self {
             Kind::Win => "win",
             Kind::NonLosing => "non-losing",
@@ -114,45 +115,14 @@ impl Certificate {
         let _ = writeln!(s, "root {}", self.root);
         let _ = writeln!(s, "claim {}", self.claim.name());
         let _ = writeln!(s, "tables {}", self.tables);
-        for st in &self.strategies {
-            let _ = writeln!(s, "strategy {} {} {}", side_name(st.side), st.kind.name(), st.nodes.len());
-            for (pos, line) in &st.nodes {
-                match line {
-                    Line::Choice(m) => {
-                        let _ = writeln!(s, "{pos} : {m}");
-                    }
-                    Line::Replies(r) => {
-                        let _ = writeln!(s, "{pos} = {}", r.join(" "));
-                    }
-                }
-            }
-            let _ = writeln!(s, "end");
-        }
-        let sum = checksum(s.as_bytes());
-        let _ = writeln!(s, "checksum {sum:016x}");
-        s
+        write_strategies(&mut s, &self.strategies);
+        seal(s)
     }
 
     /// Reads a certificate's text; every problem is an error naming the line.
     pub fn parse(text: &str) -> Result<Certificate, SolveError> {
         let bad = |line: usize, what: String| SolveError::File(format!("certificate line {line}: {what}"));
-        // The checksum line is the last line; everything before it is summed.
-        let body_end = text.trim_end_matches('\n').rfind('\n').map_or(0, |i| i + 1);
-        let last = text[body_end..].trim_end();
-        let Some(sum) = last.strip_prefix("checksum ") else {
-            return Err(SolveError::File(
-                "certificate: no checksum line at the end (the file is truncated or not a certificate)"
-                    .into(),
-            ));
-        };
-        let sum = u64::from_str_radix(sum.trim(), 16)
-            .map_err(|_| SolveError::File(format!("certificate: bad checksum '{sum}'")))?;
-        let body = &text[..body_end];
-        if checksum(body.as_bytes()) != sum {
-            return Err(SolveError::File(
-                "certificate: checksum mismatch: the file is damaged or was changed".into(),
-            ));
-        }
+        let body = checked_body(text, "certificate")?;
         let mut lines = body.lines().enumerate().map(|(i, l)| (i + 1, l));
         let mut next = |what: &str| {
             lines.next().ok_or_else(|| SolveError::File(format!("certificate: ends before {what}")))
@@ -179,60 +149,116 @@ impl Certificate {
             .strip_prefix("tables ")
             .and_then(|t| t.parse().ok())
             .ok_or_else(|| bad(n, "expected 'tables <pieces>'".into()))?;
-        let mut strategies = Vec::new();
-        while let Some((n, l)) = lines.next() {
-            let parts: Vec<&str> = l.split(' ').collect();
-            let [word, side, kind, count] = parts[..] else {
-                return Err(bad(n, "expected 'strategy <white|black> <win|non-losing> <nodes>'".into()));
-            };
-            if word != "strategy" {
-                return Err(bad(n, "expected 'strategy <white|black> <win|non-losing> <nodes>'".into()));
-            }
-            let side = match side {
-                "white" => Side::First,
-                "black" => Side::Second,
-                _ => return Err(bad(n, format!("side '{side}' is not white or black"))),
-            };
-            let kind = match kind {
-                "win" => Kind::Win,
-                "non-losing" => Kind::NonLosing,
-                _ => return Err(bad(n, format!("kind '{kind}' is not win or non-losing"))),
-            };
-            let count: usize = count.parse().map_err(|_| bad(n, format!("bad node count '{count}'")))?;
-            let mut nodes = Vec::with_capacity(count.min(1 << 20));
-            loop {
-                let Some((n, l)) = lines.next() else {
-                    return Err(SolveError::File("certificate: a strategy has no 'end' line".into()));
-                };
-                if l == "end" {
-                    break;
-                }
-                let (pos, line) = if let Some((p, m)) = l.split_once(" : ") {
-                    (p, Line::Choice(m.trim().to_string()))
-                } else if let Some((p, r)) = l.split_once(" = ") {
-                    (p, Line::Replies(r.split_whitespace().map(str::to_string).collect()))
-                } else if let Some(p) = l.strip_suffix(" =") {
-                    (p, Line::Replies(Vec::new()))
-                } else {
-                    return Err(bad(n, "expected '<position> : <move>' or '<position> = <replies>'".into()));
-                };
-                nodes.push((parse_position(pos).map_err(|e| bad(n, e))?, line));
-            }
-            if nodes.len() != count {
-                return Err(SolveError::File(format!(
-                    "certificate: the {} strategy has {} positions, its header says {count}",
-                    side_name(side),
-                    nodes.len()
-                )));
-            }
-            strategies.push(Strategy { side, kind, nodes });
-        }
+        let strategies = parse_strategies(&mut lines, "certificate")?;
         Ok(Certificate { root, claim, tables, strategies })
     }
 }
 
 fn parse_position(s: &str) -> Result<Position, String> {
     Position::parse(s).map(|p| without_counter(&p)).map_err(|e| format!("bad position '{s}': {e}"))
+}
+
+/// Appends the strategies' sections (`strategy ...`, their lines, `end`).
+pub(super) fn write_strategies(s: &mut String, strategies: &[Strategy]) {
+    for st in strategies {
+        let _ = writeln!(s, "strategy {} {} {}", side_name(st.side), st.kind.name(), st.nodes.len());
+        for (pos, line) in &st.nodes {
+            match line {
+                Line::Choice(m) => {
+                    let _ = writeln!(s, "{pos} : {m}");
+                }
+                Line::Replies(r) => {
+                    let _ = writeln!(s, "{pos} = {}", r.join(" "));
+                }
+            }
+        }
+        let _ = writeln!(s, "end");
+    }
+}
+
+/// Appends the checksum line to a file's text.
+pub(super) fn seal(mut s: String) -> String {
+    let sum = checksum(s.as_bytes());
+    let _ = writeln!(s, "checksum {sum:016x}");
+    s
+}
+
+/// The text before the last line, once the last line is a checksum of it; `what` names the
+/// file in errors.
+pub(super) fn checked_body<'a>(text: &'a str, what: &str) -> Result<&'a str, SolveError> {
+    // The checksum line is the last line; everything before it is summed.
+    let body_end = text.trim_end_matches('\n').rfind('\n').map_or(0, |i| i + 1);
+    let last = text[body_end..].trim_end();
+    let Some(sum) = last.strip_prefix("checksum ") else {
+        return Err(SolveError::File(format!(
+            "{what}: no checksum line at the end (the file is truncated or not a {what})"
+        )));
+    };
+    let sum = u64::from_str_radix(sum.trim(), 16)
+        .map_err(|_| SolveError::File(format!("{what}: bad checksum '{sum}'")))?;
+    let body = &text[..body_end];
+    if checksum(body.as_bytes()) != sum {
+        return Err(SolveError::File(format!("{what}: checksum mismatch: the file is damaged or was changed")));
+    }
+    Ok(body)
+}
+
+/// Reads strategy sections up to the end of `lines` (numbered lines of a file whose kind
+/// `what` names in errors).
+pub(super) fn parse_strategies<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    what: &str,
+) -> Result<Vec<Strategy>, SolveError> {
+    let bad = |line: usize, e: String| SolveError::File(format!("{what} line {line}: {e}"));
+    let mut strategies = Vec::new();
+    while let Some((n, l)) = lines.next() {
+        let parts: Vec<&str> = l.split(' ').collect();
+        let [word, side, kind, count] = parts[..] else {
+            return Err(bad(n, "expected 'strategy <white|black> <win|non-losing> <nodes>'".into()));
+        };
+        if word != "strategy" {
+            return Err(bad(n, "expected 'strategy <white|black> <win|non-losing> <nodes>'".into()));
+        }
+        let side = match side {
+            "white" => Side::First,
+            "black" => Side::Second,
+            _ => return Err(bad(n, format!("side '{side}' is not white or black"))),
+        };
+        let kind = match kind {
+            "win" => Kind::Win,
+            "non-losing" => Kind::NonLosing,
+            _ => return Err(bad(n, format!("kind '{kind}' is not win or non-losing"))),
+        };
+        let count: usize = count.parse().map_err(|_| bad(n, format!("bad node count '{count}'")))?;
+        let mut nodes = Vec::with_capacity(count.min(1 << 20));
+        loop {
+            let Some((n, l)) = lines.next() else {
+                return Err(SolveError::File(format!("{what}: a strategy has no 'end' line")));
+            };
+            if l == "end" {
+                break;
+            }
+            let (pos, line) = if let Some((p, m)) = l.split_once(" : ") {
+                (p, Line::Choice(m.trim().to_string()))
+            } else if let Some((p, r)) = l.split_once(" = ") {
+                (p, Line::Replies(r.split_whitespace().map(str::to_string).collect()))
+            } else if let Some(p) = l.strip_suffix(" =") {
+                (p, Line::Replies(Vec::new()))
+            } else {
+                return Err(bad(n, "expected '<position> : <move>' or '<position> = <replies>'".into()));
+            };
+            nodes.push((parse_position(pos).map_err(|e| bad(n, e))?, line));
+        }
+        if nodes.len() != count {
+            return Err(SolveError::File(format!(
+                "{what}: the {} strategy has {} positions, its header says {count}",
+                side_name(side),
+                nodes.len()
+            )));
+        }
+        strategies.push(Strategy { side, kind, nodes });
+    }
+    Ok(strategies)
 }
 
 /// The strategy of `side` read from the solved-position table: a win (`side` proven as the
@@ -247,15 +273,55 @@ pub fn strategy(
     table: &SolvedTable,
     tb: Option<&Tablebase>,
 ) -> Result<Strategy, SolveError> {
+    let mut nodes = Vec::new();
+    strategy_into(root, side, kind, table, tb, &mut HashSet::new(), &mut nodes)?;
+    Ok(Strategy { side, kind, nodes })
+}
+
+/// Adds the strategy of `side` from `root` (as [`strategy`] reads it) to `nodes`, leaving out
+/// the positions in `seen` (those of the same side and kind already written, with everything
+/// they lead to) and adding the new ones to it. On an error, `nodes` and `seen` are as they
+/// were.
+pub fn strategy_into(
+    root: &Position,
+    side: Side,
+    kind: Kind,
+    table: &SolvedTable,
+    tb: Option<&Tablebase>,
+    seen: &mut HashSet<u64>,
+    nodes: &mut Vec<(Position, Line)>,
+) -> Result<(), SolveError> {
+    let before = nodes.len();
+    let result = add_strategy(root, side, kind, table, tb, seen, nodes);
+    if result.is_err() {
+        for (pos, _) in nodes.drain(before..) {
+            seen.remove(&key(&pos));
+        }
+    }
+    result
+}
+
+fn add_strategy(
+    root: &Position,
+    side: Side,
+    kind: Kind,
+    table: &SolvedTable,
+    tb: Option<&Tablebase>,
+    seen: &mut HashSet<u64>,
+    nodes: &mut Vec<(Position, Line)>,
+) -> Result<(), SolveError> {
     let attacker = if kind == Kind::Win { side } else { side.opponent() };
     let wanted = if kind == Kind::Win { Status::Proven } else { Status::Disproven };
-    let mut seen = HashSet::new();
     let mut stack = vec![without_counter(root)];
-    let mut nodes = Vec::new();
+    let mut leaves = HashSet::new();
     let mut moves = Vec::new();
     while let Some(pos) = stack.pop() {
         let k = key(&pos);
-        if !seen.insert(k) || exact_value(&pos, tb)?.is_some() {
+        if seen.contains(&k) || leaves.contains(&k) {
+            continue;
+        }
+        if exact_value(&pos, tb)?.is_some() {
+            leaves.insert(k);
             continue;
         }
         let (status, mv) = table.get(k, attacker);
@@ -266,6 +332,7 @@ pub fn strategy(
                 side_name(attacker)
             )));
         }
+        seen.insert(k);
         pos.generate_moves(&mut moves);
         if pos.side_to_move() == side {
             let m = (mv != NO_MOVE).then(|| moves.get(usize::from(mv))).flatten().ok_or_else(|| {
@@ -280,7 +347,7 @@ pub fn strategy(
             }
         }
     }
-    Ok(Strategy { side, kind, nodes })
+    Ok(())
 }
 
 /// The certificate of `value` for `root` from the solved-position table.

@@ -17,8 +17,10 @@
 //! Every failure is an error that names the position (and where it was reached from), never
 //! a panic. The no-capture counter is ignored, as by the solver.
 
+use super::book::{Book, Entry};
+use super::book_proof::{BookProof, book_checksum};
 use super::certificate::{Certificate, Kind, Line, Strategy};
-use super::{SolveError, Value};
+use super::{SolveError, Value, position_of};
 use crate::tablebase::{Tablebase, Wdl};
 use ludus_rules::alquerque::{Move, Position};
 use ludus_rules::{GamePosition, Side};
@@ -97,7 +99,101 @@ pub fn check(cert: &Certificate, tb: Option<&Tablebase>) -> Result<CheckReport, 
     };
     let mut report = CheckReport { claim: Some(cert.claim), ..CheckReport::default() };
     for s in needed {
-        check_strategy(&cert.root, s, tb, &mut report)?;
+        check_strategy(std::slice::from_ref(&cert.root), s, tb, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// The strategies that back a book's entry, as (position, side, kind): for a win, the winner's
+/// win from the position and, when the winner is to move, from the position after each move
+/// the entry keeps; for a draw, a non-losing strategy of each side from the position and the
+/// mover's from the position after each kept move (its opponent cannot win there). A loss for
+/// the mover needs nothing more: the winner's strategy answers every move. An entry whose
+/// move set names a move the position lacks is an error.
+pub fn book_roots(pos: &Position, entry: &Entry) -> Result<Vec<(Position, Side, Kind)>, SolveError> {
+    let pos = zero(pos);
+    let mover = pos.side_to_move();
+    let moves = pos.legal_moves();
+    if moves.len() < 32 && entry.keep >> moves.len() != 0 {
+        return Err(SolveError::Check(format!(
+            "the book's entry {pos} keeps a move it does not have (move set {:#x}, {} legal moves)",
+            entry.keep,
+            moves.len()
+        )));
+    }
+    let kept = moves.iter().enumerate().filter(|&(i, _)| i < 32 && entry.keep >> i & 1 == 1);
+    let children = |side: Side, kind: Kind| kept.clone().map(move |(_, m)| (zero(&pos.play_unchecked(m)), side, kind));
+    Ok(match entry.value.winner() {
+        Some(w) if w == mover => std::iter::once((pos, w, Kind::Win)).chain(children(w, Kind::Win)).collect(),
+        Some(w) => vec![(pos, w, Kind::Win)],
+        None => [(pos, Side::First, Kind::NonLosing), (pos, Side::Second, Kind::NonLosing)]
+            .into_iter()
+            .chain(children(mover, Kind::NonLosing))
+            .collect(),
+    })
+}
+
+/// What a book's check went through.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BookCheckReport {
+    /// The book's entries, each backed by the strategies.
+    pub entries: u64,
+    /// The strategies' positions followed, game ends, table leaves and repetitions.
+    pub strategies: CheckReport,
+}
+
+/// Checks that `proof` backs every entry of `book` (see [`super::book_proof`]): the proof is
+/// the book's (its entry count and checksum), and each strategy is followed from every root
+/// [`book_roots`] names for the entries, as a certificate's strategies are from their root
+/// (a win strategy must not come back to a position on its way from any of its roots).
+pub fn check_book(book: &Book, proof: &BookProof, tb: Option<&Tablebase>) -> Result<BookCheckReport, SolveError> {
+    if proof.book_entries != book.len() as u64 || proof.book_checksum != book_checksum(book) {
+        return Err(SolveError::Check(format!(
+            "the proof is of another book ({} entries, checksum {:016x}; this book has {} entries, checksum {:016x})",
+            proof.book_entries,
+            proof.book_checksum,
+            book.len(),
+            book_checksum(book)
+        )));
+    }
+    // The roots of each side and kind, in a fixed order so that a failure is the same every run.
+    let order = [
+        (Side::First, Kind::Win),
+        (Side::First, Kind::NonLosing),
+        (Side::Second, Kind::Win),
+        (Side::Second, Kind::NonLosing),
+    ];
+    let mut roots: [Vec<Position>; 4] = Default::default();
+    for &(k, entry) in book.entries() {
+        let pos = position_of(k).ok_or_else(|| SolveError::Check(format!("book key {k:#x} is no position")))?;
+        for (root, side, kind) in book_roots(&pos, &entry)? {
+            let i = order.iter().position(|&o| o == (side, kind)).expect("every side and kind");
+            roots[i].push(root);
+        }
+    }
+    let mut report = BookCheckReport { entries: book.len() as u64, ..BookCheckReport::default() };
+    for (i, s) in proof.strategies.iter().enumerate() {
+        if proof.strategies[..i].iter().any(|t| t.side == s.side && t.kind == s.kind) {
+            return Err(SolveError::Check(format!(
+                "the proof has two {} strategies for {}",
+                s.kind.name(),
+                name(s.side)
+            )));
+        }
+    }
+    for ((side, kind), rs) in order.iter().zip(&roots) {
+        if rs.is_empty() {
+            continue;
+        }
+        let Some(s) = proof.strategies.iter().find(|s| s.side == *side && s.kind == *kind) else {
+            return Err(SolveError::Check(format!(
+                "the book needs a {} strategy for {} (from {}) but the proof has none",
+                kind.name(),
+                name(*side),
+                rs[0]
+            )));
+        };
+        check_strategy(rs, s, tb, &mut report.strategies)?;
     }
     Ok(report)
 }
@@ -115,7 +211,7 @@ struct Frame {
 }
 
 fn check_strategy(
-    root: &Position,
+    roots: &[Position],
     st: &Strategy,
     tb: Option<&Tablebase>,
     report: &mut CheckReport,
@@ -133,7 +229,6 @@ fn check_strategy(
     }
     let mut marks: HashMap<Position, Mark> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
-    let root = zero(root);
     // Enters `pos` (reached from `from` by `mv`): a leaf is judged, a position with a line is
     // pushed with its children.
     let enter = |pos: Position,
@@ -144,7 +239,7 @@ fn check_strategy(
      -> Result<(), SolveError> {
         let reached = match from {
             Some((p, m)) => format!(" (reached from {p} by {})", p.move_to_string(m)),
-            None => " (the root)".to_string(),
+            None => " (a root)".to_string(),
         };
         match marks.get(&pos) {
             Some(Mark::Done) => return Ok(()),
@@ -229,16 +324,18 @@ fn check_strategy(
         stack.push(Frame { pos, children, next: 0 });
         Ok(())
     };
-    enter(root, None, &mut marks, &mut stack, report)?;
-    while let Some(top) = stack.last_mut() {
-        if top.next < top.children.len() {
-            let (child, mv) = top.children[top.next];
-            top.next += 1;
-            let from = top.pos;
-            enter(child, Some((&from, &mv)), &mut marks, &mut stack, report)?;
-        } else {
-            let done = stack.pop().expect("a frame");
-            marks.insert(done.pos, Mark::Done);
+    for root in roots {
+        enter(zero(root), None, &mut marks, &mut stack, report)?;
+        while let Some(top) = stack.last_mut() {
+            if top.next < top.children.len() {
+                let (child, mv) = top.children[top.next];
+                top.next += 1;
+                let from = top.pos;
+                enter(child, Some((&from, &mv)), &mut marks, &mut stack, report)?;
+            } else {
+                let done = stack.pop().expect("a frame");
+                marks.insert(done.pos, Mark::Done);
+            }
         }
     }
     Ok(())

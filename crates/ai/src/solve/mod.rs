@@ -69,6 +69,7 @@
 //! rules crate and the tables.
 
 pub mod book;
+pub mod book_proof;
 pub mod certificate;
 pub mod check;
 pub mod pn;
