@@ -110,6 +110,25 @@ fn solve_resume_and_check() {
     let out = cli(&["solve", "--check", &proof, "--tables", &tables]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--compare-book"), "{out:?}");
+    // Without solving and without a state, nothing backs any entry: all are left out, and the
+    // proof is of the empty book written beside it.
+    let empty = path("empty.proof");
+    let out = cli(&[
+        "solve",
+        "--prove-book",
+        &book,
+        "--tables",
+        &tables,
+        "--book-solve-nodes",
+        "0",
+        "--certificate",
+        &empty,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("could not be backed"), "{out:?}");
+    let left = format!("{empty}.lbk");
+    let out = cli(&["solve", "--check", &empty, "--tables", &tables, "--compare-book", &left]);
+    assert!(stdout(&out).contains("all 0 entries backed"), "{out:?}");
     let other = path("other.lbk");
     let fewer = ludus_ai::solve::book::Book::from_entries(read.entries()[1..].iter().copied());
     std::fs::write(&other, fewer.to_bytes()).unwrap();
