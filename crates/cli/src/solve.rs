@@ -94,7 +94,8 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         None => None,
     };
     if let Some(file) = &args.check {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let text =
+            std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
         if text.starts_with(book_proof::FIRST_LINE) {
             let Some(path) = &args.compare_book else {
                 return Err(format!(
@@ -273,6 +274,25 @@ fn compare_book(cert: &Path, text: &str, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The solved-position table of `--state`, or an empty one.
+fn state_or_empty(args: &SolveArgs) -> Result<SolvedTable, String> {
+    match &args.state {
+        Some(path) if path.exists() => SolvedTable::load(path).map_err(|e| e.to_string()),
+        _ => Ok(SolvedTable::new()),
+    }
+}
+
+/// The limits of the short solves of `--keeping` and `--prove-book` (`--book-solve-nodes`).
+fn short_solves(args: &SolveArgs) -> book::BuildLimits {
+    book::BuildLimits {
+        max_plies: 0,
+        max_entries: 0,
+        after_mistake: 0,
+        solve_nodes: args.book_solve_nodes,
+        max_graph: args.max_graph,
+    }
+}
+
 fn read_book(path: &Path) -> Result<book::Book, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     book::Book::from_bytes(&bytes, &path.display().to_string()).map_err(|e| e.to_string())
@@ -303,17 +323,8 @@ fn check_book_proof(file: &Path, text: &str, path: &Path, tb: Option<&Tablebase>
 /// `--prove-book`: writes the proof of a book.
 fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
     let book = read_book(path)?;
-    let mut table = match &args.state {
-        Some(state) if state.exists() => SolvedTable::load(state).map_err(|e| e.to_string())?,
-        _ => SolvedTable::new(),
-    };
-    let limits = book::BuildLimits {
-        max_plies: 0,
-        max_entries: 0,
-        after_mistake: 0,
-        solve_nodes: args.book_solve_nodes,
-        max_graph: args.max_graph,
-    };
+    let mut table = state_or_empty(args)?;
+    let limits = short_solves(args);
     println!("{RULES_NOTE}");
     println!(
         "proving {} ({} entries) from {} solved positions, {} nodes of solving where a strategy is missing",
@@ -348,7 +359,8 @@ fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Resu
     if proven.len() < book.len() {
         // The proof is of the entries proven: write them as a book of their own.
         let kept = PathBuf::from(format!("{}.lbk", args.certificate.display()));
-        std::fs::write(&kept, proven.to_bytes()).map_err(|e| format!("cannot write {}: {e}", kept.display()))?;
+        std::fs::write(&kept, proven.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", kept.display()))?;
         let left: Vec<String> = book
             .entries()
             .iter()
@@ -383,17 +395,8 @@ fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Resu
 /// `--keeping`: judges player A's moves in arena records.
 fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
     let records = crate::records::read_files(&args.keeping)?;
-    let mut table = match &args.state {
-        Some(path) if path.exists() => SolvedTable::load(path).map_err(|e| e.to_string())?,
-        _ => SolvedTable::new(),
-    };
-    let limits = book::BuildLimits {
-        max_plies: 0,
-        max_entries: 0,
-        after_mistake: 0,
-        solve_nodes: args.book_solve_nodes,
-        max_graph: args.max_graph,
-    };
+    let mut table = state_or_empty(args)?;
+    let limits = short_solves(args);
     println!("{RULES_NOTE}");
     println!(
         "{} games; player A's moves with a choice, {} nodes of solving for each position not known yet",

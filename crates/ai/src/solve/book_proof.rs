@@ -144,10 +144,12 @@ pub fn prove(
     let mut stats = ProveStats::default();
     let mut proven = Vec::with_capacity(book.len());
     'entries: for &(k, entry) in book.entries() {
-        let pos = position_of(k).ok_or_else(|| SolveError::File(format!("book key {k:#x} is no position")))?;
+        let pos =
+            position_of(k).ok_or_else(|| SolveError::File(format!("book key {k:#x} is no position")))?;
         for (root, side, kind) in book_roots(&pos, &entry)? {
             let i = slot(side, kind);
-            let mut tried = strategy_into(&root, side, kind, table, tb.as_deref(), &mut seen[i], &mut nodes[i]);
+            let mut tried =
+                strategy_into(&root, side, kind, table, tb.as_deref(), &mut seen[i], &mut nodes[i]);
             // Solving with the budget, then ten and a hundred times more: the book's own
             // solves had the results of the positions its walk had solved before.
             let mut budget = *limits;
@@ -198,14 +200,20 @@ pub fn prove(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::Value;
     use crate::solve::book::{Entry, build};
     use crate::solve::check::check_book;
-    use crate::solve::Value;
     use crate::tablebase;
     use ludus_rules::GamePosition;
 
     fn limits(max_plies: u32) -> BuildLimits {
-        BuildLimits { max_plies, max_entries: 1000, after_mistake: 2, solve_nodes: 1 << 20, max_graph: 1 << 20 }
+        BuildLimits {
+            max_plies,
+            max_entries: 1000,
+            after_mistake: 2,
+            solve_nodes: 1 << 20,
+            max_graph: 1 << 20,
+        }
     }
 
     /// A book of a drawn and of a won 5-piece position, with 3-piece tables as leaves.
@@ -265,13 +273,16 @@ mod tests {
         let mut refused = 0;
         for s in 0..proof.strategies.len() {
             let mut bad = proof.clone();
-            let Some((pos, line)) = bad.strategies[s].nodes.iter_mut().find(|(p, l)| {
-                matches!(l, Line::Choice(_)) && p.legal_moves().len() > 1
-            }) else {
+            let Some((pos, line)) = bad.strategies[s]
+                .nodes
+                .iter_mut()
+                .find(|(p, l)| matches!(l, Line::Choice(_)) && p.legal_moves().len() > 1)
+            else {
                 continue;
             };
             let Line::Choice(m) = line else { unreachable!() };
-            let other = pos.legal_moves().into_iter().map(|mv| pos.move_to_string(&mv)).find(|o| o != m).unwrap();
+            let other =
+                pos.legal_moves().into_iter().map(|mv| pos.move_to_string(&mv)).find(|o| o != m).unwrap();
             *m = other;
             let bad = BookProof::parse(&bad.to_text()).unwrap();
             if check_book(&book, &bad, Some(&tb)).is_err() {
@@ -304,7 +315,8 @@ mod tests {
             .entries()
             .iter()
             .find(|(k, e)| {
-                e.value == Value::Draw && e.keep.count_ones() < position_of(*k).unwrap().legal_moves().len() as u32
+                e.value == Value::Draw
+                    && e.keep.count_ones() < position_of(*k).unwrap().legal_moves().len() as u32
             })
             .expect("a draw with a move dropped");
         let moves = position_of(k).unwrap().legal_moves().len() as u32;

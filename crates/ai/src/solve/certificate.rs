@@ -198,7 +198,9 @@ pub(super) fn checked_body<'a>(text: &'a str, what: &str) -> Result<&'a str, Sol
         .map_err(|_| SolveError::File(format!("{what}: bad checksum '{sum}'")))?;
     let body = &text[..body_end];
     if checksum(body.as_bytes()) != sum {
-        return Err(SolveError::File(format!("{what}: checksum mismatch: the file is damaged or was changed")));
+        return Err(SolveError::File(format!(
+            "{what}: checksum mismatch: the file is damaged or was changed"
+        )));
     }
     Ok(body)
 }
@@ -292,62 +294,54 @@ pub fn strategy_into(
     nodes: &mut Vec<(Position, Line)>,
 ) -> Result<(), SolveError> {
     let before = nodes.len();
-    let result = add_strategy(root, side, kind, table, tb, seen, nodes);
+    let mut add = || -> Result<(), SolveError> {
+        let attacker = if kind == Kind::Win { side } else { side.opponent() };
+        let wanted = if kind == Kind::Win { Status::Proven } else { Status::Disproven };
+        let mut stack = vec![without_counter(root)];
+        let mut leaves = HashSet::new();
+        let mut moves = Vec::new();
+        while let Some(pos) = stack.pop() {
+            let k = key(&pos);
+            if seen.contains(&k) || leaves.contains(&k) {
+                continue;
+            }
+            if exact_value(&pos, tb)?.is_some() {
+                leaves.insert(k);
+                continue;
+            }
+            let (status, mv) = table.get(k, attacker);
+            if status != wanted {
+                return Err(SolveError::Check(format!(
+                    "the solved-position table has no {} result for {pos} with {} attacking",
+                    if wanted == Status::Proven { "proven" } else { "disproven" },
+                    side_name(attacker)
+                )));
+            }
+            pos.generate_moves(&mut moves);
+            if pos.side_to_move() == side {
+                let m = (mv != NO_MOVE).then(|| moves.get(usize::from(mv))).flatten().ok_or_else(|| {
+                    SolveError::Check(format!("the solved-position table has no move for {pos}"))
+                })?;
+                nodes.push((pos, Line::Choice(pos.move_to_string(m))));
+                stack.push(without_counter(&pos.play_unchecked(m)));
+            } else {
+                nodes.push((pos, Line::Replies(moves.iter().map(|m| pos.move_to_string(m)).collect())));
+                for m in moves.iter().rev() {
+                    stack.push(without_counter(&pos.play_unchecked(m)));
+                }
+            }
+            // Only now: an error before leaves no key in `seen` without its line in `nodes`.
+            seen.insert(k);
+        }
+        Ok(())
+    };
+    let result = add();
     if result.is_err() {
         for (pos, _) in nodes.drain(before..) {
             seen.remove(&key(&pos));
         }
     }
     result
-}
-
-fn add_strategy(
-    root: &Position,
-    side: Side,
-    kind: Kind,
-    table: &SolvedTable,
-    tb: Option<&Tablebase>,
-    seen: &mut HashSet<u64>,
-    nodes: &mut Vec<(Position, Line)>,
-) -> Result<(), SolveError> {
-    let attacker = if kind == Kind::Win { side } else { side.opponent() };
-    let wanted = if kind == Kind::Win { Status::Proven } else { Status::Disproven };
-    let mut stack = vec![without_counter(root)];
-    let mut leaves = HashSet::new();
-    let mut moves = Vec::new();
-    while let Some(pos) = stack.pop() {
-        let k = key(&pos);
-        if seen.contains(&k) || leaves.contains(&k) {
-            continue;
-        }
-        if exact_value(&pos, tb)?.is_some() {
-            leaves.insert(k);
-            continue;
-        }
-        let (status, mv) = table.get(k, attacker);
-        if status != wanted {
-            return Err(SolveError::Check(format!(
-                "the solved-position table has no {} result for {pos} with {} attacking",
-                if wanted == Status::Proven { "proven" } else { "disproven" },
-                side_name(attacker)
-            )));
-        }
-        seen.insert(k);
-        pos.generate_moves(&mut moves);
-        if pos.side_to_move() == side {
-            let m = (mv != NO_MOVE).then(|| moves.get(usize::from(mv))).flatten().ok_or_else(|| {
-                SolveError::Check(format!("the solved-position table has no move for {pos}"))
-            })?;
-            nodes.push((pos, Line::Choice(pos.move_to_string(m))));
-            stack.push(without_counter(&pos.play_unchecked(m)));
-        } else {
-            nodes.push((pos, Line::Replies(moves.iter().map(|m| pos.move_to_string(m)).collect())));
-            for m in moves.iter().rev() {
-                stack.push(without_counter(&pos.play_unchecked(m)));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The certificate of `value` for `root` from the solved-position table.

@@ -122,7 +122,8 @@ pub fn book_roots(pos: &Position, entry: &Entry) -> Result<Vec<(Position, Side, 
         )));
     }
     let kept = moves.iter().enumerate().filter(|&(i, _)| i < 32 && entry.keep >> i & 1 == 1);
-    let children = |side: Side, kind: Kind| kept.clone().map(move |(_, m)| (zero(&pos.play_unchecked(m)), side, kind));
+    let children =
+        |side: Side, kind: Kind| kept.clone().map(move |(_, m)| (zero(&pos.play_unchecked(m)), side, kind));
     Ok(match entry.value.winner() {
         Some(w) if w == mover => std::iter::once((pos, w, Kind::Win)).chain(children(w, Kind::Win)).collect(),
         Some(w) => vec![(pos, w, Kind::Win)],
@@ -146,7 +147,11 @@ pub struct BookCheckReport {
 /// the book's (its entry count and checksum), and each strategy is followed from every root
 /// [`book_roots`] names for the entries, as a certificate's strategies are from their root
 /// (a win strategy must not come back to a position on its way from any of its roots).
-pub fn check_book(book: &Book, proof: &BookProof, tb: Option<&Tablebase>) -> Result<BookCheckReport, SolveError> {
+pub fn check_book(
+    book: &Book,
+    proof: &BookProof,
+    tb: Option<&Tablebase>,
+) -> Result<BookCheckReport, SolveError> {
     if proof.book_entries != book.len() as u64 || proof.book_checksum != book_checksum(book) {
         return Err(SolveError::Check(format!(
             "the proof is of another book ({} entries, checksum {:016x}; this book has {} entries, checksum {:016x})",
@@ -165,7 +170,8 @@ pub fn check_book(book: &Book, proof: &BookProof, tb: Option<&Tablebase>) -> Res
     ];
     let mut roots: [Vec<Position>; 4] = Default::default();
     for &(k, entry) in book.entries() {
-        let pos = position_of(k).ok_or_else(|| SolveError::Check(format!("book key {k:#x} is no position")))?;
+        let pos =
+            position_of(k).ok_or_else(|| SolveError::Check(format!("book key {k:#x} is no position")))?;
         for (root, side, kind) in book_roots(&pos, &entry)? {
             let i = order.iter().position(|&o| o == (side, kind)).expect("every side and kind");
             roots[i].push(root);
