@@ -63,7 +63,9 @@ pub struct SolveArgs {
     compare_book: Option<PathBuf>,
     /// Write the proof of this book of proven values to --certificate FILE instead of
     /// solving: the strategies that back each entry's value and kept moves, read from the
-    /// solver's results (--state) and solving where they are missing (--book-solve-nodes)
+    /// solver's results (--state) and solving where they are missing (--book-solve-nodes);
+    /// entries that cannot be backed are left out, and the book of the others is written
+    /// beside the proof as FILE.lbk
     #[arg(long, value_name = "BOOK", conflicts_with_all = ["children", "check", "book", "keeping"])]
     prove_book: Option<PathBuf>,
     /// Once the position is solved, write a book of proven values from it to FILE: the
