@@ -115,12 +115,12 @@ fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, la
     }));
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 /// The tables of `dir`, every one opened and checked now, on the calling thread, so that no
 /// search waits for a table's first check. When a table of up to `pieces` pieces is missing or
 /// damaged, the missing and damaged ones are built first (on one thread: the game goes on
 /// meanwhile; the sound ones are kept). A bigger table that fails its check is left unused,
 /// with a warning.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn load_or_build(dir: &std::path::Path, pieces: u32) -> Result<Tablebase, String> {
     let complete = |tb: &Tablebase| {
         (2..=pieces).all(|total| {

@@ -29,14 +29,12 @@
 
 use super::book::{Book, BuildLimits, BuildStats, solve_a_little};
 use super::certificate::{
-    Kind, Line, RULES_LINE, Strategy, checked_body, checksum, parse_strategies, seal, strategy_into,
-    write_strategies,
+    Line, Lines, RULES_LINE, STRATEGIES, Strategy, checksum, seal, slot, strategy_into, write_strategies,
 };
 use super::check::book_roots;
 use super::table::SolvedTable;
 use super::{SolveError, position_of};
 use crate::tablebase::Tablebase;
-use ludus_rules::Side;
 use ludus_rules::alquerque::Position;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -77,32 +75,17 @@ impl BookProof {
 
     /// Reads a proof's text; every problem is an error naming the line.
     pub fn parse(text: &str) -> Result<BookProof, SolveError> {
-        const WHAT: &str = "book proof";
-        let bad = |line: usize, what: String| SolveError::File(format!("{WHAT} line {line}: {what}"));
-        let body = checked_body(text, WHAT)?;
-        let mut lines = body.lines().enumerate().map(|(i, l)| (i + 1, l));
-        let mut next =
-            |what: &str| lines.next().ok_or_else(|| SolveError::File(format!("{WHAT}: ends before {what}")));
-        let (n, l) = next("the first line")?;
-        if l != FIRST_LINE {
-            return Err(bad(n, format!("expected '{FIRST_LINE}' (not a book proof of this version)")));
-        }
-        let (n, l) = next("the rules line")?;
-        if l != RULES_LINE {
-            return Err(bad(n, format!("expected '{RULES_LINE}'")));
-        }
-        let (n, l) = next("the book line")?;
-        let (book_entries, book_checksum) = l
-            .strip_prefix("book ")
-            .and_then(|r| r.split_once(' '))
-            .and_then(|(e, c)| Some((e.parse().ok()?, u64::from_str_radix(c, 16).ok()?)))
-            .ok_or_else(|| bad(n, "expected 'book <entries> <checksum>'".into()))?;
-        let (n, l) = next("the tables line")?;
-        let tables = l
-            .strip_prefix("tables ")
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| bad(n, "expected 'tables <pieces>'".into()))?;
-        let strategies = parse_strategies(&mut lines, WHAT)?;
+        let mut lines = Lines::open(text, "book proof", FIRST_LINE)?;
+        const BOOK: &str = "expected 'book <entries> <checksum>'";
+        let (book_entries, book_checksum) = lines.field("book", "the book line", BOOK, |r| {
+            let read = || {
+                let (e, c) = r.split_once(' ')?;
+                Some((e.parse().ok()?, u64::from_str_radix(c, 16).ok()?))
+            };
+            read().ok_or_else(|| BOOK.to_string())
+        })?;
+        let tables = lines.tables()?;
+        let strategies = lines.strategies()?;
         Ok(BookProof { book_entries, book_checksum, tables, strategies })
     }
 }
@@ -118,11 +101,6 @@ pub struct ProveStats {
     pub solves: u64,
     /// Positions written, over all strategies.
     pub positions: u64,
-}
-
-/// The four strategies, indexed by side and kind.
-fn slot(side: Side, kind: Kind) -> usize {
-    side.index() * 2 + usize::from(kind == Kind::NonLosing)
 }
 
 /// Writes the proof of `book` from the solver's results in `table` and the tables `tb`. Where
@@ -179,15 +157,12 @@ pub fn prove(
         progress(&stats);
     }
     let book = Book::from_entries(proven);
-    let mut strategies = Vec::new();
-    for side in [Side::First, Side::Second] {
-        for kind in [Kind::Win, Kind::NonLosing] {
-            let n = std::mem::take(&mut nodes[slot(side, kind)]);
-            if !n.is_empty() {
-                strategies.push(Strategy { side, kind, nodes: n });
-            }
-        }
-    }
+    let strategies: Vec<Strategy> = STRATEGIES
+        .into_iter()
+        .zip(nodes)
+        .filter(|(_, n)| !n.is_empty())
+        .map(|((side, kind), nodes)| Strategy { side, kind, nodes })
+        .collect();
     let proof = BookProof {
         book_entries: book.len() as u64,
         book_checksum: book_checksum(&book),

@@ -93,6 +93,19 @@ pub struct Certificate {
     pub strategies: Vec<Strategy>,
 }
 
+/// The strategies a file may hold, one of each side and kind, in the order they are written.
+pub const STRATEGIES: [(Side, Kind); 4] = [
+    (Side::First, Kind::Win),
+    (Side::First, Kind::NonLosing),
+    (Side::Second, Kind::Win),
+    (Side::Second, Kind::NonLosing),
+];
+
+/// The place of `side` and `kind` in [`STRATEGIES`].
+pub fn slot(side: Side, kind: Kind) -> usize {
+    side.index() * 2 + usize::from(kind == Kind::NonLosing)
+}
+
 fn side_name(s: Side) -> &'static str {
     if s == Side::First { "white" } else { "black" }
 }
@@ -121,36 +134,77 @@ impl Certificate {
 
     /// Reads a certificate's text; every problem is an error naming the line.
     pub fn parse(text: &str) -> Result<Certificate, SolveError> {
-        let bad = |line: usize, what: String| SolveError::File(format!("certificate line {line}: {what}"));
-        let body = checked_body(text, "certificate")?;
-        let mut lines = body.lines().enumerate().map(|(i, l)| (i + 1, l));
-        let mut next = |what: &str| {
-            lines.next().ok_or_else(|| SolveError::File(format!("certificate: ends before {what}")))
-        };
-        let (n, l) = next("the first line")?;
-        if l != FIRST_LINE {
-            return Err(bad(n, format!("expected '{FIRST_LINE}' (not a certificate of this version)")));
-        }
-        let (n, l) = next("the rules line")?;
-        if l != RULES_LINE {
-            return Err(bad(n, format!("expected '{RULES_LINE}'")));
-        }
-        let (n, l) = next("the root")?;
-        let root = l
-            .strip_prefix("root ")
-            .ok_or_else(|| bad(n, "expected 'root <position>'".into()))
-            .and_then(|p| parse_position(p).map_err(|e| bad(n, e)))?;
-        let (n, l) = next("the claim")?;
-        let claim = l.strip_prefix("claim ").and_then(Value::parse).ok_or_else(|| {
-            bad(n, "expected 'claim white-wins', 'claim black-wins' or 'claim draw'".into())
-        })?;
-        let (n, l) = next("the tables line")?;
-        let tables = l
-            .strip_prefix("tables ")
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| bad(n, "expected 'tables <pieces>'".into()))?;
-        let strategies = parse_strategies(&mut lines, "certificate")?;
+        let mut lines = Lines::open(text, "certificate", FIRST_LINE)?;
+        let root = lines.field("root", "the root", "expected 'root <position>'", parse_position)?;
+        const CLAIM: &str = "expected 'claim white-wins', 'claim black-wins' or 'claim draw'";
+        let claim =
+            lines.field("claim", "the claim", CLAIM, |c| Value::parse(c).ok_or_else(|| CLAIM.to_string()))?;
+        let tables = lines.tables()?;
+        let strategies = lines.strategies()?;
         Ok(Certificate { root, claim, tables, strategies })
+    }
+}
+
+/// The lines of a certificate or a book's proof after its checksum has been checked, read in
+/// order; every problem is an error naming the file's kind and the line.
+pub(super) struct Lines<'a> {
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    what: &'static str,
+}
+
+impl<'a> Lines<'a> {
+    /// Checks `text`'s checksum, then its first line (`first`) and the rules line.
+    pub(super) fn open(text: &'a str, what: &'static str, first: &str) -> Result<Lines<'a>, SolveError> {
+        let mut lines = Lines { lines: checked_body(text, what)?.lines().enumerate(), what };
+        let (n, l) = lines.next("the first line")?;
+        if l != first {
+            return Err(lines.bad(n, format!("expected '{first}' (not a {what} of this version)")));
+        }
+        let (n, l) = lines.next("the rules line")?;
+        if l != RULES_LINE {
+            return Err(lines.bad(n, format!("expected '{RULES_LINE}'")));
+        }
+        Ok(lines)
+    }
+
+    fn bad(&self, line: usize, e: String) -> SolveError {
+        SolveError::File(format!("{} line {line}: {e}", self.what))
+    }
+
+    /// The next line and its number; `name` says what was expected if there is none.
+    fn next(&mut self, name: &str) -> Result<(usize, &'a str), SolveError> {
+        self.lines
+            .next()
+            .map(|(i, l)| (i + 1, l))
+            .ok_or_else(|| SolveError::File(format!("{}: ends before {name}", self.what)))
+    }
+
+    /// The next line, `<word> <value>`, its value read by `read`: a line of another word is an
+    /// error saying `expected`, a value `read` refuses one with its words. `name` says what was
+    /// wanted if the file ends.
+    pub(super) fn field<T>(
+        &mut self,
+        word: &str,
+        name: &str,
+        expected: &str,
+        read: impl FnOnce(&'a str) -> Result<T, String>,
+    ) -> Result<T, SolveError> {
+        let (n, l) = self.next(name)?;
+        let value =
+            l.strip_prefix(word).and_then(|r| r.strip_prefix(' ')).ok_or_else(|| expected.to_string());
+        value.and_then(read).map_err(|e| self.bad(n, e))
+    }
+
+    /// The `tables <pieces>` line.
+    pub(super) fn tables(&mut self) -> Result<u32, SolveError> {
+        const EXPECTED: &str = "expected 'tables <pieces>'";
+        self.field("tables", "the tables line", EXPECTED, |t| t.parse().map_err(|_| EXPECTED.to_string()))
+    }
+
+    /// The strategy sections, to the end.
+    pub(super) fn strategies(mut self) -> Result<Vec<Strategy>, SolveError> {
+        let what = self.what;
+        parse_strategies(&mut self.lines.by_ref().map(|(i, l)| (i + 1, l)), what)
     }
 }
 
@@ -185,7 +239,7 @@ pub(super) fn seal(mut s: String) -> String {
 
 /// The text before the last line, once the last line is a checksum of it; `what` names the
 /// file in errors.
-pub(super) fn checked_body<'a>(text: &'a str, what: &str) -> Result<&'a str, SolveError> {
+fn checked_body<'a>(text: &'a str, what: &str) -> Result<&'a str, SolveError> {
     // The checksum line is the last line; everything before it is summed.
     let body_end = text.trim_end_matches('\n').rfind('\n').map_or(0, |i| i + 1);
     let last = text[body_end..].trim_end();
@@ -207,7 +261,7 @@ pub(super) fn checked_body<'a>(text: &'a str, what: &str) -> Result<&'a str, Sol
 
 /// Reads strategy sections up to the end of `lines` (numbered lines of a file whose kind
 /// `what` names in errors).
-pub(super) fn parse_strategies<'a>(
+fn parse_strategies<'a>(
     lines: &mut impl Iterator<Item = (usize, &'a str)>,
     what: &str,
 ) -> Result<Vec<Strategy>, SolveError> {

@@ -19,7 +19,7 @@
 
 use super::book::{Book, Entry};
 use super::book_proof::{BookProof, book_checksum};
-use super::certificate::{Certificate, Kind, Line, Strategy};
+use super::certificate::{Certificate, Kind, Line, STRATEGIES, Strategy, slot};
 use super::{SolveError, Value, position_of};
 use crate::tablebase::{Tablebase, Wdl};
 use ludus_rules::alquerque::{Move, Position};
@@ -162,19 +162,12 @@ pub fn check_book(
         )));
     }
     // The roots of each side and kind, in a fixed order so that a failure is the same every run.
-    let order = [
-        (Side::First, Kind::Win),
-        (Side::First, Kind::NonLosing),
-        (Side::Second, Kind::Win),
-        (Side::Second, Kind::NonLosing),
-    ];
     let mut roots: [Vec<Position>; 4] = Default::default();
     for &(k, entry) in book.entries() {
         let pos =
             position_of(k).ok_or_else(|| SolveError::Check(format!("book key {k:#x} is no position")))?;
         for (root, side, kind) in book_roots(&pos, &entry)? {
-            let i = order.iter().position(|&o| o == (side, kind)).expect("every side and kind");
-            roots[i].push(root);
+            roots[slot(side, kind)].push(root);
         }
     }
     let mut report = BookCheckReport { entries: book.len() as u64, ..BookCheckReport::default() };
@@ -187,7 +180,7 @@ pub fn check_book(
             )));
         }
     }
-    for ((side, kind), rs) in order.iter().zip(&roots) {
+    for ((side, kind), rs) in STRATEGIES.iter().zip(&roots) {
         if rs.is_empty() {
             continue;
         }
