@@ -8,13 +8,13 @@ use ludus_rules::{Outcome, Reason, Side, Variant};
 
 /// A game between two players on one device, in its own data directory (the app saves the
 /// game and keeps it when it ends): the app and the directory's lock.
-fn two_players(name: &str) -> (bevy::prelude::App, crate::DataDirGuard) {
+fn two_players(name: &str) -> (crate::DataDirGuard, bevy::prelude::App) {
     let guard = crate::data_dir_lock();
     crate::fresh_data_dir(name);
     let mut app = crate::headless();
     app.insert_resource(Session::new(Variant::Alquerque, Seats::two_players()));
     app.update();
-    (app, guard)
+    (guard, app)
 }
 
 fn send(app: &mut bevy::prelude::App, command: GameCommand) -> Session {
@@ -30,7 +30,7 @@ fn play_first_legal(app: &mut bevy::prelude::App) -> Session {
 
 #[test]
 fn two_players_agree_a_draw_on_the_same_screen() {
-    let (mut app, _guard) = two_players("draw-agreed");
+    let (_guard, mut app) = two_players("draw-agreed");
     let s = send(&mut app, GameCommand::OfferDraw);
     assert_eq!(s.draw.open, Some(Side::First), "the side to move offers");
     assert!(!s.may_offer_draw(Side::Second), "one offer at a time");
@@ -45,7 +45,7 @@ fn two_players_agree_a_draw_on_the_same_screen() {
 
 #[test]
 fn a_declined_offer_waits_for_the_next_move_and_an_offer_lapses_when_its_side_moves() {
-    let (mut app, _guard) = two_players("draw-declined");
+    let (_guard, mut app) = two_players("draw-declined");
     send(&mut app, GameCommand::OfferDraw);
     let s = send(&mut app, GameCommand::AnswerDraw(false));
     assert!(!s.game.is_over());

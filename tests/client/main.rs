@@ -21,21 +21,29 @@ mod surfaces;
 mod texts;
 mod title;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::{Mutex, MutexGuard};
 
 thread_local! {
     /// Whether this test's thread holds [`data_dir_lock`].
     static HOLDS_DATA_DIR: Cell<bool> = const { Cell::new(false) };
+    /// The directories this test's [`fresh_data_dir`] made: removed with its guard.
+    static MADE_DIRS: RefCell<Vec<std::path::PathBuf>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The data directory held by one test (see [`data_dir_lock`]).
+/// The data directory held by one test (see [`data_dir_lock`]). Dropped at the test's end
+/// (after the apps it made, which were declared after it), it removes the directories that
+/// [`fresh_data_dir`] made and leaves the game without a data directory.
 pub struct DataDirGuard {
     _lock: MutexGuard<'static, ()>,
 }
 
 impl Drop for DataDirGuard {
     fn drop(&mut self) {
+        ludus::platform::storage::set_data_dir(None);
+        for dir in MADE_DIRS.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
         HOLDS_DATA_DIR.set(false);
     }
 }
@@ -58,6 +66,7 @@ pub fn fresh_data_dir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     ludus::platform::storage::set_data_dir(Some(dir.clone()));
+    MADE_DIRS.with_borrow_mut(|made| made.push(dir.clone()));
     dir
 }
 

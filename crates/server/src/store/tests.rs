@@ -29,10 +29,21 @@ fn chat_lines(now: u64) -> Vec<ChatLine> {
     ]
 }
 
-fn sqlite(name: &str) -> Database {
+/// A SQLite database in a directory of its own, removed at the test's end.
+struct Sqlite(Database);
+
+impl Drop for Sqlite {
+    fn drop(&mut self) {
+        if let Database::Sqlite(dir) = &self.0 {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn sqlite(name: &str) -> Sqlite {
     let dir = std::env::temp_dir().join(format!("ludus-store-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    Database::Sqlite(dir)
+    Sqlite(Database::Sqlite(dir))
 }
 
 fn postgres(name: &str) -> Option<(ludus_pg_harness::TestPostgres, Database)> {
@@ -228,7 +239,7 @@ fn claims_and_ratings(db: &Database) {
 
 #[test]
 fn claims_and_ratings_sqlite() {
-    claims_and_ratings(&sqlite("claims"));
+    claims_and_ratings(&sqlite("claims").0);
 }
 
 #[test]
@@ -240,7 +251,7 @@ fn claims_and_ratings_postgres() {
 
 #[test]
 fn round_trip_sqlite() {
-    round_trip(&sqlite("round-trip"));
+    round_trip(&sqlite("round-trip").0);
 }
 
 #[test]
@@ -267,7 +278,7 @@ fn duplicate_move_is_not_committed(db: &Database) {
 
 #[test]
 fn failing_batch_is_retried_not_dropped_sqlite() {
-    duplicate_move_is_not_committed(&sqlite("duplicate"));
+    duplicate_move_is_not_committed(&sqlite("duplicate").0);
 }
 
 #[test]
@@ -411,15 +422,16 @@ fn schema_5_opens(db: &Database, now: u64) {
 
 #[test]
 fn a_database_of_schema_5_opens_sqlite() {
-    let db = sqlite("schema5");
-    let Database::Sqlite(dir) = &db else { unreachable!() };
+    let scratch = sqlite("schema5");
+    let db = &scratch.0;
+    let Database::Sqlite(dir) = db else { unreachable!() };
     std::fs::create_dir_all(dir).unwrap();
     let conn = rusqlite::Connection::open(dir.join("ludus.sqlite3")).unwrap();
     conn.execute_batch("CREATE TABLE ludus_schema(version INTEGER NOT NULL)").unwrap();
     let now = now_ms();
     schema_5(now, false, &mut |sql| conn.execute_batch(sql).unwrap());
     drop(conn);
-    schema_5_opens(&db, now);
+    schema_5_opens(db, now);
 }
 
 #[test]

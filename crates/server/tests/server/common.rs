@@ -36,13 +36,38 @@ pub fn wait_status(server: &ServerHandle, what: &str, ok: impl Fn(&Status) -> bo
     }
 }
 
-/// A fresh, empty data directory under the target's tmp dir.
+/// The prefix of the tests' data directories, which end in the test process's id.
+const DATA_DIR_PREFIX: &str = "ludus-server-test-";
+
+/// A fresh, empty data directory under the target's tmp dir. The first call of a test process
+/// removes the directories that earlier test processes left there (a server under test may
+/// hold its directory until the process ends, so each test's own stays until the next run).
 pub fn data_dir(name: &str) -> PathBuf {
-    let base = std::env::var_os("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
-    let dir = base.join(format!("ludus-server-test-{name}-{}", std::process::id()));
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| remove_dead_data_dirs(base));
+    let dir = base.join(format!("{DATA_DIR_PREFIX}{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create data dir");
     dir
+}
+
+/// Removes the data directories under `base` of test processes that are no longer running (on
+/// a system that lists its processes in /proc; elsewhere none are removed).
+fn remove_dead_data_dirs(base: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(base) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(DATA_DIR_PREFIX)) else { continue };
+        let Some(pid) = rest.rsplit('-').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !proc.join(pid.to_string()).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// A server on 127.0.0.1 with free ports.
