@@ -13,19 +13,24 @@
 const VERSION = '__LUDUS_VERSION__';
 const FILES = __LUDUS_FILES__;
 const CACHE = `ludus-${VERSION}`;
+/** The bundle's files named after their content's hash (web/package.sh). */
+const HASHED = /-[0-9a-f]{16}\.(js|wasm)$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      // Past any HTTP cache: the files must be this version's.
-      const responses = await Promise.all(
+      // Past any HTTP cache: the files must be this version's. A file whose name carries its
+      // content's hash that the page already put here (its first visit's download of the
+      // game's code) stays as it is.
+      const responses = (await Promise.all(
         FILES.map(async (file) => {
+          if (HASHED.test(file) && (await cache.match(file))) return null;
           const response = await fetch(new Request(file, { cache: 'no-cache' }));
           if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
           return [file, response];
         }),
-      );
+      )).filter(Boolean);
       // The server may already hold a newer build than this worker: its index.html names
       // other files. Then this version is not installed (the newer worker will be).
       const page = await responses.find(([file]) => file === 'index.html')[1].clone().text();
