@@ -401,8 +401,9 @@ async function twoVisits(url, label) {
     const first = { ...(await startSteps(page, s)), wire: await wire.bytes() };
     first.compile = await compileAlone(page);
     // The page compiled the code that the service worker gave (web/index.html): the browser
-    // keeps the compiled code beside the worker's copy, written once enough of it has run to be
-    // compiled to fast code and two seconds have passed with none more (within these 5 s).
+    // keeps the compiled code beside the worker's copy, once enough of it has been compiled to
+    // fast code (within these 5 s: the second visit's first frame comes as soon as the empty
+    // page's).
     check(`${label}: the first visit compiles the code as the service worker gives it`, first.worker != null,
       `kept ${Math.round(first.kept)} ms, worker ${Math.round(first.worker)} ms`);
     await page.evaluate(() => navigator.serviceWorker.ready);
