@@ -174,7 +174,20 @@ async function tapMove(page, mv) {
         }
         s = await until(page, what, seen, again === 1 ? 10000 : 4000).catch(() => null);
       }
-      if (s == null) s = await until(page, what, seen, 1);
+      if (s == null) {
+        // Not seen three times: say what the page had at that point, for whoever reads it.
+        const box = await page.locator('#ludus').boundingBox();
+        const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
+        const scale = own > 0 ? box.width / own : 1;
+        const at = [box.x + point[0] * scale, box.y + point[1] * scale];
+        const there = await page.evaluate(([x, y]) => {
+          const e = document.elementFromPoint(x, y);
+          return `${e?.tagName ?? 'nothing'}#${e?.id ?? ''}.${e?.className ?? ''}, focus ${document.hasFocus()}, ` +
+            `visibility ${document.visibilityState}`;
+        }, at);
+        console.log(`     ${what}: not seen; at (${at.map(Math.round)}) the page has ${there}`);
+        s = await until(page, what, seen, 1);
+      }
       if (s.game.moves.length > before) return;
     }
   }
@@ -383,10 +396,10 @@ async function wireBytes(page) {
   };
 }
 
-/** A first visit and a second one (from the service worker) to `url`, in a Chromium of its own
+/** A first visit, a second and a third (from the service worker) to `url`, in a Chromium of its own
  * with a fresh profile, whose process is first woken on a blank page: the same procedure for the
- * game and its yardstick. Returns the two visits' steps. */
-async function twoVisits(url, label) {
+ * game and its yardstick. Returns the three visits' steps. */
+async function threeVisits(url, label) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ludus-chromium-visits-'));
   const browser = await launch(dir);
   try {
@@ -401,9 +414,10 @@ async function twoVisits(url, label) {
     const first = { ...(await startSteps(page, s)), wire: await wire.bytes() };
     first.compile = await compileAlone(page);
     // The page compiled the code that the service worker gave (web/index.html): the browser
-    // keeps the compiled code beside the worker's copy, once enough of it has been compiled to
-    // fast code (within these 5 s: the second visit's first frame comes as soon as the empty
-    // page's).
+    // keeps the compiled code beside the worker's copy once enough of it has been compiled to
+    // fast code. The game's warm-up search gets there within these 5 s; the empty page, which
+    // runs nothing more once ready, only in its second visit: so both are visited a third time,
+    // both then starting from kept compiled code.
     check(`${label}: the first visit compiles the code as the service worker gives it`, first.worker != null,
       `kept ${Math.round(first.kept)} ms, worker ${Math.round(first.worker)} ms`);
     await page.evaluate(() => navigator.serviceWorker.ready);
@@ -414,8 +428,15 @@ async function twoVisits(url, label) {
     await second.goto(url, { waitUntil: 'commit' });
     const again = await until(second, `the ${label}'s first ready frame of a second visit`, (s) => s.ready_ms != null, 60000);
     const cached = await startSteps(second, again);
+    await second.waitForTimeout(5000);
     await second.close();
-    return { first, cached };
+    const third = await browser.newPage();
+    watch(third, `${label} third visit`);
+    await third.goto(url, { waitUntil: 'commit' });
+    const thrice = await until(third, `the ${label}'s first ready frame of a third visit`, (s) => s.ready_ms != null, 60000);
+    const kept = await startSteps(third, thrice);
+    await third.close();
+    return { first, cached, kept };
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });
@@ -424,15 +445,16 @@ async function twoVisits(url, label) {
 
 try {
   // 0. The start against its yardstick, web/test.sh's second server: the same page with an empty
-  // Bevy + egui app (src/bin/web-baseline.rs) built the same way. Each is visited twice, in a
+  // Bevy + egui app (src/bin/web-baseline.rs) built the same way. Each is visited three times, in a
   // Chromium of its own, by the same procedure; then the game's figures over the baseline's.
   const baselineUrl = process.env.LUDUS_BASELINE_URL ?? '';
   if (baselineUrl) {
-    const yardstick = await twoVisits(baselineUrl, 'baseline');
-    const game = await twoVisits(`${base}?game=alquerque&level=easy`, 'game');
+    const yardstick = await threeVisits(baselineUrl, 'baseline');
+    const game = await threeVisits(`${base}?game=alquerque&level=easy`, 'game');
     for (const [name, v] of [['baseline', yardstick], ['game', game]]) {
       console.log(stepsLine(`${name} first visit`, v.first));
       console.log(stepsLine(`${name} second visit`, v.cached));
+      console.log(stepsLine(`${name} third visit`, v.kept));
       console.log(`     ${name}: the module compiles alone in ${v.first.compile} ms`);
     }
     console.log(`BASELINE_READY_MS ${Math.round(yardstick.first.ready)}`);
@@ -442,10 +464,16 @@ try {
     const ratio = game.first.ready / yardstick.first.ready;
     const ratioCached = game.cached.ready / yardstick.cached.ready;
     console.log(`READY_RATIO ${ratio.toFixed(2)} (target 1.5)`);
-    console.log(`READY_RATIO_CACHED ${ratioCached.toFixed(2)} (target 1.2)`);
+    console.log(`READY_RATIO_CACHED ${ratioCached.toFixed(2)} (target 1.2; the empty page's compiled code is not kept yet)`);
+    // The third visits: both pages from the service worker with their compiled code kept.
+    console.log(`BASELINE_READY_MS_KEPT ${Math.round(yardstick.kept.ready)}`);
+    console.log(`READY_MS_KEPT ${Math.round(game.kept.ready)}`);
+    const ratioKept = game.kept.ready / yardstick.kept.ready;
+    console.log(`READY_RATIO_KEPT ${ratioKept.toFixed(2)} (target 1.2)`);
     // Benchmarks: they fail only far beyond their targets (a busy machine slows one visit).
     check('first visit: the game within 3 times the empty page (target 1.5)', ratio <= 3, ratio.toFixed(2));
     check('second visit: the game within 2.4 times the empty page (target 1.2)', ratioCached <= 2.4, ratioCached.toFixed(2));
+    check('third visit: the game within 2.4 times the empty page (target 1.2)', ratioKept <= 2.4, ratioKept.toFixed(2));
   } else {
     console.log('     (no LUDUS_BASELINE_URL: no yardstick)');
   }
@@ -472,7 +500,7 @@ try {
   }
 
   // 2. Alquerque against Easy, straight from the address, on a touch screen.
-  const page = await context.newPage();
+  let page = await context.newPage();
   // Main-thread work that holds up painting: long tasks and long animation frames.
   await page.addInitScript(() => {
     window.__ludusLong = [];
@@ -711,6 +739,12 @@ try {
     bot.stdout.on('data', (d) => botOut.push(String(d)));
     bot.stderr.on('data', (d) => botOut.push(String(d)));
     const botDone = new Promise((done) => bot.on('exit', (code) => done(code)));
+    // In a tab of its own, as the phone below. Opened in the tab of the steps above, this page
+    // twice (in some twenty runs) saw none of the three taps of its first move, though it
+    // showed the board; then the line above the failure says what was at the tapped point.
+    await page.close();
+    page = await context.newPage();
+    watch(page, 'online');
     await page.goto(`${base}?online=quick&game=alquerque&nick=Tablet`, { waitUntil: 'commit' });
     // Like a person, the test taps once the page is ready (its cover gone).
     s = await until(page, 'an online game', (s) => s.online?.game != null && s.game != null && s.ready_ms != null, 60000);
