@@ -307,7 +307,6 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     assert_eq!(outcome.winner, app.world().resource::<OnlineGame>().local_side());
     app.world_mut().resource_mut::<Net>().disconnect();
     server.stop();
-    ludus::platform::storage::set_data_dir(None);
 }
 
 /// Answers every request on `listener` with `status` and an English body, for at most `count`
@@ -370,7 +369,6 @@ fn a_refusal_of_the_token_endpoint_is_said_in_the_players_language() {
     }
     let (_, vi) = ludus::ui::widgets::link_text(ludus::i18n::Lang::Vi, net);
     assert!(vi.starts_with("Máy chủ"), "{vi}");
-    ludus::platform::storage::set_data_dir(None);
 }
 
 #[test]
@@ -393,7 +391,6 @@ fn an_unreachable_server_is_reported() {
     connect(&mut app, "not an address at all");
     assert!(matches!(app.world().resource::<Net>().phase, LinkState::Failed(LinkFailure::BadAddress(_))));
     drop(reserved);
-    ludus::platform::storage::set_data_dir(None);
 }
 
 /// The view of a new Alquerque game, the app playing `side`.
