@@ -102,13 +102,43 @@ async function until(page, what, pred, timeout = 30000) {
   throw new Error(`timed out waiting for ${what}; last state: ${JSON.stringify(last)?.slice(0, 600)}`);
 }
 
-/** Taps a point given in the canvas's own CSS pixels (the game's logical pixels; the page may
- * draw the canvas at half resolution and scale it up on a software renderer). */
-async function tap(page, [x, y]) {
-  const box = await page.locator('#ludus').boundingBox();
-  const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
-  const scale = own > 0 ? box.width / own : 1;
-  await page.touchscreen.tap(box.x + x * scale, box.y + y * scale);
+/** Where a point given in the canvas's own CSS pixels (the game's logical pixels; the page may
+ * draw the canvas at half resolution and scale it up on a software renderer) is in the window,
+ * from the page's own layout, and whether the canvas is what is there; `said` describes the
+ * page's geometry for a failure's message. */
+async function canvasPoint(page, [x, y]) {
+  return page.evaluate(([x, y]) => {
+    const c = document.getElementById('ludus');
+    const r = c.getBoundingClientRect();
+    const scale = c.offsetWidth > 0 ? r.width / c.offsetWidth : 1;
+    const at = [r.left + x * scale, r.top + y * scale];
+    const e = document.elementFromPoint(at[0], at[1]);
+    const v = window.visualViewport;
+    const said = `canvas at (${Math.round(r.left)},${Math.round(r.top)}) ${Math.round(r.width)}x${Math.round(r.height)} ` +
+      `drawn ${c.offsetWidth}x${c.offsetHeight}, window ${innerWidth}x${innerHeight}, ` +
+      `visual viewport ${v ? `${Math.round(v.width)}x${Math.round(v.height)} at (${Math.round(v.offsetLeft)},${Math.round(v.offsetTop)}) scale ${v.scale}` : 'none'}, ` +
+      `scrolled (${scrollX},${scrollY}); at the point: ${e?.tagName ?? 'nothing'}#${e?.id ?? ''}, ` +
+      `focus ${document.hasFocus()}, visibility ${document.visibilityState}`;
+    return { at, onCanvas: e === c, said };
+  }, [x, y]);
+}
+
+/** The window point of `point` (see `canvasPoint`), once the canvas is what is there: a page
+ * whose layout is still changing (the window's size, the half-resolution scale) is asked again,
+ * every 100 ms for at most 3 s; after that, the last answer. */
+async function pointOnCanvas(page, point) {
+  let p = await canvasPoint(page, point);
+  for (let i = 0; !p.onCanvas && i < 30; i++) {
+    await page.waitForTimeout(100);
+    p = await canvasPoint(page, point);
+  }
+  return p;
+}
+
+/** Taps a point given in the canvas's own CSS pixels. */
+async function tap(page, point) {
+  const { at } = await pointOnCanvas(page, point);
+  await page.touchscreen.tap(at[0], at[1]);
 }
 
 /** Clicks one of the interface's buttons with the mouse (the panel was scrolled with its
@@ -121,10 +151,8 @@ async function tapButton(page, point, name) {
     if (again && again[0] === point[0] && again[1] === point[1]) break;
     if (again) point = again;
   }
-  const box = await page.locator('#ludus').boundingBox();
-  const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
-  const scale = own > 0 ? box.width / own : 1;
-  await page.mouse.move(box.x + point[0] * scale, box.y + point[1] * scale);
+  const { at } = await pointOnCanvas(page, point);
+  await page.mouse.move(at[0], at[1]);
   await page.mouse.down();
   await page.waitForTimeout(80);
   await page.mouse.up();
@@ -145,11 +173,9 @@ async function clickUntil(page, name, what, pred) {
 }
 
 /** Turns the mouse wheel by `dy` CSS pixels over a point in the canvas's own pixels. */
-async function wheelAt(page, [x, y], dy) {
-  const box = await page.locator('#ludus').boundingBox();
-  const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
-  const scale = own > 0 ? box.width / own : 1;
-  await page.mouse.move(box.x + x * scale, box.y + y * scale);
+async function wheelAt(page, point, dy) {
+  const { at } = await pointOnCanvas(page, point);
+  await page.mouse.move(at[0], at[1]);
   await page.mouse.wheel(0, dy);
 }
 
@@ -176,16 +202,7 @@ async function tapMove(page, mv) {
       }
       if (s == null) {
         // Not seen three times: say what the page had at that point, for whoever reads it.
-        const box = await page.locator('#ludus').boundingBox();
-        const own = await page.evaluate(() => document.getElementById('ludus').offsetWidth);
-        const scale = own > 0 ? box.width / own : 1;
-        const at = [box.x + point[0] * scale, box.y + point[1] * scale];
-        const there = await page.evaluate(([x, y]) => {
-          const e = document.elementFromPoint(x, y);
-          return `${e?.tagName ?? 'nothing'}#${e?.id ?? ''}.${e?.className ?? ''}, focus ${document.hasFocus()}, ` +
-            `visibility ${document.visibilityState}`;
-        }, at);
-        console.log(`     ${what}: not seen; at (${at.map(Math.round)}) the page has ${there}`);
+        console.log(`     ${what}: not seen; ${(await canvasPoint(page, point)).said}`);
         s = await until(page, what, seen, 1);
       }
       if (s.game.moves.length > before) return;
