@@ -125,10 +125,13 @@ async function canvasPoint(page, [x, y]) {
 
 /** The window point of `point` (see `canvasPoint`), once the canvas is what is there: a page
  * whose layout is still changing (the window's size, the half-resolution scale) is asked again,
- * every 100 ms for at most 3 s; after that, the last answer. */
+ * every 100 ms for at most 3 s; after that, the last answer. A page whose tab the browser keeps
+ * behind another finds nothing at any point and is sent no input (Playwright still reports it
+ * visible and focused): it is brought to the front first. */
 async function pointOnCanvas(page, point) {
   let p = await canvasPoint(page, point);
   for (let i = 0; !p.onCanvas && i < 30; i++) {
+    if (i === 0) await page.bringToFront();
     await page.waitForTimeout(100);
     p = await canvasPoint(page, point);
   }
@@ -417,6 +420,9 @@ async function wireBytes(page) {
  * code the browser kept: their median is the figure, one visit alone being too noisy (the
  * same build's visits differ by a fifth from one to the next on this machine). */
 const KEPT_VISITS = 3;
+/** How many first visits of each page, each in a fresh profile of its own: their median is the
+ * first visit's figure. */
+const FIRST_VISITS = 3;
 
 /** Visits of `url` in a Chromium of its own with a fresh profile, whose process is first woken on
  * a blank page: the same procedure for the game and its yardstick. `visit()` makes the next visit
@@ -473,8 +479,9 @@ try {
   // 0. The start against its yardstick, web/test.sh's second server: the same page with an empty
   // Bevy + egui app (src/bin/web-baseline.rs) built the same way. Each is visited in a Chromium
   // of its own, by the same procedure, the two pages taking turns (a busy moment of the machine
-  // then falls on both): a first visit each, a second, and then KEPT_VISITS more each; then the
-  // game's figures over the baseline's.
+  // then falls on both): a first visit each, a second, and then KEPT_VISITS more each; then, in
+  // fresh profiles, more first visits, FIRST_VISITS in all; then the game's figures over the
+  // baseline's.
   const baselineUrl = process.env.LUDUS_BASELINE_URL ?? '';
   if (baselineUrl) {
     const pages = [await visitor(baselineUrl, 'baseline'), await visitor(`${base}?game=alquerque&level=easy`, 'game')];
@@ -488,17 +495,30 @@ try {
     } finally {
       for (const v of pages) await v.close();
     }
+    for (const p of [yardstick, game]) p.firsts = [p.first];
+    for (let k = 1; k < FIRST_VISITS; k++) {
+      for (const [i, url] of [baselineUrl, `${base}?game=alquerque&level=easy`].entries()) {
+        const v = await visitor(url, ['baseline', 'game'][i]);
+        try {
+          [yardstick, game][i].firsts.push(await v.visit());
+        } finally {
+          await v.close();
+        }
+      }
+    }
     for (const [name, v] of [['baseline', yardstick], ['game', game]]) {
-      console.log(stepsLine(`${name} first visit`, v.first));
+      for (const [k, first] of v.firsts.entries()) console.log(stepsLine(`${name} first visit${k ? ` ${k + 1} (a fresh profile)` : ''}`, first));
       console.log(stepsLine(`${name} second visit`, v.cached));
       for (const [k, kept] of v.kept.entries()) console.log(stepsLine(`${name} visit ${k + 3}`, kept));
       console.log(`     ${name}: the module compiles alone in ${v.first.compile} ms`);
     }
-    console.log(`BASELINE_READY_MS ${Math.round(yardstick.first.ready)}`);
+    const firstMs = (v) => v.firsts.map((f) => Math.round(f.ready));
+    const [baselineFirst, gameFirst] = [median(firstMs(yardstick)), median(firstMs(game))];
+    console.log(`BASELINE_READY_MS ${Math.round(baselineFirst)} (median of ${firstMs(yardstick).join(' ')})`);
     console.log(`BASELINE_READY_MS_CACHED ${Math.round(yardstick.cached.ready)}`);
-    console.log(`READY_MS ${Math.round(game.first.ready)}`);
+    console.log(`READY_MS ${Math.round(gameFirst)} (median of ${firstMs(game).join(' ')})`);
     console.log(`READY_MS_CACHED ${Math.round(game.cached.ready)}`);
-    const ratio = game.first.ready / yardstick.first.ready;
+    const ratio = gameFirst / baselineFirst;
     const ratioCached = game.cached.ready / yardstick.cached.ready;
     console.log(`READY_RATIO ${ratio.toFixed(2)} (target 1.5)`);
     console.log(`READY_RATIO_CACHED ${ratioCached.toFixed(2)} (target 1.2; the empty page's compiled code is not kept yet)`);
@@ -784,6 +804,7 @@ try {
     // showed the board; then the line above the failure says what was at the tapped point.
     await page.close();
     page = await context.newPage();
+    await page.bringToFront();
     watch(page, 'online');
     await page.goto(`${base}?online=quick&game=alquerque&nick=Tablet`, { waitUntil: 'commit' });
     // Like a person, the test taps once the page is ready (its cover gone).
