@@ -484,7 +484,8 @@ try {
   // baseline's.
   const baselineUrl = process.env.LUDUS_BASELINE_URL ?? '';
   if (baselineUrl) {
-    const pages = [await visitor(baselineUrl, 'baseline'), await visitor(`${base}?game=alquerque&level=easy`, 'game')];
+    const urls = [baselineUrl, `${base}?game=alquerque&level=easy`];
+    const pages = [await visitor(urls[0], 'baseline'), await visitor(urls[1], 'game')];
     const [yardstick, game] = [{ kept: [] }, { kept: [] }];
     try {
       for (const [i, v] of pages.entries()) [yardstick, game][i].first = await v.visit();
@@ -497,7 +498,7 @@ try {
     }
     for (const p of [yardstick, game]) p.firsts = [p.first];
     for (let k = 1; k < FIRST_VISITS; k++) {
-      for (const [i, url] of [baselineUrl, `${base}?game=alquerque&level=easy`].entries()) {
+      for (const [i, url] of urls.entries()) {
         const v = await visitor(url, ['baseline', 'game'][i]);
         try {
           [yardstick, game][i].firsts.push(await v.visit());
@@ -799,9 +800,9 @@ try {
     bot.stdout.on('data', (d) => botOut.push(String(d)));
     bot.stderr.on('data', (d) => botOut.push(String(d)));
     const botDone = new Promise((done) => bot.on('exit', (code) => done(code)));
-    // In a tab of its own, as the phone below. Opened in the tab of the steps above, this page
-    // twice (in some twenty runs) saw none of the three taps of its first move, though it
-    // showed the board; then the line above the failure says what was at the tapped point.
+    // In a tab of its own, as the phone below, brought to the front: closing a tab can leave
+    // another in front (the context's first, blank one), and a tab behind another is neither
+    // hit-tested nor sent input, though Playwright reports it visible and focused.
     await page.close();
     page = await context.newPage();
     await page.bringToFront();
