@@ -188,7 +188,13 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     if !args.set_a.is_empty() {
         println!("A with {}", args.set_a.join(" "));
     }
-    let m = Match { variant, a, b, limits, seed, opening_plies, max_plies, tb, book, a_params };
+    let openings = openings(variant, opening_plies, seed, games.div_ceil(2));
+    let distinct =
+        openings.iter().map(|g| g.position().to_string()).collect::<std::collections::HashSet<_>>().len();
+    if distinct < openings.len() {
+        println!("openings: {distinct} different positions for {} pairs of games", openings.len());
+    }
+    let m = Match { a, b, limits, seed, openings, max_plies, tb, book, a_params };
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
@@ -321,12 +327,12 @@ fn fmt_elo(e: f64, s: f64) -> String {
 
 /// What every game of a match shares.
 struct Match {
-    variant: Variant,
     a: Player,
     b: Player,
     limits: Limits,
     seed: u64,
-    opening_plies: usize,
+    /// The opening of each pair of games ([`openings`]).
+    openings: Vec<AnyGame>,
     /// Games are stopped after this many plies and scored as draws.
     max_plies: usize,
     /// The endgame tables of the levels that search (Random and Easy do not use them).
@@ -336,13 +342,34 @@ struct Match {
     a_params: Option<ludus_ai::Params>,
 }
 
+/// Redraws of a pair's opening (each [`ludus_ai::balanced_opening`] from another seed) while it
+/// lands on a position an earlier pair already has; after that a repeat is kept.
+const OPENING_REDRAWS: u64 = 20;
+
+/// The openings of a match's `pairs` pairs of games: balanced ([`ludus_ai::balanced_opening`])
+/// and, as far as [`OPENING_REDRAWS`] finds, all different positions. Random plies choose among
+/// moves, not positions, and Alquerque's first plies are nearly forced: drawn independently, the
+/// 20 openings of 40 games of 10 plies were 11 positions, one of them 5 times.
+fn openings(variant: Variant, plies: usize, seed: u64, pairs: usize) -> Vec<AnyGame> {
+    let mut seen = std::collections::HashSet::new();
+    (0..pairs)
+        .map(|pair| {
+            let base = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (pair as u64) << 20;
+            let mut game = ludus_ai::balanced_opening(variant, plies, base);
+            let mut k = 0;
+            while plies > 0 && !seen.insert(game.position().to_string()) && k < OPENING_REDRAWS {
+                k += 1;
+                game =
+                    ludus_ai::balanced_opening(variant, plies, base ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            }
+            game
+        })
+        .collect()
+}
+
 fn play_game(m: &Match, index: usize) -> GameResult {
-    let Match { variant, a, b, limits, seed, opening_plies, max_plies, ref tb, ref book, .. } = *m;
-    let mut game = ludus_ai::balanced_opening(
-        variant,
-        opening_plies,
-        seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ ((index / 2) as u64) << 20,
-    );
+    let Match { a, b, limits, seed, max_plies, ref tb, ref book, .. } = *m;
+    let mut game = m.openings[index / 2].clone();
     let opening = game.move_strings();
     let a_side = if index.is_multiple_of(2) { Side::First } else { Side::Second };
     let mut tables: [Option<TranspositionTable>; 2] = [None, None];
@@ -417,5 +444,34 @@ fn play_game(m: &Match, index: usize) -> GameResult {
         opening,
         moves: game.move_strings(),
         last: game.position().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn positions(games: &[AnyGame]) -> HashSet<String> {
+        games.iter().map(|g| g.position().to_string()).collect()
+    }
+
+    #[test]
+    fn a_match_has_different_openings() {
+        // Drawn independently, these 20 pairs had 11 different positions after 10 plies.
+        let o = openings(Variant::Alquerque, 10, 1, 20);
+        assert_eq!(o.len(), 20);
+        assert_eq!(positions(&o).len(), 20, "every pair its own opening");
+        for g in &o {
+            assert_eq!(g.ply(), 10);
+            assert!(!g.is_over());
+        }
+        // The same seed, the same openings in the same order.
+        let strings = |games: &[AnyGame]| games.iter().map(|g| g.position().to_string()).collect::<Vec<_>>();
+        assert_eq!(strings(&openings(Variant::Alquerque, 10, 1, 20)), strings(&o));
+        // With no opening plies every pair starts from the start, without redraws.
+        let start = openings(Variant::Alquerque, 0, 1, 3);
+        assert!(start.iter().all(|g| g.ply() == 0));
+        assert_eq!(positions(&start).len(), 1);
     }
 }
