@@ -50,7 +50,7 @@ fn main() -> AppExit {
         }
     };
     let (settings, first_start, notice) = Settings::start(launch.lang, ludus::platform::system_lang());
-    let (w, h) = launch.size.unwrap_or((1280, 800));
+    let (w, h) = launch.size.or_else(ludus::platform::canvas_size).unwrap_or((1280, 800));
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins

@@ -47,8 +47,8 @@ fi
 # the page state), not with every change of the game: its link takes minutes.
 baseline="$CARGO_TARGET_DIR/web-baseline"
 if [ ! -f "$baseline/.built" ] || [ -n "$(find src/bin/web-baseline.rs src/players/warmup.rs src/shell/web.rs \
-  src/platform/background.rs web/index.html web/sw.js web/build.sh web/package.sh Cargo.toml Cargo.lock \
-  -newer "$baseline/.built" -print -quit)" ]; then
+  src/platform/background.rs src/platform/mod.rs web/index.html web/sw.js web/build.sh web/package.sh \
+  Cargo.toml Cargo.lock -newer "$baseline/.built" -print -quit)" ]; then
   LUDUS_WEB_BIN=web-baseline LUDUS_WEB_DIST="$baseline" bash web/build.sh
 fi
 

@@ -37,7 +37,10 @@ mod page {
                 .set(WindowPlugin {
                     primary_window: Some(Window {
                         title: "Ludus baseline".into(),
-                        resolution: WindowResolution::new(1280, 800),
+                        // As the game's: the page's box for the canvas, so that the surface
+                        // is made once.
+                        resolution: ludus::platform::canvas_size()
+                            .map_or(WindowResolution::new(1280, 800), |(w, h)| WindowResolution::new(w, h)),
                         canvas: Some("#ludus".to_string()),
                         fit_canvas_to_parent: true,
                         prevent_default_event_handling: true,

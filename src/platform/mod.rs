@@ -18,6 +18,24 @@ pub fn network_available() -> bool {
     }
 }
 
+/// The size, in the page's pixels, of the box the page gives the game's canvas (`#ludus`), if
+/// it is laid out (the browser only): the window starts at that size, so that the drawing surface
+/// is made once at its size. Made at a default size, the surface is made again a few frames
+/// later, when the page reports the canvas's real size, and the browser then waits for
+/// everything drawn before (on a software renderer, the first frames' shaders) to finish.
+pub fn canvas_size() -> Option<(u32, u32)> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let canvas = web_sys::window()?.document()?.get_element_by_id("ludus")?;
+        let (w, h) = (canvas.client_width(), canvas.client_height());
+        (w > 0 && h > 0).then(|| (w as u32, h as u32))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        None
+    }
+}
+
 /// The languages the system prefers, most preferred first: the operating system's locales
 /// (`sys-locale`: `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG` on Linux) on the desktop, the
 /// browser's `navigator.languages` in the browser.
