@@ -562,6 +562,10 @@ try {
 
   // 2. Alquerque against Easy, straight from the address, on a touch screen.
   let page = await context.newPage();
+  // The profile's first tab, blank, goes: closing a tab later could bring it to the front, and a
+  // tab behind another is neither hit-tested nor sent input, though Playwright reports it visible
+  // and focused. From here on a step opens its tab before closing the one before.
+  for (const other of context.pages()) if (other !== page) await other.close();
   // Main-thread work that holds up painting: long tasks and long animation frames.
   await page.addInitScript(() => {
     window.__ludusLong = [];
@@ -573,6 +577,20 @@ try {
       } catch {
         // not supported: nothing to observe
       }
+    }
+    // Each sizing of the game canvas's drawing buffer (the drawing surface made): once at the
+    // start, at the size the page gives the canvas, where a second sizing would wait for the
+    // first frames' drawing.
+    window.__ludusSizings = [];
+    const width = Object.getOwnPropertyDescriptor(HTMLCanvasElement.prototype, 'width');
+    if (width?.set) {
+      Object.defineProperty(HTMLCanvasElement.prototype, 'width', {
+        ...width,
+        set(v) {
+          if (this.id === 'ludus') window.__ludusSizings.push(v);
+          width.set.call(this, v);
+        },
+      });
     }
     // Draw calls, counted per painted frame (every draw of one frame's animation-frame callbacks
     // shares `document.timeline.currentTime`) and by the shader program that drew them: the
@@ -633,6 +651,8 @@ try {
   await page.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
   let s = await until(page, 'the first interactive frame', (s) => s.ready_ms != null, 60000);
   const steps = await startSteps(page, s);
+  const sizings = await page.evaluate(() => window.__ludusSizings.slice());
+  check('the drawing surface is made once, at the canvas\'s size', sizings.length === 1, `widths ${sizings.join(' ')}`);
   const headers = wasmResponse ? await wasmResponse.allHeaders() : {};
   console.log(`     wasm: ${headers['content-type']}, encoding ${headers['content-encoding'] ?? 'none'}`);
   console.log(stepsLine('game first visit in the test', steps));
@@ -800,11 +820,11 @@ try {
     bot.stdout.on('data', (d) => botOut.push(String(d)));
     bot.stderr.on('data', (d) => botOut.push(String(d)));
     const botDone = new Promise((done) => bot.on('exit', (code) => done(code)));
-    // In a tab of its own, as the phone below, brought to the front: closing a tab can leave
-    // another in front (the context's first, blank one), and a tab behind another is neither
-    // hit-tested nor sent input, though Playwright reports it visible and focused.
+    // In a tab of its own, as the phone below, opened before the last one closes and brought
+    // to the front (see above).
+    const online = await context.newPage();
     await page.close();
-    page = await context.newPage();
+    page = online;
     await page.bringToFront();
     watch(page, 'online');
     await page.goto(`${base}?online=quick&game=alquerque&nick=Tablet`, { waitUntil: 'commit' });
@@ -925,8 +945,8 @@ try {
       `${worker.active}, controlled ${worker.controlled}, ${worker.cached.length} files kept`,
     );
     // The online game's page would only try to reconnect once the network goes.
-    await page.close();
     const second = await context.newPage();
+    await page.close();
     watch(second, 'second visit');
     await second.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
     const again = await until(second, 'the first interactive frame of a second visit', (s) => s.ready_ms != null, 60000);
@@ -934,10 +954,10 @@ try {
       performance.getEntriesByType('resource').filter((e) => /\.wasm$/.test(e.name)).map((e) => e.workerStart > 0));
     console.log(stepsLine(`game second visit in the test (code from the service worker: ${fromWorker.join() || 'not fetched'})`,
       await startSteps(second, again)));
-    await second.close();
-
     await context.setOffline(true);
     const offline = await context.newPage();
+    await second.close();
+    await offline.bringToFront();
     // Offline, the page's own request for ludus-server.json fails, as it should: only the
     // game's errors count here.
     const offlineProblems = [];
