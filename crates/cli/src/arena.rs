@@ -189,8 +189,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         println!("A with {}", args.set_a.join(" "));
     }
     let openings = openings(variant, opening_plies, seed, games.div_ceil(2));
-    let distinct =
-        openings.iter().map(|g| g.position().to_string()).collect::<std::collections::HashSet<_>>().len();
+    let distinct = distinct_positions(&openings);
     if distinct < openings.len() {
         println!("openings: {distinct} different positions for {} pairs of games", openings.len());
     }
@@ -367,6 +366,11 @@ fn openings(variant: Variant, plies: usize, seed: u64, pairs: usize) -> Vec<AnyG
         .collect()
 }
 
+/// How many different positions `games` are at.
+fn distinct_positions(games: &[AnyGame]) -> usize {
+    games.iter().map(|g| g.position().to_string()).collect::<std::collections::HashSet<_>>().len()
+}
+
 fn play_game(m: &Match, index: usize) -> GameResult {
     let Match { a, b, limits, seed, max_plies, ref tb, ref book, .. } = *m;
     let mut game = m.openings[index / 2].clone();
@@ -450,18 +454,13 @@ fn play_game(m: &Match, index: usize) -> GameResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
-
-    fn positions(games: &[AnyGame]) -> HashSet<String> {
-        games.iter().map(|g| g.position().to_string()).collect()
-    }
 
     #[test]
     fn a_match_has_different_openings() {
         // Drawn independently, these 20 pairs had 11 different positions after 10 plies.
         let o = openings(Variant::Alquerque, 10, 1, 20);
         assert_eq!(o.len(), 20);
-        assert_eq!(positions(&o).len(), 20, "every pair its own opening");
+        assert_eq!(distinct_positions(&o), 20, "every pair its own opening");
         for g in &o {
             assert_eq!(g.ply(), 10);
             assert!(!g.is_over());
@@ -472,6 +471,6 @@ mod tests {
         // With no opening plies every pair starts from the start, without redraws.
         let start = openings(Variant::Alquerque, 0, 1, 3);
         assert!(start.iter().all(|g| g.ply() == 0));
-        assert_eq!(positions(&start).len(), 1);
+        assert_eq!(distinct_positions(&start), 1);
     }
 }
