@@ -31,16 +31,15 @@ mod page {
     pub fn main() -> AppExit {
         // As the game does (see its main): the static constructors once.
         bevy::reflect::TypeRegistry::empty().register_derived_types();
+        // As the game's window: the page's box for the canvas, so that the surface is made once.
+        let (w, h) = ludus::platform::canvas_size().unwrap_or((1280, 800));
         let mut app = App::new();
         app.add_plugins(
             DefaultPlugins
                 .set(WindowPlugin {
                     primary_window: Some(Window {
                         title: "Ludus baseline".into(),
-                        // As the game's: the page's box for the canvas, so that the surface
-                        // is made once.
-                        resolution: ludus::platform::canvas_size()
-                            .map_or(WindowResolution::new(1280, 800), |(w, h)| WindowResolution::new(w, h)),
+                        resolution: WindowResolution::new(w, h),
                         canvas: Some("#ludus".to_string()),
                         fit_canvas_to_parent: true,
                         prevent_default_event_handling: true,
