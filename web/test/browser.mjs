@@ -651,8 +651,10 @@ try {
   await page.goto(`${base}?game=alquerque&level=easy`, { waitUntil: 'commit' });
   let s = await until(page, 'the first interactive frame', (s) => s.ready_ms != null, 60000);
   const steps = await startSteps(page, s);
-  const sizings = await page.evaluate(() => window.__ludusSizings.slice());
-  check('the drawing surface is made once, at the canvas\'s size', sizings.length === 1, `widths ${sizings.join(' ')}`);
+  const [sizings, canvasWidth] = await page.evaluate(() =>
+    [window.__ludusSizings.slice(), Math.round(document.getElementById('ludus').offsetWidth * devicePixelRatio)]);
+  check('the drawing surface is made once, at the canvas\'s size', sizings.length === 1 && sizings[0] === canvasWidth,
+    `widths ${sizings.join(' ')}; the canvas ${canvasWidth} device pixels wide`);
   const headers = wasmResponse ? await wasmResponse.allHeaders() : {};
   console.log(`     wasm: ${headers['content-type']}, encoding ${headers['content-encoding'] ?? 'none'}`);
   console.log(stepsLine('game first visit in the test', steps));
