@@ -11,6 +11,11 @@ pub struct Record {
     pub at: String,
     /// Whether player A had the first move.
     pub a_first: bool,
+    /// The plies of the random opening the game began with: the first moves, which neither
+    /// player chose.
+    pub opening: usize,
+    /// Player A's points (1, 1/2 or 0) as the game line gives the result.
+    pub a_points: Option<f32>,
     /// The moves, in notation.
     pub moves: Vec<String>,
 }
@@ -31,18 +36,29 @@ pub fn read_files(files: &[PathBuf]) -> Result<Vec<Record>, String> {
 /// The games of one `arena --moves` output. Lines of other kinds are skipped.
 pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
-    let mut header: Option<(usize, bool)> = None;
+    let mut header: Option<(usize, &str)> = None;
     for (n, line) in text.lines().enumerate() {
         let line_no = n + 1;
         if line.starts_with("game ") {
-            header = Some((line_no, line.contains(": A first")));
+            header = Some((line_no, line));
         } else if let Some(moves) = line.trim_start().strip_prefix("moves ") {
-            let Some((h, a_first)) = header.take() else {
+            let Some((h, game)) = header.take() else {
                 return Err(format!("{file}:{line_no}: a moves line without its game line before it"));
+            };
+            let a_first = game.contains(": A first");
+            // `game N: A first|A second RESULT ...`, the result for the first player.
+            let result = game.split_once(": A ").and_then(|(_, rest)| rest.split_whitespace().nth(1));
+            let first_points = match result {
+                Some("1-0") => Some(1.0),
+                Some("0-1") => Some(0.0),
+                Some("1/2-1/2") => Some(0.5),
+                _ => None,
             };
             out.push(Record {
                 at: format!("{file}:{h}"),
                 a_first,
+                opening: game.split_once("  opening").map_or(0, |(_, o)| o.split_whitespace().count()),
+                a_points: first_points.map(|p| if a_first { p } else { 1.0 - p }),
                 moves: moves.split_whitespace().map(str::to_string).collect(),
             });
         }
@@ -62,6 +78,13 @@ mod tests {
         assert_eq!(r[0].moves, ["d2-c3", "b4-b3"]);
         assert_eq!(r[0].at, "f:2");
         assert!(r[0].a_first && !r[1].a_first);
+        assert_eq!((r[0].opening, r[1].opening), (1, 0));
+        assert_eq!((r[0].a_points, r[1].a_points), (Some(1.0), Some(0.5)));
+        let second =
+            read_records("f", "game   7: A second 1-0 NoPieces  9 plies  opening \n  moves d2-c3\n").unwrap();
+        assert_eq!((second[0].opening, second[0].a_points), (0, Some(0.0)));
+        let unknown = read_records("f", "game   8: A first  ? 3 plies\n  moves d2-c3\n").unwrap();
+        assert_eq!(unknown[0].a_points, None);
         assert!(read_records("f", "  moves d2-c3\n").unwrap_err().contains("f:1"));
     }
 }

@@ -408,26 +408,31 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
     let start = Instant::now();
     let (mut judged, mut known, mut kept, mut unknown_move) = (0u64, 0u64, 0u64, 0u64);
     let mut lost = Vec::new();
-    // Games by the value of A's first position with a known value, for A: won, drawn, lost.
-    let mut first = [0u64; 3];
+    // Games by the value of A's first position with a known value, for A (won, drawn, lost):
+    // how many, and A's points in them.
+    let mut first = [(0u64, 0.0f64); 3];
+    let mut never_known = 0u64;
     for r in &records {
         let a_side = if r.a_first { Side::First } else { Side::Second };
         let mut first_seen = false;
         let mut pos = Position::start();
         for (ply, text) in r.moves.iter().enumerate() {
             let mv = pos.parse_move(text).map_err(|e| format!("{}: move {} '{text}': {e}", r.at, ply + 1))?;
-            if pos.side_to_move() == a_side && pos.legal_moves().len() > 1 {
+            // The random opening's moves are nobody's choice.
+            if ply >= r.opening && pos.side_to_move() == a_side && pos.legal_moves().len() > 1 {
                 judged += 1;
                 let j = book::judge(&pos, &mv, tb.clone(), &mut table, &limits).map_err(|e| e.to_string())?;
                 if let Some(v) = j.value {
                     known += 1;
                     if !first_seen {
                         first_seen = true;
-                        first[match v.winner() {
+                        let class = &mut first[match v.winner() {
                             Some(w) if w == a_side => 0,
                             None => 1,
                             Some(_) => 2,
-                        }] += 1;
+                        }];
+                        class.0 += 1;
+                        class.1 += f64::from(r.a_points.unwrap_or(0.0));
                     }
                     match j.keeps {
                         Some(true) => kept += 1,
@@ -444,6 +449,7 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
             }
             pos = pos.play_unchecked(&mv);
         }
+        never_known += u64::from(!first_seen);
     }
     if !lost.is_empty() {
         println!("{}", lost.join("\n"));
@@ -461,9 +467,12 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
         thousands(unknown_move),
         start.elapsed().as_secs_f64()
     );
+    let class = |(games, points): (u64, f64)| format!("{games} (A's points {points})");
     println!(
-        "games by the value of A's first position with a known value: A winning {}, drawn {}, A losing {}",
-        first[0], first[1], first[2]
+        "games by the value of A's first position with a known value (after the opening): A winning {}, drawn {}, A losing {}; never known {never_known}",
+        class(first[0]),
+        class(first[1]),
+        class(first[2])
     );
     Ok(())
 }

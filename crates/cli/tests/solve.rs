@@ -154,6 +154,15 @@ fn solve_resume_and_check() {
     let out = cli(&["solve", "--keeping", &games, "--tables", &tables, "--book-solve-nodes", "2000"]);
     assert!(out.status.success(), "{out:?}");
     assert!(stdout(&out).contains("positions judged "), "{out:?}");
+    // The random opening's moves are nobody's choice: a game of nothing else has none judged.
+    let moves = "d3-c3 b3xd3 e3xc3 d4-d3";
+    for (opening, judged) in [(moves, "positions judged 0:"), ("", "positions judged 1:")] {
+        let game =
+            format!("game   1: A first  1/2-1/2 Repetition  4 plies  opening {opening}\n  moves {moves}\n");
+        std::fs::write(&games, game).unwrap();
+        let out = cli(&["solve", "--keeping", &games, "--tables", &tables, "--book-solve-nodes", "2000"]);
+        assert!(out.status.success() && stdout(&out).contains(judged), "opening '{opening}': {out:?}");
+    }
 
     for args in [
         &["solve", "--position", "xx w"][..],
