@@ -411,7 +411,7 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
     // Games by the value of A's first position with a known value, for A (won, drawn, lost):
     // how many, and A's points in them.
     let mut first = [(0u64, 0.0f64); 3];
-    let mut never_known = 0u64;
+    let (mut never_known, mut no_result) = (0u64, 0u64);
     for r in &records {
         let a_side = if r.a_first { Side::First } else { Side::Second };
         let mut first_seen = false;
@@ -432,7 +432,10 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
                             Some(_) => 2,
                         }];
                         class.0 += 1;
-                        class.1 += f64::from(r.a_points.unwrap_or(0.0));
+                        match r.a_points {
+                            Some(p) => class.1 += f64::from(p),
+                            None => no_result += 1,
+                        }
                     }
                     match j.keeps {
                         Some(true) => kept += 1,
@@ -469,10 +472,15 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
     );
     let class = |(games, points): (u64, f64)| format!("{games} (A's points {points})");
     println!(
-        "games by the value of A's first position with a known value (after the opening): A winning {}, drawn {}, A losing {}; never known {never_known}",
+        "games by the value of A's first position with a known value (after the opening): A winning {}, drawn {}, A losing {}; never known {never_known}{}",
         class(first[0]),
         class(first[1]),
-        class(first[2])
+        class(first[2]),
+        if no_result > 0 {
+            format!("; {no_result} of them without a readable result (no points counted)")
+        } else {
+            String::new()
+        }
     );
     Ok(())
 }
