@@ -194,24 +194,13 @@ impl AnySearch {
     /// first [`AnySearch::step`], after [`AnySearch::with_tablebase`]: a position the tables
     /// cover is theirs. Where the book has the position, the search chooses among the moves
     /// that keep its proven value only, and [`AnyInfo::proven`] gives the value.
-    ///
-    /// Where the book does not have the position, the opening's wider variety margin
-    /// ([`crate::params::AlquerqueParams::opening_variety`]) is off: among moves the book proves
-    /// to keep the value, variety costs no result, but off the book a move the search scores
-    /// below its best gives away chances the search sees (against UCT 8,000 from 40 paired
-    /// random openings, whose games leave the book at once, 73.8% without the opening margin
-    /// against 67.5% with it).
     pub fn with_book(mut self, book: &Book) -> AnySearch {
         if let Inner::Alquerque(s) = &mut self.inner
             && s.tablebase().is_none()
+            && let Some((value, keep)) = book.keeping_moves(s.root())
         {
-            match book.keeping_moves(s.root()) {
-                Some((value, keep)) => {
-                    s.keep_root_moves(|m| keep.contains(m));
-                    self.proven = Some(value);
-                }
-                None => s.set_opening(false),
-            }
+            s.keep_root_moves(|m| keep.contains(m));
+            self.proven = Some(value);
         }
         self
     }

@@ -178,9 +178,8 @@ pub struct AlquerqueParams {
     /// are nearly forced and a deep search scores its first free choices far apart, so that
     /// with the usual margin alone most games followed one line for 18 plies; a side that is
     /// behind keeps the usual margin, as its alternatives are where a game is lost (see
-    /// [`crate::search::Search::set_opening`]). With a book of proven values, it applies only
-    /// to the positions the book has ([`crate::AnySearch::with_book`]). Latrunculi has no such
-    /// term: its games part from the first moves with the usual margin.
+    /// [`crate::search::Search::set_opening`]). Latrunculi has no such term: its games part
+    /// from the first moves with the usual margin.
     #[serde(default)]
     pub opening_variety: i32,
     /// How many plies from the start [`AlquerqueParams::opening_variety`] lasts.

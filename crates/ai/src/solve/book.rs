@@ -564,42 +564,6 @@ mod tests {
         assert_eq!(search.info().proven, None);
     }
 
-    /// The opening's wide variety margin applies where the book has the position, not off it.
-    #[test]
-    fn the_opening_margin_stays_on_the_book() {
-        use crate::{AnySearch, Level, Limits};
-        use ludus_rules::{AnyGame, Variant};
-        let mut params = Level::Hard.params();
-        params.search.variety = 0;
-        params.alquerque.opening_variety = 10_000;
-        let game = AnyGame::new(Variant::Alquerque);
-        let start = Position::start();
-        let all = (1u32 << start.legal_moves().len()) - 1;
-        let moves = |book: Option<&Book>| {
-            (1..=16u64)
-                .map(|seed| {
-                    let mut s =
-                        AnySearch::with_params(&game, Level::Hard, Limits::depth(3), params.clone(), seed);
-                    if let Some(book) = book {
-                        s = s.with_book(book);
-                    }
-                    s.run_to_end().unwrap()
-                })
-                .collect::<std::collections::HashSet<_>>()
-                .len()
-        };
-        // Without a book, and with a book that has the start (every move kept), the margin
-        // draws among the moves; with a book that does not have it, the search's best alone.
-        let on = Book::from_entries([(key(&start), Entry { value: Value::Draw, keep: all })]);
-        let off = Book::from_entries([(
-            key(&start.play_unchecked(&start.legal_moves()[0])),
-            Entry { value: Value::Draw, keep: 1 },
-        )]);
-        assert!(moves(None) > 1);
-        assert!(moves(Some(&on)) > 1);
-        assert_eq!(moves(Some(&off)), 1);
-    }
-
     /// A book made from a solved position agrees with the position's certificate; a book
     /// that calls the position lost for a side whose non-losing strategy reaches it does not.
     #[test]
