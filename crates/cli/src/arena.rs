@@ -3,6 +3,7 @@
 
 use crate::args::parse_variant;
 use crate::tablebase::{TableTrace, tables_summary};
+use crate::tally::Tally;
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
 use ludus_rules::{AnyGame, Outcome, Side, Variant};
@@ -242,13 +243,8 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     });
 
     let n = results.len() as f64;
-    let (wins, draws, losses) = wdl(results.iter());
-    let score = results.iter().map(|r| r.score_a).sum::<f64>() / n;
-    let var = results.iter().map(|r| (r.score_a - score).powi(2)).sum::<f64>() / n;
-    let se = (var / n).sqrt();
-    let elo = |s: f64| -> f64 {
-        let s = s.clamp(1e-6, 1.0 - 1e-6);
-        -400.0 * (1.0 / s - 1.0).log10()
+    let Some(tally) = Tally::of(results.iter().map(|r| r.score_a)) else {
+        return Err("no game was played".to_string());
     };
     let mut reasons: Vec<(String, usize)> = Vec::new();
     for r in &results {
@@ -264,40 +260,19 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         results.iter().map(|r| &r.moves[..r.moves.len().min(VARIETY_PLIES)]).collect();
     lines.sort();
     lines.dedup();
-    // The normal approximation has no spread when every game went one way: then give the
-    // exact (Clopper-Pearson) 95% bound on the score instead.
-    let (lo_s, hi_s) = if wins == results.len() {
-        (0.025f64.powf(1.0 / n), 1.0)
-    } else if losses == results.len() {
-        (0.0, 1.0 - 0.025f64.powf(1.0 / n))
-    } else {
-        ((score - 1.96 * se).max(0.0), (score + 1.96 * se).min(1.0))
-    };
-    let (lo, hi) = (elo(lo_s), elo(hi_s));
+    println!("A ({a}) vs B ({b}): {}", tally.headline());
     println!(
-        "A ({a}) vs B ({b}): +{wins} ={draws} -{losses}  score {:.1}%  Elo {} (95%: {} to {})",
-        score * 100.0,
-        fmt_elo(elo(score), score),
-        fmt_elo(lo, lo_s),
-        fmt_elo(hi, hi_s),
-    );
-    let margin = if lo_s > 0.0 && hi_s < 1.0 {
-        format!("+/- {:.0}", (hi - lo) / 2.0)
-    } else {
-        "(one-sided)".to_string()
-    };
-    println!(
-        "Elo difference {} {margin}; endings: {}; average {:.0} plies; {} different lines over the first {VARIETY_PLIES} plies; {:.1} s",
-        fmt_elo(elo(score), score),
+        "Elo difference {}; endings: {}; average {:.0} plies; {} different lines over the first {VARIETY_PLIES} plies; {:.1} s",
+        tally.margin(),
         reasons.iter().map(|(k, c)| format!("{k} {c}")).collect::<Vec<_>>().join(", "),
         avg_plies,
         lines.len(),
         started.elapsed().as_secs_f64()
     );
     // By colour: in Alquerque the first player starts ahead, so a score is read by colour.
-    let by_colour = |side: Side| -> String {
-        let (w, d, l) = wdl(results.iter().filter(|r| r.a_side == side));
-        format!("+{w} ={d} -{l}")
+    let by_colour = |side: Side| {
+        Tally::of(results.iter().filter(|r| r.a_side == side).map(|r| r.score_a))
+            .map_or("+0 =0 -0".to_string(), |t| t.wdl())
     };
     println!("by colour: A first {}; A second {}", by_colour(Side::First), by_colour(Side::Second));
     let traces: Vec<(TableTrace, f64)> =
@@ -306,22 +281,6 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         println!("{}", tables_summary(&traces));
     }
     Ok(())
-}
-
-/// Player A's wins, draws and losses among `games`.
-fn wdl<'a>(games: impl Iterator<Item = &'a GameResult> + Clone) -> (usize, usize, usize) {
-    let count = |s: f64| games.clone().filter(|r| r.score_a == s).count();
-    (count(1.0), count(0.5), count(0.0))
-}
-
-fn fmt_elo(e: f64, s: f64) -> String {
-    if s >= 1.0 {
-        "+inf".to_string()
-    } else if s <= 0.0 {
-        "-inf".to_string()
-    } else {
-        format!("{e:+.0}")
-    }
 }
 
 /// What every game of a match shares.

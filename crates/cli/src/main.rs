@@ -19,7 +19,9 @@ mod perft;
 mod puzzles;
 mod records;
 mod solve;
+mod sum;
 mod tablebase;
+mod tally;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -62,6 +64,9 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Two players play a match, colours alternating; prints the score with an Elo difference.
     Arena(arena::ArenaArgs),
+    /// Adds up several `arena` matches of the same players: one score with its Elo interval,
+    /// by colour, and the number of different openings.
+    Sum(sum::SumArgs),
     /// Perft speed and the search's speed on fixed positions, with a node-count signature.
     Bench(bench::BenchArgs),
     /// Tunes a game's evaluation on played games (`arena --moves` outputs), Texel's method.
@@ -88,6 +93,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Moves(a) => moves::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Arena(a) => arena::run(a),
+        Command::Sum(a) => sum::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Tablebase(a) => tablebase::run(a),
         Command::Solve(a) => solve::run(a),

@@ -1,6 +1,6 @@
-//! The games of `arena --moves` outputs, read back for `tune` and `tablebase replay`: each
-//! `game N: A first|A second ...` line and the `moves ...` line after it (the moves from the
-//! game's start, the random opening included).
+//! The games of `arena --moves` outputs, read back for `tune`, `tablebase replay` and `solve
+//! --keeping`: each `game N: A first|A second ...` line and the `moves ...` line after it (the
+//! moves from the game's start, the random opening included). `sum` reads the game lines alone.
 
 use std::path::PathBuf;
 
@@ -45,25 +45,49 @@ pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
             let Some((h, game)) = header.take() else {
                 return Err(format!("{file}:{line_no}: a moves line without its game line before it"));
             };
-            let a_first = game.contains(": A first");
-            // `game N: A first|A second RESULT ...`, the result for the first player.
-            let result = game.split_once(": A ").and_then(|(_, rest)| rest.split_whitespace().nth(1));
-            let first_points = match result {
-                Some("1-0") => Some(1.0),
-                Some("0-1") => Some(0.0),
-                Some("1/2-1/2") => Some(0.5),
-                _ => None,
-            };
+            let g = GameLine::parse(game);
             out.push(Record {
                 at: format!("{file}:{h}"),
-                a_first,
-                opening: game.split_once("  opening").map_or(0, |(_, o)| o.split_whitespace().count()),
-                a_points: first_points.map(|p| if a_first { p } else { 1.0 - p }),
+                a_first: g.a_first,
+                opening: g.opening,
+                a_points: g.a_points,
                 moves: moves.split_whitespace().map(str::to_string).collect(),
             });
         }
     }
     Ok(out)
+}
+
+/// What a `game N: A first|A second RESULT ...  opening ...` line of `arena` says.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameLine {
+    /// Whether player A had the first move.
+    pub a_first: bool,
+    /// The plies of the random opening.
+    pub opening: usize,
+    /// Player A's points, when the result reads as one.
+    pub a_points: Option<f32>,
+}
+
+impl GameLine {
+    /// Reads a line that starts with `game ` (anything else after the number reads as no
+    /// result).
+    pub fn parse(line: &str) -> GameLine {
+        let a_first = line.contains(": A first");
+        // The result is the first player's.
+        let result = line.split_once(": A ").and_then(|(_, rest)| rest.split_whitespace().nth(1));
+        let first_points = match result {
+            Some("1-0") => Some(1.0),
+            Some("0-1") => Some(0.0),
+            Some("1/2-1/2") => Some(0.5),
+            _ => None,
+        };
+        GameLine {
+            a_first,
+            opening: line.split_once("  opening").map_or(0, |(_, o)| o.split_whitespace().count()),
+            a_points: first_points.map(|p| if a_first { p } else { 1.0 - p }),
+        }
+    }
 }
 
 #[cfg(test)]

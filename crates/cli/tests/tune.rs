@@ -1,5 +1,5 @@
-//! `arena --moves` records feed `tune` and `tablebase replay`; with endgame tables, `arena`
-//! says how the games went once they reached them.
+//! `arena --moves` records feed `tune`, `tablebase replay` and `sum`; with endgame tables,
+//! `arena` says how the games went once they reached them.
 
 use std::process::{Command, Output};
 
@@ -64,6 +64,16 @@ fn arena_records_tune_the_evaluation_and_the_tables_follow_each_game() {
     let replayed = stdout(&replay);
     assert!(replayed.starts_with("6 games, tables of up to 4 pieces"), "{replayed}");
     assert!(replayed.lines().any(|l| l == line), "{replayed}\n{line}");
+    // The match summed with itself: twice the games, the same score and colours.
+    let sum = cli(&["sum", record, record]);
+    assert_eq!(sum.status.code(), Some(0), "{}", String::from_utf8_lossy(&sum.stderr));
+    let summed = stdout(&sum);
+    assert!(summed.starts_with("2 matches, 12 games: alquerque: A = hard, B = easy\n"), "{summed}");
+    let all = summed.lines().find(|l| l.starts_with("all: ")).expect("a total");
+    assert_eq!(wdl(all), [2 * (f[0] + s[0]), 2 * (f[1] + s[1]), 2 * (f[2] + s[2])], "{all}");
+    let score =
+        |l: &str| l.split_once("score ").expect("a score").1.split_whitespace().next().unwrap().to_string();
+    assert_eq!(score(all), score(total), "{summed}");
     let out = cli(&["tune", "alquerque", record, "--passes", "2"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
