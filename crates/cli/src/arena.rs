@@ -3,7 +3,7 @@
 
 use crate::args::parse_variant;
 use crate::tablebase::{TableTrace, tables_summary};
-use crate::tally::Tally;
+use crate::tally::{Tally, by_colour};
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, TranspositionTable};
 use ludus_rules::{AnyGame, Outcome, Side, Variant};
@@ -270,11 +270,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     // By colour: in Alquerque the first player starts ahead, so a score is read by colour.
-    let by_colour = |side: Side| {
-        Tally::of(results.iter().filter(|r| r.a_side == side).map(|r| r.score_a))
-            .map_or("+0 =0 -0".to_string(), |t| t.wdl())
-    };
-    println!("by colour: A first {}; A second {}", by_colour(Side::First), by_colour(Side::Second));
+    println!("{}", by_colour(results.iter().map(|r| (r.score_a, r.a_side == Side::First))));
     let traces: Vec<(TableTrace, f64)> =
         results.iter().filter_map(|r| r.tables.map(|t| (t, r.score_a))).collect();
     if !traces.is_empty() {

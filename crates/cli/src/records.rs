@@ -49,7 +49,7 @@ pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
             out.push(Record {
                 at: format!("{file}:{h}"),
                 a_first: g.a_first,
-                opening: g.opening,
+                opening: g.opening_plies(),
                 a_points: g.a_points,
                 moves: moves.split_whitespace().map(str::to_string).collect(),
             });
@@ -60,19 +60,19 @@ pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
 
 /// What a `game N: A first|A second RESULT ...  opening ...` line of `arena` says.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GameLine {
+pub struct GameLine<'a> {
     /// Whether player A had the first move.
     pub a_first: bool,
-    /// The plies of the random opening.
-    pub opening: usize,
+    /// The random opening's moves, in notation (empty from the start position).
+    pub opening: &'a str,
     /// Player A's points, when the result reads as one.
     pub a_points: Option<f32>,
 }
 
-impl GameLine {
+impl<'a> GameLine<'a> {
     /// Reads a line that starts with `game ` (anything else after the number reads as no
     /// result).
-    pub fn parse(line: &str) -> GameLine {
+    pub fn parse(line: &'a str) -> GameLine<'a> {
         let a_first = line.contains(": A first");
         // The result is the first player's.
         let result = line.split_once(": A ").and_then(|(_, rest)| rest.split_whitespace().nth(1));
@@ -84,9 +84,14 @@ impl GameLine {
         };
         GameLine {
             a_first,
-            opening: line.split_once("  opening").map_or(0, |(_, o)| o.split_whitespace().count()),
+            opening: line.split_once("  opening").map_or("", |(_, o)| o.trim()),
             a_points: first_points.map(|p| if a_first { p } else { 1.0 - p }),
         }
+    }
+
+    /// The plies of the random opening.
+    pub fn opening_plies(&self) -> usize {
+        self.opening.split_whitespace().count()
     }
 }
 

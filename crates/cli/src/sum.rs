@@ -5,7 +5,7 @@
 //! tables' side of it is `tablebase replay`'s).
 
 use crate::records::GameLine;
-use crate::tally::Tally;
+use crate::tally::{Tally, by_colour};
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -51,7 +51,7 @@ fn read_match(name: &str, text: &str) -> Result<MatchFile, String> {
         let points =
             g.a_points.ok_or_else(|| format!("{name}:{}: the game's result does not read", n + 1))?;
         games.push((f64::from(points), g.a_first));
-        openings.push(line.split_once("  opening").map_or("", |(_, o)| o.trim()).to_string());
+        openings.push(g.opening.to_string());
     }
     if games.is_empty() {
         return Err(format!("{name}: no game lines (was the match run with --quiet?)"));
@@ -81,10 +81,7 @@ fn summary(matches: &[(String, MatchFile)]) -> Result<String, String> {
     let tally = Tally::of(all().map(|g| g.0)).expect("games");
     out.push_str(&format!("all: {}\n", tally.headline()));
     out.push_str(&format!("Elo difference {}\n", tally.margin()));
-    let by_colour = |a_first: bool| {
-        Tally::of(all().filter(|g| g.1 == a_first).map(|g| g.0)).map_or("+0 =0 -0".to_string(), |t| t.wdl())
-    };
-    out.push_str(&format!("by colour: A first {}; A second {}\n", by_colour(true), by_colour(false)));
+    out.push_str(&format!("{}\n", by_colour(all())));
     let openings: HashSet<&str> =
         matches.iter().flat_map(|(_, m)| m.openings.iter().map(String::as_str)).collect();
     out.push_str(&format!("different openings: {}\n", openings.len()));

@@ -67,6 +67,16 @@ impl Tally {
     }
 }
 
+/// `by colour: A first +W =D -L; A second +W =D -L` for games given as A's points and whether A
+/// had the first move.
+pub fn by_colour(games: impl Iterator<Item = (f64, bool)> + Clone) -> String {
+    let side = |a_first: bool| {
+        Tally::of(games.clone().filter(|g| g.1 == a_first).map(|g| g.0))
+            .map_or("+0 =0 -0".to_string(), |t| t.wdl())
+    };
+    format!("by colour: A first {}; A second {}", side(true), side(false))
+}
+
 /// The Elo difference of a score.
 pub fn elo(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
@@ -102,5 +112,8 @@ mod tests {
         assert!(all.margin().ends_with("(one-sided)"));
         assert_eq!(Tally::of([0.5; 4]).unwrap().margin(), "+0 +/- 0");
         assert!(Tally::of([]).is_none());
+        let games = [(1.0, true), (0.5, true), (0.0, false)];
+        assert_eq!(by_colour(games.into_iter()), "by colour: A first +1 =1 -0; A second +0 =0 -1");
+        assert_eq!(by_colour([(1.0, true)].into_iter()), "by colour: A first +1 =0 -0; A second +0 =0 -0");
     }
 }
