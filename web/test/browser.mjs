@@ -205,7 +205,8 @@ async function tapMove(page, mv) {
       }
       if (s == null) {
         // Not seen three times: say what the page had at that point, for whoever reads it.
-        console.log(`     ${what}: not seen; ${(await canvasPoint(page, point)).said}`);
+        const tabs = page.context().pages().map((p) => (p === page ? 'this' : p.url())).join(', ');
+        console.log(`     ${what}: not seen; ${(await canvasPoint(page, point)).said}; the context's tabs: ${tabs}`);
         s = await until(page, what, seen, 1);
       }
       if (s.game.moves.length > before) return;
