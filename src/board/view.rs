@@ -70,6 +70,13 @@ impl BoardLayout {
         BoardLayout { center: area.center(), cell, width, height, flipped, points }
     }
 
+    /// Whether this layout is the one [`BoardLayout::fit`] gives for `area`: false in a frame
+    /// where the interface has just given the board another place, which the board takes in
+    /// the next frame.
+    pub fn fits(&self, area: Rect) -> bool {
+        *self == BoardLayout::fit(area, self.width, self.height, self.points, self.flipped)
+    }
+
     /// A square's centre in board units (y up, the board's centre at 0).
     pub fn local(&self, sq: Square) -> Vec2 {
         let f = f32::from(sq.file(self.width)) - f32::from(self.width - 1) / 2.0;

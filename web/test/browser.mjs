@@ -117,7 +117,7 @@ async function canvasPoint(page, [x, y]) {
     const said = `canvas at (${Math.round(r.left)},${Math.round(r.top)}) ${Math.round(r.width)}x${Math.round(r.height)} ` +
       `drawn ${c.offsetWidth}x${c.offsetHeight}, window ${innerWidth}x${innerHeight}, ` +
       `visual viewport ${v ? `${Math.round(v.width)}x${Math.round(v.height)} at (${Math.round(v.offsetLeft)},${Math.round(v.offsetTop)}) scale ${v.scale}` : 'none'}, ` +
-      `scrolled (${scrollX},${scrollY}); at the point: ${e?.tagName ?? 'nothing'}#${e?.id ?? ''}, ` +
+      `scrolled (${scrollX},${scrollY}); at the point (${at.map(Math.round)}): ${e?.tagName ?? 'nothing'}#${e?.id ?? ''}, ` +
       `focus ${document.hasFocus()}, visibility ${document.visibilityState}`;
     return { at, onCanvas: e === c, said };
   }, [x, y]);
@@ -125,9 +125,9 @@ async function canvasPoint(page, [x, y]) {
 
 /** The window point of `point` (see `canvasPoint`), once the canvas is what is there: a page
  * whose layout is still changing (the window's size, the half-resolution scale) is asked again,
- * every 100 ms for at most 3 s; after that, the last answer. A page whose tab the browser keeps
- * behind another finds nothing at any point and is sent no input (Playwright still reports it
- * visible and focused): it is brought to the front first. */
+ * every 100 ms for at most 3 s, its tab brought to the front first in case another is; after
+ * that, the last answer. A point of a board laid out before it took its place can lie outside
+ * the window: `tapMove` takes a move's points from a frame whose board is still. */
 async function pointOnCanvas(page, point) {
   let p = await canvasPoint(page, point);
   for (let i = 0; !p.onCanvas && i < 30; i++) {
@@ -186,7 +186,12 @@ async function wheelAt(page, point, dy) {
  * with only one way on from a landing point is played by the game at that tap: then stop. */
 let tapsRepeated = 0;
 async function tapMove(page, mv) {
-  const before = (await state(page)).game.moves.length;
+  // The move's points as the page gives them once the board is still where it is drawn (a
+  // state read earlier may be a frame older, laid out before the board took its place).
+  const now = await until(page, `${mv.notation} to be playable`,
+    (s) => s.game?.interactive && s.game.legal.some((m) => m.notation === mv.notation), 5000);
+  const before = now.game.moves.length;
+  mv = now.game.legal.find((m) => m.notation === mv.notation);
   for (const [i, point] of mv.taps.entries()) {
     await tap(page, point);
     if (i + 1 < mv.taps.length) {
