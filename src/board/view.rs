@@ -1053,6 +1053,16 @@ pub fn plugin(app: &mut App) {
                 .in_set(crate::app::AppSet::View)
                 .run_if(in_state(Screen::Playing).or_else(in_state(Screen::Analysis))),
         )
+        // The panel gives the board its place in the interface's pass (in `PostUpdate`): the
+        // board takes it in the same frame, before transforms propagate, so that no frame
+        // draws it where it was (the first frame of a game, a resized window).
+        .add_systems(
+            PostUpdate,
+            update_layout
+                .after(bevy_egui::EguiPostUpdateSet::EndPass)
+                .before(TransformSystems::Propagate)
+                .run_if(in_state(Screen::Playing).or_else(in_state(Screen::Analysis))),
+        )
         .add_systems(OnExit(Screen::Playing), clear_board)
         .add_systems(OnExit(Screen::Analysis), clear_board);
 }
