@@ -568,9 +568,8 @@ try {
 
   // 2. Alquerque against Easy, straight from the address, on a touch screen.
   let page = await context.newPage();
-  // The profile's first tab, blank, goes: closing a tab later could bring it to the front, and a
-  // tab behind another is neither hit-tested nor sent input, though Playwright reports it visible
-  // and focused. From here on a step opens its tab before closing the one before.
+  // The profile's first tab, blank, goes, and from here on a step opens its tab before closing
+  // the one before: the step's own tab is the one in front.
   for (const other of context.pages()) if (other !== page) await other.close();
   // Main-thread work that holds up painting: long tasks and long animation frames.
   await page.addInitScript(() => {
