@@ -70,9 +70,8 @@ impl BoardLayout {
         BoardLayout { center: area.center(), cell, width, height, flipped, points }
     }
 
-    /// Whether this layout is the one [`BoardLayout::fit`] gives for `area`: false in a frame
-    /// where the interface has just given the board another place, which the board takes in
-    /// the next frame.
+    /// Whether this layout is the one [`BoardLayout::fit`] gives for `area`: false when the
+    /// interface has given the board another place since the layout was made.
     pub fn fits(&self, area: Rect) -> bool {
         *self == BoardLayout::fit(area, self.width, self.height, self.points, self.flipped)
     }
