@@ -70,10 +70,15 @@ impl BoardLayout {
         BoardLayout { center: area.center(), cell, width, height, flipped, points }
     }
 
+    /// The same board fitted into `area`.
+    pub fn refit(&self, area: Rect) -> BoardLayout {
+        BoardLayout::fit(area, self.width, self.height, self.points, self.flipped)
+    }
+
     /// Whether this layout is the one [`BoardLayout::fit`] gives for `area`: false when the
     /// interface has given the board another place since the layout was made.
     pub fn fits(&self, area: Rect) -> bool {
-        *self == BoardLayout::fit(area, self.width, self.height, self.points, self.flipped)
+        *self == self.refit(area)
     }
 
     /// A square's centre in board units (y up, the board's centre at 0).

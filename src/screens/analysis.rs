@@ -383,7 +383,7 @@ pub(super) fn analysis_screen(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
     analysis: Option<ResMut<Analysis>>,
-    layout: Res<BoardLayout>,
+    mut layout: ResMut<BoardLayout>,
     mut view: ResMut<BoardView>,
     mut area: ResMut<BoardArea>,
     mut next: ResMut<NextState<Screen>>,
@@ -426,7 +426,14 @@ pub(super) fn analysis_screen(
         super::Share { share: 0.42, min: 260.0, max: 480.0 },
         super::Share { share: 0.32, min: 300.0, max: 440.0 },
     );
-    super::panel_beside_board(&mut root, "analysis", sizes, &mut area, &layout, settings.coordinates, panel);
+    super::panel_beside_board(
+        &mut root,
+        "analysis",
+        sizes,
+        (&mut area, &mut layout),
+        settings.coordinates,
+        panel,
+    );
     if analysis.game_puzzles().is_none() {
         // The work runs in the background: the progress shows five times a second.
         ctx.request_repaint_after(std::time::Duration::from_millis(200));

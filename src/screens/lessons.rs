@@ -188,8 +188,7 @@ pub(super) fn lesson_panel(
         &mut root,
         "lesson",
         super::LESSON_PANEL,
-        &mut board.area,
-        &board.layout,
+        (&mut board.area, &mut board.layout),
         settings.coordinates,
         panel,
     );

@@ -40,16 +40,27 @@ pub(crate) struct Share {
 pub(crate) const LESSON_PANEL: (Share, Share) =
     (Share { share: 0.4, min: 240.0, max: 460.0 }, Share { share: 0.3, min: 280.0, max: 420.0 });
 
+/// Gives the board `new_area` (changed only when it moved, so that the board is laid out again
+/// only then) and fits its layout into it at once: what the interface draws over the board in
+/// this pass (the coordinates, spectators' counts) is then where the board is drawn in this
+/// frame (its transform follows right after the pass, see `crate::board::view`).
+pub(crate) fn give_board(area: &mut ResMut<BoardArea>, layout: &mut ResMut<BoardLayout>, new_area: Rect) {
+    if area.0 != new_area {
+        area.0 = new_area;
+    }
+    if !layout.fits(new_area) {
+        **layout = layout.refit(new_area);
+    }
+}
+
 /// Shows a screen's `panel` under the board in a portrait window (a `tall` share of its height)
-/// or beside it (a `wide` share of its width), gives the board the rest of the window (changed
-/// only when it moved, so that the board is laid out again only then), and draws the
-/// coordinates around the board when the player wants them.
+/// or beside it (a `wide` share of its width), gives the board the rest of the window
+/// ([`give_board`]), and draws the coordinates around the board when the player wants them.
 pub(crate) fn panel_beside_board(
     root: &mut egui::Ui,
     id: &'static str,
     (tall, wide): (Share, Share),
-    area: &mut ResMut<BoardArea>,
-    layout: &BoardLayout,
+    (area, layout): (&mut ResMut<BoardArea>, &mut ResMut<BoardLayout>),
     coordinates: bool,
     panel: impl FnOnce(&mut egui::Ui),
 ) {
@@ -63,10 +74,7 @@ pub(crate) fn panel_beside_board(
         egui::Panel::right(id).exact_size(width).show(root, panel);
     }
     let rest = root.available_rect_before_wrap();
-    let new_area = crate::ui::logical_rect(&ctx, rest);
-    if area.0 != new_area {
-        area.0 = new_area;
-    }
+    give_board(area, layout, crate::ui::logical_rect(&ctx, rest));
     if coordinates {
         crate::ui::widgets::draw_coordinates(&ctx, layout);
     }

@@ -58,7 +58,7 @@ impl GameShown<'_> {
 /// The board as the screen lays it out: where it is, what it shows, the space it gets.
 #[derive(SystemParam)]
 pub(super) struct BoardOnScreen<'w> {
-    pub layout: Res<'w, BoardLayout>,
+    pub layout: ResMut<'w, BoardLayout>,
     pub view: ResMut<'w, BoardView>,
     pub area: ResMut<'w, BoardArea>,
 }
@@ -280,10 +280,7 @@ pub(super) fn panel(
         egui::Panel::right("hud").exact_size(width).show(&mut root, whole);
     }
     let rest = root.available_rect_before_wrap();
-    let new_area = crate::ui::logical_rect(ctx, rest);
-    if board.area.0 != new_area {
-        board.area.0 = new_area;
-    }
+    super::give_board(&mut board.area, &mut board.layout, crate::ui::logical_rect(ctx, rest));
     if shown.settings.coordinates {
         draw_coordinates(ctx, &board.layout);
     }

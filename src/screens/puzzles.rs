@@ -411,8 +411,7 @@ pub(super) fn puzzle_panel(
         &mut root,
         "puzzle",
         super::LESSON_PANEL,
-        &mut board.area,
-        &board.layout,
+        (&mut board.area, &mut board.layout),
         settings.coordinates,
         panel,
     );
