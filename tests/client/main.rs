@@ -4,6 +4,7 @@
 
 mod analysis;
 mod app;
+mod board_place;
 mod draws;
 mod endgames;
 mod fonts;
