@@ -4,7 +4,7 @@
 //! canvas's top left) and, when a person is to move, every legal move with the points to tap.
 
 use crate::app::Screen;
-use crate::board::view::{BoardArea, BoardLayout, BoardView};
+use crate::board::view::{BoardLayout, BoardView};
 use crate::game::selection::Selected;
 use crate::game::session::Session;
 use crate::net::connection::{LinkState, Net, Waiting};
@@ -149,7 +149,7 @@ fn point(layout: &BoardLayout, sq: Square) -> [f32; 2] {
 
 fn game_state(
     session: &Session,
-    (layout, area): (&BoardLayout, &BoardArea),
+    layout: &BoardLayout,
     view: &BoardView,
     selected: &Selected,
     thinking: bool,
@@ -157,9 +157,7 @@ fn game_state(
 ) -> GameState {
     use crate::game::session::{Level, Player};
     let game = &session.game;
-    // A board about to move to the place the interface has just given it is not still, and
-    // its points of this frame are not where a tap will find them.
-    let settled = view.settled(session) && layout.fits(area.0);
+    let settled = view.settled(session);
     let interactive = settled && session.can_touch();
     let pos = game.position();
     let legal = if interactive {
@@ -262,7 +260,7 @@ fn now_ms() -> Option<f64> {
 fn publish(
     screen: Res<State<Screen>>,
     session: Option<Res<Session>>,
-    (layout, area): (Res<BoardLayout>, Res<BoardArea>),
+    layout: Res<BoardLayout>,
     view: Res<BoardView>,
     selected: Res<Selected>,
     thinking: Res<Thinking>,
@@ -289,7 +287,7 @@ fn publish(
                     .is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area()),
                 touches_down: touches.iter().count(),
             };
-            Some(game_state(session, (&layout, &area), &view, &selected, thinking.active, presses))
+            Some(game_state(session, &layout, &view, &selected, thinking.active, presses))
         }
         _ => None,
     };

@@ -126,8 +126,8 @@ async function canvasPoint(page, [x, y]) {
 /** The window point of `point` (see `canvasPoint`), once the canvas is what is there: a page
  * whose layout is still changing (the window's size, the half-resolution scale) is asked again,
  * every 100 ms for at most 3 s, its tab brought to the front first in case another is; after
- * that, the last answer. A point of a board laid out before it took its place can lie outside
- * the window: `tapMove` takes a move's points from a frame whose board is still. */
+ * that, the last answer. `tapMove` reads a move's points just before it taps them: points from an
+ * older state can be stale (a board once drew its first frame in the last place it had). */
 async function pointOnCanvas(page, point) {
   let p = await canvasPoint(page, point);
   for (let i = 0; !p.onCanvas && i < 30; i++) {
@@ -186,8 +186,8 @@ async function wheelAt(page, point, dy) {
  * with only one way on from a landing point is played by the game at that tap: then stop. */
 let tapsRepeated = 0;
 async function tapMove(page, mv) {
-  // The move's points as the page gives them once the board is still where it is drawn (a
-  // state read earlier may be a frame older, laid out before the board took its place).
+  // The move's points as the page gives them now, the board still (a state read earlier may be
+  // older than the page's last frame).
   const now = await until(page, `${mv.notation} to be playable`,
     (s) => s.game?.interactive && s.game.legal.some((m) => m.notation === mv.notation), 5000);
   const before = now.game.moves.length;
