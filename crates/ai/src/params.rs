@@ -165,12 +165,16 @@ pub struct AlquerqueParams {
     pub progress: i32,
     /// Hope in a drawn line: a draw (by the rules or the endgame tables) is scored as the
     /// contempt plus this percentage of the drawn position's evaluation, at most
-    /// [`DRAW_HOPE_CAP`] either way, so that among drawing moves the search keeps the one that
+    /// [`AlquerqueParams::draw_hope_cap`] either way, so that among drawing moves the search keeps the one that
     /// leaves the opponent the most ways to go wrong (0: every draw scores the same). 100:
     /// Hard at 200,000 nodes a move scored 70% against UCT 8,000 over 120 games (+48 =72 -0;
     /// 16 draws became wins and 6 wins draws, same openings) against 65.8% (+38 =82 -0) without.
     #[serde(default)]
     pub draw_hope: i32,
+    /// The most, in centi-soldiers, that [`AlquerqueParams::draw_hope`] adds to or takes from a
+    /// draw.
+    #[serde(default = "default_draw_hope_cap")]
+    pub draw_hope_cap: i32,
     /// Variety in the opening: over the first [`AlquerqueParams::opening_plies`] plies of a
     /// game from the start position, the variety margin
     /// ([`crate::params::SearchParams::variety`]) is at least this for a side that is not
@@ -205,6 +209,7 @@ impl Default for AlquerqueParams {
             immune_passed: false,
             progress: 150,
             draw_hope: 100,
+            draw_hope_cap: DRAW_HOPE_CAP,
             opening_variety: 0,
             opening_plies: 0,
         }
@@ -260,8 +265,12 @@ impl AlquerqueParams {
     }
 }
 
-/// The most, in centi-soldiers, that [`AlquerqueParams::draw_hope`] adds to or takes from a draw.
+/// The default of [`AlquerqueParams::draw_hope_cap`].
 pub const DRAW_HOPE_CAP: i32 = 40;
+
+fn default_draw_hope_cap() -> i32 {
+    DRAW_HOPE_CAP
+}
 
 /// Search switches and margins.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -660,7 +660,7 @@ impl<P: SearchGame> Search<P> {
             return d;
         }
         let e = pos.evaluate(&self.ctx, &self.params);
-        let cap = crate::params::DRAW_HOPE_CAP;
+        let cap = self.params.alquerque.draw_hope_cap;
         d + (e * hope / 100).clamp(-cap, cap)
     }
 
@@ -1363,6 +1363,12 @@ mod tests {
         let e = level.evaluate(&s.ctx, &params);
         assert!(e.abs() < cap, "{e}");
         assert_eq!(s.draw_value(&level), e);
+        // The cap is a parameter: twice as much lets three pieces count for more.
+        params.alquerque.draw_hope_cap = 2 * cap;
+        let s = Search::new(white, &[], Limits::depth(1), params.clone(), 0);
+        let full = white.evaluate(&s.ctx, &params);
+        assert!(full > cap, "{full}");
+        assert_eq!(s.draw_value(&white), full.min(2 * cap));
         // Without hope every draw is the contempt.
         params.alquerque.draw_hope = 0;
         params.search.contempt = 15;

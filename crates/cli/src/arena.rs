@@ -124,9 +124,9 @@ pub struct ArenaArgs {
     /// Tuning: overrides one of player A's parameters, NAME=VALUE (repeatable; A must be a
     /// level that searches). Names: confine, hunt, progress, progress_cap, king_edge, region,
     /// region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress,
-    /// immune_scale, draw_hope, counter_win, contempt, variety, opening_variety, opening_plies,
-    /// complexity, and every evaluation weight as alq.NAME or lat.NAME (the names `ludus-cli
-    /// tune` prints)
+    /// immune_scale, draw_hope, draw_hope_cap, counter_win, contempt, variety, opening_variety,
+    /// opening_plies, complexity, and every evaluation weight as alq.NAME or lat.NAME (the names
+    /// `ludus-cli tune` prints)
     #[arg(long = "set-a", value_name = "NAME=VALUE")]
     set_a: Vec<String>,
 }
