@@ -165,14 +165,15 @@ pub struct AlquerqueParams {
     pub progress: i32,
     /// Hope in a drawn line: a draw (by the rules or the endgame tables) is scored as the
     /// contempt plus this percentage of the drawn position's evaluation, at most
-    /// [`AlquerqueParams::draw_hope_cap`] either way, so that among drawing moves the search keeps the one that
-    /// leaves the opponent the most ways to go wrong (0: every draw scores the same). 100:
+    /// [`AlquerqueParams::draw_hope_cap`] either way, so that among drawing moves the search
+    /// keeps the one that leaves the opponent the most ways to go wrong (0: every draw scores
+    /// the same). 100:
     /// Hard at 200,000 nodes a move scored 70% against UCT 8,000 over 120 games (+48 =72 -0;
     /// 16 draws became wins and 6 wins draws, same openings) against 65.8% (+38 =82 -0) without.
     #[serde(default)]
     pub draw_hope: i32,
     /// The most, in centi-soldiers, that [`AlquerqueParams::draw_hope`] adds to or takes from a
-    /// draw.
+    /// draw (a negative cap counts as none).
     #[serde(default = "default_draw_hope_cap")]
     pub draw_hope_cap: i32,
     /// Variety in the opening: over the first [`AlquerqueParams::opening_plies`] plies of a

@@ -660,7 +660,7 @@ impl<P: SearchGame> Search<P> {
             return d;
         }
         let e = pos.evaluate(&self.ctx, &self.params);
-        let cap = self.params.alquerque.draw_hope_cap;
+        let cap = self.params.alquerque.draw_hope_cap.max(0);
         d + (e * hope / 100).clamp(-cap, cap)
     }
 

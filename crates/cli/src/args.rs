@@ -63,6 +63,7 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), Strin
             "alq_progress" => a.progress = v,
             "immune_scale" => a.immune_scale = v,
             "draw_hope" => a.draw_hope = v,
+            "draw_hope_cap" if v < 0 => return Err(format!("'{kv}': the cap cannot be negative")),
             "draw_hope_cap" => a.draw_hope_cap = v,
             "counter_win" => s.counter_win = v,
             "contempt" => s.contempt = v,
@@ -96,8 +97,9 @@ fn weight<'a>(p: &'a mut ludus_ai::Params, name: &str) -> Option<&'a mut i32> {
 /// The parameters `--set` knows: Latrunculi's technique terms (confine, hunt, progress,
 /// progress_cap, king_edge, region, region_cap, technique_edge, press_king and leader_only as
 /// 0 or 1, far_reduction), Alquerque's (alq_progress, immune_scale, draw_hope, draw_hope_cap,
-/// opening_variety, opening_plies) and the search's (counter_win, contempt, variety, complexity), and every
-/// evaluation weight as `alq.NAME` or `lat.NAME` (the names `ludus-cli tune` prints).
+/// opening_variety, opening_plies) and the search's (counter_win, contempt, variety,
+/// complexity), and every evaluation weight as `alq.NAME` or `lat.NAME` (the names `ludus-cli
+/// tune` prints).
 pub const SET_NAMES: &str = "confine, hunt, progress, progress_cap, king_edge, region, region_cap, technique_edge, press_king, far_reduction, leader_only, alq_progress, immune_scale, draw_hope, draw_hope_cap, counter_win, contempt, variety, opening_variety, opening_plies, complexity, and alq.NAME or lat.NAME for the evaluation's weights (as `tune` prints them)";
 
 /// A count with commas between its thousands: `1,234,567`.
@@ -123,7 +125,14 @@ mod tests {
         let sets = ["draw_hope_cap=80", "draw_hope=50", "alq.mobility=9"].map(String::from);
         apply_sets(&mut p, &sets).unwrap();
         assert_eq!((p.alquerque.draw_hope_cap, p.alquerque.draw_hope, p.alquerque.mobility), (80, 50, 9));
-        for bad in ["draw_hope_cap", "draw_hope_cap=x", "no_such=1", "alq.no_such=1", "opening_plies=-1"] {
+        for bad in [
+            "draw_hope_cap",
+            "draw_hope_cap=x",
+            "draw_hope_cap=-1",
+            "no_such=1",
+            "alq.no_such=1",
+            "opening_plies=-1",
+        ] {
             let before = p.clone();
             assert!(apply_sets(&mut p, &[bad.to_string()]).is_err(), "{bad}");
             assert_eq!(p, before, "{bad}");
