@@ -127,7 +127,7 @@ async function canvasPoint(page, [x, y]) {
  * whose layout is still changing (the window's size, the half-resolution scale) is asked again,
  * every 100 ms for at most 3 s, its tab brought to the front first in case another is; after
  * that, the last answer. `tapMove` reads a move's points just before it taps them: points from an
- * older state can be stale (a board once drew its first frame in the last place it had). */
+ * older state are stale once the board has moved (a resized window, another panel). */
 async function pointOnCanvas(page, point) {
   let p = await canvasPoint(page, point);
   for (let i = 0; !p.onCanvas && i < 30; i++) {
