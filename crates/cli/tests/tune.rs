@@ -183,3 +183,54 @@ fn arena_stops_games_at_max_plies_and_counts_their_lines() {
     assert!((1..=4).contains(&lines), "{summary}");
     assert!(text.contains("+0 =4 -0"), "{text}");
 }
+
+/// Each game of an `arena --moves` output: its number, with its result line and its moves.
+fn games(text: &str) -> Vec<(usize, String)> {
+    let mut games: Vec<(usize, String)> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("game ") {
+            games.push((after(line, "game"), format!("{line}\n")));
+        } else if line.starts_with("  ") {
+            games.last_mut().expect("a game line before its moves").1.push_str(&format!("{line}\n"));
+        }
+    }
+    games.sort();
+    games
+}
+
+#[test]
+fn a_match_at_a_node_count_repeats_itself_move_for_move() {
+    // What comparing two versions game by game rests on: with `--nodes` and no time, a match
+    // is the same however many games run at once and however busy the machine is.
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tablebases");
+    let run = |threads: &str| {
+        let out = cli(&[
+            "arena",
+            "alquerque",
+            "--a",
+            "hard",
+            "--b",
+            "uct:300",
+            "--games",
+            "4",
+            "--nodes",
+            "4000",
+            "--max-plies",
+            "60",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--tablebase",
+            tables,
+            "--moves",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        games(&stdout(&out))
+    };
+    let one = run("1");
+    assert_eq!(one.iter().map(|g| g.0).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    assert!(one.iter().all(|g| g.1.contains("\n  moves ")), "{one:?}");
+    assert_eq!(run("2"), one, "the same games with two at once");
+    assert_eq!(run("1"), one, "the same games a second time");
+}
