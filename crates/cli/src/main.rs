@@ -3,6 +3,8 @@
 //! Arguments are read with clap: `--help` on every command (exit code 0); a usage error prints
 //! clap's message and exits with code 2, as do bad positions, moves and files (one line on
 //! standard error). Diagnostics go through `tracing` (set `RUST_LOG`, e.g. `RUST_LOG=debug`).
+//! Output read only in part (`ludus-cli arena ... | head`) ends a command as it ends any Unix
+//! tool, by SIGPIPE, without a panic.
 //!
 //! This file holds the command enum and its dispatch; each command lives in its own module,
 //! and what several share (the game and level parsers, `--set`) in `args`.
@@ -36,6 +38,12 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    // Output piped into a reader that stops early (`| head`) ends the command quietly, as it
+    // would any Unix tool, instead of a panic at the next line printed. The bots, which talk to
+    // a server, keep Rust's default (the signal ignored, a closed connection an error).
+    if !matches!(cli.command, Command::Bots(_) | Command::Bot(_)) {
+        sigpipe::reset();
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -1,5 +1,5 @@
 //! The command line: `--help` everywhere exits 0; bad arguments print an error on standard
-//! error and exit with code 2.
+//! error and exit with code 2; a reader that stops early ends the command without a panic.
 
 use std::process::{Command, Output};
 
@@ -70,4 +70,30 @@ fn bad_arguments_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
+}
+
+/// Output read only in part (`ludus-cli arena ... | head`) ends the command as the closed pipe
+/// ends any Unix tool: by the signal, with no panic on standard error.
+#[cfg(unix)]
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    // Far more than a pipe holds (64 KiB), so that the command must still write once the
+    // reader is gone, however fast it runs.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus-cli"))
+        .args(["arena", "alquerque", "--a", "random", "--b", "random", "--games", "600", "--moves"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ludus-cli runs");
+    let mut first = [0u8; 16];
+    child.stdout.take().expect("its output").read_exact(&mut first).expect("the first bytes");
+    assert_eq!(&first, b"arena alquerque:");
+    let mut errors = String::new();
+    child.stderr.take().expect("its errors").read_to_string(&mut errors).expect("standard error");
+    let status = child.wait().expect("it ends");
+    assert_eq!(status.signal(), Some(13), "ended by SIGPIPE: {status:?}\n{errors}");
+    assert!(errors.is_empty(), "{errors}");
 }
