@@ -1,5 +1,6 @@
 //! `arena --moves` records feed `tune`, `tablebase replay` and `sum`; with endgame tables,
-//! `arena` says how the games went once they reached them.
+//! `arena` says how the games went once they reached them; at a node count a match repeats
+//! itself move for move.
 
 use std::process::{Command, Output};
 
@@ -200,8 +201,8 @@ fn games(text: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn a_match_at_a_node_count_repeats_itself_move_for_move() {
-    // What comparing two versions game by game rests on: with `--nodes` and no time, a match
-    // is the same however many games run at once and however busy the machine is.
+    // What comparing two versions game by game rests on: with `--nodes` and no time, nothing
+    // in a match depends on the clock, so it plays the same games however many run at once.
     let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tablebases");
     let run = |threads: &str| {
         let out = cli(&[
