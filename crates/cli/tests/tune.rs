@@ -205,27 +205,11 @@ fn a_match_at_a_node_count_repeats_itself_move_for_move() {
     // in a match depends on the clock, so it plays the same games however many run at once.
     let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tablebases");
     let run = |threads: &str| {
-        let out = cli(&[
-            "arena",
-            "alquerque",
-            "--a",
-            "hard",
-            "--b",
-            "uct:300",
-            "--games",
-            "4",
-            "--nodes",
-            "4000",
-            "--max-plies",
-            "60",
-            "--seed",
-            "3",
-            "--threads",
-            threads,
-            "--tablebase",
-            tables,
-            "--moves",
-        ]);
+        let words =
+            "arena alquerque --a hard --b uct:300 --games 4 --nodes 4000 --max-plies 60 --seed 3 --moves";
+        let args: Vec<&str> =
+            words.split_whitespace().chain(["--threads", threads, "--tablebase", tables]).collect();
+        let out = cli(&args);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         games(&stdout(&out))
     };
