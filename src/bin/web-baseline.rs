@@ -61,7 +61,8 @@ mod page {
             let software = ludus::platform::background::software_renderer();
             commands.spawn((Camera2d, if software { Msaa::Off } else { Msaa::Sample4 }));
         })
-        .add_systems(First, count)
+        // As the game's: after the clock's update, so that `count` judges the frame just ended.
+        .add_systems(First, count.after(bevy::time::TimeSystems))
         .add_systems(EguiPrimaryContextPass, label)
         .add_systems(Last, publish);
         app.run()

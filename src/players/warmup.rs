@@ -146,7 +146,10 @@ fn restart(mut warmup: ResMut<Warmup>) {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Warmup>().add_systems(First, count).add_systems(OnEnter(Screen::Playing), restart);
+    // After the clock's update: `count` judges the frame that has just ended.
+    app.init_resource::<Warmup>()
+        .add_systems(First, count.after(bevy::time::TimeSystems))
+        .add_systems(OnEnter(Screen::Playing), restart);
     #[cfg(target_arch = "wasm32")]
     app.add_systems(Update, warm_search.run_if(not(resource_exists::<WarmSearch>)));
 }

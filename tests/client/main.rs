@@ -21,6 +21,7 @@ mod session;
 mod surfaces;
 mod texts;
 mod title;
+mod warmup;
 
 use std::cell::{Cell, RefCell};
 use std::sync::{Mutex, MutexGuard};
