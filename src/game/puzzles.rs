@@ -11,7 +11,7 @@ use crate::platform::storage::Document;
 use bevy::prelude::*;
 use ludus_ai::puzzle::from_game::GamePuzzle;
 use ludus_ai::puzzle::{Puzzle, Theme, from_json};
-use ludus_rules::Variant;
+use ludus_rules::{Variant, splitmix};
 use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
@@ -316,15 +316,9 @@ pub fn choose(
     }
     near.sort_unstable();
     near.truncate(NEAREST);
-    Some(near[(mix(seed) % near.len() as u64) as usize].1)
-}
-
-/// SplitMix64's finaliser.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    // The first output of a SplitMix64 generator seeded with `seed`.
+    let pick = splitmix::mix(seed.wrapping_add(splitmix::GAMMA));
+    Some(near[(pick % near.len() as u64) as usize].1)
 }
 
 /// The puzzles of a finished game being played (see `ludus_ai::puzzle::from_game`): the one on

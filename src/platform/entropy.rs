@@ -2,6 +2,8 @@
 //! moves of equal worth (so that two games against the same level do not repeat each other).
 //! Not for secrets: the server makes those.
 
+use ludus_rules::splitmix;
+
 /// A seed that differs between runs: the operating system's hash keys and the clock on the
 /// desktop, the page's random numbers and clock in the browser.
 pub fn run_seed() -> u64 {
@@ -30,10 +32,7 @@ fn platform_bits() -> [u64; 2] {
 
 /// SplitMix64's finaliser over the two words, so that close clocks give unrelated seeds.
 fn mix([a, b]: [u64; 2]) -> u64 {
-    let mut z = a ^ b.rotate_left(32) ^ 0x9E37_79B9_7F4A_7C15;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    splitmix::mix(a ^ b.rotate_left(32) ^ splitmix::GAMMA)
 }
 
 #[cfg(test)]

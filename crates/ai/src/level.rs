@@ -3,7 +3,8 @@
 use crate::eval::SearchGame;
 use crate::limits::Limits;
 use crate::params::Params;
-use crate::search::{is_threefold, mix};
+use ludus_rules::repetition::is_threefold;
+use ludus_rules::splitmix;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -148,7 +149,7 @@ impl fmt::Display for Level {
     }
 }
 
-/// A small deterministic generator (SplitMix64), the same on every platform.
+/// A small deterministic generator ([`splitmix`]), the same on every platform.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
@@ -160,8 +161,7 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
+        splitmix::next(&mut self.0)
     }
 
     /// A number below `n` (`n` > 0).

@@ -38,6 +38,8 @@ use crate::params::Params;
 use crate::score::{self, INFINITY, Score, from_tt, is_decisive, loss_in, to_tt, win_in};
 use crate::tablebase::{self, Probe, Tablebase, Wdl};
 use crate::tt::{Bound, TranspositionTable};
+use ludus_rules::repetition::{Repetition, is_threefold, repetition};
+use ludus_rules::splitmix::mix;
 use ludus_rules::{GamePosition, Outcome, Side};
 use std::sync::Arc;
 use web_time::Instant;
@@ -1055,7 +1057,9 @@ impl<P: SearchGame> Search<P> {
         }
         if repetition == Repetition::InLine && P::REPETITION_LOSES {
             // The line came back to a position it has been through: a draw by the search's
-            // reckoning (the side ahead must make progress; see [`repetition`]).
+            // reckoning in the games where a threefold repetition loses. Whoever is ahead then
+            // avoids going round in circles (a shuffle never makes progress, and a third time
+            // would lose), and the side behind takes a repetition as the draw it can hope for.
             self.nodes += 1;
             self.pv[ply + 1].clear();
             let v = self.draw_score(child.side_to_move());
@@ -1259,68 +1263,6 @@ fn forced_gain<P: SearchGame>(pos: &P, plies: u32) -> i32 {
         .map(|m| P::capture_count(m) as i32 - forced_gain(&pos.play_unchecked(m), plies - 1))
         .max()
         .unwrap_or(0)
-}
-
-/// Repetition, in one place: what the last position of a search's stack repeats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Repetition {
-    /// Nothing the search cares about.
-    None,
-    /// A third occurrence in the game and the line: the rules' threefold repetition, which
-    /// ends the game (Latrunculi, `crates/rules/RULES.md` end rule 4: the player who made the
-    /// move LOSES; Alquerque: a draw). The rules decide the result through `rule_outcome`.
-    Threefold,
-    /// A second occurrence, the first one inside the searched line (the root or after it):
-    /// in the games where a threefold repetition loses (Latrunculi,
-    /// [`crate::SearchGame::REPETITION_LOSES`]) the search scores it as a draw. Whoever is ahead then avoids going round in circles
-    /// (a shuffle never makes progress, and a third time would lose in Latrunculi), and the
-    /// side behind takes a repetition as the draw it can hope for.
-    InLine,
-}
-
-/// What the last position of `stack` repeats; `line_start` is the index of the root in it
-/// (the positions before are the game's). See [`Repetition`].
-pub(crate) fn repetition<P: GamePosition>(stack: &[P], line_start: usize) -> Repetition {
-    let Some(current) = stack.last() else {
-        return Repetition::None;
-    };
-    let n = stack.len();
-    let window = usize::from(current.clock()).min(n - 1);
-    if window < 4 {
-        return Repetition::None;
-    }
-    let h = current.hash();
-    let lo = n - 1 - window;
-    let mut count = 0;
-    let mut in_line = false;
-    let mut i = n - 1;
-    while i >= lo + 2 {
-        i -= 2;
-        let p = &stack[i];
-        if p.hash() == h && p.same_position(current) {
-            count += 1;
-            in_line |= i >= line_start;
-            if count >= 2 {
-                return Repetition::Threefold;
-            }
-        }
-    }
-    if in_line { Repetition::InLine } else { Repetition::None }
-}
-
-/// Whether the last position of `stack` occurs in it for the third time (only positions since
-/// the last capture, with the same side to move, can be equal).
-pub(crate) fn is_threefold<P: GamePosition>(stack: &[P]) -> bool {
-    // A third occurrence does not depend on where the searched line starts.
-    matches!(repetition(stack, stack.len()), Repetition::Threefold)
-}
-
-/// A 64-bit mixer (SplitMix64's finaliser).
-#[inline]
-pub(crate) fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

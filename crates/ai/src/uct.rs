@@ -8,7 +8,7 @@
 //! players.
 
 use crate::level::Rng;
-use crate::search::is_threefold;
+use ludus_rules::repetition::is_threefold;
 use ludus_rules::{AnyGame, AnyMove, GamePosition, Outcome, Side};
 
 /// The exploration constant of UCB1.

@@ -27,6 +27,7 @@ mod notation;
 mod perft;
 mod position;
 pub mod repetition;
+pub mod splitmix;
 mod square;
 mod zobrist;
 

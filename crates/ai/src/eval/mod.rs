@@ -128,7 +128,7 @@ pub trait SearchGame: GamePosition {
 
     /// Whether a threefold repetition loses for the player who makes it (Latrunculi) rather
     /// than draws (Alquerque). Where it loses, the search also scores a line that comes back to
-    /// one of its own positions as a draw (see `search::Repetition::InLine`), so that the side
+    /// one of its own positions as a draw (see `ludus_rules::repetition::Repetition::InLine`), so that the side
     /// ahead makes progress instead of going round in circles.
     const REPETITION_LOSES: bool = false;
 
