@@ -1,61 +1,15 @@
 //! The game's layout: `src/` is cut into wings (folders), each importing only the wings below
 //! it, and no two modules import each other, directly or round a circle. Read from the
-//! `crate::` paths of every file in `src/` (`use crate::...` lines and paths written inline).
+//! `crate::` paths of every file in `src/` (`use crate::...` lines and paths written inline), as
+//! [`super::sources`] reads them.
 
+use super::sources::{crate_paths, modules};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The wings, bottom first: a wing may use only the wings before it.
 const WINGS: [&str; 10] =
     ["i18n", "platform", "app", "game", "board", "net", "players", "ui", "screens", "shell"];
-
-/// Every `crate::` path in `text` (comments left out), as its first two segments: `game::session`
-/// from `use crate::game::session::{...}`, both `app::Screen` and `game::session` from
-/// `use crate::{app::Screen, game::session}`.
-fn crate_paths(text: &str) -> Vec<(String, Option<String>)> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let code = line.split("//").next().unwrap_or("");
-        let mut rest = code;
-        while let Some(i) = rest.find("crate::") {
-            let after = &rest[i + "crate::".len()..];
-            if let Some(group) = after.strip_prefix('{') {
-                let inner = group.split('}').next().unwrap_or("");
-                for item in inner.split(',') {
-                    let mut segs = item.trim().split("::").map(str::trim);
-                    if let Some(first) = segs.next().filter(|s| !s.is_empty()) {
-                        out.push((first.to_string(), segs.next().map(str::to_string)));
-                    }
-                }
-            } else {
-                let ident =
-                    |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
-                let first = ident(after);
-                let second = after[first.len()..].strip_prefix("::").map(ident).filter(|s| !s.is_empty());
-                if !first.is_empty() {
-                    out.push((first, second));
-                }
-            }
-            rest = after;
-        }
-    }
-    out
-}
-
-/// Every `.rs` file under `dir`, with its module path (`game::session`, `game` for its `mod.rs`).
-fn modules(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
-    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
-        let path = entry.expect("a directory entry").path();
-        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-        let module = if prefix.is_empty() { name.clone() } else { format!("{prefix}::{name}") };
-        if path.is_dir() {
-            modules(&path, &module, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let module = if name == "mod" { prefix.to_string() } else { module };
-            out.insert(module, std::fs::read_to_string(&path).expect("a source file"));
-        }
-    }
-}
 
 #[test]
 fn wings_import_only_wings_below_them_and_modules_form_no_circle() {

@@ -2,6 +2,7 @@
 //! a stopped-and-resumed run.
 
 use ludus_ai::solve::certificate::{self, Certificate, Line};
+use ludus_ai::solve::prove;
 use ludus_ai::solve::check::{check, check_text};
 use ludus_ai::solve::{SolveStatus, SolvedTable, Solver, Value};
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
@@ -117,7 +118,7 @@ fn certified(want_draw: bool) -> (Certificate, Arc<Tablebase>) {
     for pos in sample(w, b, 60, 21) {
         let (v, table) = solve(&pos, tb.clone(), SolvedTable::new());
         if (v == Value::Draw) == want_draw {
-            let cert = certificate::extract(&pos, v, &table, Some(&tb)).expect("a whole strategy");
+            let cert = prove::extract(&pos, v, &table, Some(&tb)).expect("a whole strategy");
             let nodes = &cert.strategies[0].nodes;
             let choice = nodes.iter().any(|(_, l)| matches!(l, Line::Choice(_)));
             let replies = nodes.iter().any(|(_, l)| matches!(l, Line::Replies(r) if r.len() >= 2));
@@ -256,7 +257,7 @@ fn a_stopped_and_resumed_run_reaches_the_same_value() {
         assert_eq!(value, table_value(&tables(4), &pos), "{pos}");
         // The final state's certificate checks.
         let table = SolvedTable::from_bytes(&bytes, "state").unwrap();
-        let cert = certificate::extract(&pos, value, &table, Some(&tb)).expect("a whole strategy");
+        let cert = prove::extract(&pos, value, &table, Some(&tb)).expect("a whole strategy");
         check(&cert, Some(&tb)).expect("a valid certificate");
     }
 }

@@ -10,7 +10,9 @@
 
 use crate::args::thousands;
 use ludus_ai::solve::check::{check_book, check_text};
-use ludus_ai::solve::{SolveStats, SolveStatus, SolvedTable, Solver, Value, book, book_proof, certificate};
+use ludus_ai::solve::{
+    SolveStats, SolveStatus, SolvedTable, Solver, Value, book, book_proof, build, certificate, prove,
+};
 use ludus_ai::tablebase::Tablebase;
 use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Side};
@@ -249,7 +251,7 @@ fn solve_one(
         thousands(stats.nodes - nodes_at_start),
         start.elapsed().as_secs_f64()
     );
-    match certificate::extract(pos, value, solver.table(), solver.tablebase()) {
+    match prove::extract(pos, value, solver.table(), solver.tablebase()) {
         Ok(cert) => {
             let lines: usize = cert.strategies.iter().map(|s| s.nodes.len()).sum();
             std::fs::write(cert_path, cert.to_text())
@@ -285,8 +287,8 @@ fn state_or_empty(args: &SolveArgs) -> Result<SolvedTable, String> {
 }
 
 /// The limits of the short solves of `--keeping` and `--prove-book` (`--book-solve-nodes`).
-fn short_solves(args: &SolveArgs) -> book::BuildLimits {
-    book::BuildLimits {
+fn short_solves(args: &SolveArgs) -> build::BuildLimits {
+    build::BuildLimits {
         max_plies: 0,
         max_entries: 0,
         after_mistake: 0,
@@ -337,7 +339,7 @@ fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Resu
     );
     let start = Instant::now();
     let mut last = Instant::now();
-    let result = book_proof::prove(&book, tb, &mut table, &limits, |s| {
+    let result = prove::prove(&book, tb, &mut table, &limits, |s| {
         if last.elapsed().as_secs() >= args.progress_every {
             println!(
                 "[{:7.1} s] entries {} of {} proven, {} left out, positions {}, solver runs {}",
@@ -421,7 +423,7 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
             // The random opening's moves are nobody's choice.
             if ply >= r.opening && pos.side_to_move() == a_side && pos.legal_moves().len() > 1 {
                 judged += 1;
-                let j = book::judge(&pos, &mv, tb.clone(), &mut table, &limits).map_err(|e| e.to_string())?;
+                let j = build::judge(&pos, &mv, tb.clone(), &mut table, &limits).map_err(|e| e.to_string())?;
                 if let Some(v) = j.value {
                     known += 1;
                     if !first_seen {
@@ -494,7 +496,7 @@ fn write_book(
     mut table: SolvedTable,
 ) -> Result<(), String> {
     let start = Instant::now();
-    let limits = book::BuildLimits {
+    let limits = build::BuildLimits {
         max_plies: args.book_plies,
         max_entries: args.book_entries,
         after_mistake: args.book_after_mistake,
@@ -510,7 +512,7 @@ fn write_book(
         thousands(args.book_solve_nodes)
     );
     let mut last = Instant::now();
-    let (book, stats) = book::build(root, tb, &mut table, limits, |s| {
+    let (book, stats) = build::build(root, tb, &mut table, limits, |s| {
         if last.elapsed().as_secs() >= args.progress_every {
             println!(
                 "[{:7.1} s] book: visited {}, written {}, unknown {}, solver runs {}, ply {}",

@@ -17,8 +17,7 @@ pub const POINTS: usize = 25;
 pub const FULL: u32 = (1 << POINTS) - 1;
 /// Plies without a capture after which the game is drawn.
 pub const NO_CAPTURE_LIMIT: u16 = 50;
-/// The most pieces a side may have (the start has 12).
-pub const MAX_PIECES: u32 = 12;
+pub use crate::limits::MAX_PIECES;
 /// The most landing points a move can have: one per captured piece.
 pub const MAX_PATH: usize = MAX_PIECES as usize;
 

@@ -1,6 +1,6 @@
 //! Errors: malformed notation, illegal moves, unreadable game records.
 
-use crate::position::Side;
+use crate::side::Side;
 use std::fmt;
 
 /// Malformed notation: what is wrong and where (a 1-based character column when known).
@@ -129,7 +129,7 @@ pub enum Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::latrunculi::{MAX_DIM, MAX_SQUARES, MIN_DIM};
+        use crate::limits::{MAX_DIM, MAX_PIECES, MAX_SQUARES, MIN_DIM};
         match self {
             Problem::EmptyPosition => f.write_str("empty position: expected a board, then the side to move"),
             Problem::UnknownGame { text } => {
@@ -179,7 +179,7 @@ impl fmt::Display for Problem {
                 f,
                 "{} has {count} pieces; a side has at most {}",
                 Family::Alquerque.side_name(*side),
-                crate::alquerque::MAX_PIECES
+                MAX_PIECES
             ),
             Problem::MissingSide { family } => {
                 let (a, b) = side_letters(*family);

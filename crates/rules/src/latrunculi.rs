@@ -12,12 +12,7 @@ use std::sync::OnceLock;
 
 /// Plies without a capture after which the game is decided on material.
 pub const NO_CAPTURE_LIMIT: u16 = 100;
-/// The smallest supported number of files or ranks.
-pub const MIN_DIM: u8 = 3;
-/// The largest supported number of files or ranks.
-pub const MAX_DIM: u8 = 16;
-/// The largest supported number of squares (the bitboard is a `u128`).
-pub const MAX_SQUARES: u32 = 128;
+pub use crate::limits::{MAX_DIM, MAX_SQUARES, MIN_DIM};
 
 const NONE: u8 = u8::MAX;
 /// Directions: north (up the board), east, south, west.

@@ -1,5 +1,6 @@
 //! Certificates: a proven result written as strategies that [`super::check`] can replay
-//! without the search.
+//! without the search. This file is the format (reading and writing); the strategies are read
+//! out of the solver's results by [`super::prove`].
 //!
 //! # Format (version 1): text lines
 //!
@@ -28,12 +29,9 @@
 //! a 64-bit FNV-1a hash of every byte before the `checksum` line, so that a damaged or truncated
 //! file is refused before anything else is read.
 
-use super::table::{NO_MOVE, SolvedTable, Status};
-use super::{SolveError, Value, exact_value, key, without_counter};
-use crate::tablebase::Tablebase;
+use super::value::{SolveError, Value};
 use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Side};
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
 /// The first line of every certificate of this version.
@@ -106,7 +104,7 @@ pub fn slot(side: Side, kind: Kind) -> usize {
     side.index() * 2 + usize::from(kind == Kind::NonLosing)
 }
 
-fn side_name(s: Side) -> &'static str {
+pub(super) fn side_name(s: Side) -> &'static str {
     if s == Side::First { "white" } else { "black" }
 }
 
@@ -315,107 +313,4 @@ fn parse_strategies<'a>(
         strategies.push(Strategy { side, kind, nodes });
     }
     Ok(strategies)
-}
-
-/// The strategy of `side` read from the solved-position table: a win (`side` proven as the
-/// attacker, every proof is stored with its winning move) or a non-losing one (the other side
-/// disproven as the attacker, every disproof is stored with the defender's holding move). Fails
-/// if the table does not hold a whole strategy from `root` (it always does after the solver
-/// has solved `root`).
-pub fn strategy(
-    root: &Position,
-    side: Side,
-    kind: Kind,
-    table: &SolvedTable,
-    tb: Option<&Tablebase>,
-) -> Result<Strategy, SolveError> {
-    let mut nodes = Vec::new();
-    strategy_into(root, side, kind, table, tb, &mut HashSet::new(), &mut nodes)?;
-    Ok(Strategy { side, kind, nodes })
-}
-
-/// Adds the strategy of `side` from `root` (as [`strategy`] reads it) to `nodes`, leaving out
-/// the positions in `seen` (those of the same side and kind already written, with everything
-/// they lead to) and adding the new ones to it. On an error, `nodes` and `seen` are as they
-/// were.
-pub fn strategy_into(
-    root: &Position,
-    side: Side,
-    kind: Kind,
-    table: &SolvedTable,
-    tb: Option<&Tablebase>,
-    seen: &mut HashSet<u64>,
-    nodes: &mut Vec<(Position, Line)>,
-) -> Result<(), SolveError> {
-    let before = nodes.len();
-    let mut add = || -> Result<(), SolveError> {
-        let attacker = if kind == Kind::Win { side } else { side.opponent() };
-        let wanted = if kind == Kind::Win { Status::Proven } else { Status::Disproven };
-        let mut stack = vec![without_counter(root)];
-        let mut leaves = HashSet::new();
-        let mut moves = Vec::new();
-        while let Some(pos) = stack.pop() {
-            let k = key(&pos);
-            if seen.contains(&k) || leaves.contains(&k) {
-                continue;
-            }
-            if exact_value(&pos, tb)?.is_some() {
-                leaves.insert(k);
-                continue;
-            }
-            let (status, mv) = table.get(k, attacker);
-            if status != wanted {
-                return Err(SolveError::Check(format!(
-                    "the solved-position table has no {} result for {pos} with {} attacking",
-                    if wanted == Status::Proven { "proven" } else { "disproven" },
-                    side_name(attacker)
-                )));
-            }
-            pos.generate_moves(&mut moves);
-            if pos.side_to_move() == side {
-                let m = (mv != NO_MOVE).then(|| moves.get(usize::from(mv))).flatten().ok_or_else(|| {
-                    SolveError::Check(format!("the solved-position table has no move for {pos}"))
-                })?;
-                nodes.push((pos, Line::Choice(pos.move_to_string(m))));
-                stack.push(without_counter(&pos.play_unchecked(m)));
-            } else {
-                nodes.push((pos, Line::Replies(moves.iter().map(|m| pos.move_to_string(m)).collect())));
-                for m in moves.iter().rev() {
-                    stack.push(without_counter(&pos.play_unchecked(m)));
-                }
-            }
-            // Only now: an error before leaves no key in `seen` without its line in `nodes`.
-            seen.insert(k);
-        }
-        Ok(())
-    };
-    let result = add();
-    if result.is_err() {
-        for (pos, _) in nodes.drain(before..) {
-            seen.remove(&key(&pos));
-        }
-    }
-    result
-}
-
-/// The certificate of `value` for `root` from the solved-position table.
-pub fn extract(
-    root: &Position,
-    value: Value,
-    table: &SolvedTable,
-    tb: Option<&Tablebase>,
-) -> Result<Certificate, SolveError> {
-    let strategies = match value.winner() {
-        Some(w) => vec![strategy(root, w, Kind::Win, table, tb)?],
-        None => vec![
-            strategy(root, Side::First, Kind::NonLosing, table, tb)?,
-            strategy(root, Side::Second, Kind::NonLosing, table, tb)?,
-        ],
-    };
-    Ok(Certificate {
-        root: without_counter(root),
-        claim: value,
-        tables: tb.map_or(0, Tablebase::max_pieces),
-        strategies,
-    })
 }

@@ -17,10 +17,10 @@
 //! Every failure is an error that names the position (and where it was reached from), never
 //! a panic. The no-capture counter is ignored, as by the solver.
 
-use super::book::{Book, Entry};
-use super::book_proof::{BookProof, book_checksum};
+use super::book::Book;
+use super::book_proof::{BookProof, book_checksum, book_roots};
 use super::certificate::{Certificate, Kind, Line, STRATEGIES, Strategy, slot};
-use super::{SolveError, Value, position_of};
+use super::value::{SolveError, Value, position_of, without_counter};
 use crate::tablebase::{Tablebase, Wdl};
 use ludus_rules::alquerque::{Move, Position};
 use ludus_rules::{GamePosition, Side};
@@ -43,11 +43,6 @@ pub struct CheckReport {
 
 fn name(s: Side) -> &'static str {
     if s == Side::First { "White" } else { "Black" }
-}
-
-fn zero(pos: &Position) -> Position {
-    Position::from_bitboards(pos.pieces(Side::First), pos.pieces(Side::Second), pos.side_to_move(), 0)
-        .expect("a valid position stays valid")
 }
 
 /// The winner of a leaf (`Some(None)`: a draw by the tables), or `None` when `pos` is no leaf.
@@ -102,36 +97,6 @@ pub fn check(cert: &Certificate, tb: Option<&Tablebase>) -> Result<CheckReport, 
         check_strategy(std::slice::from_ref(&cert.root), s, tb, &mut report)?;
     }
     Ok(report)
-}
-
-/// The strategies that back a book's entry, as (position, side, kind): for a win, the winner's
-/// win from the position and, when the winner is to move, from the position after each move
-/// the entry keeps; for a draw, a non-losing strategy of each side from the position and the
-/// mover's from the position after each kept move (its opponent cannot win there). A loss for
-/// the mover needs nothing more: the winner's strategy answers every move. An entry whose
-/// move set names a move the position lacks is an error.
-pub fn book_roots(pos: &Position, entry: &Entry) -> Result<Vec<(Position, Side, Kind)>, SolveError> {
-    let pos = zero(pos);
-    let mover = pos.side_to_move();
-    let moves = pos.legal_moves();
-    if moves.len() < 32 && entry.keep >> moves.len() != 0 {
-        return Err(SolveError::Check(format!(
-            "the book's entry {pos} keeps a move it does not have (move set {:#x}, {} legal moves)",
-            entry.keep,
-            moves.len()
-        )));
-    }
-    let kept = moves.iter().enumerate().filter(|&(i, _)| i < 32 && entry.keep >> i & 1 == 1);
-    let children =
-        |side: Side, kind: Kind| kept.clone().map(move |(_, m)| (zero(&pos.play_unchecked(m)), side, kind));
-    Ok(match entry.value.winner() {
-        Some(w) if w == mover => std::iter::once((pos, w, Kind::Win)).chain(children(w, Kind::Win)).collect(),
-        Some(w) => vec![(pos, w, Kind::Win)],
-        None => [(pos, Side::First, Kind::NonLosing), (pos, Side::Second, Kind::NonLosing)]
-            .into_iter()
-            .chain(children(mover, Kind::NonLosing))
-            .collect(),
-    })
 }
 
 /// What a book's check went through.
@@ -222,7 +187,7 @@ fn check_strategy(
     };
     let mut lines: HashMap<Position, &Line> = HashMap::with_capacity(st.nodes.len());
     for (pos, line) in &st.nodes {
-        if lines.insert(zero(pos), line).is_some() {
+        if lines.insert(without_counter(pos), line).is_some() {
             return Err(SolveError::Check(format!("{what}: position {pos} has two lines")));
         }
     }
@@ -290,7 +255,7 @@ fn check_strategy(
             let mv = pos.parse_move(m).map_err(|e| {
                 SolveError::Check(format!("{what}: position {pos}: move '{m}' is not legal: {e}"))
             })?;
-            vec![(zero(&pos.play_unchecked(&mv)), mv)]
+            vec![(without_counter(&pos.play_unchecked(&mv)), mv)]
         } else {
             let Line::Replies(replies) = line else {
                 return Err(SolveError::Check(format!(
@@ -316,7 +281,7 @@ fn check_strategy(
                     "{what}: position {pos}{reached}: the legal reply '{missing}' is missing"
                 )));
             }
-            legal.iter().map(|m| (zero(&pos.play_unchecked(m)), *m)).collect()
+            legal.iter().map(|m| (without_counter(&pos.play_unchecked(m)), *m)).collect()
         };
         report.positions += 1;
         marks.insert(pos, Mark::OnTheWay);
@@ -324,7 +289,7 @@ fn check_strategy(
         Ok(())
     };
     for root in roots {
-        enter(zero(root), None, &mut marks, &mut stack, report)?;
+        enter(without_counter(root), None, &mut marks, &mut stack, report)?;
         while let Some(top) = stack.last_mut() {
             if top.next < top.children.len() {
                 let (child, mv) = top.children[top.next];
