@@ -1,6 +1,7 @@
 //! `ludus-cli analyze`: the engine's best move, score, depth, nodes, speed and principal
 //! variation for a position.
 
+use crate::error::CliError;
 use crate::args::{GameArg, parse_level};
 use ludus_ai::{AnySearch, Level, Limits, Tablebase};
 use ludus_rules::AnyGame;
@@ -37,17 +38,17 @@ pub struct AnalyzeArgs {
     tablebase: Option<String>,
 }
 
-pub fn run(args: AnalyzeArgs) -> Result<(), String> {
+pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
     let mut game = AnyGame::from_position(args.game.position()?);
     for (i, m) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
         if game.is_over() {
-            return Err(format!(
+            return Err(CliError::Failed(format!(
                 "move {} '{m}': the game is already over ({})",
                 i + 1,
                 game.outcome().expect("over")
-            ));
+            )));
         }
-        game.play_str(m).map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
+        game.play_str(m).map_err(CliError::bad_move(Some(i + 1), m))?;
     }
     if args.moves.is_some() {
         println!("position {}", game.position());
@@ -63,18 +64,18 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         params.tt_mb = mb as usize;
     }
     if game.is_over() {
-        return Err(format!(
+        return Err(CliError::Failed(format!(
             "the game is already over in this position ({}): {}",
             game.outcome().expect("over"),
             game.position()
-        ));
+        )));
     }
     let mut search = AnySearch::with_params(&game, level, limits, params, seed);
     if let Some(dir) = &args.tablebase {
         if !matches!(game, AnyGame::Alquerque(_)) {
-            return Err("--tablebase is for Alquerque".to_string());
+            return Err(CliError::Usage("--tablebase is for Alquerque".to_string()));
         }
-        let tb = Tablebase::open(dir).map_err(|e| e.to_string())?;
+        let tb = Tablebase::open(dir)?;
         search = search.with_tablebase(Arc::new(tb));
     }
     let mut last_depth = 0;
@@ -91,7 +92,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     }
     let pos = game.position();
     let Some(best) = search.best_move() else {
-        return Err("no legal move in this position".to_string());
+        return Err(CliError::Failed("no legal move in this position".to_string()));
     };
     let secs = info.time_ms.max(1) as f64 / 1000.0;
     println!("bestmove {}", pos.move_to_string(&best).unwrap_or_default());

@@ -1,6 +1,7 @@
 //! `ludus-cli arena`: two levels play a match from varied openings, colours alternating; the
 //! result with an Elo difference and its 95% margin.
 
+use crate::error::CliError;
 use crate::args::parse_variant;
 use crate::tablebase::{TableTrace, tables_summary};
 use crate::tally::{Tally, by_colour};
@@ -29,11 +30,11 @@ pub enum Player {
 
 impl Player {
     /// Reads `random`, `easy`, `medium`, `hard`, `LEVEL-fixed` or `uct:N`.
-    pub fn parse(s: &str) -> Result<Player, String> {
+    pub fn parse(s: &str) -> Result<Player, CliError> {
         if let Some(n) = s.strip_prefix("uct:") {
             return match n.replace([',', '_'], "").parse::<u32>() {
                 Ok(n) if n >= 1 => Ok(Player::Uct(n)),
-                _ => Err(format!("uct:N needs a number of iterations from 1, not '{n}'")),
+                _ => Err(CliError::Usage(format!("uct:N needs a number of iterations from 1, not '{n}'"))),
             };
         }
         let (name, variety) = match s.strip_suffix("-fixed") {
@@ -42,7 +43,7 @@ impl Player {
         };
         Level::parse(name)
             .map(|level| Player::Level { level, variety })
-            .map_err(|e| format!("{e}, with -fixed for no variety, or uct:ITERATIONS"))
+            .map_err(|e| CliError::Usage(format!("{e}, with -fixed for no variety, or uct:ITERATIONS")))
     }
 }
 
@@ -131,7 +132,7 @@ pub struct ArenaArgs {
     set_a: Vec<String>,
 }
 
-pub fn run(args: ArenaArgs) -> Result<(), String> {
+pub fn run(args: ArenaArgs) -> Result<(), CliError> {
     let variant = args.variant;
     let (a, b) = (args.a, args.b);
     let games = args.games as usize;
@@ -145,16 +146,15 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     let max_plies = args.max_plies.map_or(MAX_PLIES, |n| n as usize);
     let show_moves = args.moves;
     let tb = match &args.tablebase {
-        Some(_) if variant.is_latrunculi() => return Err("--tablebase is for Alquerque".to_string()),
-        Some(dir) => Some(std::sync::Arc::new(ludus_ai::Tablebase::open(dir).map_err(|e| e.to_string())?)),
+        Some(_) if variant.is_latrunculi() => return Err(CliError::Usage("--tablebase is for Alquerque".to_string())),
+        Some(dir) => Some(std::sync::Arc::new(ludus_ai::Tablebase::open(dir)?)),
         None => None,
     };
     let book = match &args.book {
-        Some(_) if variant.is_latrunculi() => return Err("--book is for Alquerque".to_string()),
+        Some(_) if variant.is_latrunculi() => return Err(CliError::Usage("--book is for Alquerque".to_string())),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let book = ludus_ai::solve::book::Book::from_bytes(&bytes, &path.display().to_string())
-                .map_err(|e| e.to_string())?;
+            let bytes = std::fs::read(path).map_err(CliError::read(path))?;
+            let book = ludus_ai::solve::book::Book::from_bytes(&bytes, &path.display().to_string())?;
             Some(std::sync::Arc::new(book))
         }
         None => None,
@@ -167,7 +167,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
             crate::args::apply_sets(&mut p, &args.set_a)?;
             Some(p)
         }
-        _ => return Err("--set-a needs player A to be medium or hard".to_string()),
+        _ => return Err(CliError::Usage("--set-a needs player A to be medium or hard".to_string())),
     };
 
     println!(
@@ -244,7 +244,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
 
     let n = results.len() as f64;
     let Some(tally) = Tally::of(results.iter().map(|r| r.score_a)) else {
-        return Err("no game was played".to_string());
+        return Err(CliError::Failed("no game was played".to_string()));
     };
     let mut reasons: Vec<(String, usize)> = Vec::new();
     for r in &results {

@@ -1,17 +1,18 @@
 //! What several commands share: the parsers of game and level names, the game-and-position
 //! argument, and the `--set NAME=VALUE` overrides of the AI's parameters.
 
-use ludus_ai::Level;
-use ludus_rules::{AnyPosition, Variant};
+use crate::error::CliError;
+use ludus_ai::{Level, UnknownLevel};
+use ludus_rules::{AnyPosition, ParseError, Variant};
 
 /// Reads a game name for clap: `latrunculi`, `latrunculi-quick` or `alquerque`.
-pub fn parse_variant(s: &str) -> Result<Variant, String> {
-    Variant::parse(s).map_err(|e| e.to_string())
+pub fn parse_variant(s: &str) -> Result<Variant, ParseError> {
+    Variant::parse(s)
 }
 
 /// Reads a level name for clap: `random`, `easy`, `medium` or `hard`.
-pub fn parse_level(s: &str) -> Result<Level, String> {
-    Level::parse(s).map_err(|e| e.to_string())
+pub fn parse_level(s: &str) -> Result<Level, UnknownLevel> {
+    Level::parse(s)
 }
 
 /// `<GAME> [--position POS]`: a game and the position to start from.
@@ -27,26 +28,27 @@ pub struct GameArg {
 
 impl GameArg {
     /// The position named.
-    pub fn position(&self) -> Result<AnyPosition, String> {
+    pub fn position(&self) -> Result<AnyPosition, CliError> {
         match &self.position {
             None => Ok(self.variant.start()),
-            Some(s) => AnyPosition::parse(self.variant, s).map_err(|e| format!("bad position '{s}': {e}")),
+            Some(s) => AnyPosition::parse(self.variant, s).map_err(CliError::position(s)),
         }
     }
 }
 
 /// A level's parameters with the `--set NAME=VALUE` overrides of a tuning run.
-pub fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, String> {
+pub fn tuned_params(level: Level, sets: &[String]) -> Result<ludus_ai::Params, CliError> {
     let mut p = level.params();
     apply_sets(&mut p, sets)?;
     Ok(p)
 }
 
-/// Applies `--set NAME=VALUE` overrides (see [`SET_NAMES`]) to `p`.
-pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), String> {
+/// Applies `--set NAME=VALUE` overrides (see [`SET_NAMES`]) to `p`; a bad one is a usage error.
+pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), CliError> {
+    let usage = |kv: &str, what: String| CliError::Usage(format!("'{kv}': {what}"));
     for kv in sets {
-        let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}': expected NAME=VALUE"))?;
-        let v: i32 = v.parse().map_err(|_| format!("'{kv}': the value must be an integer"))?;
+        let (k, v) = kv.split_once('=').ok_or_else(|| usage(kv, "expected NAME=VALUE".into()))?;
+        let v: i32 = v.parse().map_err(|_| usage(kv, "the value must be an integer".into()))?;
         let (l, a, s) = (&mut p.latrunculi, &mut p.alquerque, &mut p.search);
         match k {
             "confine" => l.confine = v,
@@ -63,19 +65,19 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), Strin
             "alq_progress" => a.progress = v,
             "immune_scale" => a.immune_scale = v,
             "draw_hope" => a.draw_hope = v,
-            "draw_hope_cap" if v < 0 => return Err(format!("'{kv}': the cap cannot be negative")),
+            "draw_hope_cap" if v < 0 => return Err(usage(kv, "the cap cannot be negative".into())),
             "draw_hope_cap" => a.draw_hope_cap = v,
             "counter_win" => s.counter_win = v,
             "contempt" => s.contempt = v,
             "variety" => s.variety = v,
             "opening_variety" => a.opening_variety = v,
             "opening_plies" => {
-                a.opening_plies = u32::try_from(v).map_err(|_| format!("'{kv}': plies cannot be negative"))?
+                a.opening_plies = u32::try_from(v).map_err(|_| usage(kv, "plies cannot be negative".into()))?
             }
             "complexity" => s.complexity = v,
             _ => match weight(p, k) {
                 Some(w) => *w = v,
-                None => return Err(format!("'{kv}': unknown parameter '{k}' (known: {SET_NAMES})")),
+                None => return Err(usage(kv, format!("unknown parameter '{k}' (known: {SET_NAMES})"))),
             },
         }
     }

@@ -2,6 +2,7 @@
 //! of positions at a fixed depth, with a node-count signature that changes only when the
 //! search does.
 
+use crate::error::CliError;
 use ludus_ai::{Limits, Params, Search, SearchGame};
 use ludus_rules::{AnyGame, AnyPosition, Variant};
 use std::time::Instant;
@@ -28,7 +29,7 @@ pub struct BenchArgs {
     search_only: bool,
 }
 
-pub fn run(args: BenchArgs) -> Result<(), String> {
+pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let quick = args.quick;
     if !args.search_only {
         perft_bench(quick);
@@ -88,7 +89,7 @@ fn search<P: SearchGame>(root: P, history: &[P], depth: u32) -> Run {
     Run { nodes: s.nodes(), secs, cpu, best: mv.map_or("-".to_string(), |m| root.move_to_string(&m)) }
 }
 
-fn search_bench(quick: bool) -> Result<(), String> {
+fn search_bench(quick: bool) -> Result<(), CliError> {
     println!("search (fixed depth, fresh 16 MB table, one thread; speed per wall second and per");
     println!("second of processor time, which other processes on the machine do not slow down)");
     let mut totals: Vec<(bool, u64, f64, Option<f64>)> = Vec::new();
@@ -96,7 +97,7 @@ fn search_bench(quick: bool) -> Result<(), String> {
         let depth = if quick { depth - 2 } else { depth };
         let mut game = AnyGame::new(variant);
         for m in moves.split_whitespace() {
-            game.play_str(m).map_err(|e| format!("bench position {variant} '{moves}': {e}"))?;
+            game.play_str(m).map_err(|e| CliError::from(e).at(format!("bench position {variant} '{moves}'")))?;
         }
         let run = match &game {
             AnyGame::Latrunculi(g) => {

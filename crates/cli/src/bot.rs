@@ -7,6 +7,7 @@
 //! the chat it hears, and answers the opponent's draw offers (declines them unless
 //! `--accept-draws`).
 
+use crate::error::CliError;
 use crate::args::{parse_level, parse_variant};
 use ludus_ai::{Level, Limits};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
@@ -67,13 +68,13 @@ fn say(line: impl AsRef<str>) {
     let _ = out.flush();
 }
 
-pub fn run(args: BotArgs) -> Result<(), String> {
+pub fn run(args: BotArgs) -> Result<(), CliError> {
     let server_text = &args.server;
     let server: SocketAddr = server_text
         .to_socket_addrs()
-        .map_err(|e| format!("bad --server '{server_text}': {e}"))?
+        .map_err(|e| CliError::Usage(format!("bad --server '{server_text}': {e}")))?
         .next()
-        .ok_or_else(|| format!("bad --server '{server_text}'"))?;
+        .ok_or_else(|| CliError::Usage(format!("bad --server '{server_text}'")))?;
     let transport = if args.ws { Transport::WebSocket } else { Transport::Udp };
     let level = args.level;
     let moves_wanted: usize = args.moves.unwrap_or(usize::MAX);
@@ -86,14 +87,14 @@ pub fn run(args: BotArgs) -> Result<(), String> {
         (Some(variant), None, None) => ClientMessage::QuickMatch { variant, clock: None },
         (None, Some(variant), None) => ClientMessage::CreateRoom { variant, clock: None, public: true },
         (None, None, Some(code)) => ClientMessage::JoinRoom { code: code.clone() },
-        _ => return Err("give one of --quick, --room, --join".to_string()),
+        _ => return Err(CliError::Usage("give one of --quick, --room, --join".to_string())),
     };
     let nick = args.nick.as_str();
     let mut config = ClientConfig::new(server, transport).nickname(nick);
     if let Some(api) = &args.api {
         config = config.api(api.clone());
     }
-    let mut client = Client::connect(config).map_err(|e| format!("cannot connect: {e}"))?;
+    let mut client = Client::connect(config).map_err(|e| CliError::Network(format!("cannot connect: {e}")))?;
     let started = Instant::now();
     let mut asked = false;
     let mut game: Option<(ludus_protocol::GameId, Side, AnyGame)> = None;
@@ -103,13 +104,13 @@ pub fn run(args: BotArgs) -> Result<(), String> {
     let mut seed = 1u64;
     loop {
         if started.elapsed() > timeout {
-            return Err(format!(
+            return Err(CliError::Network(format!(
                 "timed out after {} s ({my_moves} own moves, {their_moves} opponent moves)",
                 timeout.as_secs()
-            ));
+            )));
         }
         if client.is_disconnected() {
-            return Err(format!("disconnected: {:?}", client.state()));
+            return Err(CliError::Network(format!("disconnected: {:?}", client.state())));
         }
         for message in client.poll() {
             match message {
@@ -124,9 +125,9 @@ pub fn run(args: BotArgs) -> Result<(), String> {
                 ServerMessage::Queued { variant, .. } => say(format!("queued for {}", variant.name())),
                 ServerMessage::Game(view) => {
                     let Role::Player(side) = view.role else {
-                        return Err("joined as a spectator".to_string());
+                        return Err(CliError::Network("joined as a spectator".to_string()));
                     };
-                    let g = view.replay().map_err(|e| format!("the server's game: {e}"))?;
+                    let g = view.replay().map_err(|e| CliError::from(e).at("the server's game"))?;
                     say(format!(
                         "game {} as {side:?} against {}",
                         view.game.0,
@@ -141,7 +142,7 @@ pub fn run(args: BotArgs) -> Result<(), String> {
                         continue;
                     }
                     let mover = g.side_to_move();
-                    g.play_str(&mv).map_err(|e| format!("server move {mv}: {e}"))?;
+                    g.play_str(&mv).map_err(|e| CliError::from(e).at(format!("server move {mv}")))?;
                     if mover == *side {
                         my_moves += 1;
                         say(format!("move {} {mv} (bot)", ply + 1));
@@ -166,9 +167,9 @@ pub fn run(args: BotArgs) -> Result<(), String> {
                     return Ok(());
                 }
                 ServerMessage::Error { code, message } => {
-                    return Err(format!("server refused: {code:?}: {message}"));
+                    return Err(CliError::Network(format!("server refused: {code:?}: {message}")));
                 }
-                ServerMessage::Incompatible { message, .. } => return Err(message),
+                ServerMessage::Incompatible { message, .. } => return Err(CliError::Network(message)),
                 _ => {}
             }
         }

@@ -4,6 +4,7 @@
 //! to receiving the server's broadcast of it, which the server sends only once the move is on
 //! disk) as percentiles.
 
+use crate::error::CliError;
 use crate::args::parse_variant;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
@@ -54,11 +55,11 @@ pub struct BotsArgs {
     seed: u64,
 }
 
-fn parse_think(s: &str) -> Result<(u64, u64), String> {
+fn parse_think(s: &str) -> Result<(u64, u64), CliError> {
     let (a, b) = s.split_once('-').unwrap_or((s, s));
     match (a.parse::<u64>(), b.parse::<u64>()) {
         (Ok(a), Ok(b)) if a <= b && b <= 600_000 => Ok((a, b)),
-        _ => Err(format!("expected MIN-MAX milliseconds, not '{s}'")),
+        _ => Err(CliError::Usage(format!("expected MIN-MAX milliseconds, not '{s}'"))),
     }
 }
 
@@ -147,10 +148,10 @@ struct Bot {
     signed_in: bool,
 }
 
-pub fn run(args: BotsArgs) -> Result<(), String> {
+pub fn run(args: BotsArgs) -> Result<(), CliError> {
     let variants = match args.variant.as_str() {
         "all" => Variant::ALL.to_vec(),
-        v => vec![parse_variant(v)?],
+        v => vec![parse_variant(v).map_err(|e| CliError::Usage(e.to_string()))?],
     };
     let settings = Settings {
         server: args.server,

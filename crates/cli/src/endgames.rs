@@ -10,6 +10,7 @@
 //!   endgame tables call won within the 50-ply counter; both sides play Hard with the tables, as
 //!   in the game; a success is the win, within the counter.
 
+use crate::error::CliError;
 use crate::args::parse_level;
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, Tablebase, Wdl};
@@ -93,7 +94,7 @@ struct Played {
     moves: Vec<String>,
 }
 
-pub fn run(args: EndgamesArgs) -> Result<(), String> {
+pub fn run(args: EndgamesArgs) -> Result<(), CliError> {
     match args.game {
         Which::Latrunculi { suite, seed, common } => latrunculi(&suite, seed, &common),
         Which::Alquerque { tablebase, sample, pieces, seed, common } => {
@@ -103,8 +104,8 @@ pub fn run(args: EndgamesArgs) -> Result<(), String> {
 }
 
 /// Reads a suite file: positions of either Latrunculi board, one a line.
-fn read_suite(path: &PathBuf) -> Result<Vec<AnyPosition>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn read_suite(path: &PathBuf) -> Result<Vec<AnyPosition>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(CliError::read(path))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -117,14 +118,18 @@ fn read_suite(path: &PathBuf) -> Result<Vec<AnyPosition>, String> {
             Variant::Latrunculi
         };
         let pos = AnyPosition::parse(variant, line)
-            .map_err(|e| format!("{}:{}: bad position '{line}': {e}", path.display(), i + 1))?;
+            .map_err(|e| CliError::position(line)(e).at(format!("{}:{}", path.display(), i + 1)))?;
         if AnyGame::from_position(pos).is_over() {
-            return Err(format!("{}:{}: the game is already over in '{line}'", path.display(), i + 1));
+            return Err(CliError::Failed(format!(
+                "{}:{}: the game is already over in '{line}'",
+                path.display(),
+                i + 1
+            )));
         }
         out.push(pos);
     }
     if out.is_empty() {
-        return Err(format!("{}: no positions", path.display()));
+        return Err(CliError::Failed(format!("{}: no positions", path.display())));
     }
     Ok(out)
 }
@@ -144,7 +149,7 @@ fn rank_width(rank: &str) -> usize {
     n + digits
 }
 
-fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), String> {
+fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), CliError> {
     crate::args::tuned_params(common.level, &common.sets)?;
     let positions = read_suite(suite)?;
     let mut jobs = Vec::new();
@@ -152,7 +157,7 @@ fn latrunculi(suite: &PathBuf, seed: u64, common: &Common) -> Result<(), String>
         let AnyPosition::Latrunculi(p) = &pos else { unreachable!("Latrunculi positions") };
         let m = p.material();
         if m[0] == m[1] {
-            return Err(format!("'{pos}': neither side is ahead"));
+            return Err(CliError::Failed(format!("'{pos}': neither side is ahead")));
         }
         let leader = if m[0] > m[1] { Side::First } else { Side::Second };
         jobs.push((pos, leader));
@@ -197,16 +202,16 @@ fn alquerque(
     pieces: Option<u32>,
     seed: u64,
     common: &Common,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     crate::args::tuned_params(common.level, &common.sets)?;
-    let tb = Arc::new(Tablebase::open(dir).map_err(|e| e.to_string())?);
+    let tb = Arc::new(Tablebase::open(dir)?);
     let max = tb.max_pieces();
     let pieces = pieces.unwrap_or(max);
     if !(3..=max).contains(&pieces) {
-        return Err(format!("--pieces must be from 3 to the tables' {max}, not {pieces}"));
+        return Err(CliError::Usage(format!("--pieces must be from 3 to the tables' {max}, not {pieces}")));
     }
     if sample == 0 {
-        return Err("--sample must be at least 1".to_string());
+        return Err(CliError::Usage("--sample must be at least 1".to_string()));
     }
     // Random placements of `pieces` pieces, kept when the tables call them won for the side to
     // move within the counter (the side to move is then the one to win).
@@ -216,13 +221,13 @@ fn alquerque(
     while jobs.len() < sample {
         tries += 1;
         if tries > 10_000_000 {
-            return Err(format!("found only {} won positions", jobs.len()));
+            return Err(CliError::Failed(format!("found only {} won positions", jobs.len())));
         }
         let Some(pos) = random_alquerque(&mut rng, pieces) else { continue };
         if pos.outcome(false).is_some() {
             continue;
         }
-        let Some(probe) = tb.try_probe(&pos).map_err(|e| e.to_string())? else { continue };
+        let Some(probe) = tb.try_probe(&pos)? else { continue };
         if probe.wdl != Wdl::Win || !probe.holds_with_clock(pos.clock()) {
             continue;
         }
@@ -298,7 +303,7 @@ fn play_all(
     common: &Common,
     seed: u64,
     tb: Option<Arc<Tablebase>>,
-) -> Result<Vec<Played>, String> {
+) -> Result<Vec<Played>, CliError> {
     let params = &crate::args::tuned_params(common.level, &common.sets)?;
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, Played)> = Vec::new();

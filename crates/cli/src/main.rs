@@ -1,8 +1,9 @@
 //! `ludus-cli`: perft, legal moves, analysis, AI arena and benchmarks from the command line.
 //!
 //! Arguments are read with clap: `--help` on every command (exit code 0); a usage error prints
-//! clap's message and exits with code 2, as do bad positions, moves and files (one line on
-//! standard error). Diagnostics go through `tracing` (set `RUST_LOG`, e.g. `RUST_LOG=debug`).
+//! clap's message and exits with code 2, as do options that do not go together; a failure (a
+//! bad position, an illegal move, a missing file, a network error) prints one line on standard
+//! error and exits with code 1 (see [`error::CliError`]). Diagnostics go through `tracing` (set `RUST_LOG`, e.g. `RUST_LOG=debug`).
 //! Output read only in part (`ludus-cli arena ... | head`) ends a command as it ends any Unix
 //! tool, by SIGPIPE, without a panic.
 //!
@@ -16,6 +17,7 @@ mod bench;
 mod bot;
 mod bots;
 mod endgames;
+mod error;
 mod moves;
 mod perft;
 mod puzzles;
@@ -48,7 +50,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ludus-cli: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.exit_code())
         }
     }
 }
@@ -95,7 +97,7 @@ enum Command {
     Puzzles(puzzles::PuzzlesArgs),
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli) -> Result<(), error::CliError> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Moves(a) => moves::run(a),

@@ -1,5 +1,6 @@
 //! `moves`: the legal moves of a position, and the outcome when the game is over.
 
+use crate::error::CliError;
 use crate::args::GameArg;
 use ludus_rules::AnyGame;
 
@@ -10,7 +11,7 @@ pub struct MovesArgs {
 }
 
 /// Prints each legal move, then the outcome if there is one.
-pub fn run(args: MovesArgs) -> Result<(), String> {
+pub fn run(args: MovesArgs) -> Result<(), CliError> {
     let game = AnyGame::from_position(args.game.position()?);
     let pos = game.position();
     for mv in game.legal_moves() {

@@ -1,5 +1,6 @@
 //! `perft`: counts the move sequences of a given number of plies from a position.
 
+use crate::error::CliError;
 use crate::args::GameArg;
 
 #[derive(clap::Args, Debug)]
@@ -15,7 +16,7 @@ pub struct PerftArgs {
 }
 
 /// Prints the count (or the count under each root move, then the total).
-pub fn run(args: PerftArgs) -> Result<(), String> {
+pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let pos = args.game.position()?;
     if args.divide {
         let mut total = 0;

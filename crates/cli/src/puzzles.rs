@@ -6,6 +6,7 @@
 //! (see `ludus_ai::puzzle`). `verify` re-checks every puzzle of a file, independently of the
 //! generator, and prints each failure with the puzzle's id.
 
+use crate::error::CliError;
 use crate::args::parse_variant;
 use ludus_ai::Tablebase;
 use ludus_ai::puzzle::{self, generate, verify};
@@ -81,16 +82,14 @@ enum PuzzlesCommand {
     },
 }
 
-fn open_tables(dir: Option<PathBuf>, build: Option<u32>) -> Result<Option<Arc<Tablebase>>, String> {
+fn open_tables(dir: Option<PathBuf>, build: Option<u32>) -> Result<Option<Arc<Tablebase>>, CliError> {
     if let Some(n) = build {
-        return ludus_ai::tablebase::generate(n, None, |_| {})
-            .map(|t| Some(Arc::new(t)))
-            .map_err(|e| e.to_string());
+        return Ok(Some(Arc::new(ludus_ai::tablebase::generate(n, None, |_| {})?)));
     }
-    dir.map(|d| Tablebase::open(&d).map(Arc::new).map_err(|e| format!("{}: {e}", d.display()))).transpose()
+    dir.map(|d| Tablebase::open(&d).map(Arc::new).map_err(|e| CliError::from(e).at(d.display()))).transpose()
 }
 
-pub fn run(args: PuzzlesArgs) -> Result<(), String> {
+pub fn run(args: PuzzlesArgs) -> Result<(), CliError> {
     match args.command {
         PuzzlesCommand::Generate {
             variant,
@@ -152,7 +151,7 @@ pub fn run(args: PuzzlesArgs) -> Result<(), String> {
             });
             let json = puzzle::to_json(&puzzles);
             match &out {
-                Some(path) => std::fs::write(path, &json).map_err(|e| format!("{}: {e}", path.display()))?,
+                Some(path) => std::fs::write(path, &json).map_err(CliError::write(path))?,
                 None => print!("{json}"),
             }
             let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
@@ -177,8 +176,8 @@ pub fn run(args: PuzzlesArgs) -> Result<(), String> {
             Ok(())
         }
         PuzzlesCommand::Verify { file, fast, tablebase, tables } => {
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let puzzles = puzzle::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            let text = std::fs::read_to_string(&file).map_err(CliError::read(&file))?;
+            let puzzles = puzzle::from_json(&text).map_err(|e| CliError::from(e).at(file.display()))?;
             let tb = open_tables(tablebase, tables)?;
             let t0 = Instant::now();
             let mut failed = 0;
@@ -206,7 +205,7 @@ pub fn run(args: PuzzlesArgs) -> Result<(), String> {
                 t0.elapsed().as_secs_f64()
             );
             if failed > 0 {
-                return Err(format!("{failed} puzzles failed verification"));
+                return Err(CliError::Failed(format!("{failed} puzzles failed verification")));
             }
             Ok(())
         }
@@ -215,7 +214,7 @@ pub fn run(args: PuzzlesArgs) -> Result<(), String> {
 
 /// The games of `arena --moves` outputs, replayed from `variant`'s start (games that do not
 /// replay are skipped with a warning).
-fn archive_games(variant: Variant, files: &[PathBuf]) -> Result<Vec<AnyGame>, String> {
+fn archive_games(variant: Variant, files: &[PathBuf]) -> Result<Vec<AnyGame>, CliError> {
     if files.is_empty() {
         return Ok(Vec::new());
     }

@@ -2,6 +2,7 @@
 //! --keeping`: each `game N: A first|A second ...` line and the `moves ...` line after it (the
 //! moves from the game's start, the random opening included). `sum` reads the game lines alone.
 
+use crate::error::CliError;
 use std::path::PathBuf;
 
 /// One game read from a file.
@@ -21,20 +22,20 @@ pub struct Record {
 }
 
 /// The games of every file, in order; an error names the file (and line).
-pub fn read_files(files: &[PathBuf]) -> Result<Vec<Record>, String> {
+pub fn read_files(files: &[PathBuf]) -> Result<Vec<Record>, CliError> {
     let mut records = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = std::fs::read_to_string(file).map_err(CliError::read(file))?;
         records.extend(read_records(&file.display().to_string(), &text)?);
     }
     if records.is_empty() {
-        return Err("no games found: the files must be `arena --moves` outputs".to_string());
+        return Err(CliError::Failed("no games found: the files must be `arena --moves` outputs".to_string()));
     }
     Ok(records)
 }
 
 /// The games of one `arena --moves` output. Lines of other kinds are skipped.
-pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
+pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, CliError> {
     let mut out = Vec::new();
     let mut header: Option<(usize, &str)> = None;
     for (n, line) in text.lines().enumerate() {
@@ -43,7 +44,9 @@ pub fn read_records(file: &str, text: &str) -> Result<Vec<Record>, String> {
             header = Some((line_no, line));
         } else if let Some(moves) = line.trim_start().strip_prefix("moves ") {
             let Some((h, game)) = header.take() else {
-                return Err(format!("{file}:{line_no}: a moves line without its game line before it"));
+                return Err(CliError::Failed(format!(
+                    "{file}:{line_no}: a moves line without its game line before it"
+                )));
             };
             let g = GameLine::parse(game);
             out.push(Record {

@@ -8,6 +8,7 @@
 //! The values are those of the endgame tables: a repetition, and play that never ends, are
 //! draws, and the 50-ply no-capture counter is ignored.
 
+use crate::error::CliError;
 use crate::args::thousands;
 use ludus_ai::solve::check::{check_book, check_text};
 use ludus_ai::solve::{
@@ -92,20 +93,20 @@ pub struct SolveArgs {
     book_solve_nodes: u64,
 }
 
-pub fn run(args: SolveArgs) -> Result<(), String> {
+pub fn run(args: SolveArgs) -> Result<(), CliError> {
     let tb = match &args.tables {
-        Some(dir) => Some(Arc::new(Tablebase::open(dir).map_err(|e| e.to_string())?)),
+        Some(dir) => Some(Arc::new(Tablebase::open(dir)?)),
         None => None,
     };
     if let Some(file) = &args.check {
         let text =
-            std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            std::fs::read_to_string(file).map_err(CliError::read(file))?;
         if text.starts_with(book_proof::FIRST_LINE) {
             let Some(path) = &args.compare_book else {
-                return Err(format!(
+                return Err(CliError::Usage(format!(
                     "{}: a book's proof is checked against its book: give --compare-book BOOK",
                     file.display()
-                ));
+                )));
             };
             return check_book_proof(file, &text, path, tb.as_deref());
         }
@@ -123,11 +124,11 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
     }
     let root = match &args.position {
         None => Position::start(),
-        Some(s) => Position::parse(s).map_err(|e| format!("bad position '{s}': {e}"))?,
+        Some(s) => Position::parse(s).map_err(CliError::position(s))?,
     };
     let table = match &args.state {
         Some(path) if path.exists() => {
-            let t = SolvedTable::load(path).map_err(|e| e.to_string())?;
+            let t = SolvedTable::load(path)?;
             println!(
                 "state {}: {} positions solved{}",
                 path.display(),
@@ -161,7 +162,7 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         return Ok(());
     }
     if root.outcome(false).is_some() {
-        return Err(format!("{root}: the game is over, there are no first moves"));
+        return Err(CliError::Failed(format!("{root}: the game is over, there are no first moves")));
     }
     let mut table = table;
     let mut results = Vec::new();
@@ -194,22 +195,22 @@ fn solve_one(
     tb: Option<Arc<Tablebase>>,
     table: SolvedTable,
     cert_path: &Path,
-) -> Result<(Option<(Value, u64)>, SolvedTable), String> {
+) -> Result<(Option<(Value, u64)>, SolvedTable), CliError> {
     let side = if pos.side_to_move() == Side::First { "White" } else { "Black" };
     println!("solving {pos} ({side} to move)");
     let start = Instant::now();
     let mut solver = Solver::new(pos, tb, table, args.max_graph);
     let (mut last_progress, mut last_save) = (Instant::now(), Instant::now());
     let nodes_at_start = solver.stats().nodes;
-    let save = |solver: &Solver| -> Result<(), String> {
+    let save = |solver: &Solver| -> Result<(), CliError> {
         match &args.state {
-            Some(path) => solver.save(path).map_err(|e| e.to_string()),
+            Some(path) => Ok(solver.save(path)?),
             None => Ok(()),
         }
     };
     let outcome = loop {
         let left = args.max_nodes.saturating_sub(solver.stats().nodes - nodes_at_start).max(1);
-        let status = solver.step(left.min(20_000)).map_err(|e| e.to_string())?;
+        let status = solver.step(left.min(20_000))?;
         let stats = solver.stats();
         if last_progress.elapsed().as_secs() >= args.progress_every {
             progress(&solver, &stats, start);
@@ -255,7 +256,7 @@ fn solve_one(
         Ok(cert) => {
             let lines: usize = cert.strategies.iter().map(|s| s.nodes.len()).sum();
             std::fs::write(cert_path, cert.to_text())
-                .map_err(|e| format!("cannot write {}: {e}", cert_path.display()))?;
+                .map_err(CliError::write(cert_path))?;
             println!("certificate: {} ({} positions)", cert_path.display(), thousands(lines as u64));
         }
         Err(e) => println!("no certificate: {e}"),
@@ -264,10 +265,10 @@ fn solve_one(
 }
 
 /// `--compare-book`: the book against a certificate already checked.
-fn compare_book(cert: &Path, text: &str, path: &Path) -> Result<(), String> {
-    let cert_read = certificate::Certificate::parse(text).map_err(|e| format!("{}: {e}", cert.display()))?;
+fn compare_book(cert: &Path, text: &str, path: &Path) -> Result<(), CliError> {
+    let cert_read = certificate::Certificate::parse(text).map_err(|e| CliError::from(e).at(cert.display()))?;
     let book = read_book(path)?;
-    let compared = book.agrees_with(&cert_read).map_err(|e| format!("{}: {e}", path.display()))?;
+    let compared = book.agrees_with(&cert_read).map_err(|e| CliError::from(e).at(path.display()))?;
     println!(
         "{}: {} of its {} positions are in the strategies of {}, and agree with them",
         path.display(),
@@ -279,9 +280,9 @@ fn compare_book(cert: &Path, text: &str, path: &Path) -> Result<(), String> {
 }
 
 /// The solved-position table of `--state`, or an empty one.
-fn state_or_empty(args: &SolveArgs) -> Result<SolvedTable, String> {
+fn state_or_empty(args: &SolveArgs) -> Result<SolvedTable, CliError> {
     match &args.state {
-        Some(path) if path.exists() => SolvedTable::load(path).map_err(|e| e.to_string()),
+        Some(path) if path.exists() => Ok(SolvedTable::load(path)?),
         _ => Ok(SolvedTable::new()),
     }
 }
@@ -297,17 +298,17 @@ fn short_solves(args: &SolveArgs) -> build::BuildLimits {
     }
 }
 
-fn read_book(path: &Path) -> Result<book::Book, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    book::Book::from_bytes(&bytes, &path.display().to_string()).map_err(|e| e.to_string())
+fn read_book(path: &Path) -> Result<book::Book, CliError> {
+    let bytes = std::fs::read(path).map_err(CliError::read(path))?;
+    Ok(book::Book::from_bytes(&bytes, &path.display().to_string())?)
 }
 
 /// `--check PROOF --compare-book BOOK`: every entry of the book backed by the proof.
-fn check_book_proof(file: &Path, text: &str, path: &Path, tb: Option<&Tablebase>) -> Result<(), String> {
+fn check_book_proof(file: &Path, text: &str, path: &Path, tb: Option<&Tablebase>) -> Result<(), CliError> {
     let start = Instant::now();
-    let proof = book_proof::BookProof::parse(text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let proof = book_proof::BookProof::parse(text).map_err(|e| CliError::from(e).at(file.display()))?;
     let book = read_book(path)?;
-    let report = check_book(&book, &proof, tb).map_err(|e| format!("{}: {e}", file.display()))?;
+    let report = check_book(&book, &proof, tb).map_err(|e| CliError::from(e).at(file.display()))?;
     let s = &report.strategies;
     println!("{RULES_NOTE}");
     println!(
@@ -325,7 +326,7 @@ fn check_book_proof(file: &Path, text: &str, path: &Path, tb: Option<&Tablebase>
 }
 
 /// `--prove-book`: writes the proof of a book.
-fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
+fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Result<(), CliError> {
     let book = read_book(path)?;
     let mut table = state_or_empty(args)?;
     let limits = short_solves(args);
@@ -354,17 +355,17 @@ fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Resu
         }
     });
     if let Some(state) = &args.state {
-        table.save(state, None).map_err(|e| e.to_string())?;
+        table.save(state, None)?;
     }
-    let (proof, proven, stats) = result.map_err(|e| e.to_string())?;
+    let (proof, proven, stats) = result?;
     let text = proof.to_text();
     std::fs::write(&args.certificate, &text)
-        .map_err(|e| format!("cannot write {}: {e}", args.certificate.display()))?;
+        .map_err(CliError::write(&args.certificate))?;
     if proven.len() < book.len() {
         // The proof is of the entries proven: write them as a book of their own.
         let kept = PathBuf::from(format!("{}.lbk", args.certificate.display()));
         std::fs::write(&kept, proven.to_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", kept.display()))?;
+            .map_err(CliError::write(&kept))?;
         let left: Vec<String> = book
             .entries()
             .iter()
@@ -397,7 +398,7 @@ fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Resu
 }
 
 /// `--keeping`: judges player A's moves in arena records.
-fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
+fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), CliError> {
     let records = crate::records::read_files(&args.keeping)?;
     let mut table = state_or_empty(args)?;
     let limits = short_solves(args);
@@ -419,11 +420,11 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), String> {
         let mut first_seen = false;
         let mut pos = Position::start();
         for (ply, text) in r.moves.iter().enumerate() {
-            let mv = pos.parse_move(text).map_err(|e| format!("{}: move {} '{text}': {e}", r.at, ply + 1))?;
+            let mv = pos.parse_move(text).map_err(|e| CliError::bad_move(Some(ply + 1), text)(e).at(&r.at))?;
             // The random opening's moves are nobody's choice.
             if ply >= r.opening && pos.side_to_move() == a_side && pos.legal_moves().len() > 1 {
                 judged += 1;
-                let j = build::judge(&pos, &mv, tb.clone(), &mut table, &limits).map_err(|e| e.to_string())?;
+                let j = build::judge(&pos, &mv, tb.clone(), &mut table, &limits)?;
                 if let Some(v) = j.value {
                     known += 1;
                     if !first_seen {
@@ -494,7 +495,7 @@ fn write_book(
     root: &Position,
     tb: Option<Arc<Tablebase>>,
     mut table: SolvedTable,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let start = Instant::now();
     let limits = build::BuildLimits {
         max_plies: args.book_plies,
@@ -526,9 +527,9 @@ fn write_book(
             last = Instant::now();
         }
     })
-    .map_err(|e| e.to_string())?;
+    ?;
     let bytes = book.to_bytes();
-    std::fs::write(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(path, &bytes).map_err(CliError::write(path))?;
     let values = |v: Value| book.entries().iter().filter(|(_, e)| e.value == v).count() as u64;
     println!(
         "book: {} ({} positions: {} draws, {} White wins, {} Black wins; to ply {}; {} bytes), {} visited with the value unknown, {} solver runs, {:.1} s",
@@ -544,7 +545,7 @@ fn write_book(
         start.elapsed().as_secs_f64()
     );
     if let Some(state) = &args.state {
-        table.save(state, None).map_err(|e| e.to_string())?;
+        table.save(state, None)?;
     }
     Ok(())
 }
@@ -571,8 +572,8 @@ fn progress(solver: &Solver, s: &SolveStats, start: Instant) {
     );
 }
 
-fn check(file: &Path, text: &str, tb: Option<&Tablebase>) -> Result<(), String> {
-    let report = check_text(text, tb).map_err(|e| format!("{}: {e}", file.display()))?;
+fn check(file: &Path, text: &str, tb: Option<&Tablebase>) -> Result<(), CliError> {
+    let report = check_text(text, tb).map_err(|e| CliError::from(e).at(file.display()))?;
     let claim = report.claim.map_or("?".to_string(), |v| v.to_string());
     println!("{RULES_NOTE}");
     println!(

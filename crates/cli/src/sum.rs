@@ -4,6 +4,7 @@
 //! between the same two players; each game's result is read from its `game N:` line (the
 //! tables' side of it is `tablebase replay`'s).
 
+use crate::error::CliError;
 use crate::records::GameLine;
 use crate::tally::{Tally, by_colour};
 use std::collections::HashSet;
@@ -28,7 +29,7 @@ struct MatchFile {
 }
 
 /// Reads one `arena` output; `name` names it in errors.
-fn read_match(name: &str, text: &str) -> Result<MatchFile, String> {
+fn read_match(name: &str, text: &str) -> Result<MatchFile, CliError> {
     let first = text.lines().next().unwrap_or("");
     let players = first
         .strip_prefix("arena ")
@@ -39,7 +40,9 @@ fn read_match(name: &str, text: &str) -> Result<MatchFile, String> {
             Some(format!("{game}: A = {a}, B = {b}"))
         })
         .ok_or_else(|| {
-            format!("{name}:1: not the output of `ludus-cli arena` (it begins `arena GAME: A = ...`)")
+            CliError::Failed(format!(
+                "{name}:1: not the output of `ludus-cli arena` (it begins `arena GAME: A = ...`)"
+            ))
         })?;
     let mut games = Vec::new();
     let mut openings = Vec::new();
@@ -49,25 +52,25 @@ fn read_match(name: &str, text: &str) -> Result<MatchFile, String> {
         }
         let g = GameLine::parse(line);
         let points =
-            g.a_points.ok_or_else(|| format!("{name}:{}: the game's result does not read", n + 1))?;
+            g.a_points.ok_or_else(|| CliError::Failed(format!("{name}:{}: the game's result does not read", n + 1)))?;
         games.push((f64::from(points), g.a_first));
         openings.push(g.opening.to_string());
     }
     if games.is_empty() {
-        return Err(format!("{name}: no game lines (was the match run with --quiet?)"));
+        return Err(CliError::Failed(format!("{name}: no game lines (was the match run with --quiet?)")));
     }
     Ok(MatchFile { players, games, openings })
 }
 
 /// The summary of `matches` (name and contents), as printed.
-fn summary(matches: &[(String, MatchFile)]) -> Result<String, String> {
-    let (first_name, first) = matches.first().ok_or("no files")?;
+fn summary(matches: &[(String, MatchFile)]) -> Result<String, CliError> {
+    let (first_name, first) = matches.first().ok_or_else(|| CliError::Failed("no files".to_string()))?;
     for (name, m) in &matches[1..] {
         if m.players != first.players {
-            return Err(format!(
+            return Err(CliError::Failed(format!(
                 "{name} is a match of {}, {first_name} of {}: only matches of the same game and players add up",
                 m.players, first.players
-            ));
+            )));
         }
     }
     let mut out = String::new();
@@ -88,11 +91,11 @@ fn summary(matches: &[(String, MatchFile)]) -> Result<String, String> {
     Ok(out)
 }
 
-pub fn run(args: SumArgs) -> Result<(), String> {
+pub fn run(args: SumArgs) -> Result<(), CliError> {
     let mut matches = Vec::new();
     for file in &args.files {
         let name = file.display().to_string();
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+        let text = std::fs::read_to_string(file).map_err(CliError::read(file))?;
         matches.push((name.clone(), read_match(&name, &text)?));
     }
     print!("{}", summary(&matches)?);
@@ -133,12 +136,12 @@ A (hard) vs B (uct:8000): +2 =2 -0  score 75.0%\n";
             ("one".to_string(), read_match("one", ONE).unwrap()),
             ("two".to_string(), read_match("two", &other).unwrap()),
         ];
-        let err = summary(&matches).unwrap_err();
+        let err = summary(&matches).unwrap_err().to_string();
         assert!(err.contains("two is a match of alquerque: A = hard, B = medium"), "{err}");
-        assert!(read_match("x", "hello\n").unwrap_err().contains("x:1: not the output"));
+        assert!(read_match("x", "hello\n").unwrap_err().to_string().contains("x:1: not the output"));
         let quiet = ONE.lines().filter(|l| !l.starts_with("game")).collect::<Vec<_>>().join("\n");
-        assert!(read_match("q", &quiet).unwrap_err().contains("--quiet"));
+        assert!(read_match("q", &quiet).unwrap_err().to_string().contains("--quiet"));
         let bad = ONE.replace("A first  1-0", "A first  ?");
-        assert!(read_match("b", &bad).unwrap_err().contains("b:6: the game's result does not read"));
+        assert!(read_match("b", &bad).unwrap_err().to_string().contains("b:6: the game's result does not read"));
     }
 }

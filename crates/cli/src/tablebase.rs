@@ -3,6 +3,7 @@
 //! each first reached them, and who then made a move they call a mistake; `arena --tablebase`
 //! prints the same for its own games).
 
+use crate::error::CliError;
 use crate::args::thousands;
 use ludus_ai::tablebase::index::{self, Material};
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
@@ -79,7 +80,7 @@ enum TablebaseCommand {
     },
 }
 
-pub fn run(args: TablebaseArgs) -> Result<(), String> {
+pub fn run(args: TablebaseArgs) -> Result<(), CliError> {
     match args.command {
         TablebaseCommand::Build { max_pieces, out, threads } => {
             build(max_pieces, out.unwrap_or_else(default_dir), threads)
@@ -90,14 +91,14 @@ pub fn run(args: TablebaseArgs) -> Result<(), String> {
     }
 }
 
-fn bench(dir: PathBuf, probes: u32, seed: u64) -> Result<(), String> {
+fn bench(dir: PathBuf, probes: u32, seed: u64) -> Result<(), CliError> {
     let open = |stream_above: u64| Tablebase::open(&dir).map(|tb| tb.stream_above(stream_above));
     let (memory, streamed) =
-        (open(u64::MAX).map_err(|e| e.to_string())?, open(0).map_err(|e| e.to_string())?);
+        (open(u64::MAX)?, open(0)?);
     let top = memory.max_pieces();
     let materials: Vec<Material> = memory.materials().into_iter().filter(|m| m.total() == top).collect();
     if materials.is_empty() {
-        return Err(format!("no tables in {}", dir.display()));
+        return Err(CliError::Failed(format!("no tables in {}", dir.display())));
     }
     println!(
         "tables of {top} pieces in {}: {}",
@@ -108,7 +109,7 @@ fn bench(dir: PathBuf, probes: u32, seed: u64) -> Result<(), String> {
         let start = Instant::now();
         let mut bytes = 0;
         for &m in &materials {
-            bytes += tb.table(m).map_err(|e| e.to_string())?.map_or(0, |t| t.stats().bytes);
+            bytes += tb.table(m)?.map_or(0, |t| t.stats().bytes);
         }
         let secs = start.elapsed().as_secs_f64();
         println!("open and check, {name}: {} bytes in {secs:.1} s", thousands(bytes));
@@ -126,7 +127,7 @@ fn bench(dir: PathBuf, probes: u32, seed: u64) -> Result<(), String> {
         let start = Instant::now();
         let mut got = Vec::with_capacity(positions.len());
         for pos in &positions {
-            got.push(tb.try_probe(pos).map_err(|e| e.to_string())?);
+            got.push(tb.try_probe(pos)?);
         }
         let nanos = start.elapsed().as_nanos() as f64 / f64::from(probes);
         println!(
@@ -136,20 +137,20 @@ fn bench(dir: PathBuf, probes: u32, seed: u64) -> Result<(), String> {
         if values.is_empty() {
             values = got;
         } else if values != got {
-            return Err("the streamed tables disagree with the tables in memory".into());
+            return Err(CliError::Failed("the streamed tables disagree with the tables in memory".into()));
         }
     }
     Ok(())
 }
 
-fn replay(files: &[PathBuf], dir: PathBuf) -> Result<(), String> {
+fn replay(files: &[PathBuf], dir: PathBuf) -> Result<(), CliError> {
     let records = crate::records::read_files(files)?;
-    let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
+    let tb = Tablebase::open(&dir)?;
     let mut traces = Vec::with_capacity(records.len());
     for r in &records {
         let mut game = Game::new(Position::start());
         for mv in &r.moves {
-            game.play_str(mv).map_err(|e| format!("{}: move '{mv}': {e}", r.at))?;
+            game.play_str(mv).map_err(|e| CliError::bad_move(None, mv)(e).at(&r.at))?;
         }
         let a_side = if r.a_first { Side::First } else { Side::Second };
         let score_a = game.outcome().map_or(0.5, |o| result_for(&o, a_side));
@@ -160,7 +161,7 @@ fn replay(files: &[PathBuf], dir: PathBuf) -> Result<(), String> {
     Ok(())
 }
 
-fn build(n: u32, dir: PathBuf, threads: Option<u32>) -> Result<(), String> {
+fn build(n: u32, dir: PathBuf, threads: Option<u32>) -> Result<(), CliError> {
     let threads =
         threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
     println!(
@@ -191,7 +192,7 @@ fn build(n: u32, dir: PathBuf, threads: Option<u32>) -> Result<(), String> {
             thousands(s.bytes)
         );
     })
-    .map_err(|e| e.to_string())?;
+    ?;
     println!(
         "total: {} positions, {} bytes in {}, {:.1} s",
         thousands(positions),
@@ -202,19 +203,19 @@ fn build(n: u32, dir: PathBuf, threads: Option<u32>) -> Result<(), String> {
     Ok(())
 }
 
-fn probe(s: &str, dir: PathBuf) -> Result<(), String> {
-    let pos = Position::parse(s).map_err(|e| format!("bad position '{s}': {e}"))?;
-    let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
+fn probe(s: &str, dir: PathBuf) -> Result<(), CliError> {
+    let pos = Position::parse(s).map_err(CliError::position(s))?;
+    let tb = Tablebase::open(&dir)?;
     let side = pos.side_to_move();
-    let Some(value) = tb.try_probe(&pos).map_err(|e| e.to_string())? else {
+    let Some(value) = tb.try_probe(&pos)? else {
         let m = pos.material();
-        return Err(format!(
+        return Err(CliError::Failed(format!(
             "not covered: no table for {} White and {} Black pieces in {} (it has up to {} pieces)",
             m[0],
             m[1],
             dir.display(),
             tb.max_pieces()
-        ));
+        )));
     };
     let mut line = value.describe(side);
     if let Some(outcome) = pos.outcome(false) {
@@ -223,7 +224,7 @@ fn probe(s: &str, dir: PathBuf) -> Result<(), String> {
         // A corrupt table of a smaller material shows here.
         let values = tb.move_values(&pos);
         for m in pos.legal_moves() {
-            tb.try_probe(&pos.play_unchecked(&m)).map_err(|e| e.to_string())?;
+            tb.try_probe(&pos.play_unchecked(&m))?;
         }
         match values.as_deref().and_then(tablebase::best_of) {
             Some((mv, _)) => {

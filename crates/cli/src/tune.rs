@@ -3,6 +3,7 @@
 //! the start under the rules, which give each its result. Every fifth game is held out: its error is printed beside the tuned one's, as a check that
 //! the weights learned the games and not their noise.
 
+use crate::error::CliError;
 use crate::args::{apply_sets, parse_variant};
 use crate::records::{Record, read_files};
 use ludus_ai::eval::SearchGame;
@@ -43,13 +44,13 @@ pub struct TuneArgs {
     above: u32,
 }
 
-pub fn run(args: TuneArgs) -> Result<(), String> {
+pub fn run(args: TuneArgs) -> Result<(), CliError> {
     let records = read_files(&args.files)?;
     let mut params = Level::Hard.params();
     apply_sets(&mut params, &args.sets)?;
     let tb = match &args.tablebase {
-        Some(_) if args.variant.is_latrunculi() => return Err("--tablebase is for Alquerque".to_string()),
-        Some(dir) => Some(Tablebase::open(dir).map_err(|e| e.to_string())?),
+        Some(_) if args.variant.is_latrunculi() => return Err(CliError::Usage("--tablebase is for Alquerque".to_string())),
+        Some(dir) => Some(Tablebase::open(dir)?),
         None => None,
     };
     let skip = args.skip_plies.unwrap_or(if args.variant.is_latrunculi() { 6 } else { 10 });
@@ -83,13 +84,13 @@ fn samples<P: SearchGame>(
     records: &[Record],
     how: &Labels,
     start: P,
-) -> Result<(Vec<Sample<P>>, Vec<Sample<P>>), String> {
+) -> Result<(Vec<Sample<P>>, Vec<Sample<P>>), CliError> {
     let ctx = start.context();
     let (mut train, mut held) = (Vec::new(), Vec::new());
     for (i, r) in records.iter().enumerate() {
         let mut game = Game::new(start);
         for mv in &r.moves {
-            game.play_str(mv).map_err(|e| format!("{}: move '{mv}': {e}", r.at))?;
+            game.play_str(mv).map_err(|e| CliError::bad_move(None, mv)(e).at(&r.at))?;
         }
         let Some(outcome) = game.outcome() else {
             // Stopped by the arena's ply limit: no result to learn from.
@@ -127,9 +128,9 @@ fn report<P: SearchGame>(
     params: Params,
     weights: Weights,
     prefix: &str,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let Some(first) = train.first() else {
-        return Err("no quiet positions to tune on after the skipped plies".to_string());
+        return Err(CliError::Failed("no quiet positions to tune on after the skipped plies".to_string()));
     };
     let ctx = first.pos.context();
     let k = tune::fit_k(train, &ctx, &params);

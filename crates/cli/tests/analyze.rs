@@ -19,8 +19,8 @@ fn moves_give_the_search_the_history() {
     // The position reached is printed (Black to move, both kings back on d6 and e2).
     let reached = text.lines().find_map(|l| l.strip_prefix("position ")).expect("the position");
     assert_eq!(reached, "bbbbbbbb/8/3B4/8/8/8/4R3/rrrrrrrr b 7", "{text}");
-    // An illegal move in the list: a clear error, exit code 2.
+    // An illegal move in the list: a clear error, exit code 1 (a failure, not a usage error).
     let out = cli(&["analyze", "latrunculi-quick", "--moves", "e2-e3 e3-e4", "--depth", "2"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("move 2 'e3-e4'"), "{out:?}");
 }

@@ -1,5 +1,5 @@
 //! The command line: `--help` everywhere exits 0; bad arguments print an error on standard
-//! error and exit with code 2; a reader that stops early ends the command without a panic.
+//! error and exit with code 2, failures of a command asked properly with code 1; a reader that stops early ends the command without a panic.
 
 use std::process::{Command, Output};
 
@@ -43,10 +43,8 @@ fn bad_arguments_exit_2() {
         &["perft", "latrunculi", "65"],
         &["perft", "chess", "2"],
         &["perft", "alquerque", "2", "--bogus"],
-        &["moves", "alquerque", "--position", "BBBBB/BBBBB w"],
         &["analyze", "alquerque", "--depth", "0"],
         &["analyze", "alquerque", "--level", "grandmaster"],
-        &["analyze", "alquerque", "--moves", "a1-a2"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy"],
         &["arena", "alquerque", "--a", "hard", "--b", "uct:x", "--games", "2"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "0"],
@@ -57,8 +55,6 @@ fn bad_arguments_exit_2() {
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--set-a", "lat.piece=1"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--set-a", "draw_hope=x"],
         &["arena", "alquerque", "--a", "uct:10", "--b", "easy", "--games", "2", "--set-a", "draw_hope=1"],
-        &["endgames", "latrunculi", "--suite", "/nonexistent/suite.txt"],
-        &["endgames", "alquerque", "--tablebase", "/nonexistent/tables"],
         &["arena", "latrunculi", "--a", "hard", "--b", "easy", "--games", "2", "--tablebase", "x"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--max-plies", "0"],
         &["arena", "alquerque", "--a", "hard", "--b", "easy", "--games", "2", "--set-a", "opening_plies=-1"],
@@ -69,6 +65,22 @@ fn bad_arguments_exit_2() {
         let out = cli(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// A command asked properly that fails (a bad position or move, a missing file): one line on
+/// standard error and exit code 1, not clap's 2.
+#[test]
+fn failures_exit_1() {
+    for args in [
+        &["moves", "alquerque", "--position", "BBBBB/BBBBB w"][..],
+        &["analyze", "alquerque", "--moves", "a1-a2"],
+        &["endgames", "latrunculi", "--suite", "/nonexistent/suite.txt"],
+        &["endgames", "alquerque", "--tablebase", "/nonexistent/tables"],
+    ] {
+        let out = cli(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{args:?}: {out:?}");
     }
 }
 

@@ -51,18 +51,18 @@ fn solve_resume_and_check() {
     assert!(out.status.success(), "{out:?}");
     assert!(stdout(&out).contains("certificate valid: draw"), "{out:?}");
 
-    // A changed file, a truncated one, one checked without its tables: exit code 2, one line.
+    // A changed file, a truncated one, one checked without its tables: exit code 1, one line.
     let text = std::fs::read_to_string(&cert).unwrap();
     let bad = path("bad.cert");
     std::fs::write(&bad, text.replacen(" = ", " =  ", 1)).unwrap();
     let out = cli(&["solve", "--check", &bad, "--tables", &tables]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{out:?}");
     std::fs::write(&bad, &text[..text.len() / 3]).unwrap();
     let out = cli(&["solve", "--check", &bad, "--tables", &tables]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let out = cli(&["solve", "--check", &cert]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{out:?}");
 
     // --children: every first move gets a value.
@@ -133,14 +133,14 @@ fn solve_resume_and_check() {
     let fewer = ludus_ai::solve::book::Book::from_entries(read.entries()[1..].iter().copied());
     std::fs::write(&other, fewer.to_bytes()).unwrap();
     let out = cli(&["solve", "--check", &proof, "--tables", &tables, "--compare-book", &other]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("another book"), "{out:?}");
 
     let mut bad = bytes.clone();
     bad[20] ^= 1;
     std::fs::write(path("bad.lbk"), &bad).unwrap();
     let out = cli_words("arena alquerque --a hard --b random --games 2 --book", &[&path("bad.lbk")]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{out:?}");
 
     // --keeping: A's moves in an arena's games, judged.
@@ -171,7 +171,7 @@ fn solve_resume_and_check() {
         &["solve", "--check", "/nonexistent-file"],
     ] {
         let out = cli(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
