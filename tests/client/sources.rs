@@ -86,7 +86,8 @@ fn tokens(text: &str) -> Vec<String> {
         } else if c == '\'' {
             // A character ('x', '\n', '\u{..}') or a lifetime ('a).
             if next == Some('\\') {
-                i += 2;
+                // Past the quote, the backslash and the escaped character ('\'', '\u{..}').
+                i += 3;
                 while i < chars.len() && chars[i] != '\'' {
                     i += 1;
                 }
@@ -241,7 +242,8 @@ pub fn code_paths(text: &str) -> Vec<CodePath> {
             "self" => Some(Anchor::SelfModule),
             _ => None,
         };
-        let (Some(mut anchor), false, Some("::")) = (anchor, after_path, tokens.get(i + 1).map(String::as_str))
+        let (Some(mut anchor), false, Some("::")) =
+            (anchor, after_path, tokens.get(i + 1).map(String::as_str))
         else {
             i += 1;
             continue;
@@ -267,9 +269,12 @@ pub fn code_paths(text: &str) -> Vec<CodePath> {
         let mut paths = Vec::new();
         tail(&tokens, &mut i, Vec::new(), &mut paths);
         let modules: Vec<String> = inline.iter().map(|(m, _)| m.clone()).collect();
-        out.extend(
-            paths.into_iter().map(|segments| CodePath { inline: modules.clone(), anchor, segments, reexport }),
-        );
+        out.extend(paths.into_iter().map(|segments| CodePath {
+            inline: modules.clone(),
+            anchor,
+            segments,
+            reexport,
+        }));
     }
     out
 }
@@ -297,7 +302,7 @@ use super::super::a::{b::{self, C}, d as e};
 const S: &str = "crate::not::a_path {";
 mod tests {
     use super::*;
-    fn f() { let c = '{'; self::g(); }
+    fn f() { let c = '{'; let q = '\''; self::g(); }
 }
 macro_rules! m { () => { $crate::h::I } }
 pub(crate) use crate::j::K;
@@ -309,13 +314,16 @@ pub(crate) use crate::j::K;
             format!("{kind}{}|{:?}|{}", p.inline.join("::"), p.anchor, p.segments.join("::"))
         })
         .collect();
-    assert_eq!(read, [
-        "|Super(2)|a::b",
-        "|Super(2)|a::b::C",
-        "|Super(2)|a::d",
-        "tests|Super(1)|",
-        "tests|SelfModule|g",
-        "|Crate|h::I",
-        "pub |Crate|j::K",
-    ]);
+    assert_eq!(
+        read,
+        [
+            "|Super(2)|a::b",
+            "|Super(2)|a::b::C",
+            "|Super(2)|a::d",
+            "tests|Super(1)|",
+            "tests|SelfModule|g",
+            "|Crate|h::I",
+            "pub |Crate|j::K",
+        ]
+    );
 }

@@ -2,8 +2,8 @@
 //! a stopped-and-resumed run.
 
 use ludus_ai::solve::certificate::{self, Certificate, Line};
-use ludus_ai::solve::prove;
 use ludus_ai::solve::check::{check, check_text};
+use ludus_ai::solve::prove;
 use ludus_ai::solve::{SolveStatus, SolvedTable, Solver, Value};
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
 use ludus_rules::alquerque::{FULL, Position};

@@ -1,8 +1,8 @@
 //! `ludus-cli analyze`: the engine's best move, score, depth, nodes, speed and principal
 //! variation for a position.
 
-use crate::error::CliError;
 use crate::args::{GameArg, parse_level};
+use crate::error::CliError;
 use ludus_ai::{AnySearch, Level, Limits, Tablebase};
 use ludus_rules::AnyGame;
 use std::sync::Arc;

@@ -1,8 +1,8 @@
 //! `ludus-cli arena`: two levels play a match from varied openings, colours alternating; the
 //! result with an Elo difference and its 95% margin.
 
-use crate::error::CliError;
 use crate::args::parse_variant;
+use crate::error::CliError;
 use crate::tablebase::{TableTrace, tables_summary};
 use crate::tally::{Tally, by_colour};
 use ludus_ai::level::Rng;
@@ -146,12 +146,16 @@ pub fn run(args: ArenaArgs) -> Result<(), CliError> {
     let max_plies = args.max_plies.map_or(MAX_PLIES, |n| n as usize);
     let show_moves = args.moves;
     let tb = match &args.tablebase {
-        Some(_) if variant.is_latrunculi() => return Err(CliError::Usage("--tablebase is for Alquerque".to_string())),
+        Some(_) if variant.is_latrunculi() => {
+            return Err(CliError::Usage("--tablebase is for Alquerque".to_string()));
+        }
         Some(dir) => Some(std::sync::Arc::new(ludus_ai::Tablebase::open(dir)?)),
         None => None,
     };
     let book = match &args.book {
-        Some(_) if variant.is_latrunculi() => return Err(CliError::Usage("--book is for Alquerque".to_string())),
+        Some(_) if variant.is_latrunculi() => {
+            return Err(CliError::Usage("--book is for Alquerque".to_string()));
+        }
         Some(path) => {
             let bytes = std::fs::read(path).map_err(CliError::read(path))?;
             let book = ludus_ai::solve::book::Book::from_bytes(&bytes, &path.display().to_string())?;

@@ -72,7 +72,8 @@ pub fn apply_sets(p: &mut ludus_ai::Params, sets: &[String]) -> Result<(), CliEr
             "variety" => s.variety = v,
             "opening_variety" => a.opening_variety = v,
             "opening_plies" => {
-                a.opening_plies = u32::try_from(v).map_err(|_| usage(kv, "plies cannot be negative".into()))?
+                a.opening_plies =
+                    u32::try_from(v).map_err(|_| usage(kv, "plies cannot be negative".into()))?
             }
             "complexity" => s.complexity = v,
             _ => match weight(p, k) {

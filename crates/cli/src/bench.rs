@@ -97,7 +97,8 @@ fn search_bench(quick: bool) -> Result<(), CliError> {
         let depth = if quick { depth - 2 } else { depth };
         let mut game = AnyGame::new(variant);
         for m in moves.split_whitespace() {
-            game.play_str(m).map_err(|e| CliError::from(e).at(format!("bench position {variant} '{moves}'")))?;
+            game.play_str(m)
+                .map_err(|e| CliError::from(e).at(format!("bench position {variant} '{moves}'")))?;
         }
         let run = match &game {
             AnyGame::Latrunculi(g) => {

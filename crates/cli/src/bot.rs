@@ -7,8 +7,8 @@
 //! the chat it hears, and answers the opponent's draw offers (declines them unless
 //! `--accept-draws`).
 
-use crate::error::CliError;
 use crate::args::{parse_level, parse_variant};
+use crate::error::CliError;
 use ludus_ai::{Level, Limits};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, Role, ServerMessage};
@@ -94,7 +94,8 @@ pub fn run(args: BotArgs) -> Result<(), CliError> {
     if let Some(api) = &args.api {
         config = config.api(api.clone());
     }
-    let mut client = Client::connect(config).map_err(|e| CliError::Network(format!("cannot connect: {e}")))?;
+    let mut client =
+        Client::connect(config).map_err(|e| CliError::Network(format!("cannot connect: {e}")))?;
     let started = Instant::now();
     let mut asked = false;
     let mut game: Option<(ludus_protocol::GameId, Side, AnyGame)> = None;

@@ -4,8 +4,8 @@
 //! to receiving the server's broadcast of it, which the server sends only once the move is on
 //! disk) as percentiles.
 
-use crate::error::CliError;
 use crate::args::parse_variant;
+use crate::error::CliError;
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, GameId, Role, ServerMessage};
 use ludus_rules::{AnyGame, Side, Variant};

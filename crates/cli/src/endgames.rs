@@ -10,8 +10,8 @@
 //!   endgame tables call won within the 50-ply counter; both sides play Hard with the tables, as
 //!   in the game; a success is the win, within the counter.
 
-use crate::error::CliError;
 use crate::args::parse_level;
+use crate::error::CliError;
 use ludus_ai::level::Rng;
 use ludus_ai::{AnySearch, Level, Limits, Tablebase, Wdl};
 use ludus_rules::alquerque::Position as AlqPosition;

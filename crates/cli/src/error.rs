@@ -3,9 +3,9 @@
 //! option takes), the code clap gives its own; 1 for every failure of a command asked properly
 //! (a missing file, an illegal move in a given game, a network error, a check that fails).
 
-use ludus_ai::tablebase::TbError;
 use ludus_ai::puzzle::PuzzleError;
 use ludus_ai::solve::SolveError;
+use ludus_ai::tablebase::TbError;
 use ludus_rules::{ParseError, RecordError};
 use std::fmt::Display;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `moves`: the legal moves of a position, and the outcome when the game is over.
 
-use crate::error::CliError;
 use crate::args::GameArg;
+use crate::error::CliError;
 use ludus_rules::AnyGame;
 
 #[derive(clap::Args, Debug)]

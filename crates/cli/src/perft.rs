@@ -1,7 +1,7 @@
 //! `perft`: counts the move sequences of a given number of plies from a position.
 
-use crate::error::CliError;
 use crate::args::GameArg;
+use crate::error::CliError;
 
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {

@@ -6,8 +6,8 @@
 //! (see `ludus_ai::puzzle`). `verify` re-checks every puzzle of a file, independently of the
 //! generator, and prints each failure with the puzzle's id.
 
-use crate::error::CliError;
 use crate::args::parse_variant;
+use crate::error::CliError;
 use ludus_ai::Tablebase;
 use ludus_ai::puzzle::{self, generate, verify};
 use ludus_rules::{AnyGame, Variant};

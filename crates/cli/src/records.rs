@@ -29,7 +29,9 @@ pub fn read_files(files: &[PathBuf]) -> Result<Vec<Record>, CliError> {
         records.extend(read_records(&file.display().to_string(), &text)?);
     }
     if records.is_empty() {
-        return Err(CliError::Failed("no games found: the files must be `arena --moves` outputs".to_string()));
+        return Err(CliError::Failed(
+            "no games found: the files must be `arena --moves` outputs".to_string(),
+        ));
     }
     Ok(records)
 }
@@ -117,6 +119,6 @@ mod tests {
         assert_eq!((second[0].opening, second[0].a_points), (0, Some(0.0)));
         let unknown = read_records("f", "game   8: A first  ? 3 plies\n  moves d2-c3\n").unwrap();
         assert_eq!(unknown[0].a_points, None);
-        assert!(read_records("f", "  moves d2-c3\n").unwrap_err().contains("f:1"));
+        assert!(read_records("f", "  moves d2-c3\n").unwrap_err().to_string().contains("f:1"));
     }
 }

@@ -8,8 +8,8 @@
 //! The values are those of the endgame tables: a repetition, and play that never ends, are
 //! draws, and the 50-ply no-capture counter is ignored.
 
-use crate::error::CliError;
 use crate::args::thousands;
+use crate::error::CliError;
 use ludus_ai::solve::check::{check_book, check_text};
 use ludus_ai::solve::{
     SolveStats, SolveStatus, SolvedTable, Solver, Value, book, book_proof, build, certificate, prove,
@@ -99,8 +99,7 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         None => None,
     };
     if let Some(file) = &args.check {
-        let text =
-            std::fs::read_to_string(file).map_err(CliError::read(file))?;
+        let text = std::fs::read_to_string(file).map_err(CliError::read(file))?;
         if text.starts_with(book_proof::FIRST_LINE) {
             let Some(path) = &args.compare_book else {
                 return Err(CliError::Usage(format!(
@@ -255,8 +254,7 @@ fn solve_one(
     match prove::extract(pos, value, solver.table(), solver.tablebase()) {
         Ok(cert) => {
             let lines: usize = cert.strategies.iter().map(|s| s.nodes.len()).sum();
-            std::fs::write(cert_path, cert.to_text())
-                .map_err(CliError::write(cert_path))?;
+            std::fs::write(cert_path, cert.to_text()).map_err(CliError::write(cert_path))?;
             println!("certificate: {} ({} positions)", cert_path.display(), thousands(lines as u64));
         }
         Err(e) => println!("no certificate: {e}"),
@@ -266,7 +264,8 @@ fn solve_one(
 
 /// `--compare-book`: the book against a certificate already checked.
 fn compare_book(cert: &Path, text: &str, path: &Path) -> Result<(), CliError> {
-    let cert_read = certificate::Certificate::parse(text).map_err(|e| CliError::from(e).at(cert.display()))?;
+    let cert_read =
+        certificate::Certificate::parse(text).map_err(|e| CliError::from(e).at(cert.display()))?;
     let book = read_book(path)?;
     let compared = book.agrees_with(&cert_read).map_err(|e| CliError::from(e).at(path.display()))?;
     println!(
@@ -359,13 +358,11 @@ fn prove_book(args: &SolveArgs, path: &Path, tb: Option<Arc<Tablebase>>) -> Resu
     }
     let (proof, proven, stats) = result?;
     let text = proof.to_text();
-    std::fs::write(&args.certificate, &text)
-        .map_err(CliError::write(&args.certificate))?;
+    std::fs::write(&args.certificate, &text).map_err(CliError::write(&args.certificate))?;
     if proven.len() < book.len() {
         // The proof is of the entries proven: write them as a book of their own.
         let kept = PathBuf::from(format!("{}.lbk", args.certificate.display()));
-        std::fs::write(&kept, proven.to_bytes())
-            .map_err(CliError::write(&kept))?;
+        std::fs::write(&kept, proven.to_bytes()).map_err(CliError::write(&kept))?;
         let left: Vec<String> = book
             .entries()
             .iter()
@@ -420,7 +417,8 @@ fn keeping(args: &SolveArgs, tb: Option<Arc<Tablebase>>) -> Result<(), CliError>
         let mut first_seen = false;
         let mut pos = Position::start();
         for (ply, text) in r.moves.iter().enumerate() {
-            let mv = pos.parse_move(text).map_err(|e| CliError::bad_move(Some(ply + 1), text)(e).at(&r.at))?;
+            let mv =
+                pos.parse_move(text).map_err(|e| CliError::bad_move(Some(ply + 1), text)(e).at(&r.at))?;
             // The random opening's moves are nobody's choice.
             if ply >= r.opening && pos.side_to_move() == a_side && pos.legal_moves().len() > 1 {
                 judged += 1;
@@ -526,8 +524,7 @@ fn write_book(
             );
             last = Instant::now();
         }
-    })
-    ?;
+    })?;
     let bytes = book.to_bytes();
     std::fs::write(path, &bytes).map_err(CliError::write(path))?;
     let values = |v: Value| book.entries().iter().filter(|(_, e)| e.value == v).count() as u64;

@@ -51,8 +51,9 @@ fn read_match(name: &str, text: &str) -> Result<MatchFile, CliError> {
             continue;
         }
         let g = GameLine::parse(line);
-        let points =
-            g.a_points.ok_or_else(|| CliError::Failed(format!("{name}:{}: the game's result does not read", n + 1)))?;
+        let points = g
+            .a_points
+            .ok_or_else(|| CliError::Failed(format!("{name}:{}: the game's result does not read", n + 1)))?;
         games.push((f64::from(points), g.a_first));
         openings.push(g.opening.to_string());
     }
@@ -142,6 +143,8 @@ A (hard) vs B (uct:8000): +2 =2 -0  score 75.0%\n";
         let quiet = ONE.lines().filter(|l| !l.starts_with("game")).collect::<Vec<_>>().join("\n");
         assert!(read_match("q", &quiet).unwrap_err().to_string().contains("--quiet"));
         let bad = ONE.replace("A first  1-0", "A first  ?");
-        assert!(read_match("b", &bad).unwrap_err().to_string().contains("b:6: the game's result does not read"));
+        assert!(
+            read_match("b", &bad).unwrap_err().to_string().contains("b:6: the game's result does not read")
+        );
     }
 }

@@ -3,8 +3,8 @@
 //! each first reached them, and who then made a move they call a mistake; `arena --tablebase`
 //! prints the same for its own games).
 
-use crate::error::CliError;
 use crate::args::thousands;
+use crate::error::CliError;
 use ludus_ai::tablebase::index::{self, Material};
 use ludus_ai::tablebase::{self, Tablebase, Wdl};
 use ludus_ai::tune::result_for;
@@ -93,8 +93,7 @@ pub fn run(args: TablebaseArgs) -> Result<(), CliError> {
 
 fn bench(dir: PathBuf, probes: u32, seed: u64) -> Result<(), CliError> {
     let open = |stream_above: u64| Tablebase::open(&dir).map(|tb| tb.stream_above(stream_above));
-    let (memory, streamed) =
-        (open(u64::MAX)?, open(0)?);
+    let (memory, streamed) = (open(u64::MAX)?, open(0)?);
     let top = memory.max_pieces();
     let materials: Vec<Material> = memory.materials().into_iter().filter(|m| m.total() == top).collect();
     if materials.is_empty() {
@@ -191,8 +190,7 @@ fn build(n: u32, dir: PathBuf, threads: Option<u32>) -> Result<(), CliError> {
             time,
             thousands(s.bytes)
         );
-    })
-    ?;
+    })?;
     println!(
         "total: {} positions, {} bytes in {}, {:.1} s",
         thousands(positions),

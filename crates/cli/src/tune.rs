@@ -3,8 +3,8 @@
 //! the start under the rules, which give each its result. Every fifth game is held out: its error is printed beside the tuned one's, as a check that
 //! the weights learned the games and not their noise.
 
-use crate::error::CliError;
 use crate::args::{apply_sets, parse_variant};
+use crate::error::CliError;
 use crate::records::{Record, read_files};
 use ludus_ai::eval::SearchGame;
 use ludus_ai::tune::{self, Sample, Weights};
@@ -49,7 +49,9 @@ pub fn run(args: TuneArgs) -> Result<(), CliError> {
     let mut params = Level::Hard.params();
     apply_sets(&mut params, &args.sets)?;
     let tb = match &args.tablebase {
-        Some(_) if args.variant.is_latrunculi() => return Err(CliError::Usage("--tablebase is for Alquerque".to_string())),
+        Some(_) if args.variant.is_latrunculi() => {
+            return Err(CliError::Usage("--tablebase is for Alquerque".to_string()));
+        }
         Some(dir) => Some(Tablebase::open(dir)?),
         None => None,
     };

@@ -65,7 +65,11 @@ fn build_then_probe() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("truncated") && err.lines().count() == 1, "{err}");
-    for args in [&["tablebase", "build", "--max-pieces", "1"][..], &["tablebase", "build"], &["tablebase", "frobnicate"]] {
+    for args in [
+        &["tablebase", "build", "--max-pieces", "1"][..],
+        &["tablebase", "build"],
+        &["tablebase", "frobnicate"],
+    ] {
         let out = cli(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty());

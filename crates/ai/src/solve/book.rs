@@ -21,7 +21,7 @@
 //! A file with a wrong magic, version, length, checksum, key, value or move set is refused
 //! with an error; nothing of it is used.
 
-use super::value::{SolveError, Value, key, position_of};
+use super::value::{SolveError, Value, key, position_of, without_counter};
 use ludus_rules::alquerque::{Move, Position};
 use ludus_rules::{GamePosition, Side};
 use std::collections::HashMap;
@@ -208,7 +208,6 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ludus_rules::GamePosition;
 
     #[test]
     fn a_book_survives_its_file_and_refuses_damage() {

@@ -103,8 +103,9 @@ pub fn book_roots(pos: &Position, entry: &Entry) -> Result<Vec<(Position, Side, 
         )));
     }
     let kept = moves.iter().enumerate().filter(|&(i, _)| i < 32 && entry.keep >> i & 1 == 1);
-    let children =
-        |side: Side, kind: Kind| kept.clone().map(move |(_, m)| (without_counter(&pos.play_unchecked(m)), side, kind));
+    let children = |side: Side, kind: Kind| {
+        kept.clone().map(move |(_, m)| (without_counter(&pos.play_unchecked(m)), side, kind))
+    };
     Ok(match entry.value.winner() {
         Some(w) if w == mover => std::iter::once((pos, w, Kind::Win)).chain(children(w, Kind::Win)).collect(),
         Some(w) => vec![(pos, w, Kind::Win)],

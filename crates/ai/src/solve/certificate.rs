@@ -29,7 +29,7 @@
 //! a 64-bit FNV-1a hash of every byte before the `checksum` line, so that a damaged or truncated
 //! file is refused before anything else is read.
 
-use super::value::{SolveError, Value};
+use super::value::{SolveError, Value, without_counter};
 use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Side};
 use std::fmt::Write as _;

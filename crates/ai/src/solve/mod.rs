@@ -63,7 +63,8 @@
 //!
 //! # Certificates and the checker
 //!
-//! [`certificate`] writes a proven result as a strategy read from the solved-position table:
+//! [`prove`] writes a proven result as a certificate ([`certificate`]), strategies read from the
+//! solved-position table:
 //! for a win, the winner's move at each of its positions and every reply of the loser; for a
 //! draw, a non-losing strategy for each side. [`check`] replays a certificate with only the
 //! rules crate and the tables.
@@ -78,10 +79,9 @@ pub mod prove;
 pub mod table;
 mod value;
 
-use crate::tablebase::{Tablebase, TbError, Wdl};
-use ludus_rules::alquerque::{FULL, Position};
+use crate::tablebase::Tablebase;
+use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Side};
-use std::fmt;
 use std::sync::Arc;
 
 pub use pn::{Pn, PnStatus};

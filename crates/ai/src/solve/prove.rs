@@ -207,9 +207,9 @@ mod tests {
     use crate::solve::book::Entry;
     use crate::solve::book_proof::book_checksum;
     use crate::solve::build::{BuildLimits, build};
-    use crate::solve::{SolveStatus, Solver};
     use crate::solve::check::check_book;
     use crate::solve::value::position_of;
+    use crate::solve::{SolveStatus, Solver};
     use crate::tablebase;
     use ludus_rules::GamePosition;
 
