@@ -26,6 +26,7 @@ pub mod addresses;
 mod bind;
 mod config;
 pub mod core;
+pub mod credential;
 pub mod faults;
 mod handle;
 pub mod http_limits;
@@ -366,7 +367,7 @@ impl Server {
                 ServerEvent::ClientConnected { client_id } => {
                     // Who it signs in as: what the token endpoint wrote into its token.
                     let grant =
-                        self.transport.take_user_data(client_id).and_then(|d| tokens::Grant::decode(&d));
+                        self.transport.take_user_data(client_id).and_then(|d| credential::Grant::decode(&d));
                     self.feed(Input::Opened { conn: client_id, grant: grant.unwrap_or_default() });
                     if let Some(addr) = self.transport.client_addr(client_id) {
                         self.feed(Input::Origin { conn: client_id, origin: addresses::address_key(&addr) });

@@ -13,7 +13,7 @@ use super::records::{
     ArchiveFound, ArchiveLookup, ClusterEvent, GamesFound, GamesLookup, IdKind, Op, PlayerFound, PlayerLookup,
 };
 use super::{ConnId, Core};
-use crate::tokens::Grant;
+use crate::credential::Grant;
 use ludus_protocol::GameId;
 use renet2::Bytes;
 use std::net::IpAddr;

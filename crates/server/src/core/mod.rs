@@ -52,8 +52,7 @@ pub use limits::Limits;
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
 pub use rated::{RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash};
 
-use crate::tokens::Grant;
-use crate::tokens::credential_hash;
+use crate::credential::{Grant, credential_hash};
 use game::LiveGame;
 use limits::Bucket;
 use ludus_protocol::{

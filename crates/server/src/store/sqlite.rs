@@ -85,7 +85,7 @@ fn hash_credentials(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> 
         {
             let mut update = tx.prepare("UPDATE players SET token = ?2, last_seen_ms = ?3 WHERE id = ?1")?;
             for (id, token) in rows {
-                update.execute(params![id, crate::tokens::credential_hash(&token), now_ms as i64])?;
+                update.execute(params![id, crate::credential::credential_hash(&token), now_ms as i64])?;
             }
         }
         tx.execute_batch("ALTER TABLE players RENAME COLUMN token TO token_hash;")?;

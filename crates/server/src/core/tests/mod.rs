@@ -1,7 +1,7 @@
 //! The core driven without sockets: injected time and seed, messages in, messages out.
 
 use super::*;
-use crate::tokens::Grant;
+use crate::credential::Grant;
 use ludus_protocol::Role;
 use ludus_protocol::{ChatChannel, ChatLine, ChatText, QuickPhrase};
 use ludus_protocol::{
