@@ -20,8 +20,8 @@
 
 use crate::addresses::Addresses;
 use crate::addresses::address_key;
-use ludus_protocol::{CONNECT_TOKEN_SECONDS, ConnectRequest, PROTOCOL_VERSION, SessionToken};
 use crate::credential::{Grant, MAX_CREDENTIAL_BYTES, credential_hash};
+use ludus_protocol::{CONNECT_TOKEN_SECONDS, ConnectRequest, PROTOCOL_VERSION, SessionToken};
 use renetcode2::ConnectToken;
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};

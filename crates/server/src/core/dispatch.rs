@@ -127,14 +127,10 @@ impl Core {
                 self.send_conn(conn, &ServerMessage::Lobby(lobby));
                 Ok(())
             }
-            ClientMessage::CreateRoom { variant, clock, public } => {
-                self.create_room(pid, variant, clock, public, false)
-            }
             ClientMessage::OpenRoom { variant, clock, public, rated } => {
                 self.create_room(pid, variant, clock, public, rated)
             }
             ClientMessage::JoinRoom { code } => self.join_by_code(conn, pid, &code),
-            ClientMessage::QuickMatch { variant, clock } => self.quick_match(pid, variant, clock, false),
             ClientMessage::FindMatch { variant, clock, rated } => {
                 self.quick_match(pid, variant, clock, rated)
             }

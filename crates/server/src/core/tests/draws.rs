@@ -190,8 +190,8 @@ fn an_open_draw_offer_follows_the_view_of_a_returning_player_and_a_new_spectator
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     let token = h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
-    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     let game = h
         .all()
         .into_iter()

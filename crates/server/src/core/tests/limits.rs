@@ -28,7 +28,7 @@ fn two_games(h: &mut Harness) -> [GameId; 2] {
     h.sign_in(3, "Cy");
     h.sign_in(4, "Di");
     for conn in [3, 4] {
-        h.send(conn, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+        h.send(conn, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     }
     let b = h
         .all()
@@ -382,7 +382,10 @@ fn a_live_private_game_and_a_missing_one_answer_alike() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Latrunculi, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Latrunculi, clock: None, public: false, rated: false },
+    );
     let code = match h.inbox(1).as_slice() {
         [ServerMessage::RoomOpened { code, .. }] => code.clone(),
         other => panic!("expected a room, got {other:?}"),

@@ -256,9 +256,9 @@ impl Harness {
     fn quick_game(&mut self, clock: Option<ClockSpec>) -> (ConnId, ConnId, GameView) {
         self.sign_in(1, "Ann");
         self.sign_in(2, "Bob");
-        self.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock });
+        self.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock, rated: false });
         assert!(matches!(self.inbox(1).as_slice(), [ServerMessage::Queued { .. }]));
-        self.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock });
+        self.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock, rated: false });
         let mut views: Vec<(ConnId, GameView)> = self
             .all()
             .into_iter()

@@ -65,7 +65,10 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
     assert_eq!(h.core.live_games(), 0);
     // Nobody is sent away from a game they play here.
     h.sign_in(2, "Ben");
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: false },
+    );
     let Some(ServerMessage::RoomOpened { code, .. }) = h.inbox(1).pop() else { panic!("no room") };
     h.send(2, &ClientMessage::JoinRoom { code });
     h.take_out();

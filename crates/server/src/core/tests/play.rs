@@ -126,7 +126,10 @@ fn a_room_code_is_joined_and_starts_the_game() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: false },
+    );
     let code = match h.inbox(1).as_slice() {
         [ServerMessage::RoomOpened { code, .. }] => code.clone(),
         other => panic!("expected a room, got {other:?}"),
@@ -183,8 +186,8 @@ fn a_held_seat_is_taken_back_with_the_token() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     let token = h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
-    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     h.all();
     h.disconnected(2);
     h.all();
@@ -338,8 +341,8 @@ fn an_unused_credential_expires() {
     let mut h = Harness::new(Limits { credential_lifetime: lifetime, ..Limits::default() });
     h.sign_in(1, "Ann");
     let token = h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
-    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     h.all();
     h.disconnected(2);
     h.advance(lifetime + Duration::from_secs(1));
@@ -398,7 +401,10 @@ fn wrong_room_codes_earn_a_cool_down_per_address() {
     let guesser: std::net::IpAddr = [10, 0, 0, 1].into();
     h.set_origin(2, guesser);
     h.set_origin(3, [10, 0, 0, 2].into());
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: false },
+    );
     let code = h
         .inbox(1)
         .iter()
