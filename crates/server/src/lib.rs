@@ -44,12 +44,11 @@ pub mod ws;
 use crate::core::{ConnId, Core, Effect, Input};
 use crate::metrics::Metrics;
 use crate::store::Store;
-use crate::transport::{NoSocket, Transport};
-use crate::web::{HttpConfig, HttpLimits, HttpServer};
-use crate::ws::{WsCounters, WsLimits, WsServer};
-use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
+use crate::transport::Transport;
+use crate::web::HttpServer;
+use crate::ws::WsCounters;
+use ludus_protocol::CHANNEL;
 use renet2::ServerEvent;
-use renet2_netcode::{NativeSocket, ServerSocket};
 use std::collections::VecDeque;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -57,7 +56,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::config::default_node_name;
 pub use crate::config::{
     DEFAULT_HTTP, DEFAULT_LEASE, DEFAULT_NEW_PLAYERS_PER_MINUTE, DEFAULT_UDP, DEFAULT_WS, ServerConfig,
     ServerError, TlsFiles,

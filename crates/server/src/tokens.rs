@@ -332,7 +332,20 @@ impl Minter {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        KEY_FILE, KeyError, Minter, NewPlayerLimit, RETURNING_PER_MINUTE, load_or_create_key, parse_key,
+    };
+    use crate::addresses::Addresses;
+    use crate::credential::credential_hash;
+    use ludus_protocol::ConnectRequest;
+    use ludus_protocol::PROTOCOL_VERSION;
+    use ludus_protocol::SessionToken;
+    use renetcode2::ConnectToken;
+    use std::net::IpAddr;
+    use std::net::SocketAddr;
+    use std::sync::Arc;
+    use std::time::Duration;
+    use std::time::Instant;
 
     #[test]
     fn keys_are_64_hex_digits() {

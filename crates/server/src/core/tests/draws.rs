@@ -1,6 +1,12 @@
 //! Draw offers: one per player and ply, lapsing with a move, agreed, and shown to newcomers.
 
-use super::*;
+use super::{Harness, first_legal, game_over_of, of, refusal_code};
+use crate::core::records::Op;
+use crate::core::{ConnId, Limits};
+use crate::credential::Grant;
+use ludus_protocol::{ClientMessage, ClockSpec, ErrorCode, GameId, Hello, PROTOCOL_VERSION, ServerMessage};
+use ludus_rules::{AnyGame, GameRecord, Outcome, Reason, Side, Variant};
+use std::time::Duration;
 
 #[test]
 fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_stored_and_told() {

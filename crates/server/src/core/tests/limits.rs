@@ -1,8 +1,16 @@
 //! Budgets of large answers per connection and per address, the rules of rated play (moves
 //! each, games per pair, nicknames claimed from one address), and private games' privacy.
 
-use super::records::StoredRating;
-use super::*;
+use super::{Harness, first_legal, refusal_code};
+use crate::core::records::StoredRating;
+use crate::core::records::{Loaded, Op};
+use crate::core::{
+    ConnId, Core, Effect, Limits, RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash,
+    hash_password, rating_view,
+};
+use ludus_protocol::{ClientMessage, ErrorCode, GameId, GameView, PlayerId, ServerMessage, decode_server};
+use ludus_rules::{Side, Variant};
+use std::time::{Duration, Instant};
 
 /// The bytes and the game views queued for `conn` since the last call, and its refusals.
 fn drawn(h: &mut Harness, conn: ConnId) -> (usize, usize, Vec<ErrorCode>) {
@@ -277,7 +285,7 @@ fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
 /// After a restart, the rated games of the day (from the database) still count.
 #[test]
 fn the_pair_limit_survives_a_restart() {
-    use super::records::StoredClaim;
+    use crate::core::records::StoredClaim;
     let claim = |id, nickname: &str| StoredClaim {
         id,
         nickname: nickname.into(),

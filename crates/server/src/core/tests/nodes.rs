@@ -1,6 +1,15 @@
 //! Several nodes: redirects to another node, handing waiters over, adopted games, id blocks.
 
-use super::*;
+use super::{Harness, redirect_of, refusal_code, remote};
+use crate::core::records;
+use crate::core::records::{IdKind, Loaded, Op, StoredPlayer};
+use crate::core::{Core, Limits, Published};
+use ludus_protocol::{
+    ClientMessage, ErrorCode, GameId, GameSummary, Hello, PROTOCOL_VERSION, PlayerId, Role, RoomSummary,
+    ServerMessage,
+};
+use ludus_rules::{AnyGame, Side, Variant};
+use std::time::Instant;
 
 /// A room code or a game of another node: the client is sent there (with the request to make
 /// again), nothing changes here, nothing is stored; an unknown code is still refused; the

@@ -1,6 +1,15 @@
 //! Moves, clocks, rooms, held seats, look-ups off the loop, proposals, floods and shutdown.
 
-use super::*;
+use super::{Harness, first_legal, refusal_code};
+use crate::core::records::{Loaded, Op, StoredPlayer};
+use crate::core::{Core, Effect, Limits};
+use crate::credential::{Grant, credential_hash};
+use ludus_protocol::{
+    ClientMessage, ClockSpec, ErrorCode, GameId, Hello, PROTOCOL_VERSION, PlayerId, ROOM_CODE_LEN,
+    ServerMessage, decode_server,
+};
+use ludus_rules::{AnyGame, GameRecord, Outcome, Reason, Side, Variant};
+use std::time::{Duration, Instant};
 
 #[test]
 fn a_legal_move_is_accepted_stored_and_broadcast() {
