@@ -126,7 +126,10 @@ impl Core {
 
     pub(super) fn join_room(&mut self, pid: PlayerId, code: &str) -> Result<(), Refusal> {
         let Some(code) = normalize_room_code(code) else {
-            return refuse(ErrorCode::UnknownRoom, "a room code has 6 letters and digits");
+            return refuse(
+                ErrorCode::UnknownRoom,
+                format!("a room code has {ROOM_CODE_LEN} letters and digits"),
+            );
         };
         let Some(room) = self.rooms.get(&code) else {
             // Several nodes: the room may be on another one (the client is sent there).
