@@ -49,8 +49,10 @@ fn autostart(
             let clock = config.time_control;
             match auto.action {
                 OnlineAction::Lobby => {}
-                OnlineAction::Quick => net.send(ClientMessage::QuickMatch { variant, clock }),
-                OnlineAction::Room => net.send(ClientMessage::CreateRoom { variant, clock, public: false }),
+                OnlineAction::Quick => net.send(ClientMessage::FindMatch { variant, clock, rated: false }),
+                OnlineAction::Room => {
+                    net.send(ClientMessage::OpenRoom { variant, clock, public: false, rated: false })
+                }
                 OnlineAction::Join(code) => net.send(ClientMessage::JoinRoom { code }),
                 OnlineAction::Watch => {
                     *progress = Progress::LookingForGame;

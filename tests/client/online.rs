@@ -170,10 +170,11 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     assert!(app.world().resource::<OnlineConfig>().tokens.contains_key(&addr.to_string()));
 
     // A public room (private games cannot be watched), joined by a bot with its code.
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::OpenRoom {
         variant: Variant::Alquerque,
         clock: None,
         public: true,
+        rated: false,
     });
     run_until(&mut app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
     let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
@@ -501,10 +502,11 @@ fn server_news_change_the_session_through_its_commands() {
 /// The app opens an Alquerque room (`public`: listed, so that it can be watched) and a bot joins
 /// it by its code; returns the bot once the game is on both ends.
 fn game_with_bot(app: &mut App, addr: SocketAddr, public: bool) -> Bot {
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::CreateRoom {
+    app.world_mut().resource_mut::<Net>().send(ClientMessage::OpenRoom {
         variant: Variant::Alquerque,
         clock: None,
         public,
+        rated: false,
     });
     run_until(app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
     let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
@@ -805,10 +807,11 @@ fn the_game_follows_a_redirect_to_the_node_with_the_room() {
         bot.poll();
         if !asked && bot.client.player().is_some() {
             asked = true;
-            bot.client.send(&ClientMessage::CreateRoom {
+            bot.client.send(&ClientMessage::OpenRoom {
                 variant: Variant::Alquerque,
                 clock: None,
                 public: true,
+                rated: false,
             });
         }
         if let Some(code) = bot.heard.iter().find_map(|m| match m {

@@ -84,8 +84,10 @@ pub fn run(args: BotArgs) -> Result<(), CliError> {
     let linger = Duration::from_secs(args.linger);
     let mut done_at: Option<Instant> = None;
     let first = match (args.quick, args.room, &args.join) {
-        (Some(variant), None, None) => ClientMessage::QuickMatch { variant, clock: None },
-        (None, Some(variant), None) => ClientMessage::CreateRoom { variant, clock: None, public: true },
+        (Some(variant), None, None) => ClientMessage::FindMatch { variant, clock: None, rated: false },
+        (None, Some(variant), None) => {
+            ClientMessage::OpenRoom { variant, clock: None, public: true, rated: false }
+        }
         (None, None, Some(code)) => ClientMessage::JoinRoom { code: code.clone() },
         _ => return Err(CliError::Usage("give one of --quick, --room, --join".to_string())),
     };

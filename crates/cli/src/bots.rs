@@ -459,10 +459,11 @@ fn handle(
                 shared.signed_in.fetch_add(1, Ordering::Relaxed);
             }
             if bot.host && bot.game.is_none() && !bot.joined {
-                bot.client.send(&ClientMessage::CreateRoom {
+                bot.client.send(&ClientMessage::OpenRoom {
                     variant: bot.variant,
                     clock: None,
                     public: true,
+                    rated: false,
                 });
                 bot.joined = true;
             }

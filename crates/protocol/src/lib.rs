@@ -24,15 +24,26 @@
 //!   A wrong version gets [`ServerMessage::Incompatible`] and a disconnection.
 //! - **Lobby.** [`ClientMessage::Lobby`] → [`ServerMessage::Lobby`] (poll it every few seconds
 //!   while the lobby is on screen).
-//! - **Play a friend.** [`ClientMessage::CreateRoom`] → [`ServerMessage::RoomOpened`] with a
-//!   eight-letter code; the friend sends [`ClientMessage::JoinRoom`]; both get
+//! - **Play a friend.** [`ClientMessage::OpenRoom`] → [`ServerMessage::RoomOpened`] with an
+//!   eight-character code; the friend sends [`ClientMessage::JoinRoom`]; both get
 //!   [`ServerMessage::Game`] (their [`Role`] says which side they play; the colours are drawn).
-//! - **Quick match.** [`ClientMessage::QuickMatch`] → [`ServerMessage::Queued`], later
-//!   [`ServerMessage::Game`] when someone asks for the same game and time control.
-//! - **Play.** On your turn send [`ClientMessage::Move`] with the game's current ply. Everyone
-//!   (you too) receives [`ServerMessage::MovePlayed`]: apply it then, not before (the server
-//!   sends it only once the move is stored). A refused move gets [`ServerMessage::Error`] and
-//!   changes nothing. The end comes as [`ServerMessage::GameOver`] with the archive.
+//! - **Quick match.** [`ClientMessage::FindMatch`] → [`ServerMessage::Queued`], later
+//!   [`ServerMessage::Game`] when someone asks for the same game, time control and kind of play
+//!   (rated or casual).
+//! - **Play.** On your turn send [`ClientMessage::Move`] with the game's current ply (the moves
+//!   played before it). The server checks the seat, the turn, the ply and the move, stores it,
+//!   and only then sends everyone in the game (you too) [`ServerMessage::MovePlayed`]: the move
+//!   in the server's notation, its ply, the clocks and any ending. That message is the truth; a
+//!   refused move gets [`ServerMessage::Error`] and changes nothing on the server. A client may
+//!   wait for it before showing the move (the plain client and the bots do), or show its own
+//!   move at once and reconcile, as the game does (`src/net/sync.rs`, `src/game/session.rs`):
+//!   the person's move is played on the board as it is sent; the `MovePlayed` of that ply
+//!   confirms it (the same notation: only the clocks change), or takes it back and plays the
+//!   server's; an `Error` while a move is on its way takes the board back to the moves the
+//!   server confirmed; a `MovePlayed` beyond the moves shown means the client is out of step,
+//!   and it reconnects (the [`ServerMessage::Game`] view then brings the whole game back). The
+//!   opponent's moves, resignations, draws and the end are shown only as the server sends them.
+//!   The end comes as [`ServerMessage::GameOver`] with the archive.
 //! - **Watch.** [`ClientMessage::Watch`] → [`ServerMessage::Game`] as a spectator, then the
 //!   same [`ServerMessage::MovePlayed`] (with the crowd's verdict), [`ServerMessage::Proposals`]
 //!   (ghost moves with counts) and [`ServerMessage::Spectators`]. Propose with
@@ -73,7 +84,7 @@
 //!   `Hello`) signs in as that player on any device (a new [`ServerMessage::Welcome`]). Wrong
 //!   credentials are [`ErrorCode::BadCredentials`], rate limited
 //!   ([`ErrorCode::TooManyAttempts`]). [`ClientMessage::OpenRoom`] and
-//!   [`ClientMessage::FindMatch`] choose rated play (claimed players only,
+//!   [`ClientMessage::FindMatch`] with `rated` choose rated play (claimed players only,
 //!   [`ErrorCode::NotClaimed`]): when a rated game ends, both players' Glicko-2 ratings for
 //!   that variant change ([`ArchivedGame::ratings`]), if each side has moved at least twice
 //!   (a shorter game is archived unrated). At most three games a day between the same two
@@ -121,7 +132,7 @@ use std::time::Duration;
 /// [`ServerMessage::Muted`], [`ChatLine`], [`ArchivedGame::chat`], five [`ErrorCode`]s).
 ///
 /// 5: claimed nicknames and ratings ([`ClientMessage::ClaimNickname`],
-/// [`ClientMessage::SignInClaimed`], [`ClientMessage::OpenRoom`], [`ClientMessage::FindMatch`],
+/// [`ClientMessage::SignInClaimed`], `OpenRoom` and `FindMatch` with a choice of rated play,
 /// [`ClientMessage::Leaderboard`], [`ClientMessage::Profile`], [`ServerMessage::NicknameClaimed`],
 /// [`ServerMessage::Leaderboard`], [`ServerMessage::Profile`], [`Password`],
 /// [`ArchivedGame::rated`], [`ArchivedGame::ratings`], four [`ErrorCode`]s).
@@ -130,7 +141,12 @@ use std::time::Duration;
 /// [`GameSummary::rated`], [`GameView::rated`], [`PlayerInfo::rating`],
 /// [`ClientMessage::Archive`], [`ServerMessage::Archive`]) and several nodes of one service
 /// ([`ServerMessage::Redirect`]).
-pub const PROTOCOL_VERSION: u16 = 6;
+///
+/// 7: one message to open a room and one to find a match: [`ClientMessage::OpenRoom`] and
+/// [`ClientMessage::FindMatch`] (both with `rated`) take the tags of the casual-only
+/// `CreateRoom` and `QuickMatch` (3 and 5), which are gone; `Leaderboard`, `Profile` and `Archive`
+/// take tags two lower.
+pub const PROTOCOL_VERSION: u16 = 7;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent

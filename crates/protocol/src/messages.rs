@@ -71,26 +71,34 @@ pub enum ClientMessage {
     },
     /// Asks for the lobby: open rooms and live games ([`ServerMessage::Lobby`]).
     Lobby,
-    /// Opens a room and waits in it for an opponent ([`ServerMessage::RoomOpened`]).
-    CreateRoom {
+    /// Opens a room and waits in it for an opponent ([`ServerMessage::RoomOpened`]). A rated
+    /// room (protocol 5) needs a claimed nickname ([`ErrorCode::NotClaimed`]), and so does joining
+    /// it.
+    OpenRoom {
         /// Which game.
         variant: Variant,
         /// Optional time control.
         clock: Option<ClockSpec>,
         /// Listed in the lobby (public) or reachable only by its code (private).
         public: bool,
+        /// A rated game: both ratings change when it ends.
+        rated: bool,
     },
     /// Joins a waiting room by its code (case does not matter); the game starts at once.
     JoinRoom {
         /// The room's code.
         code: String,
     },
-    /// Waits for anyone who wants the same game and time control ([`ServerMessage::Queued`]).
-    QuickMatch {
+    /// Waits for anyone who wants the same game, time control and kind of play
+    /// ([`ServerMessage::Queued`]). Rated and casual players wait in separate queues; rated play
+    /// (protocol 5) needs a claimed nickname ([`ErrorCode::NotClaimed`]).
+    FindMatch {
         /// Which game.
         variant: Variant,
         /// Optional time control; only equal ones are paired.
         clock: Option<ClockSpec>,
+        /// A rated game: both ratings change when it ends.
+        rated: bool,
     },
     /// Watches a live game as a spectator.
     Watch {
@@ -200,29 +208,6 @@ pub enum ClientMessage {
         nickname: String,
         /// Its password.
         password: Password,
-    },
-    /// [`ClientMessage::CreateRoom`] with a choice of rated play (protocol 5). A rated room
-    /// needs a claimed nickname ([`ErrorCode::NotClaimed`]), and so does joining it.
-    OpenRoom {
-        /// Which game.
-        variant: Variant,
-        /// Optional time control.
-        clock: Option<ClockSpec>,
-        /// Listed in the lobby (public) or reachable only by its code (private).
-        public: bool,
-        /// A rated game: both ratings change when it ends.
-        rated: bool,
-    },
-    /// [`ClientMessage::QuickMatch`] with a choice of rated play (protocol 5): rated and casual
-    /// players wait in separate queues; rated play needs a claimed nickname
-    /// ([`ErrorCode::NotClaimed`]).
-    FindMatch {
-        /// Which game.
-        variant: Variant,
-        /// Optional time control; only equal ones are paired.
-        clock: Option<ClockSpec>,
-        /// A rated game: both ratings change when it ends.
-        rated: bool,
     },
     /// Asks for the best rated players of a variant (protocol 5), answered by
     /// [`ServerMessage::Leaderboard`].

@@ -41,6 +41,21 @@ fn redirect_is_appended_and_round_trips() {
 }
 
 #[test]
+fn one_message_opens_a_room_and_one_finds_a_match() {
+    // Protocol 7: the rated-capable messages took the tags of the casual-only twins.
+    let tag = |m: &ClientMessage| encode(m).unwrap()[0];
+    let open =
+        ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: false };
+    let find = ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: true };
+    assert_eq!(tag(&open), 3);
+    assert_eq!(tag(&find), 5);
+    assert_eq!(tag(&ClientMessage::Leaderboard { variant: Variant::Alquerque }), 19);
+    for m in [open, find] {
+        assert_eq!(decode_client(&encode(&m).unwrap()).unwrap(), m);
+    }
+}
+
+#[test]
 fn draw_offer_messages_are_appended_and_round_trip() {
     // New variants go at the end: the tags of the older ones do not move.
     let tag = |bytes: Vec<u8>| bytes[0];

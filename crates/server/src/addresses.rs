@@ -149,7 +149,8 @@ impl Addresses {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Addresses, Binding};
+    use std::net::IpAddr;
 
     #[test]
     fn tokens_are_bound_to_their_address_until_they_expire() {

@@ -1,7 +1,22 @@
 //! Starting a server: the options checked, the database opened (live games reloaded), the
 //! sockets bound and the threads (store, cluster, passwords, HTTP) started.
 
-use super::*;
+use crate::config::default_node_name;
+use crate::core::Core;
+use crate::metrics::Metrics;
+use crate::store::Store;
+use crate::transport::{NoSocket, Transport};
+use crate::web::{HttpConfig, HttpLimits, HttpServer};
+use crate::ws::{WsLimits, WsServer};
+use crate::{
+    PasswordWorker, RELEASE_BUCKETS_MS, Server, ServerConfig, ServerError, addresses, bind_udp, core, store,
+    tls, tokens, unix_ms,
+};
+use ludus_protocol::{NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
+use renet2_netcode::{NativeSocket, ServerSocket};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 impl Server {
     /// Opens the database (reloading live games) and binds the sockets.

@@ -105,7 +105,9 @@ pub fn total(kind: &str) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::FaultLog;
+    use std::time::Duration;
+    use std::time::Instant;
 
     #[test]
     fn one_line_per_kind_per_interval_with_a_count() {

@@ -1,6 +1,10 @@
 //! A server on its own thread (tests, and the game's "host on this network").
 
-use super::*;
+use crate::{Server, ServerConfig, ServerError, Status};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// A server on its own thread; dropping the handle stops it.
 pub struct ServerHandle {

@@ -345,7 +345,14 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{HttpLimits, OnExpiry, Table, WriteTimeout};
+    use crate::addresses::address_key;
+    use std::io;
+    use std::net::IpAddr;
+    use std::net::SocketAddr;
+    use std::sync::Arc;
+    use std::time::Duration;
+    use tokio::io::AsyncWriteExt;
     use tokio::sync::oneshot::error::TryRecvError;
 
     fn key(ip: &str) -> IpAddr {

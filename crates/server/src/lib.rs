@@ -26,6 +26,7 @@ pub mod addresses;
 mod bind;
 mod config;
 pub mod core;
+pub mod credential;
 pub mod faults;
 mod handle;
 pub mod http_limits;
@@ -43,12 +44,11 @@ pub mod ws;
 use crate::core::{ConnId, Core, Effect, Input};
 use crate::metrics::Metrics;
 use crate::store::Store;
-use crate::transport::{NoSocket, Transport};
-use crate::web::{HttpConfig, HttpLimits, HttpServer};
-use crate::ws::{WsCounters, WsLimits, WsServer};
-use ludus_protocol::{CHANNEL, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
+use crate::transport::Transport;
+use crate::web::HttpServer;
+use crate::ws::WsCounters;
+use ludus_protocol::CHANNEL;
 use renet2::ServerEvent;
-use renet2_netcode::{NativeSocket, ServerSocket};
 use std::collections::VecDeque;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,7 +56,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::config::default_node_name;
 pub use crate::config::{
     DEFAULT_HTTP, DEFAULT_LEASE, DEFAULT_NEW_PLAYERS_PER_MINUTE, DEFAULT_UDP, DEFAULT_WS, ServerConfig,
     ServerError, TlsFiles,
@@ -366,7 +365,7 @@ impl Server {
                 ServerEvent::ClientConnected { client_id } => {
                     // Who it signs in as: what the token endpoint wrote into its token.
                     let grant =
-                        self.transport.take_user_data(client_id).and_then(|d| tokens::Grant::decode(&d));
+                        self.transport.take_user_data(client_id).and_then(|d| credential::Grant::decode(&d));
                     self.feed(Input::Opened { conn: client_id, grant: grant.unwrap_or_default() });
                     if let Some(addr) = self.transport.client_addr(client_id) {
                         self.feed(Input::Origin { conn: client_id, origin: addresses::address_key(&addr) });

@@ -346,7 +346,12 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Args, log_filter};
+    use clap::Parser;
+    use ludus_server::DEFAULT_HTTP;
+    use ludus_server::ServerConfig;
+    use std::path::PathBuf;
+    use std::time::Duration;
 
     fn parse(s: &str) -> Result<ServerConfig, clap::Error> {
         let argv = std::iter::once("ludus-server").chain(s.split_whitespace());

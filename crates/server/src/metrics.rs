@@ -167,7 +167,7 @@ impl Default for Metrics {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::Metrics;
 
     #[test]
     fn every_metric_is_rendered() {

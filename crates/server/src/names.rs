@@ -167,7 +167,8 @@ fn is_reserved(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{NameError, check, skeleton, visible};
+    use unicode_normalization::UnicodeNormalization;
 
     #[test]
     fn normalised_and_trimmed() {

@@ -20,24 +20,17 @@
 
 use crate::addresses::Addresses;
 use crate::addresses::address_key;
+use crate::credential::{Grant, MAX_CREDENTIAL_BYTES, credential_hash};
 use ludus_protocol::{CONNECT_TOKEN_SECONDS, ConnectRequest, PROTOCOL_VERSION, SessionToken};
-use renetcode2::{ConnectToken, NETCODE_USER_DATA_BYTES};
+use renetcode2::ConnectToken;
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// SHA-256 of a session credential, in hex: what is stored and looked up, never the credential.
-pub fn credential_hash(credential: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(credential.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The file of the generated key, in the data directory.
 pub const KEY_FILE: &str = "netcode.key";
-/// Longest session credential carried in a token (the server makes 32 characters).
-const MAX_CREDENTIAL_BYTES: usize = 64;
 /// Longest `ConnectRequest` body accepted.
 pub const MAX_REQUEST_BYTES: usize = 256;
 
@@ -101,46 +94,6 @@ fn parse_key(text: &str) -> Option<[u8; 32]> {
         *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
     }
     Some(key)
-}
-
-/// What a connect token tells the server about its connection (the token's user data).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Grant {
-    /// The session credential the request came with.
-    pub credential: Option<String>,
-    /// The request passed the new-player limit: an unknown credential may become a new player.
-    pub may_create: bool,
-}
-
-const GRANT_FORMAT: u8 = 1;
-
-impl Grant {
-    /// The token's user data.
-    pub fn encode(&self) -> [u8; NETCODE_USER_DATA_BYTES] {
-        let mut data = [0u8; NETCODE_USER_DATA_BYTES];
-        data[0] = GRANT_FORMAT;
-        data[1] = u8::from(self.may_create);
-        if let Some(c) = self.credential.as_deref().filter(|c| c.len() <= MAX_CREDENTIAL_BYTES) {
-            data[2] = c.len() as u8 + 1;
-            data[3..3 + c.len()].copy_from_slice(c.as_bytes());
-        }
-        data
-    }
-
-    /// Reads a token's user data (`None`: not written by this server).
-    pub fn decode(data: &[u8; NETCODE_USER_DATA_BYTES]) -> Option<Grant> {
-        if data[0] != GRANT_FORMAT {
-            return None;
-        }
-        let credential = match data[2] {
-            0 => None,
-            n => {
-                let bytes = data.get(3..3 + usize::from(n) - 1)?;
-                Some(std::str::from_utf8(bytes).ok()?.to_string())
-            }
-        };
-        Some(Grant { credential, may_create: data[1] == 1 })
-    }
 }
 
 /// Takes one from a token bucket of `capacity` that refills at `per_second`: `Ok`, or how long
@@ -379,18 +332,20 @@ impl Minter {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn grants_round_trip() {
-        for grant in [
-            Grant { credential: None, may_create: true },
-            Grant { credential: Some("0123456789abcdef0123456789abcdef".into()), may_create: false },
-        ] {
-            assert_eq!(Grant::decode(&grant.encode()), Some(grant));
-        }
-        assert_eq!(Grant::decode(&[0; NETCODE_USER_DATA_BYTES]), None);
-    }
+    use super::{
+        KEY_FILE, KeyError, Minter, NewPlayerLimit, RETURNING_PER_MINUTE, load_or_create_key, parse_key,
+    };
+    use crate::addresses::Addresses;
+    use crate::credential::credential_hash;
+    use ludus_protocol::ConnectRequest;
+    use ludus_protocol::PROTOCOL_VERSION;
+    use ludus_protocol::SessionToken;
+    use renetcode2::ConnectToken;
+    use std::net::IpAddr;
+    use std::net::SocketAddr;
+    use std::sync::Arc;
+    use std::time::Duration;
+    use std::time::Instant;
 
     #[test]
     fn keys_are_64_hex_digits() {

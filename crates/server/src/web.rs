@@ -480,7 +480,8 @@ async fn guard(root: Option<&Path>, req: Request, next: Next) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Target, resolve};
+    use axum::http::StatusCode;
 
     #[test]
     fn paths_are_plain_names() {

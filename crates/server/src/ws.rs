@@ -457,7 +457,9 @@ impl ServerSocket for WsServer {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{conn_addr, conn_id, connection_request};
+    use crate::addresses::address_key;
+    use crate::transport::CONNECTION_REQUEST_BYTES;
 
     #[test]
     fn connection_addresses_round_trip_and_are_distinct_keys() {

@@ -1,12 +1,8 @@
 //! Claimed nicknames and ratings (protocol 5): claiming one's nickname with a password,
 //! signing in as a claimed player from any device, and the Glicko-2 update of rated games.
 //!
-//! Passwords are hashed and checked with Argon2id (the `argon2` crate's default parameters:
-//! 19 MiB, 2 passes, 1 lane; a random salt from the operating system; the PHC string is
-//! stored). That costs tens of milliseconds of one core, so the core never does it: it queues a
-//! [`PasswordJob`] ([`Core::take_password_jobs`]), the server's password thread runs it
-//! ([`run_job`]) and hands back a [`PasswordAnswer`] ([`Core::password_done`]), like the player
-//! lookups of the database reader. Tests run the jobs in line.
+//! The password work runs off the loop ([`super::passwords`]): the core asks for it with
+//! [`Effect::HashPassword`] and goes on in [`Core::password_done`] with the answer.
 //!
 //! Every claimed nickname is in memory (loaded at start, a few hundred bytes each): a name
 //! change is checked against them without a database read. A claimed nickname clashes with
@@ -15,8 +11,13 @@
 //! claim does not rename anyone) but nobody can newly take it; a claimed player cannot change
 //! their nickname.
 
-use super::records::{Op, StoredRating};
-use super::{CodeStrikes, ConnId, Core, Effect, Refusal, refuse};
+use super::connections::Player;
+use super::door::Effect;
+use super::limits::CodeStrikes;
+use super::passwords::{PasswordAnswer, PasswordJob};
+use super::records::{ClaimOrigin, Op, StoredClaim, StoredRating};
+use super::{ConnId, Core, Refusal, refuse};
+use crate::credential::credential_hash;
 use ludus_protocol::{
     ErrorCode, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, PROVISIONAL_DEVIATION, Password, PlayerId,
     RatingChange, RatingView, ServerMessage, SessionToken,
@@ -37,70 +38,7 @@ pub(super) struct Claim {
     /// The player's ratings, by variant (absent: never played rated, the default rating).
     pub(super) ratings: HashMap<Variant, StoredRating>,
     /// Where (a keyed hash of the address) and when it was claimed, if known.
-    pub(super) origin: Option<super::records::ClaimOrigin>,
-}
-
-/// Work for the password thread.
-#[derive(Debug)]
-pub enum PasswordJob {
-    /// Hash `password` for `player`'s claim of `nickname`.
-    Hash { conn: ConnId, player: PlayerId, nickname: String, password: Password },
-    /// Check `password` against `password_hash` (none: an unknown nickname, checked against a
-    /// dummy hash so that it takes as long) for signing `conn` in as `target`.
-    Verify { conn: ConnId, target: Option<PlayerId>, password_hash: Option<String>, password: Password },
-}
-
-/// What the password thread found.
-#[derive(Debug)]
-pub enum PasswordAnswer {
-    /// The PHC string of the claim's password (`None`: hashing failed).
-    Hashed { conn: ConnId, player: PlayerId, nickname: String, password_hash: Option<String> },
-    /// Whether the password was right.
-    Verified { conn: ConnId, target: Option<PlayerId>, ok: bool },
-}
-
-/// Hashes a password with Argon2id (default parameters, a random salt from the operating
-/// system): a PHC string.
-pub fn hash_password(password: &str) -> Result<String, argon2::password_hash::Error> {
-    use argon2::PasswordHasher;
-    use argon2::password_hash::SaltString;
-    use argon2::password_hash::rand_core::OsRng;
-    let salt = SaltString::generate(&mut OsRng);
-    Ok(argon2::Argon2::default().hash_password(password.as_bytes(), &salt)?.to_string())
-}
-
-/// Whether `password` matches the PHC string `password_hash` (a malformed hash matches nothing).
-pub fn verify_password(password_hash: &str, password: &str) -> bool {
-    use argon2::PasswordVerifier;
-    argon2::password_hash::PasswordHash::new(password_hash)
-        .is_ok_and(|h| argon2::Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
-}
-
-/// A hash no password matches, for unknown nicknames (made once).
-fn dummy_hash() -> &'static str {
-    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DUMMY.get_or_init(|| hash_password("not a password of anyone's").unwrap_or_default())
-}
-
-/// Runs a job (on the password thread, or in line in tests).
-pub fn run_job(job: PasswordJob) -> PasswordAnswer {
-    match job {
-        PasswordJob::Hash { conn, player, nickname, password } => {
-            let password_hash =
-                hash_password(&password.0).map_err(|e| tracing::error!("password hashing failed: {e}")).ok();
-            PasswordAnswer::Hashed { conn, player, nickname, password_hash }
-        }
-        PasswordJob::Verify { conn, target, password_hash, password } => {
-            let ok = match &password_hash {
-                Some(h) => verify_password(h, &password.0),
-                None => {
-                    let _ = verify_password(dummy_hash(), &password.0);
-                    false
-                }
-            };
-            PasswordAnswer::Verified { conn, target, ok }
-        }
-    }
+    pub(super) origin: Option<ClaimOrigin>,
 }
 
 /// One Glicko-2 rating period (skillratings' `glicko2_rating_period`, default configuration:
@@ -204,6 +142,45 @@ pub(super) struct Accounts {
 }
 
 impl Core {
+    /// A stored claim back in memory (at start).
+    pub(super) fn remember_claim(&mut self, c: StoredClaim) {
+        let id = PlayerId(c.id);
+        // Claims are loaded by player number: of two look-alikes claimed before their keys
+        // were equal, the older player keeps the name.
+        self.accounts.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
+        let ratings = c.ratings.into_iter().collect();
+        self.accounts.claims.insert(
+            id,
+            Claim { nickname: c.nickname, password_hash: c.password_hash, ratings, origin: c.origin },
+        );
+    }
+
+    /// Forgets the budgets of addresses and names that have not been used for a while, when
+    /// there are many.
+    pub(super) fn prune_account_budgets(&mut self) {
+        if self.accounts.claims_made.len() > 10_000 {
+            let (now, window) = (self.now, self.limits.claim_window);
+            self.accounts
+                .claims_made
+                .retain(|_, v| v.back().is_some_and(|&t| now.saturating_duration_since(t) < window));
+        }
+        if self.accounts.password_spend.len() > 10_000 {
+            let now = self.now;
+            self.accounts
+                .password_spend
+                .retain(|_, v| v.back().is_some_and(|&t| now.saturating_duration_since(t) < PASSWORD_WINDOW));
+        }
+        if self.accounts.login_strikes.len() + self.accounts.claim_strikes.len() > 10_000 {
+            let now = self.now;
+            let stale = |s: &CodeStrikes| {
+                now.saturating_duration_since(s.since) > std::time::Duration::from_secs(900)
+                    && s.until.is_none_or(|u| now >= u)
+            };
+            self.accounts.login_strikes.retain(|_, s| !stale(s));
+            self.accounts.claim_strikes.retain(|_, s| !stale(s));
+        }
+    }
+
     /// Whether `skeleton` is the skeleton of a nickname claimed by someone other than `me`.
     pub(super) fn claimed_by_other(&self, skeleton: &str, me: Option<PlayerId>) -> bool {
         self.accounts.claimed.get(skeleton).is_some_and(|owner| Some(*owner) != me)
@@ -443,12 +420,12 @@ impl Core {
             if !self.players.contains_key(&target) {
                 let nickname =
                     self.accounts.claims.get(&target).map(|c| c.nickname.clone()).unwrap_or_default();
-                self.players.insert(target, super::Player::new(String::new(), None, self.unix_ms, nickname));
+                self.players.insert(target, Player::new(String::new(), None, self.unix_ms, nickname));
             }
         }
         // A fresh credential, the only valid one from now on (other devices' sessions end).
         let credential = self.new_token();
-        let hash = super::credential_hash(&credential);
+        let hash = credential_hash(&credential);
         let Some(player) = self.players.get_mut(&target) else {
             return refuse(ErrorCode::Internal, "player vanished");
         };

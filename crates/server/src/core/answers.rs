@@ -10,8 +10,9 @@
 //! [`Limits::answer_burst`]: super::Limits::answer_burst
 //! [`Limits::answer_rate`]: super::Limits::answer_rate
 
+use super::door::Effect;
 use super::limits::AnswerBudget;
-use super::{ConnId, Core, Effect, Refusal, refuse};
+use super::{ConnId, Core, Refusal, refuse};
 use ludus_protocol::{ClientMessage, ErrorCode};
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;

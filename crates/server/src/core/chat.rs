@@ -32,9 +32,10 @@
 //! [`Limits::chat_window`]: super::Limits::chat_window
 //! [`Limits::chat_interval`]: super::Limits::chat_interval
 
+use super::door::Effect;
 use super::game::LiveGame;
 use super::records::Op;
-use super::{Core, Effect, Refusal, refuse};
+use super::{Core, Refusal, refuse};
 use crate::names::visible;
 use ludus_protocol::{
     ChatChannel, ChatError, ChatLine, ChatText, ErrorCode, GameId, PlayerId, ServerMessage, validate_chat,

@@ -1,10 +1,181 @@
-//! Connections and sign-in: a connection opens with what its connect token says, says `Hello`,
-//! is signed in as the player its credential names (looked up in the database when that player
-//! is not in memory) or as a new one, takes over that player's older connection, and closes.
+//! Connections and players: a connection ([`Conn`]) opens with what its connect token says,
+//! says `Hello`, is signed in as the player ([`Player`]) its credential names (looked up in the
+//! database when that player is not in memory) or as a new one, takes over that player's older
+//! connection, and closes. The players in memory, found by their credentials' hashes; nickname
+//! changes.
 
-use super::*;
+use super::door::Effect;
+use super::limits::{AnswerBudget, Bucket, ChatRate};
+use super::matchmaking::QueueKey;
+use super::records::{Op, PlayerLookup, StoredPlayer};
+use super::{ConnId, Core, Refusal, refuse};
+use crate::credential::{Grant, credential_hash};
+use ludus_protocol::{
+    ErrorCode, GameId, Hello, PROTOCOL_VERSION, PlayerId, ServerMessage, SessionToken, incompatible_message,
+};
+use rand::Rng;
+use std::time::Instant;
+
+/// A connection.
+pub(super) struct Conn {
+    pub(super) player: Option<PlayerId>,
+    pub(super) opened: Instant,
+    pub(super) bucket: Bucket,
+    pub(super) closing: bool,
+    /// A `Hello` waiting for its token to be looked up in the database, and the messages that
+    /// arrived meanwhile (replayed once it is answered).
+    pub(super) pending: Option<(Hello, Option<String>, Vec<Vec<u8>>)>,
+    /// What the connect token says: the credential, and whether it may become a new player.
+    pub(super) grant: Grant,
+    /// The address it comes from (IPv4 address, IPv6 /64), for per-address limits.
+    pub(super) origin: Option<std::net::IpAddr>,
+    /// A password job of this connection is on the password thread (one at a time).
+    pub(super) password_busy: bool,
+    /// The bytes of large answers it may still draw ([`super::answers`]).
+    pub(super) answers: AnswerBudget,
+}
+
+/// Messages kept while a sign-in waits for its lookup (more are refused).
+pub(super) const MAX_PENDING_MESSAGES: usize = 16;
+
+/// A player in memory: signed in now, or seated in a live game.
+pub(super) struct Player {
+    /// SHA-256 (hex) of the current session credential; the credential itself is never kept.
+    pub(super) hash: String,
+    /// The hash of the credential the player signed in with last, still valid until the new
+    /// one is used (the `Welcome` carrying the new one may have been lost).
+    pub(super) prev: Option<String>,
+    /// When the player last signed in (Unix milliseconds): credentials expire unused.
+    pub(super) last_seen_ms: u64,
+    pub(super) nickname: String,
+    /// The nickname's confusable skeleton ([`crate::names::skeleton`]).
+    pub(super) skeleton: String,
+    pub(super) conn: Option<ConnId>,
+    /// The room the player sits in (waiting, playing or just finished).
+    pub(super) room: Option<String>,
+    pub(super) queued: Option<QueueKey>,
+    /// When the player joined the quick-match queue (rated play widens its rating window with
+    /// the wait).
+    pub(super) queued_at: Option<Instant>,
+    pub(super) watching: Option<GameId>,
+    /// The game the player watched when it ended (chat in it is then `GameOver`).
+    pub(super) watched_over: Option<GameId>,
+    /// The game last sent to the player on their `Watch`, since when and how many times (a view
+    /// with its chat history is large: see [`super::spectators::REWATCHES`]).
+    pub(super) last_watch: Option<(GameId, Instant, u8)>,
+    /// The chat budget.
+    pub(super) chat_rate: ChatRate,
+}
+
+impl Player {
+    pub(super) fn new(hash: String, prev: Option<String>, last_seen_ms: u64, nickname: String) -> Player {
+        let skeleton = crate::names::skeleton(&nickname);
+        Player {
+            hash,
+            prev,
+            last_seen_ms,
+            nickname,
+            skeleton,
+            conn: None,
+            room: None,
+            queued: None,
+            queued_at: None,
+            watching: None,
+            watched_over: None,
+            last_watch: None,
+            chat_rate: ChatRate::default(),
+        }
+    }
+
+    pub(super) fn rename(&mut self, nickname: String) {
+        self.skeleton = crate::names::skeleton(&nickname);
+        self.nickname = nickname;
+    }
+}
 
 impl Core {
+    /// Keeps a stored player in memory, found by both of its credential hashes.
+    pub(super) fn remember(&mut self, p: StoredPlayer) {
+        let id = PlayerId(p.id);
+        self.tokens.insert(p.hash.clone(), id);
+        if let Some(prev) = &p.prev {
+            self.tokens.insert(prev.clone(), id);
+        }
+        self.players.insert(id, Player::new(p.hash, p.prev, p.last_seen_ms, p.nickname));
+    }
+
+    /// Replaces a known player's credentials with the stored ones (signed in on another node).
+    pub(super) fn refresh(&mut self, p: StoredPlayer) {
+        let id = PlayerId(p.id);
+        let Some(player) = self.players.get_mut(&id) else {
+            return;
+        };
+        for old in [Some(player.hash.clone()), player.prev.clone()].into_iter().flatten() {
+            if self.tokens.get(&old) == Some(&id) {
+                self.tokens.remove(&old);
+            }
+        }
+        player.hash = p.hash.clone();
+        player.prev = p.prev.clone();
+        player.last_seen_ms = p.last_seen_ms;
+        self.tokens.insert(p.hash, id);
+        if let Some(prev) = p.prev {
+            self.tokens.insert(prev, id);
+        }
+    }
+
+    /// Whether `name` looks like (same confusable skeleton as) the name of another player who is
+    /// signed in now, or a nickname someone else claimed.
+    pub(super) fn name_taken(&self, name: &str, me: Option<PlayerId>) -> bool {
+        let skeleton = crate::names::skeleton(name);
+        self.claimed_by_other(&skeleton, me)
+            || self
+                .players
+                .iter()
+                .any(|(id, p)| Some(*id) != me && p.conn.is_some() && p.skeleton == skeleton)
+    }
+
+    /// The oldest last sign-in whose credential is still valid (Unix milliseconds).
+    pub(super) fn credential_cutoff(&self) -> u64 {
+        self.unix_ms.saturating_sub(self.limits.credential_lifetime.as_millis() as u64)
+    }
+
+    /// A new session credential: 128 random bits in hex.
+    pub(super) fn new_token(&mut self) -> String {
+        let bytes: [u8; 16] = self.rng.random();
+        let credential: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        self.effects.push(Effect::Issued(credential_hash(&credential)));
+        credential
+    }
+
+    /// A signed-in player changes their nickname (not a claimed one, nor to a look-alike of someone
+    /// online or of a claimed name).
+    pub(super) fn set_nickname(
+        &mut self,
+        conn: ConnId,
+        pid: PlayerId,
+        nickname: &str,
+    ) -> Result<(), Refusal> {
+        let nickname = crate::names::check(nickname)
+            .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?
+            .name;
+        if self.is_claimed(pid) {
+            return refuse(ErrorCode::BadNickname, "a claimed nickname cannot be changed");
+        }
+        if self.conns.get(&conn).is_some_and(|c| c.password_busy) {
+            return refuse(ErrorCode::RateLimited, "a password is being checked: wait for the answer");
+        }
+        if self.name_taken(&nickname, Some(pid)) {
+            return refuse(ErrorCode::BadNickname, "a player online has that name or one that looks like it");
+        }
+        if let Some(p) = self.players.get_mut(&pid) {
+            p.rename(nickname.clone());
+        }
+        self.effects.push(Effect::Store(Op::Nickname { id: pid.0, nickname: nickname.clone() }));
+        self.send_conn(conn, &ServerMessage::NicknameSet { nickname });
+        Ok(())
+    }
+
     /// A connection opened, with what its connect token says.
     pub(super) fn connected_with(&mut self, conn: ConnId, grant: Grant) {
         self.conns.insert(
@@ -18,7 +189,7 @@ impl Core {
                 grant,
                 origin: None,
                 password_busy: false,
-                answers: limits::AnswerBudget::new(self.limits.answer_burst, self.now),
+                answers: AnswerBudget::new(self.limits.answer_burst, self.now),
             },
         );
     }
@@ -214,10 +385,7 @@ impl Core {
                 (pid, true)
             }
             None => {
-                let Some(id) = self.take_id(0) else {
-                    return nodes::no_id();
-                };
-                let id = PlayerId(id);
+                let id = PlayerId(self.take_id(0)?);
                 let nickname = match nickname.clone() {
                     Some(n) => n,
                     None => {

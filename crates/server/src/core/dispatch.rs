@@ -1,7 +1,14 @@
 //! One message from a connection: decoded with errors, checked against the connection's
 //! budget and strikes, then handed to the part of the core that answers it.
 
-use super::*;
+use super::answers::is_large;
+use super::connections::MAX_PENDING_MESSAGES;
+use super::limits::Verdict;
+use super::{ConnId, Core, Refusal, refuse};
+use ludus_protocol::{
+    ClientMessage, ErrorCode, MAX_CLIENT_MESSAGE_BYTES, PROTOCOL_VERSION, PlayerId, ServerMessage,
+    decode_client, hello_version,
+};
 
 impl Core {
     /// Handles one message from a connection.
@@ -23,12 +30,12 @@ impl Core {
             return;
         }
         match c.bucket.take(&limits, now) {
-            limits::Verdict::Pass => {}
-            limits::Verdict::Close => {
+            Verdict::Pass => {}
+            Verdict::Close => {
                 self.close(conn);
                 return;
             }
-            limits::Verdict::Refuse { tell } => {
+            Verdict::Refuse { tell } => {
                 if tell {
                     self.error(conn, Refusal::new(ErrorCode::RateLimited, "too many messages: slow down"));
                 }
@@ -83,7 +90,7 @@ impl Core {
     // Requests.
 
     fn request(&mut self, conn: ConnId, pid: PlayerId, message: ClientMessage) -> Result<(), Refusal> {
-        if !answers::is_large(&message) {
+        if !is_large(&message) {
             return self.dispatch(conn, pid, message);
         }
         self.check_answer_budget(conn)?;
@@ -96,45 +103,16 @@ impl Core {
     fn dispatch(&mut self, conn: ConnId, pid: PlayerId, message: ClientMessage) -> Result<(), Refusal> {
         match message {
             ClientMessage::Hello(_) => refuse(ErrorCode::AlreadySignedIn, "already signed in"),
-            ClientMessage::SetNickname { nickname } => {
-                let nickname = crate::names::check(&nickname)
-                    .map_err(|e| Refusal::new(ErrorCode::BadNickname, e.to_string()))?
-                    .name;
-                if self.is_claimed(pid) {
-                    return refuse(ErrorCode::BadNickname, "a claimed nickname cannot be changed");
-                }
-                if self.conns.get(&conn).is_some_and(|c| c.password_busy) {
-                    return refuse(
-                        ErrorCode::RateLimited,
-                        "a password is being checked: wait for the answer",
-                    );
-                }
-                if self.name_taken(&nickname, Some(pid)) {
-                    return refuse(
-                        ErrorCode::BadNickname,
-                        "a player online has that name or one that looks like it",
-                    );
-                }
-                if let Some(p) = self.players.get_mut(&pid) {
-                    p.rename(nickname.clone());
-                }
-                self.effects.push(Effect::Store(Op::Nickname { id: pid.0, nickname: nickname.clone() }));
-                self.send_conn(conn, &ServerMessage::NicknameSet { nickname });
-                Ok(())
-            }
+            ClientMessage::SetNickname { nickname } => self.set_nickname(conn, pid, &nickname),
             ClientMessage::Lobby => {
                 let lobby = self.lobby();
                 self.send_conn(conn, &ServerMessage::Lobby(lobby));
                 Ok(())
             }
-            ClientMessage::CreateRoom { variant, clock, public } => {
-                self.create_room(pid, variant, clock, public, false)
-            }
             ClientMessage::OpenRoom { variant, clock, public, rated } => {
                 self.create_room(pid, variant, clock, public, rated)
             }
             ClientMessage::JoinRoom { code } => self.join_by_code(conn, pid, &code),
-            ClientMessage::QuickMatch { variant, clock } => self.quick_match(pid, variant, clock, false),
             ClientMessage::FindMatch { variant, clock, rated } => {
                 self.quick_match(pid, variant, clock, rated)
             }

@@ -8,12 +8,12 @@
 //! tick's [`Effect::Store`]s as one batch and releases that tick's [`Effect::Send`]s and
 //! [`Effect::Close`]s once the batch is committed.
 
-use super::accounts::{PasswordAnswer, PasswordJob};
+use super::passwords::{PasswordAnswer, PasswordJob};
 use super::records::{
     ArchiveFound, ArchiveLookup, ClusterEvent, GamesFound, GamesLookup, IdKind, Op, PlayerFound, PlayerLookup,
 };
 use super::{ConnId, Core};
-use crate::tokens::Grant;
+use crate::credential::Grant;
 use ludus_protocol::GameId;
 use renet2::Bytes;
 use std::net::IpAddr;
@@ -68,7 +68,7 @@ pub enum Effect {
     FindGames(GamesLookup),
     /// Read a finished game: answer with [`Input::ArchiveFound`].
     ReadArchive(ArchiveLookup),
-    /// Password work, off the loop ([`super::run_job`]): answer with [`Input::Password`].
+    /// Password work, off the loop ([`super::passwords::run_job`]): answer with [`Input::Password`].
     HashPassword(PasswordJob),
     /// A session credential was issued (its hash): the token endpoint knows it from now on.
     Issued(String),

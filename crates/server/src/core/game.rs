@@ -1,5 +1,6 @@
 //! The live game: starting it, moves, resignation, draw offers, the clock (one function:
-//! [`time_left`]), held seats, the end and its archive.
+//! [`time_left`]), held seats, the end and its archive, and a stored game back in memory (a
+//! restart, a takeover).
 //!
 //! Draw offers: a seated player of a live game may offer a draw on either side's turn, at most
 //! once per ply (a declined offer still counts). The offer stands until the opponent answers
@@ -11,15 +12,17 @@
 //! live in memory only: a server restart forgets them (the players may offer again), while an
 //! agreed draw is a stored ending like any other.
 
-use super::limits::MAX_MOVE_CHARS;
+use super::door::Effect;
+use super::limits::move_at;
 use super::records::{Op, StoredGame};
+use super::rooms::Room;
 use super::spectators::tally;
-use super::{Core, Effect, Refusal, refuse, side_of};
+use super::{Core, Refusal, refuse, side_of};
 use ludus_protocol::{
     ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId,
     PlayerInfo, PlyProposals, Role, ServerMessage,
 };
-use ludus_rules::{AnyGame, AnyMove, Outcome, Reason, Side, Variant};
+use ludus_rules::{AnyGame, GameRecord, Outcome, Reason, Side, Variant};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
@@ -127,23 +130,6 @@ pub(super) fn time_left(g: &LiveGame, side: Side, now: Instant) -> u64 {
     stored.saturating_sub(elapsed)
 }
 
-/// `text` as a legal move at ply `ply` of `game` (the ply guards against stale or repeated
-/// requests), with its notation as the server writes it.
-pub(super) fn move_at(game: &AnyGame, ply: u32, text: &str) -> Result<(AnyMove, String), Refusal> {
-    if ply as usize != game.ply() {
-        return refuse(ErrorCode::WrongPly, format!("the game is at ply {}, not {ply}", game.ply()));
-    }
-    if text.chars().count() > MAX_MOVE_CHARS {
-        return refuse(ErrorCode::IllegalMove, "move too long");
-    }
-    let position = game.position();
-    let mv = position
-        .parse_move(text)
-        .map_err(|e| Refusal::new(ErrorCode::IllegalMove, format!("{text}: {e}")))?;
-    let notation = position.move_to_string(&mv).unwrap_or_else(|| text.to_string());
-    Ok((mv, notation))
-}
-
 impl Core {
     /// Starts a game in a room of two: `members[0]` plays First if `first_first`.
     pub(super) fn start_game(&mut self, code: &str, first_first: bool) -> Result<(), Refusal> {
@@ -155,10 +141,7 @@ impl Core {
             _ => return refuse(ErrorCode::Internal, "a game needs two players"),
         };
         let players = if first_first { [a, b] } else { [b, a] };
-        let Some(id) = self.take_id(1) else {
-            return super::nodes::no_id();
-        };
-        let id = GameId(id);
+        let id = GameId(self.take_id(1)?);
         let Some(room) = self.rooms.get_mut(code) else {
             return refuse(ErrorCode::UnknownRoom, "no such room");
         };
@@ -575,5 +558,37 @@ impl Core {
         for (gid, outcome) in endings {
             self.finish(gid, outcome);
         }
+    }
+
+    /// A stored live game back in memory (a restart, a takeover); whether it could be.
+    pub(super) fn reload_game(&mut self, g: StoredGame) -> bool {
+        let record =
+            GameRecord { variant: g.variant, start: g.start.clone(), moves: g.moves.clone(), ending: None };
+        let game = match AnyGame::from_record(&record) {
+            Ok(game) => game,
+            Err(e) => {
+                tracing::error!(game = g.id, "cannot reload game: {e}");
+                return false;
+            }
+        };
+        let players = [PlayerId(g.players[0]), PlayerId(g.players[1])];
+        if !players.iter().all(|p| self.players.contains_key(p)) {
+            tracing::error!(game = g.id, "cannot reload game: unknown player");
+            return false;
+        }
+        self.room_serial += 1;
+        self.rooms.insert(g.room.clone(), Room::reloaded(&g, players, self.room_serial));
+        for p in players {
+            if let Some(player) = self.players.get_mut(&p) {
+                player.room = Some(g.room.clone());
+            }
+        }
+        let id = GameId(g.id);
+        if let Some(room) = self.rooms.get_mut(&g.room) {
+            room.rated = g.rated;
+        }
+        let now = self.now;
+        self.games.insert(id, LiveGame::reloaded(g, game, players, now));
+        true
     }
 }

@@ -1,8 +1,10 @@
 //! Limits: the tunables of the game logic, the per-connection message budget (a token bucket
-//! with strikes), and the bounds of clocks and moves.
+//! with strikes), the strikes of an address, and the checks of what a request carries (clocks
+//! and moves).
 
 use super::{Refusal, refuse};
 use ludus_protocol::{ClockSpec, ErrorCode};
+use ludus_rules::{AnyGame, AnyMove};
 use std::time::{Duration, Instant};
 
 /// Tunables of the game logic.
@@ -234,4 +236,32 @@ pub(super) fn check_clock(limits: &Limits, clock: Option<ClockSpec>) -> Result<(
         }
         _ => Ok(()),
     }
+}
+
+/// Wrong attempts from one address or at one name (room codes, passwords), and the cool-down
+/// they earned.
+pub(super) struct CodeStrikes {
+    /// Wrong attempts since `since`.
+    pub(super) count: u32,
+    /// When the count started.
+    pub(super) since: Instant,
+    /// Refused until then.
+    pub(super) until: Option<Instant>,
+}
+
+/// `text` as a legal move at ply `ply` of `game` (the ply guards against stale or repeated
+/// requests), with its notation as the server writes it.
+pub(super) fn move_at(game: &AnyGame, ply: u32, text: &str) -> Result<(AnyMove, String), Refusal> {
+    if ply as usize != game.ply() {
+        return refuse(ErrorCode::WrongPly, format!("the game is at ply {}, not {ply}", game.ply()));
+    }
+    if text.chars().count() > MAX_MOVE_CHARS {
+        return refuse(ErrorCode::IllegalMove, "move too long");
+    }
+    let position = game.position();
+    let mv = position
+        .parse_move(text)
+        .map_err(|e| Refusal::new(ErrorCode::IllegalMove, format!("{text}: {e}")))?;
+    let notation = position.move_to_string(&mv).unwrap_or_else(|| text.to_string());
+    Ok((mv, notation))
 }

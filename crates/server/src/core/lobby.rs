@@ -1,10 +1,10 @@
 //! The lobby as a player sees it: this node's open public rooms and live public games, then the
 //! other nodes'.
 
+use super::Core;
 use super::game::LiveGame;
 use super::rooms::Room;
-use super::{Core, PlayerId};
-use ludus_protocol::{GameSummary, LobbyView, RoomSummary};
+use ludus_protocol::{GameSummary, LobbyView, PlayerId, RoomSummary};
 
 impl Core {
     pub(super) fn lobby(&self) -> LobbyView {

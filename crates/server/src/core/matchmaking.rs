@@ -5,6 +5,7 @@
 //! [`RATING_WIDENING_PER_S`] points a second of their wait; the timers pair players whose
 //! windows have widened enough (closest ratings first).
 
+use super::limits::check_clock;
 use super::rooms::Room;
 use super::{Core, Refusal, refuse};
 use ludus_protocol::{ClockSpec, ErrorCode, PlayerId, ServerMessage};
@@ -26,7 +27,7 @@ impl Core {
         clock: Option<ClockSpec>,
         rated: bool,
     ) -> Result<(), Refusal> {
-        super::limits::check_clock(&self.limits, clock)?;
+        check_clock(&self.limits, clock)?;
         if rated && !self.is_claimed(pid) {
             return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
         }

@@ -12,18 +12,40 @@
 //! The time ([`Input::Time`]) and the random source (the seed given to [`Core::new`]) are
 //! injected, so tests drive the core without sockets, sleeps or chance.
 //!
-//! - [`mod@self`]: the state, connections, sign-in, sending.
-//! - `dispatch`: one message from a connection, decoded, checked and handed on.
+//! Each concern is one file: the types of its state and the handlers of its messages and timers
+//! together. [`Core`] holds every concern's state, and each field names its file.
+//!
+//! - [`mod@self`]: [`Core`] and its construction, [`Refusal`], the counters, sending, the timers.
 //! - `door`: [`Input`], [`Effect`] and [`Core::handle`].
-//! - `limits`: [`Limits`], the per-connection message budget, clock and move bounds.
-//! - `rooms`: rooms and their codes, rematches, leaving.
-//! - `matchmaking`: the quick-match queue.
-//! - `game`: the live game: starting, moves, draw offers, the clock (one function), the end.
+//! - `dispatch`: one message from a connection, decoded, checked against the connection's budget
+//!   and handed to the concern that answers it.
+//! - `limits`: [`Limits`], the per-connection message budget, the chat and answer budgets, the
+//!   strikes of an address, the checks of clocks and moves.
+//! - `records`: what the core stores, loads and looks up, and what the cluster tells it (the
+//!   vocabulary the store and the cluster thread speak).
+//! - `connections`: connections and the players in memory: `Hello`, sign-in (with the
+//!   database's lookup), taking over an older connection, nickname changes.
+//! - `passwords`: the password work the core asks of the password thread (Argon2id).
+//! - `accounts`: claimed nicknames, signing in as a claimed player, the Glicko-2 update of rated
+//!   games.
+//! - `rated`: the rules against rating farming (games per pair, claims from one address).
+//! - `rooms`: rooms and their codes (wrong-code strikes), rematches, leaving.
+//! - `matchmaking`: the quick-match queues and rated pairing.
+//! - `game`: the live game: starting, moves, draw offers, the clock (one function), held seats,
+//!   the end, a stored game back in memory.
 //! - `spectators`: watching, proposals and their tally.
 //! - `chat`: in-game chat: channels, checks, storage and delivery, mutes.
-//! - `accounts`: claimed nicknames (passwords hashed off the loop), signing in as a claimed
-//!   player, the Glicko-2 update of rated games.
+//! - `lobby`: the lobby as a player sees it.
 //! - `profiles`: the leaderboard, profiles, recent games and archives.
+//! - `answers`: the byte budget of large answers (profiles, archives).
+//! - `nodes`: several nodes as the core sees them: published lobbies, redirects, adoption, id
+//!   blocks.
+//! - `tests` (tests only): the core driven through its door, one file a subject.
+//!
+//! Files import one another in one direction only (checked by the server's layout test): this
+//! file holds [`Core`] and so names them all; `door` and `records`, `limits` and `passwords` are
+//! below the concerns; `game` is below `chat`, `lobby` and `rated`, and above `rooms` and
+//! `spectators`.
 
 mod accounts;
 mod answers;
@@ -36,6 +58,7 @@ mod limits;
 mod lobby;
 mod matchmaking;
 mod nodes;
+mod passwords;
 mod profiles;
 mod rated;
 pub mod records;
@@ -44,27 +67,22 @@ mod spectators;
 #[cfg(test)]
 mod tests;
 
-pub use accounts::{
-    PasswordAnswer, PasswordJob, hash_password, rating_period, rating_view, run_job, verify_password,
-};
+pub use accounts::{rating_period, rating_view};
 pub use door::{Effect, Input};
 pub use limits::Limits;
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
+pub use passwords::{PasswordAnswer, PasswordJob, hash_password, run_job, verify_password};
 pub use rated::{RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash};
 
-use crate::tokens::Grant;
-use crate::tokens::credential_hash;
+use connections::{Conn, Player};
 use game::LiveGame;
-use limits::Bucket;
-use ludus_protocol::{
-    ClientMessage, ErrorCode, GameId, Hello, MAX_CLIENT_MESSAGE_BYTES, PROTOCOL_VERSION, PlayerId,
-    ServerMessage, SessionToken, decode_client, encode, hello_version, incompatible_message,
-};
+use limits::CodeStrikes;
+use ludus_protocol::{ErrorCode, GameId, PlayerId, ServerMessage, encode};
 use ludus_rules::Side;
 use matchmaking::QueueKey;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use records::{Loaded, Op, PlayerLookup, StoredPlayer};
+use records::Loaded;
 use renet2::Bytes;
 use rooms::Room;
 use std::collections::{HashMap, VecDeque};
@@ -98,116 +116,42 @@ fn side_of(index: usize) -> Side {
     if index == 0 { Side::First } else { Side::Second }
 }
 
-struct Conn {
-    player: Option<PlayerId>,
-    opened: Instant,
-    bucket: Bucket,
-    closing: bool,
-    /// A `Hello` waiting for its token to be looked up in the database, and the messages that
-    /// arrived meanwhile (replayed once it is answered).
-    pending: Option<(Hello, Option<String>, Vec<Vec<u8>>)>,
-    /// What the connect token says: the credential, and whether it may become a new player.
-    grant: Grant,
-    /// The address it comes from (IPv4 address, IPv6 /64), for per-address limits.
-    origin: Option<std::net::IpAddr>,
-    /// A password job of this connection is on the password thread (one at a time).
-    password_busy: bool,
-    /// The bytes of large answers it may still draw ([`answers`]).
-    answers: limits::AnswerBudget,
-}
-
-/// Wrong room codes from one address.
-struct CodeStrikes {
-    count: u32,
-    since: Instant,
-    until: Option<Instant>,
-}
-
-/// Messages kept while a sign-in waits for its lookup (more are refused).
-const MAX_PENDING_MESSAGES: usize = 16;
-
-struct Player {
-    /// SHA-256 (hex) of the current session credential; the credential itself is never kept.
-    hash: String,
-    /// The hash of the credential the player signed in with last, still valid until the new
-    /// one is used (the `Welcome` carrying the new one may have been lost).
-    prev: Option<String>,
-    /// When the player last signed in (Unix milliseconds): credentials expire unused.
-    last_seen_ms: u64,
-    nickname: String,
-    /// The nickname's confusable skeleton ([`crate::names::skeleton`]).
-    skeleton: String,
-    conn: Option<ConnId>,
-    /// The room the player sits in (waiting, playing or just finished).
-    room: Option<String>,
-    queued: Option<QueueKey>,
-    /// When the player joined the quick-match queue (rated play widens its rating window with
-    /// the wait).
-    queued_at: Option<Instant>,
-    watching: Option<GameId>,
-    /// The game the player watched when it ended (chat in it is then `GameOver`).
-    watched_over: Option<GameId>,
-    /// The game last sent to the player on their `Watch`, since when and how many times (a view
-    /// with its chat history is large: see [`spectators::REWATCHES`]).
-    last_watch: Option<(GameId, Instant, u8)>,
-    /// The chat budget.
-    chat_rate: limits::ChatRate,
-}
-
-impl Player {
-    fn new(hash: String, prev: Option<String>, last_seen_ms: u64, nickname: String) -> Player {
-        let skeleton = crate::names::skeleton(&nickname);
-        Player {
-            hash,
-            prev,
-            last_seen_ms,
-            nickname,
-            skeleton,
-            conn: None,
-            room: None,
-            queued: None,
-            queued_at: None,
-            watching: None,
-            watched_over: None,
-            last_watch: None,
-            chat_rate: limits::ChatRate::default(),
-        }
-    }
-
-    fn rename(&mut self, nickname: String) {
-        self.skeleton = crate::names::skeleton(&nickname);
-        self.nickname = nickname;
-    }
-}
-
 /// The server's state. See the module documentation.
 pub struct Core {
     limits: Limits,
     now: Instant,
     unix_ms: u64,
     rng: StdRng,
-    conns: HashMap<ConnId, Conn>,
-    players: HashMap<PlayerId, Player>,
-    tokens: HashMap<String, PlayerId>,
-    rooms: HashMap<String, Room>,
-    games: HashMap<GameId, LiveGame>,
-    queue: HashMap<QueueKey, VecDeque<PlayerId>>,
-    /// The player and game numbers ([`nodes::Ids`]).
-    ids: nodes::Ids,
-    /// The other nodes, when this is one of several.
-    nodes: Option<nodes::Nodes>,
-    room_serial: u64,
-    /// What the input being handled calls for ([`Core::handle`] returns it).
+    /// What the input being handled calls for ([`Core::handle`] returns it; `door`).
     effects: Vec<Effect>,
+    /// Open connections (`connections`).
+    conns: HashMap<ConnId, Conn>,
+    /// Players in memory (`connections`).
+    players: HashMap<PlayerId, Player>,
+    /// The players in memory by the hashes of their credentials (`connections`).
+    tokens: HashMap<String, PlayerId>,
+    /// Open rooms by code (`rooms`).
+    rooms: HashMap<String, Room>,
+    /// The serial number of the last room opened, to sort the lobby (`rooms`).
+    room_serial: u64,
+    /// Wrong room codes by address (`rooms`).
     code_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
-    /// Claimed nicknames and the password work's budgets ([`accounts::Accounts`]).
+    /// The quick-match queues (`matchmaking`).
+    queue: HashMap<QueueKey, VecDeque<PlayerId>>,
+    /// Live games (`game`; their spectators and chat live in them).
+    games: HashMap<GameId, LiveGame>,
+    /// Claimed nicknames and the password work's budgets (`accounts`).
     accounts: accounts::Accounts,
-    /// Large answers: the budgets of addresses and the lookups waiting ([`answers::Answers`]).
-    answers: answers::Answers,
-    /// Rated play: when the games that changed the ratings of each pair ended ([`rated`]).
+    /// Rated play: when the games that changed the ratings of each pair ended (`rated`).
     rated_pairs: HashMap<[PlayerId; 2], VecDeque<Instant>>,
-    /// The key of the hash of claiming addresses ([`Core::set_address_secret`]).
+    /// The key of the hash of claiming addresses ([`Core::set_address_secret`]; `rated`).
     address_secret: [u8; 32],
+    /// Large answers: the budgets of addresses and the lookups waiting (`answers`).
+    answers: answers::Answers,
+    /// The player and game numbers (`nodes`).
+    ids: nodes::Ids,
+    /// The other nodes, when this is one of several (`nodes`).
+    nodes: Option<nodes::Nodes>,
     /// Counters for the operator.
     pub stats: Stats,
 }
@@ -297,20 +241,7 @@ impl Core {
             core.remember(p);
         }
         for c in loaded.claims {
-            let id = PlayerId(c.id);
-            // Claims are loaded by player number: of two look-alikes claimed before their keys
-            // were equal, the older player keeps the name.
-            core.accounts.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
-            let ratings = c.ratings.into_iter().collect();
-            core.accounts.claims.insert(
-                id,
-                accounts::Claim {
-                    nickname: c.nickname,
-                    password_hash: c.password_hash,
-                    ratings,
-                    origin: c.origin,
-                },
-            );
+            core.remember_claim(c);
         }
         for g in loaded.games {
             core.reload_game(g);
@@ -329,63 +260,9 @@ impl Core {
         self.conns.len()
     }
 
-    /// Keeps a stored player in memory, found by both of its credential hashes.
-    fn remember(&mut self, p: StoredPlayer) {
-        let id = PlayerId(p.id);
-        self.tokens.insert(p.hash.clone(), id);
-        if let Some(prev) = &p.prev {
-            self.tokens.insert(prev.clone(), id);
-        }
-        self.players.insert(id, Player::new(p.hash, p.prev, p.last_seen_ms, p.nickname));
-    }
-
-    /// Replaces a known player's credentials with the stored ones (signed in on another node).
-    fn refresh(&mut self, p: StoredPlayer) {
-        let id = PlayerId(p.id);
-        let Some(player) = self.players.get_mut(&id) else {
-            return;
-        };
-        for old in [Some(player.hash.clone()), player.prev.clone()].into_iter().flatten() {
-            if self.tokens.get(&old) == Some(&id) {
-                self.tokens.remove(&old);
-            }
-        }
-        player.hash = p.hash.clone();
-        player.prev = p.prev.clone();
-        player.last_seen_ms = p.last_seen_ms;
-        self.tokens.insert(p.hash, id);
-        if let Some(prev) = p.prev {
-            self.tokens.insert(prev, id);
-        }
-    }
-
-    /// Whether `name` looks like (same confusable skeleton as) the name of another player who is
-    /// signed in now, or a nickname someone else claimed.
-    fn name_taken(&self, name: &str, me: Option<PlayerId>) -> bool {
-        let skeleton = crate::names::skeleton(name);
-        self.claimed_by_other(&skeleton, me)
-            || self
-                .players
-                .iter()
-                .any(|(id, p)| Some(*id) != me && p.conn.is_some() && p.skeleton == skeleton)
-    }
-
-    /// The oldest last sign-in whose credential is still valid (Unix milliseconds).
-    fn credential_cutoff(&self) -> u64 {
-        self.unix_ms.saturating_sub(self.limits.credential_lifetime.as_millis() as u64)
-    }
-
     /// A random number from the injected source.
     fn random_u64(&mut self) -> u64 {
         self.rng.random()
-    }
-
-    /// A new session credential: 128 random bits in hex.
-    fn new_token(&mut self) -> String {
-        let bytes: [u8; 16] = self.rng.random();
-        let credential: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        self.effects.push(Effect::Issued(credential_hash(&credential)));
-        credential
     }
 
     // Sending.
@@ -440,68 +317,11 @@ impl Core {
         }
     }
 
-    /// Joins a room by code, counting wrong codes per address: beyond
-    /// [`Limits::code_guesses`] in [`Limits::code_window`], every code is refused for
-    /// [`Limits::code_cooldown`] (guessing private codes is cut off).
-    fn join_by_code(&mut self, conn: ConnId, pid: PlayerId, code: &str) -> Result<(), Refusal> {
-        let origin = self.conns.get(&conn).and_then(|c| c.origin);
-        let now = self.now;
-        if let Some(s) = origin.and_then(|o| self.code_strikes.get(&o))
-            && s.until.is_some_and(|until| now < until)
-        {
-            return refuse(
-                ErrorCode::TooManyAttempts,
-                "too many wrong room codes: try again in a few minutes",
-            );
-        }
-        let result = self.join_room(pid, code);
-        if let (Err(refusal), Some(origin)) = (&result, origin)
-            && refusal.code == ErrorCode::UnknownRoom
-        {
-            let limits = (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
-            let strikes =
-                self.code_strikes.entry(origin).or_insert(CodeStrikes { count: 0, since: now, until: None });
-            if now.saturating_duration_since(strikes.since) > limits.1
-                || strikes.until.is_some_and(|u| now >= u)
-            {
-                *strikes = CodeStrikes { count: 0, since: now, until: None };
-            }
-            strikes.count += 1;
-            if strikes.count >= limits.0 {
-                strikes.until = Some(now + limits.2);
-            }
-        }
-        result
-    }
-
     /// Time-driven events: flags falling, held seats expiring, silent connections, proposal
     /// updates. Call it every few milliseconds.
     fn timers(&mut self) {
-        if self.code_strikes.len() > 10_000 {
-            let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
-            self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
-        }
-        if self.accounts.claims_made.len() > 10_000 {
-            let (now, window) = (self.now, self.limits.claim_window);
-            self.accounts
-                .claims_made
-                .retain(|_, v| v.back().is_some_and(|&t| now.saturating_duration_since(t) < window));
-        }
-        if self.accounts.password_spend.len() > 10_000 {
-            let now = self.now;
-            self.accounts.password_spend.retain(|_, v| {
-                v.back().is_some_and(|&t| now.saturating_duration_since(t) < accounts::PASSWORD_WINDOW)
-            });
-        }
-        if self.accounts.login_strikes.len() + self.accounts.claim_strikes.len() > 10_000 {
-            let now = self.now;
-            let stale = |s: &CodeStrikes| {
-                now.saturating_duration_since(s.since) > std::time::Duration::from_secs(900)
-                    && s.until.is_none_or(|u| now >= u)
-            };
-            self.accounts.login_strikes.retain(|_, s| !stale(s));
-            self.accounts.claim_strikes.retain(|_, s| !stale(s));
-        }
+        self.prune_code_strikes();
+        self.prune_account_budgets();
         self.prune_answer_budgets();
         self.game_timers();
         self.rated_match_timers();

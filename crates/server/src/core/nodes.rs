@@ -11,15 +11,17 @@
 //! the same queue; players only ever move towards that node, so two nodes never swap waiters
 //! and one node pairs everyone, with the same rules as on one node.
 
+use super::accounts::Claim;
+use super::door::Effect;
 use super::records::{
     ID_BLOCK, IdKind, Loaded, NodeAddrs, RemoteNode, Seat, StoredClaim, StoredGame, StoredPlayer,
 };
 use super::rooms::Room;
-use super::{Core, Effect, Refusal, refuse};
+use super::{Core, Refusal, refuse};
 use ludus_protocol::{
     ClientMessage, ClockSpec, ErrorCode, GameId, GameSummary, PlayerId, Redirect, RoomSummary, ServerMessage,
 };
-use ludus_rules::{AnyGame, GameRecord, Variant};
+use ludus_rules::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -127,12 +129,7 @@ impl Core {
         let ratings = c.ratings.into_iter().collect();
         self.accounts.claims.insert(
             id,
-            super::accounts::Claim {
-                nickname: c.nickname,
-                password_hash: c.password_hash,
-                ratings,
-                origin: c.origin,
-            },
+            Claim { nickname: c.nickname, password_hash: c.password_hash, ratings, origin: c.origin },
         );
     }
 
@@ -447,38 +444,6 @@ impl Core {
         }
     }
 
-    /// A stored live game back in memory (a restart, a takeover); whether it could be.
-    pub(super) fn reload_game(&mut self, g: StoredGame) -> bool {
-        let record =
-            GameRecord { variant: g.variant, start: g.start.clone(), moves: g.moves.clone(), ending: None };
-        let game = match AnyGame::from_record(&record) {
-            Ok(game) => game,
-            Err(e) => {
-                tracing::error!(game = g.id, "cannot reload game: {e}");
-                return false;
-            }
-        };
-        let players = [PlayerId(g.players[0]), PlayerId(g.players[1])];
-        if !players.iter().all(|p| self.players.contains_key(p)) {
-            tracing::error!(game = g.id, "cannot reload game: unknown player");
-            return false;
-        }
-        self.room_serial += 1;
-        self.rooms.insert(g.room.clone(), Room::reloaded(&g, players, self.room_serial));
-        for p in players {
-            if let Some(player) = self.players.get_mut(&p) {
-                player.room = Some(g.room.clone());
-            }
-        }
-        let id = GameId(g.id);
-        if let Some(room) = self.rooms.get_mut(&g.room) {
-            room.rated = g.rated;
-        }
-        let now = self.now;
-        self.games.insert(id, super::game::LiveGame::reloaded(g, game, players, now));
-        true
-    }
-
     /// A new block of numbers from the database.
     pub(super) fn add_ids(&mut self, kind: IdKind, first: u64, end: u64) {
         let slot = match kind {
@@ -489,9 +454,14 @@ impl Core {
     }
 
     /// The next player (0) or game (1) number: from this node's block, then its spare block
-    /// (asked for when half the block is used). `None`: both are used up, the new block has not
-    /// come yet.
-    pub(super) fn take_id(&mut self, which: usize) -> Option<u64> {
+    /// (asked for when half the block is used). Refused ([`ErrorCode::Busy`]) when both are used
+    /// up and the new block has not come yet.
+    pub(super) fn take_id(&mut self, which: usize) -> Result<u64, Refusal> {
+        self.next_id(which).map_or_else(no_id, Ok)
+    }
+
+    /// See [`Core::take_id`]; `None`: no number left.
+    fn next_id(&mut self, which: usize) -> Option<u64> {
         let mut range = if which == 0 {
             (self.ids.next_player, self.ids.player_end)
         } else {
@@ -545,6 +515,6 @@ impl Ids {
 }
 
 /// Refuses when no number is left (a new block is on its way).
-pub(super) fn no_id<T>() -> Result<T, Refusal> {
+fn no_id<T>() -> Result<T, Refusal> {
     refuse(ErrorCode::Busy, "the server is busy: try again in a moment")
 }

@@ -2,8 +2,9 @@
 //! and a finished game's archive (looked up off the loop, handed only to who may read it).
 
 use super::accounts::{Claim, rating_view};
+use super::door::Effect;
 use super::records::{ArchiveLookup, GamesLookup, StoredRating};
-use super::{ConnId, Core, Effect, Refusal, refuse};
+use super::{ConnId, Core, Refusal, refuse};
 use ludus_protocol::{
     ErrorCode, GameId, LEADERBOARD_TOP, PlayerId, ProfileView, RatingEntry, RecentGame, ServerMessage,
     VariantRecord,

@@ -1,7 +1,9 @@
-//! Rooms and their codes: creating and joining a room, rematches, leaving, closing.
+//! Rooms and their codes: creating and joining a room (wrong codes counted per address),
+//! rematches, leaving, closing.
 
+use super::limits::{CodeStrikes, check_clock};
 use super::records::StoredGame;
-use super::{Core, Refusal, refuse, side_of};
+use super::{ConnId, Core, Refusal, refuse, side_of};
 use ludus_protocol::{
     ClockSpec, ErrorCode, GameId, PlayerId, ROOM_CODE_ALPHABET, ROOM_CODE_LEN, ServerMessage,
     normalize_room_code,
@@ -104,7 +106,7 @@ impl Core {
         public: bool,
         rated: bool,
     ) -> Result<(), Refusal> {
-        super::limits::check_clock(&self.limits, clock)?;
+        check_clock(&self.limits, clock)?;
         if rated && !self.is_claimed(pid) {
             return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
         }
@@ -124,7 +126,10 @@ impl Core {
 
     pub(super) fn join_room(&mut self, pid: PlayerId, code: &str) -> Result<(), Refusal> {
         let Some(code) = normalize_room_code(code) else {
-            return refuse(ErrorCode::UnknownRoom, "a room code has 6 letters and digits");
+            return refuse(
+                ErrorCode::UnknownRoom,
+                format!("a room code has {ROOM_CODE_LEN} letters and digits"),
+            );
         };
         let Some(room) = self.rooms.get(&code) else {
             // Several nodes: the room may be on another one (the client is sent there).
@@ -225,6 +230,49 @@ impl Core {
             } else {
                 self.forget_if_idle(m);
             }
+        }
+    }
+
+    /// Joins a room by code, counting wrong codes per address: beyond
+    /// [`super::Limits::code_guesses`] in [`super::Limits::code_window`], every code is refused
+    /// for [`super::Limits::code_cooldown`] (guessing private codes is cut off).
+    pub(super) fn join_by_code(&mut self, conn: ConnId, pid: PlayerId, code: &str) -> Result<(), Refusal> {
+        let origin = self.conns.get(&conn).and_then(|c| c.origin);
+        let now = self.now;
+        if let Some(s) = origin.and_then(|o| self.code_strikes.get(&o))
+            && s.until.is_some_and(|until| now < until)
+        {
+            return refuse(
+                ErrorCode::TooManyAttempts,
+                "too many wrong room codes: try again in a few minutes",
+            );
+        }
+        let result = self.join_room(pid, code);
+        if let (Err(refusal), Some(origin)) = (&result, origin)
+            && refusal.code == ErrorCode::UnknownRoom
+        {
+            let limits = (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
+            let strikes =
+                self.code_strikes.entry(origin).or_insert(CodeStrikes { count: 0, since: now, until: None });
+            if now.saturating_duration_since(strikes.since) > limits.1
+                || strikes.until.is_some_and(|u| now >= u)
+            {
+                *strikes = CodeStrikes { count: 0, since: now, until: None };
+            }
+            strikes.count += 1;
+            if strikes.count >= limits.0 {
+                strikes.until = Some(now + limits.2);
+            }
+        }
+        result
+    }
+
+    /// Forgets the wrong codes of addresses that have not tried one for a while, when there are
+    /// many.
+    pub(super) fn prune_code_strikes(&mut self) {
+        if self.code_strikes.len() > 10_000 {
+            let (now, window) = (self.now, self.limits.code_window.max(self.limits.code_cooldown));
+            self.code_strikes.retain(|_, s| now.saturating_duration_since(s.since) <= window);
         }
     }
 }

@@ -1,8 +1,7 @@
 //! Spectators: watching a live game, proposing moves for the side to move, and the tally of
 //! those proposals sent to the spectators at most every `Limits::proposal_interval`.
 
-use super::game::move_at;
-use super::limits::MAX_LISTED_PROPOSALS;
+use super::limits::{MAX_LISTED_PROPOSALS, move_at};
 use super::{Core, Refusal, refuse};
 use ludus_protocol::{ErrorCode, GameId, PlayerId, Proposal, ServerMessage};
 use std::collections::HashMap;

@@ -86,7 +86,8 @@ pub fn check(text: &str) -> Result<(), Unseen> {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::*;
+    use super::{MAX_MARKS, Unseen, check};
+    use unicode_normalization::UnicodeNormalization;
 
     /// The cases text must never pass, each alone and inside ordinary words.
     pub(crate) fn deceptive() -> Vec<(String, &'static str)> {

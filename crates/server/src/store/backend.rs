@@ -12,28 +12,103 @@ use ludus_protocol::{
 };
 use ludus_rules::Variant;
 
-/// A stored rating row: player, variant name, rating, deviation, volatility, games, wins,
-/// draws, losses.
-pub(crate) type RatingRow = (i64, String, f64, f64, f64, i64, i64, i64, i64);
-
-/// A claim's row: player, nickname, password hash, claiming address hash, claim time (the
-/// columns of [`super::sql::CLAIMS`]).
-pub(crate) type ClaimRow = (i64, String, String, Option<String>, Option<i64>);
-/// [`ClaimRow`] without the player.
-pub(crate) type PlayerClaimRow = (String, String, Option<String>, Option<i64>);
-
-/// A claim's origin from its stored columns.
-fn claim_origin(address: Option<String>, claimed_ms: Option<i64>) -> Option<ClaimOrigin> {
-    Some(ClaimOrigin { address: address?, claimed_ms: claimed_ms?.max(0) as u64 })
+/// A live game's row before its moves (the columns of [`super::sql::LIVE_GAMES`]).
+#[derive(Clone, Debug)]
+pub(crate) struct GameRow {
+    pub(crate) id: i64,
+    pub(crate) room: String,
+    /// The variant's name (a game of a variant this build does not know is skipped).
+    pub(crate) variant: String,
+    pub(crate) start: String,
+    /// The first and the second player.
+    pub(crate) players: [i64; 2],
+    pub(crate) public: bool,
+    pub(crate) clock_initial_ms: Option<i64>,
+    pub(crate) clock_increment_ms: Option<i64>,
+    pub(crate) created_ms: i64,
+    pub(crate) rated: bool,
 }
 
-/// A finished game's row: public, first player, second player, archive (the columns of
-/// [`super::sql::ARCHIVE`]).
-pub(crate) type ArchiveRow = (i64, i64, i64, Option<String>);
+/// A move's row (the columns of [`super::sql::MOVES`]).
+pub(crate) struct MoveRow {
+    /// The move in notation.
+    pub(crate) mv: String,
+    /// Both sides' time left after it, if the game has a clock.
+    pub(crate) clocks: [Option<i64>; 2],
+}
 
-/// A finished game row: id, variant, first player, ended, rated, archive (the columns of
-/// [`super::sql::RECENT_GAMES`]).
-pub(crate) type RecentRow = (i64, String, i64, Option<i64>, i64, Option<String>);
+/// A proposal's row (the columns of [`super::sql::PROPOSALS`]).
+pub(crate) struct ProposalRow {
+    pub(crate) ply: u32,
+    /// The proposed move in notation.
+    pub(crate) mv: String,
+    /// How many spectators proposed it.
+    pub(crate) count: u32,
+}
+
+/// A stored rating's row (the columns of [`super::sql::RATINGS`]).
+pub(crate) struct RatingRow {
+    pub(crate) player: i64,
+    /// The variant's name.
+    pub(crate) variant: String,
+    pub(crate) rating: f64,
+    pub(crate) deviation: f64,
+    pub(crate) volatility: f64,
+    pub(crate) games: i64,
+    pub(crate) wins: i64,
+    pub(crate) draws: i64,
+    pub(crate) losses: i64,
+}
+
+/// A claim's row (the columns of [`super::sql::CLAIMS`]; [`super::sql::PLAYER_CLAIM`] has them
+/// but the player, whom the query names).
+pub(crate) struct ClaimRow {
+    pub(crate) player: i64,
+    pub(crate) nickname: String,
+    /// The password's Argon2id PHC string.
+    pub(crate) password_hash: String,
+    /// The keyed hash of the claiming address, if known.
+    pub(crate) address: Option<String>,
+    /// When it was claimed, if known.
+    pub(crate) claimed_ms: Option<i64>,
+}
+
+impl ClaimRow {
+    /// The claim's origin, if both of its columns are known.
+    fn origin(&self) -> Option<ClaimOrigin> {
+        Some(ClaimOrigin { address: self.address.clone()?, claimed_ms: self.claimed_ms?.max(0) as u64 })
+    }
+}
+
+/// A rated game's row (the columns of [`super::sql::RATED_SINCE`]).
+pub(crate) struct RatedRow {
+    /// The first and the second player.
+    pub(crate) players: [i64; 2],
+    pub(crate) ended_ms: i64,
+}
+
+/// A finished game's row (the columns of [`super::sql::ARCHIVE`]).
+pub(crate) struct ArchiveRow {
+    /// Whether it was public (0 or 1).
+    pub(crate) public: i64,
+    /// The first and the second player.
+    pub(crate) players: [i64; 2],
+    /// The archive (JSON), if stored.
+    pub(crate) archive: Option<String>,
+}
+
+/// A finished game's row for a profile (the columns of [`super::sql::RECENT_GAMES`]).
+pub(crate) struct RecentRow {
+    pub(crate) id: i64,
+    /// The variant's name.
+    pub(crate) variant: String,
+    pub(crate) first_player: i64,
+    pub(crate) ended_ms: Option<i64>,
+    /// Whether it was rated (0 or 1).
+    pub(crate) rated: i64,
+    /// The archive (JSON), if stored.
+    pub(crate) archive: Option<String>,
+}
 
 /// One connection to a database, whichever it is: the writer, the reader and (SQLite) the
 /// checkpointer each own one. Everything above this trait is the same for both backends.
@@ -50,11 +125,11 @@ pub(crate) trait Backend: Send + 'static {
         (u64::MAX, u64::MAX)
     }
     /// The live games without their moves and proposals, with their variant's name.
-    fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError>;
+    fn live_games(&mut self) -> Result<Vec<GameRow>, DbError>;
     /// A game's moves in order, with the clocks after each.
-    fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError>;
-    /// A game's proposals: (ply, move, count), by ply.
-    fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError>;
+    fn moves(&mut self, game: u64) -> Result<Vec<MoveRow>, DbError>;
+    /// A game's proposals, by ply.
+    fn proposals(&mut self, game: u64) -> Result<Vec<ProposalRow>, DbError>;
     /// A game's chat lines in order (the columns of [`super::sql::CHAT_LINES`]).
     fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError>;
     /// A player by number.
@@ -65,9 +140,9 @@ pub(crate) trait Backend: Send + 'static {
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
     /// One player's claimed nickname, password hash and origin, if claimed (the columns of
     /// [`super::sql::PLAYER_CLAIM`]).
-    fn player_claim(&mut self, id: u64) -> Result<Option<PlayerClaimRow>, DbError>;
+    fn player_claim(&mut self, id: u64) -> Result<Option<ClaimRow>, DbError>;
     /// The rated games that ended at `since_ms` or later (the columns of [`super::sql::RATED_SINCE`]).
-    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<(i64, i64, i64)>, DbError>;
+    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<RatedRow>, DbError>;
     /// One player's ratings.
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
     /// The last `limit` finished games of `player`, newest first (public ones only unless
@@ -83,22 +158,39 @@ pub(crate) trait Backend: Send + 'static {
     }
 }
 
-/// A stored chat line: channel, player, nickname, ply, time, text (JSON).
-pub(crate) type ChatRow = (i64, i64, String, i64, i64, String);
+/// A chat line's row (the columns of [`super::sql::CHAT_LINES`]), as read and as written.
+pub(crate) struct ChatRow {
+    /// 0: the players' channel, 1: the spectators'.
+    pub(crate) channel: i64,
+    pub(crate) player: i64,
+    pub(crate) nickname: String,
+    pub(crate) ply: i64,
+    pub(crate) at_ms: i64,
+    /// The text (JSON of a `ChatText`).
+    pub(crate) text: String,
+}
 
-/// The columns of a chat line to store: channel, player, nickname, ply, time, text (JSON).
-pub(crate) fn chat_columns(line: &ChatLine) -> (i64, i64, &str, i64, i64, String) {
-    let channel = match line.channel {
-        ChatChannel::Players => 0,
-        ChatChannel::Spectators => 1,
-    };
-    let text = serde_json::to_string(&line.text).unwrap_or_default();
-    (channel, line.from.0 as i64, &line.nickname, i64::from(line.ply), line.at_ms as i64, text)
+impl ChatRow {
+    /// The row of a chat line to store.
+    pub(crate) fn of(line: &ChatLine) -> ChatRow {
+        let channel = match line.channel {
+            ChatChannel::Players => 0,
+            ChatChannel::Spectators => 1,
+        };
+        ChatRow {
+            channel,
+            player: line.from.0 as i64,
+            nickname: line.nickname.clone(),
+            ply: i64::from(line.ply),
+            at_ms: line.at_ms as i64,
+            text: serde_json::to_string(&line.text).unwrap_or_default(),
+        }
+    }
 }
 
 /// A profile's game from its row, for `player` (`None`: an archive that does not parse).
 pub(super) fn recent_game(player: u64, row: RecentRow) -> Option<RecentGame> {
-    let (id, variant, first, ended_ms, rated, archive) = row;
+    let RecentRow { id, variant, first_player: first, ended_ms, rated, archive } = row;
     let archive: ArchivedGame = serde_json::from_str(archive.as_deref()?).ok()?;
     let me = if first.max(0) as u64 == player { 0 } else { 1 };
     let result = match archive.outcome.winner {
@@ -118,7 +210,7 @@ pub(super) fn recent_game(player: u64, row: RecentRow) -> Option<RecentGame> {
 
 /// A finished game's row back, or `None` (logged) when its archive is missing or unreadable.
 pub(super) fn stored_archive(game: u64, row: ArchiveRow) -> Option<StoredArchive> {
-    let (public, first, second, archive) = row;
+    let ArchiveRow { public, players: [first, second], archive } = row;
     let archive = match serde_json::from_str::<ArchivedGame>(archive.as_deref()?) {
         Ok(a) => a,
         Err(e) => {
@@ -131,7 +223,7 @@ pub(super) fn stored_archive(game: u64, row: ArchiveRow) -> Option<StoredArchive
 
 /// A stored chat line of `game` back, or why not.
 fn chat_line(game: u64, row: ChatRow) -> Result<ChatLine, String> {
-    let (channel, player, nickname, ply, at_ms, text) = row;
+    let ChatRow { channel, player, nickname, ply, at_ms, text } = row;
     let channel = match channel {
         0 => ChatChannel::Players,
         1 => ChatChannel::Spectators,
@@ -149,36 +241,35 @@ fn chat_line(game: u64, row: ChatRow) -> Result<ChatLine, String> {
     })
 }
 
-/// A stored game row before its moves: the columns of [`super::sql::LIVE_GAMES`].
-pub(crate) fn game_row(
-    id: i64,
-    room: String,
-    start: String,
-    players: [i64; 2],
-    public: bool,
-    clock: (Option<i64>, Option<i64>),
-    created_ms: i64,
-    rated: bool,
-) -> StoredGame {
-    StoredGame {
-        id: id as u64,
-        room,
-        variant: Variant::Latrunculi,
-        start,
-        players: [players[0] as u64, players[1] as u64],
-        public,
-        clock: clock.0.map(|initial| ClockSpec {
+/// A live game's row as the core's record before its moves, or `None` (logged) for a variant
+/// this build does not know.
+fn stored_game(row: GameRow) -> Option<StoredGame> {
+    let variant = match Variant::parse(&row.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::error!(game = row.id, "skipping stored game: {e}");
+            return None;
+        }
+    };
+    Some(StoredGame {
+        id: row.id as u64,
+        room: row.room,
+        variant,
+        start: row.start,
+        players: [row.players[0] as u64, row.players[1] as u64],
+        public: row.public,
+        clock: row.clock_initial_ms.map(|initial| ClockSpec {
             initial_ms: initial.clamp(0, u32::MAX as i64) as u32,
-            increment_ms: clock.1.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
+            increment_ms: row.clock_increment_ms.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
         }),
-        created_ms: created_ms.max(0) as u64,
-        rated,
+        created_ms: row.created_ms.max(0) as u64,
+        rated: row.rated,
         moves: Vec::new(),
         clocks: None,
         proposals: Vec::new(),
         chat: Vec::new(),
         chat_stored: 0,
-    }
+    })
 }
 
 /// Everything the server needs after a (re)start, read through any backend.
@@ -196,14 +287,20 @@ pub(super) fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
             ratings.entry(player).or_default().push((variant, rating));
         }
     }
-    for (id, nickname, password_hash, address, claimed_ms) in db.claims()? {
-        let id = id.max(0) as u64;
+    for row in db.claims()? {
+        let id = row.player.max(0) as u64;
         let ratings = ratings.remove(&id).unwrap_or_default();
-        let origin = claim_origin(address, claimed_ms);
-        loaded.claims.push(StoredClaim { id, nickname, password_hash, ratings, origin });
+        let origin = row.origin();
+        loaded.claims.push(StoredClaim {
+            id,
+            nickname: row.nickname,
+            password_hash: row.password_hash,
+            ratings,
+            origin,
+        });
     }
     let day = crate::core::RATED_PAIR_WINDOW.as_millis() as u64;
-    for (first, second, ended_ms) in db.rated_since(now_ms().saturating_sub(day))? {
+    for RatedRow { players: [first, second], ended_ms } in db.rated_since(now_ms().saturating_sub(day))? {
         loaded.rated_games.push(([first.max(0) as u64, second.max(0) as u64], ended_ms.max(0) as u64));
     }
     Ok(loaded)
@@ -211,19 +308,19 @@ pub(super) fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
 
 /// A player's claim with their ratings, as stored.
 pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<StoredClaim>, DbError> {
-    let Some((nickname, password_hash, address, claimed_ms)) = db.player_claim(id)? else {
+    let Some(row) = db.player_claim(id)? else {
         return Ok(None);
     };
     let ratings =
         db.player_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
-    let origin = claim_origin(address, claimed_ms);
-    Ok(Some(StoredClaim { id, nickname, password_hash, ratings, origin }))
+    let origin = row.origin();
+    Ok(Some(StoredClaim { id, nickname: row.nickname, password_hash: row.password_hash, ratings, origin }))
 }
 
 /// A stored rating row back: (player, variant, rating), or `None` (logged) for a variant this
 /// build does not know.
 fn stored_rating(row: RatingRow) -> Option<(u64, Variant, StoredRating)> {
-    let (player, variant, rating, deviation, volatility, games, wins, draws, losses) = row;
+    let RatingRow { player, variant, rating, deviation, volatility, games, wins, draws, losses } = row;
     let Ok(parsed) = Variant::parse(&variant) else {
         tracing::error!(player, "skipping stored rating of unknown variant {variant}");
         return None;
@@ -241,29 +338,18 @@ fn stored_rating(row: RatingRow) -> Option<(u64, Variant, StoredRating)> {
     Some((player.max(0) as u64, parsed, stored))
 }
 
-/// Live games (their rows, with the variant's name) with their moves, proposals and chat, and
-/// their players.
+/// Live games (their rows) with their moves, proposals and chat, and their players.
 pub(crate) fn load_games(
     db: &mut dyn Backend,
-    rows: Vec<(StoredGame, String)>,
+    rows: Vec<GameRow>,
 ) -> Result<(Vec<StoredGame>, Vec<StoredPlayer>), DbError> {
-    let mut games = Vec::new();
-    for (mut game, variant) in rows {
-        match Variant::parse(&variant) {
-            Ok(v) => game.variant = v,
-            Err(e) => {
-                tracing::error!(game = game.id, "skipping stored game: {e}");
-                continue;
-            }
-        }
-        games.push(game);
-    }
+    let mut games: Vec<StoredGame> = rows.into_iter().filter_map(stored_game).collect();
     for game in &mut games {
-        for (mv, first, second) in db.moves(game.id)? {
+        for MoveRow { mv, clocks: [first, second] } in db.moves(game.id)? {
             game.moves.push(mv);
             game.clocks = first.zip(second).map(|(a, b)| [a.max(0) as u64, b.max(0) as u64]);
         }
-        for (ply, mv, count) in db.proposals(game.id)? {
+        for ProposalRow { ply, mv, count } in db.proposals(game.id)? {
             let played = game.moves.get(ply as usize).cloned().unwrap_or_default();
             match game.proposals.last_mut() {
                 Some(p) if p.ply == ply => p.proposals.push(Proposal { mv, count }),

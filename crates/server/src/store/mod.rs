@@ -29,7 +29,7 @@ mod sqlite;
 mod writer;
 
 pub(crate) use backend::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, PlayerClaimRow, RatingRow, RecentRow, chat_columns, game_row,
+    ArchiveRow, Backend, ChatRow, ClaimRow, GameRow, MoveRow, ProposalRow, RatedRow, RatingRow, RecentRow,
 };
 #[cfg(feature = "postgres")]
 pub(crate) use backend::{load_games, stored_claim};

@@ -3,10 +3,10 @@
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
 use super::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, PlayerClaimRow, RatingRow, RecentRow,
-    chat_columns, game_row, sql,
+    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow, RatedRow,
+    RatingRow, RecentRow, sql,
 };
-use crate::core::records::{ID_BLOCK, Op, StoredGame, StoredPlayer};
+use crate::core::records::{ID_BLOCK, Op, StoredPlayer};
 use postgres::{Client, Config, NoTls, Statement};
 use std::time::Duration;
 
@@ -287,18 +287,18 @@ impl Backend for Postgres {
                         }
                     }
                     Op::Chat { game, seq, line } => {
-                        let (channel, player, nickname, ply, at_ms, text) = chat_columns(line);
+                        let row = ChatRow::of(line);
                         tx.execute(
                             &p.chat_line,
                             &[
                                 &(*game as i64),
                                 &i64::from(*seq),
-                                &channel,
-                                &player,
-                                &nickname,
-                                &ply,
-                                &at_ms,
-                                &text,
+                                &row.channel,
+                                &row.player,
+                                &row.nickname,
+                                &row.ply,
+                                &row.at_ms,
+                                &row.text,
                             ],
                         )?;
                     }
@@ -351,7 +351,7 @@ impl Backend for Postgres {
         (self.ids[0].1, self.ids[1].1)
     }
 
-    fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError> {
+    fn live_games(&mut self) -> Result<Vec<GameRow>, DbError> {
         let rows = self.client.query(
             "SELECT id, room, variant, start, first_player, second_player, public, clock_initial_ms,
              clock_increment_ms, created_ms, rated FROM games WHERE live = 1 AND owner = $1 ORDER BY id",
@@ -360,25 +360,35 @@ impl Backend for Postgres {
         Ok(game_rows(&rows))
     }
 
-    fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError> {
+    fn moves(&mut self, game: u64) -> Result<Vec<MoveRow>, DbError> {
         let rows = self.client.query(&self.prepared.moves, &[&(game as i64)])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+        Ok(rows.iter().map(|r| MoveRow { mv: r.get(0), clocks: [r.get(1), r.get(2)] }).collect())
     }
 
-    fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError> {
+    fn proposals(&mut self, game: u64) -> Result<Vec<ProposalRow>, DbError> {
         let rows = self.client.query(&self.prepared.proposals, &[&(game as i64)])?;
         Ok(rows
             .iter()
             .map(|r| {
                 let clamp = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
-                (clamp(r.get(0)), r.get(1), clamp(r.get(2)))
+                ProposalRow { ply: clamp(r.get(0)), mv: r.get(1), count: clamp(r.get(2)) }
             })
             .collect())
     }
 
     fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError> {
         let rows = self.client.query(&self.prepared.chat_lines, &[&(game as i64)])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))).collect())
+        Ok(rows
+            .iter()
+            .map(|r| ChatRow {
+                channel: r.get(0),
+                player: r.get(1),
+                nickname: r.get(2),
+                ply: r.get(3),
+                at_ms: r.get(4),
+                text: r.get(5),
+            })
+            .collect())
     }
 
     fn player(&mut self, id: u64) -> Result<Option<StoredPlayer>, DbError> {
@@ -388,28 +398,38 @@ impl Backend for Postgres {
 
     fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError> {
         let rows = self.client.query(&dialect(sql::CLAIMS), &[])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4))).collect())
+        Ok(rows
+            .iter()
+            .map(|r| ClaimRow {
+                player: r.get(0),
+                nickname: r.get(1),
+                password_hash: r.get(2),
+                address: r.get(3),
+                claimed_ms: r.get(4),
+            })
+            .collect())
     }
 
-    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<(i64, i64, i64)>, DbError> {
+    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<RatedRow>, DbError> {
         let rows = self.client.query(&dialect(sql::RATED_SINCE), &[&(since_ms as i64)])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+        Ok(rows.iter().map(|r| RatedRow { players: [r.get(0), r.get(1)], ended_ms: r.get(2) }).collect())
     }
 
-    fn player_claim(&mut self, id: u64) -> Result<Option<PlayerClaimRow>, DbError> {
+    fn player_claim(&mut self, id: u64) -> Result<Option<ClaimRow>, DbError> {
         self.reconnect_if_closed()?;
         let row = self.client.query_opt(&dialect(sql::PLAYER_CLAIM), &[&(id as i64)])?;
-        Ok(row.map(|r| (r.get(0), r.get(1), r.get(2), r.get(3))))
+        Ok(row.map(|r| ClaimRow {
+            player: id as i64,
+            nickname: r.get(0),
+            password_hash: r.get(1),
+            address: r.get(2),
+            claimed_ms: r.get(3),
+        }))
     }
 
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
         let rows = self.client.query(&dialect(sql::PLAYER_RATINGS), &[&(id as i64)])?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7), r.get(8))
-            })
-            .collect())
+        Ok(rows.iter().map(rating_row).collect())
     }
 
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
@@ -417,43 +437,60 @@ impl Backend for Postgres {
         let params: [&(dyn postgres::types::ToSql + Sync); 3] =
             [&(player as i64), &i64::from(limit), &i64::from(private)];
         let rows = self.client.query(&self.prepared.recent_games, &params)?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))).collect())
+        Ok(rows
+            .iter()
+            .map(|r| RecentRow {
+                id: r.get(0),
+                variant: r.get(1),
+                first_player: r.get(2),
+                ended_ms: r.get(3),
+                rated: r.get(4),
+                archive: r.get(5),
+            })
+            .collect())
     }
 
     fn archive(&mut self, game: u64) -> Result<Option<ArchiveRow>, DbError> {
         self.reconnect_if_closed()?;
         let row = self.client.query_opt(&self.prepared.archive, &[&(game as i64)])?;
-        Ok(row.map(|r| (r.get(0), r.get(1), r.get(2), r.get(3))))
+        Ok(row.map(|r| ArchiveRow { public: r.get(0), players: [r.get(1), r.get(2)], archive: r.get(3) }))
     }
 
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
         let rows = self.client.query(&dialect(sql::RATINGS), &[])?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7), r.get(8))
-            })
-            .collect())
+        Ok(rows.iter().map(rating_row).collect())
     }
 }
 
-/// Game rows (the columns of [`sql::LIVE_GAMES`]) with their variant's name.
-pub(super) fn game_rows(rows: &[postgres::Row]) -> Vec<(StoredGame, String)> {
+/// A row of the ratings' columns (see [`RatingRow`]).
+fn rating_row(r: &postgres::Row) -> RatingRow {
+    RatingRow {
+        player: r.get(0),
+        variant: r.get(1),
+        rating: r.get(2),
+        deviation: r.get(3),
+        volatility: r.get(4),
+        games: r.get(5),
+        wins: r.get(6),
+        draws: r.get(7),
+        losses: r.get(8),
+    }
+}
+
+/// Game rows (the columns of [`sql::LIVE_GAMES`]).
+pub(super) fn game_rows(rows: &[postgres::Row]) -> Vec<GameRow> {
     rows.iter()
-        .map(|r| {
-            (
-                game_row(
-                    r.get(0),
-                    r.get(1),
-                    r.get(3),
-                    [r.get(4), r.get(5)],
-                    r.get::<_, i64>(6) != 0,
-                    (r.get(7), r.get(8)),
-                    r.get(9),
-                    r.get::<_, i64>(10) != 0,
-                ),
-                r.get(2),
-            )
+        .map(|r| GameRow {
+            id: r.get(0),
+            room: r.get(1),
+            variant: r.get(2),
+            start: r.get(3),
+            players: [r.get(4), r.get(5)],
+            public: r.get::<_, i64>(6) != 0,
+            clock_initial_ms: r.get(7),
+            clock_increment_ms: r.get(8),
+            created_ms: r.get(9),
+            rated: r.get::<_, i64>(10) != 0,
         })
         .collect()
 }

@@ -2,10 +2,10 @@
 
 use super::schema::Upgrade;
 use super::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, MIGRATIONS, PlayerClaimRow, RatingRow, RecentRow,
-    chat_columns, game_row, sql,
+    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow, RatedRow,
+    RatingRow, RecentRow, sql,
 };
-use crate::core::records::{Op, StoredGame, StoredPlayer};
+use crate::core::records::{Op, StoredPlayer};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::time::Duration;
@@ -85,7 +85,7 @@ fn hash_credentials(conn: &mut Connection, now_ms: u64) -> rusqlite::Result<()> 
         {
             let mut update = tx.prepare("UPDATE players SET token = ?2, last_seen_ms = ?3 WHERE id = ?1")?;
             for (id, token) in rows {
-                update.execute(params![id, crate::tokens::credential_hash(&token), now_ms as i64])?;
+                update.execute(params![id, crate::credential::credential_hash(&token), now_ms as i64])?;
             }
         }
         tx.execute_batch("ALTER TABLE players RENAME COLUMN token TO token_hash;")?;
@@ -164,16 +164,16 @@ impl Backend for Sqlite {
                         }
                     }
                     Op::Chat { game, seq, line } => {
-                        let (channel, player, nickname, ply, at_ms, text) = chat_columns(line);
+                        let row = ChatRow::of(line);
                         tx.prepare_cached(sql::CHAT_LINE)?.execute(params![
                             *game as i64,
                             *seq,
-                            channel,
-                            player,
-                            nickname,
-                            ply,
-                            at_ms,
-                            text
+                            row.channel,
+                            row.player,
+                            row.nickname,
+                            row.ply,
+                            row.at_ms,
+                            row.text
                         ])?;
                     }
                     Op::Finish { game, outcome, ended_ms, archive } => {
@@ -235,42 +235,52 @@ impl Backend for Sqlite {
         Ok((player.max(1) as u64, game.max(1) as u64))
     }
 
-    fn live_games(&mut self) -> Result<Vec<(StoredGame, String)>, DbError> {
+    fn live_games(&mut self) -> Result<Vec<GameRow>, DbError> {
         let mut stmt = self.conn.prepare(sql::LIVE_GAMES)?;
         let rows = stmt.query_map([], |r| {
-            Ok((
-                game_row(
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(3)?,
-                    [r.get(4)?, r.get(5)?],
-                    r.get(6)?,
-                    (r.get(7)?, r.get(8)?),
-                    r.get(9)?,
-                    r.get(10)?,
-                ),
-                r.get(2)?,
-            ))
+            Ok(GameRow {
+                id: r.get(0)?,
+                room: r.get(1)?,
+                variant: r.get(2)?,
+                start: r.get(3)?,
+                players: [r.get(4)?, r.get(5)?],
+                public: r.get(6)?,
+                clock_initial_ms: r.get(7)?,
+                clock_increment_ms: r.get(8)?,
+                created_ms: r.get(9)?,
+                rated: r.get(10)?,
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn moves(&mut self, game: u64) -> Result<Vec<(String, Option<i64>, Option<i64>)>, DbError> {
+    fn moves(&mut self, game: u64) -> Result<Vec<MoveRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::MOVES)?;
-        let rows = stmt.query_map(params![game as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows = stmt.query_map(params![game as i64], |r| {
+            Ok(MoveRow { mv: r.get(0)?, clocks: [r.get(1)?, r.get(2)?] })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn proposals(&mut self, game: u64) -> Result<Vec<(u32, String, u32)>, DbError> {
+    fn proposals(&mut self, game: u64) -> Result<Vec<ProposalRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::PROPOSALS)?;
-        let rows = stmt.query_map(params![game as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows = stmt.query_map(params![game as i64], |r| {
+            Ok(ProposalRow { ply: r.get(0)?, mv: r.get(1)?, count: r.get(2)? })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     fn chat(&mut self, game: u64) -> Result<Vec<ChatRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::CHAT_LINES)?;
         let rows = stmt.query_map(params![game as i64], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            Ok(ChatRow {
+                channel: r.get(0)?,
+                player: r.get(1)?,
+                nickname: r.get(2)?,
+                ply: r.get(3)?,
+                at_ms: r.get(4)?,
+                text: r.get(5)?,
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -281,13 +291,23 @@ impl Backend for Sqlite {
 
     fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError> {
         let mut stmt = self.conn.prepare(sql::CLAIMS)?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+        let rows = stmt.query_map([], |r| {
+            Ok(ClaimRow {
+                player: r.get(0)?,
+                nickname: r.get(1)?,
+                password_hash: r.get(2)?,
+                address: r.get(3)?,
+                claimed_ms: r.get(4)?,
+            })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<(i64, i64, i64)>, DbError> {
+    fn rated_since(&mut self, since_ms: u64) -> Result<Vec<RatedRow>, DbError> {
         let mut stmt = self.conn.prepare(sql::RATED_SINCE)?;
-        let rows = stmt.query_map(params![since_ms as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows = stmt.query_map(params![since_ms as i64], |r| {
+            Ok(RatedRow { players: [r.get(0)?, r.get(1)?], ended_ms: r.get(2)? })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -297,10 +317,17 @@ impl Backend for Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn player_claim(&mut self, id: u64) -> Result<Option<PlayerClaimRow>, DbError> {
+    fn player_claim(&mut self, id: u64) -> Result<Option<ClaimRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::PLAYER_CLAIM)?;
-        let mut rows =
-            stmt.query_map(params![id as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let mut rows = stmt.query_map(params![id as i64], |r| {
+            Ok(ClaimRow {
+                player: id as i64,
+                nickname: r.get(0)?,
+                password_hash: r.get(1)?,
+                address: r.get(2)?,
+                claimed_ms: r.get(3)?,
+            })
+        })?;
         Ok(rows.next().transpose()?)
     }
 
@@ -313,7 +340,14 @@ impl Backend for Sqlite {
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::RECENT_GAMES)?;
         let rows = stmt.query_map(params![player as i64, limit, i64::from(private)], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            Ok(RecentRow {
+                id: r.get(0)?,
+                variant: r.get(1)?,
+                first_player: r.get(2)?,
+                ended_ms: r.get(3)?,
+                rated: r.get(4)?,
+                archive: r.get(5)?,
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -321,7 +355,9 @@ impl Backend for Sqlite {
     fn archive(&mut self, game: u64) -> Result<Option<ArchiveRow>, DbError> {
         let mut stmt = self.conn.prepare_cached(sql::ARCHIVE)?;
         Ok(stmt
-            .query_row(params![game as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .query_row(params![game as i64], |r| {
+                Ok(ArchiveRow { public: r.get(0)?, players: [r.get(1)?, r.get(2)?], archive: r.get(3)? })
+            })
             .optional()?)
     }
 
@@ -337,5 +373,15 @@ impl Backend for Sqlite {
 
 /// A row of the ratings' columns (see [`RatingRow`]).
 fn rating_row(r: &rusqlite::Row) -> rusqlite::Result<RatingRow> {
-    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
+    Ok(RatingRow {
+        player: r.get(0)?,
+        variant: r.get(1)?,
+        rating: r.get(2)?,
+        deviation: r.get(3)?,
+        volatility: r.get(4)?,
+        games: r.get(5)?,
+        wins: r.get(6)?,
+        draws: r.get(7)?,
+        losses: r.get(8)?,
+    })
 }

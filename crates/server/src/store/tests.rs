@@ -1,9 +1,10 @@
 //! The store's own cases, run against SQLite and (when its binaries are there) PostgreSQL.
 
-use super::*;
-use crate::core::records::*;
+use super::{Database, MIGRATIONS, NodeConfig, Store, StoreError, now_ms, redact};
+use crate::core::records::{ClaimOrigin, ID_BLOCK, Op, PlayerLookup, StoredRating};
 use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, Proposal, QuickPhrase};
 use ludus_rules::Variant;
+use std::time::Duration;
 
 /// Two chat lines of game 1 (both channels, a phrase and free text in Vietnamese).
 fn chat_lines(now: u64) -> Vec<ChatLine> {

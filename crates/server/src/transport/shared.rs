@@ -2,7 +2,17 @@
 //! renet2, the routes from addresses to shards, the clients, the handshakes in progress and the
 //! tokens they used.
 
-use super::*;
+use super::{CONNECTION_REQUEST_PREFIX, HandshakeStats, PENDING_PER_IP, PENDING_PER_SHARD, request_expiry};
+use crate::addresses::{Addresses, address_key};
+use crate::faults;
+use renet2::RenetServer;
+use renet2_netcode::ServerSocket;
+use renetcode2::ServerResult;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::Duration;
 
 pub(super) struct Route {
     pub(super) shard: usize,

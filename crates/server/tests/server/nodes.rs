@@ -151,7 +151,12 @@ fn room_joined_from_another_node_and_watched_from_a_third() {
     let mut ben = TestClient::signed_in(b.ws, Transport::WebSocket, "Ben");
     let mut sam = TestClient::signed_in(c.udp, Transport::Udp, "Sam");
     let ben_id = ben.client.player().unwrap();
-    ann.send(ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: true });
+    ann.send(ClientMessage::OpenRoom {
+        variant: Variant::Alquerque,
+        clock: None,
+        public: true,
+        rated: false,
+    });
     let code = ann.expect("room", |m| match m {
         ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
         _ => None,
@@ -365,7 +370,12 @@ fn a_node_that_loses_its_database_takes_no_games_and_its_games_move() {
     // Node a notices within its next rounds with the database, and refuses new rooms.
     let deadline = Instant::now() + WAIT;
     let refusal = loop {
-        cid.send(ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: true });
+        cid.send(ClientMessage::OpenRoom {
+            variant: Variant::Alquerque,
+            clock: None,
+            public: true,
+            rated: false,
+        });
         let answer = cid.expect("room or refusal", |m| match m {
             ServerMessage::RoomOpened { .. } => Some(None),
             ServerMessage::Error { message, .. } => Some(Some(message.clone())),

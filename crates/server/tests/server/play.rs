@@ -19,7 +19,7 @@ pub fn start_game(
     variant: Variant,
     clock: Option<ClockSpec>,
 ) -> (GameView, usize) {
-    a.send(ClientMessage::CreateRoom { variant, clock, public: true });
+    a.send(ClientMessage::OpenRoom { variant, clock, public: true, rated: false });
     let code = a.expect("room", |m| match m {
         ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
         _ => None,
@@ -370,15 +370,21 @@ fn lobby_quick_match_rematch_leave_and_nicknames() {
     bad.expect_error(ErrorCode::BadNickname);
 
     // A private room is not listed but can be joined by code.
-    c.send(ClientMessage::CreateRoom { variant: Variant::Latrunculi, clock: None, public: false });
+    c.send(ClientMessage::OpenRoom {
+        variant: Variant::Latrunculi,
+        clock: None,
+        public: false,
+        rated: false,
+    });
     let private = c.expect("room", |m| match m {
         ServerMessage::RoomOpened { code, public: false, .. } => Some(code.clone()),
         _ => None,
     });
-    d.send(ClientMessage::CreateRoom {
+    d.send(ClientMessage::OpenRoom {
         variant: Variant::Alquerque,
         clock: Some(ClockSpec::BLITZ),
         public: true,
+        rated: false,
     });
     let open = d.expect("room", |m| match m {
         ServerMessage::RoomOpened { code, .. } => Some(code.clone()),
@@ -397,10 +403,11 @@ fn lobby_quick_match_rematch_leave_and_nicknames() {
     d.expect_error(ErrorCode::OwnRoom);
     a.send(ClientMessage::JoinRoom { code: "ZZZZZZZZ".into() });
     a.expect_error(ErrorCode::UnknownRoom);
-    a.send(ClientMessage::CreateRoom {
+    a.send(ClientMessage::OpenRoom {
         variant: Variant::Alquerque,
         clock: Some(ClockSpec { initial_ms: 5, increment_ms: 0 }),
         public: true,
+        rated: false,
     });
     a.expect_error(ErrorCode::BadClock);
     // d leaves its room: it disappears.
@@ -422,7 +429,7 @@ fn lobby_quick_match_rematch_leave_and_nicknames() {
     a.send(ClientMessage::Watch { game: dv.game });
     a.expect_error(ErrorCode::UnknownGame);
     // A player in a game in progress cannot start another; leaving resigns it.
-    c.send(ClientMessage::QuickMatch { variant: Variant::Alquerque, clock: None });
+    c.send(ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
     c.expect_error(ErrorCode::Busy);
     c.send(ClientMessage::Leave);
     let over = d.expect("game over", |m| match m {
@@ -436,11 +443,11 @@ fn lobby_quick_match_rematch_leave_and_nicknames() {
     d.expect_error(ErrorCode::NoRematch);
 
     // Quick match pairs equal requests only.
-    a.send(ClientMessage::QuickMatch { variant: Variant::Alquerque, clock: None });
+    a.send(ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
     a.expect("queued", |m| matches!(m, ServerMessage::Queued { .. }).then_some(()));
-    c.send(ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    c.send(ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     c.expect("queued", |m| matches!(m, ServerMessage::Queued { .. }).then_some(()));
-    b.send(ClientMessage::QuickMatch { variant: Variant::Alquerque, clock: None });
+    b.send(ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
     let av = a.expect_game();
     let bv = b.expect_game();
     assert_eq!(av.game, bv.game);

@@ -172,7 +172,7 @@ fn garbage_messages_from_a_signed_in_client() {
             ClientMessage::Move { game: GameId(u64::MAX), ply: u32::MAX, mv: "a1-a2".into() },
             ClientMessage::Propose { game: GameId(1), ply: 0, mv: String::new() },
             ClientMessage::JoinRoom { code: "\u{0}".repeat(100) },
-            ClientMessage::CreateRoom { variant: Variant::Latrunculi, clock: None, public: true },
+            ClientMessage::OpenRoom { variant: Variant::Latrunculi, clock: None, public: true, rated: false },
             ClientMessage::SetNickname { nickname: "\u{202e}evil".into() },
             ClientMessage::Watch { game: GameId(0) },
         ]

@@ -1,6 +1,16 @@
 //! Claimed nicknames, passwords, ratings, matchmaking by rating, archives and the leaderboard.
 
-use super::*;
+use super::{Harness, first_legal, rate, refusal_code, started, watched_chat_game};
+use crate::core::records;
+use crate::core::records::{Loaded, Op, StoredPlayer};
+use crate::core::{ConnId, Core, Limits, hash_password, rating_period, rating_view, verify_password};
+use crate::credential::{Grant, credential_hash};
+use ludus_protocol::{
+    ChatText, ClientMessage, ErrorCode, GameId, Hello, PROTOCOL_VERSION, PlayerId, QuickPhrase,
+    ServerMessage, encode,
+};
+use ludus_rules::Variant;
+use std::time::{Duration, Instant};
 
 #[test]
 fn a_claimed_name_is_kept_from_look_alikes_and_signs_in_on_another_device() {

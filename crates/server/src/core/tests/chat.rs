@@ -1,6 +1,16 @@
 //! Chat: the players' and the spectators' channels, limits, mutes and the stored archive.
 
-use super::*;
+use super::{Harness, chat_ops, first_legal, free, lines_of, of, refusal_code, watched_chat_game};
+use crate::core::records;
+use crate::core::records::{Loaded, Op, StoredPlayer};
+use crate::core::{ConnId, Core, Effect, Limits};
+use crate::credential::{Grant, credential_hash};
+use ludus_protocol::{
+    ChatChannel, ChatLine, ChatText, ClientMessage, ErrorCode, GameId, Hello, PROTOCOL_VERSION, PlayerId,
+    QuickPhrase, ServerMessage, decode_server,
+};
+use ludus_rules::{AnyGame, Variant};
+use std::time::{Duration, Instant};
 
 #[test]
 fn players_and_spectators_chat_on_their_own_channels_stored_first_and_archived_together() {

@@ -1,6 +1,12 @@
 //! Draw offers: one per player and ply, lapsing with a move, agreed, and shown to newcomers.
 
-use super::*;
+use super::{Harness, first_legal, game_over_of, of, refusal_code};
+use crate::core::records::Op;
+use crate::core::{ConnId, Limits};
+use crate::credential::Grant;
+use ludus_protocol::{ClientMessage, ClockSpec, ErrorCode, GameId, Hello, PROTOCOL_VERSION, ServerMessage};
+use ludus_rules::{AnyGame, GameRecord, Outcome, Reason, Side, Variant};
+use std::time::Duration;
 
 #[test]
 fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_stored_and_told() {
@@ -190,8 +196,8 @@ fn an_open_draw_offer_follows_the_view_of_a_returning_player_and_a_new_spectator
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     let token = h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
-    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     let game = h
         .all()
         .into_iter()

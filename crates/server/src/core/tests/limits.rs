@@ -1,8 +1,16 @@
 //! Budgets of large answers per connection and per address, the rules of rated play (moves
 //! each, games per pair, nicknames claimed from one address), and private games' privacy.
 
-use super::records::StoredRating;
-use super::*;
+use super::{Harness, first_legal, refusal_code};
+use crate::core::records::StoredRating;
+use crate::core::records::{Loaded, Op};
+use crate::core::{
+    ConnId, Core, Effect, Limits, RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash,
+    hash_password, rating_view,
+};
+use ludus_protocol::{ClientMessage, ErrorCode, GameId, GameView, PlayerId, ServerMessage, decode_server};
+use ludus_rules::{Side, Variant};
+use std::time::{Duration, Instant};
 
 /// The bytes and the game views queued for `conn` since the last call, and its refusals.
 fn drawn(h: &mut Harness, conn: ConnId) -> (usize, usize, Vec<ErrorCode>) {
@@ -28,7 +36,7 @@ fn two_games(h: &mut Harness) -> [GameId; 2] {
     h.sign_in(3, "Cy");
     h.sign_in(4, "Di");
     for conn in [3, 4] {
-        h.send(conn, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+        h.send(conn, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     }
     let b = h
         .all()
@@ -277,7 +285,7 @@ fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
 /// After a restart, the rated games of the day (from the database) still count.
 #[test]
 fn the_pair_limit_survives_a_restart() {
-    use super::records::StoredClaim;
+    use crate::core::records::StoredClaim;
     let claim = |id, nickname: &str| StoredClaim {
         id,
         nickname: nickname.into(),
@@ -382,7 +390,10 @@ fn a_live_private_game_and_a_missing_one_answer_alike() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Latrunculi, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Latrunculi, clock: None, public: false, rated: false },
+    );
     let code = match h.inbox(1).as_slice() {
         [ServerMessage::RoomOpened { code, .. }] => code.clone(),
         other => panic!("expected a room, got {other:?}"),

@@ -1,17 +1,22 @@
 //! The core driven without sockets: injected time and seed, messages in, messages out.
 
-use super::*;
-use crate::tokens::Grant;
+use crate::core::records;
+use crate::core::records::{ArchiveFound, ClusterEvent, GamesFound, IdKind, PlayerFound, Seat, StoredPlayer};
+use crate::core::records::{Loaded, Op};
+use crate::core::records::{NodeAddrs, RemoteNode};
+use crate::core::{ConnId, Core, Effect, Input, Limits, PasswordAnswer, PasswordJob, Published, run_job};
+use crate::credential::Grant;
 use ludus_protocol::Role;
-use ludus_protocol::{ChatChannel, ChatLine, ChatText, QuickPhrase};
+use ludus_protocol::{ChatLine, ChatText};
 use ludus_protocol::{
-    ClockSpec, GameSummary, GameView, ROOM_CODE_LEN, RecentGame, RoomSummary, decode_server,
+    ClientMessage, ErrorCode, GameId, Hello, PROTOCOL_VERSION, PlayerId, ServerMessage, SessionToken, encode,
 };
+use ludus_protocol::{ClockSpec, GameView, RecentGame, decode_server};
+use ludus_rules::Side;
 use ludus_rules::{AnyGame, GameRecord};
-use ludus_rules::{Outcome, Reason, Variant};
-use records::{ArchiveFound, ClusterEvent, GamesFound, IdKind, PlayerFound, Seat, StoredPlayer};
-use records::{NodeAddrs, RemoteNode};
+use ludus_rules::{Outcome, Variant};
 use std::time::Duration;
+use std::time::Instant;
 
 mod accounts;
 mod chat;
@@ -256,9 +261,9 @@ impl Harness {
     fn quick_game(&mut self, clock: Option<ClockSpec>) -> (ConnId, ConnId, GameView) {
         self.sign_in(1, "Ann");
         self.sign_in(2, "Bob");
-        self.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock });
+        self.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock, rated: false });
         assert!(matches!(self.inbox(1).as_slice(), [ServerMessage::Queued { .. }]));
-        self.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock });
+        self.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock, rated: false });
         let mut views: Vec<(ConnId, GameView)> = self
             .all()
             .into_iter()

@@ -1,6 +1,15 @@
 //! Several nodes: redirects to another node, handing waiters over, adopted games, id blocks.
 
-use super::*;
+use super::{Harness, redirect_of, refusal_code, remote};
+use crate::core::records;
+use crate::core::records::{IdKind, Loaded, Op, StoredPlayer};
+use crate::core::{Core, Limits, Published};
+use ludus_protocol::{
+    ClientMessage, ErrorCode, GameId, GameSummary, Hello, PROTOCOL_VERSION, PlayerId, Role, RoomSummary,
+    ServerMessage,
+};
+use ludus_rules::{AnyGame, Side, Variant};
+use std::time::Instant;
 
 /// A room code or a game of another node: the client is sent there (with the request to make
 /// again), nothing changes here, nothing is stored; an unknown code is still refused; the
@@ -65,7 +74,10 @@ fn rooms_and_games_of_another_node_redirect_and_grant_nothing() {
     assert_eq!(h.core.live_games(), 0);
     // Nobody is sent away from a game they play here.
     h.sign_in(2, "Ben");
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: false },
+    );
     let Some(ServerMessage::RoomOpened { code, .. }) = h.inbox(1).pop() else { panic!("no room") };
     h.send(2, &ClientMessage::JoinRoom { code });
     h.take_out();

@@ -1,6 +1,15 @@
 //! Moves, clocks, rooms, held seats, look-ups off the loop, proposals, floods and shutdown.
 
-use super::*;
+use super::{Harness, first_legal, refusal_code};
+use crate::core::records::{Loaded, Op, StoredPlayer};
+use crate::core::{Core, Effect, Limits};
+use crate::credential::{Grant, credential_hash};
+use ludus_protocol::{
+    ClientMessage, ClockSpec, ErrorCode, GameId, Hello, PROTOCOL_VERSION, PlayerId, ROOM_CODE_LEN,
+    ServerMessage, decode_server,
+};
+use ludus_rules::{AnyGame, GameRecord, Outcome, Reason, Side, Variant};
+use std::time::{Duration, Instant};
 
 #[test]
 fn a_legal_move_is_accepted_stored_and_broadcast() {
@@ -126,7 +135,10 @@ fn a_room_code_is_joined_and_starts_the_game() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: false },
+    );
     let code = match h.inbox(1).as_slice() {
         [ServerMessage::RoomOpened { code, .. }] => code.clone(),
         other => panic!("expected a room, got {other:?}"),
@@ -183,8 +195,8 @@ fn a_held_seat_is_taken_back_with_the_token() {
     let mut h = Harness::new(Limits::default());
     h.sign_in(1, "Ann");
     let token = h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
-    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     h.all();
     h.disconnected(2);
     h.all();
@@ -338,8 +350,8 @@ fn an_unused_credential_expires() {
     let mut h = Harness::new(Limits { credential_lifetime: lifetime, ..Limits::default() });
     h.sign_in(1, "Ann");
     let token = h.sign_in(2, "Bob");
-    h.send(1, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
-    h.send(2, &ClientMessage::QuickMatch { variant: Variant::Latrunculi, clock: None });
+    h.send(1, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Latrunculi, clock: None, rated: false });
     h.all();
     h.disconnected(2);
     h.advance(lifetime + Duration::from_secs(1));
@@ -398,7 +410,10 @@ fn wrong_room_codes_earn_a_cool_down_per_address() {
     let guesser: std::net::IpAddr = [10, 0, 0, 1].into();
     h.set_origin(2, guesser);
     h.set_origin(3, [10, 0, 0, 2].into());
-    h.send(1, &ClientMessage::CreateRoom { variant: Variant::Alquerque, clock: None, public: false });
+    h.send(
+        1,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: false, rated: false },
+    );
     let code = h
         .inbox(1)
         .iter()

@@ -1,9 +1,13 @@
 //! Chat lines and nicknames that show nothing or deceive, and look-alikes of claimed names, in
 //! the core.
 
-use super::records::StoredClaim;
-use super::*;
+use super::{Harness, chat_ops, free, lines_of, of, refusal_code, watched_chat_game};
+use crate::core::records::Loaded;
+use crate::core::records::StoredClaim;
+use crate::core::{Core, Limits, PasswordAnswer, PasswordJob};
 use crate::names::visible;
+use ludus_protocol::{ChatText, ClientMessage, ErrorCode, Hello, PROTOCOL_VERSION, PlayerId, ServerMessage};
+use std::time::{Duration, Instant};
 use unicode_normalization::UnicodeNormalization;
 
 /// Limits with room for many messages in one instant (the message budget has its own test).

@@ -15,9 +15,9 @@
 //! - hands out new blocks of player and game numbers ([`ClusterEvent::Ids`]).
 
 use super::Request;
-use crate::core::records::{ClusterEvent, ID_BLOCK, IdKind, NodeAddrs, RemoteNode, Seat, StoredGame};
+use crate::core::records::{ClusterEvent, ID_BLOCK, IdKind, NodeAddrs, RemoteNode, Seat};
 use crate::store::pg::{DB_NOW, Fence, Postgres, game_rows, renew_sql, reserve_ids};
-use crate::store::{DbError, StoreError, load_games, stored_claim};
+use crate::store::{DbError, GameRow, StoreError, load_games, stored_claim};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -137,7 +137,7 @@ struct State {
     ids: Vec<IdKind>,
     owners: Vec<(u64, u64)>,
     /// Games taken over whose reload failed: tried again.
-    unloaded: Vec<(StoredGame, String)>,
+    unloaded: Vec<GameRow>,
     nodes_read: Option<Instant>,
     failing: Arc<AtomicBool>,
     started: Option<Instant>,
