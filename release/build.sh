@@ -158,14 +158,14 @@ if wants server; then
   mkdir -p "$stage"
   install -m 0755 "$bindir/ludus-server" "$stage/ludus-server"
   install -m 0644 crates/server/README.md "$stage/README.md"
-  install -m 0644 CHANGELOG.md release/files/ludus-server.service release/files/Containerfile \
-    release/files/compose.yaml "$stage/"
+  install -m 0644 CHANGELOG.md deploy/systemd/ludus-server.service deploy/container/Containerfile \
+    deploy/container/compose.yaml "$stage/"
   install -m 0644 release/files/INSTALL-server.txt "$stage/INSTALL.txt"
   cp -r "$web_dir" "$stage/web"
   licences "$stage"
   if command -v systemd-analyze >/dev/null 2>&1; then
     # The unit as installed, with the binary where it says: systemd-analyze checks it exists.
-    sed "s#/usr/local/bin/ludus-server#$stage/ludus-server#" release/files/ludus-server.service \
+    sed "s#/usr/local/bin/ludus-server#$stage/ludus-server#" deploy/systemd/ludus-server.service \
       >"$work/ludus-server.service"
     systemd-analyze verify "$work/ludus-server.service"
     say "systemd-analyze verify: the unit is valid"

@@ -434,4 +434,14 @@ mod tests {
         let asked = log_filter(Some("debug,renetcode2=trace")).to_string();
         assert!(asked.contains("renetcode2=trace") && !asked.contains("renetcode2=off"), "{asked}");
     }
+
+    #[test]
+    fn the_version_names_the_package_version_and_the_commit() {
+        let version = long_version();
+        assert!(version.starts_with(&format!("{} (", env!("CARGO_PKG_VERSION"))), "{version}");
+        match option_env!("LUDUS_GIT_COMMIT").map(str::trim).filter(|c| !c.is_empty()) {
+            Some(commit) => assert!(version.ends_with(&format!("(commit {commit})")), "{version}"),
+            None => assert!(version.ends_with("(unknown commit)"), "{version}"),
+        }
+    }
 }
