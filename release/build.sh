@@ -74,8 +74,10 @@ else
 fi
 say "Ludus $version, commit ${LUDUS_GIT_COMMIT:-unknown}, profile $profile"
 
+# A dev build (CI's check) is packed fast: its binary is large and the archives are thrown away.
+gzip_level=-9 deb_fast=()
 case "$profile" in
-  dev) bindir="$CARGO_TARGET_DIR/debug" ;;
+  dev) bindir="$CARGO_TARGET_DIR/debug" gzip_level=-1 deb_fast=(--fast) ;;
   *) bindir="$CARGO_TARGET_DIR/$profile" ;;
 esac
 mkdir -p "$dist"
@@ -86,7 +88,7 @@ trap 'rm -rf "$work"' EXIT
 pack() {
   local dir="$1" archive="$2"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
-    -C "$(dirname "$dir")" -cf - "$(basename "$dir")" | gzip -9n >"$archive"
+    -C "$(dirname "$dir")" -cf - "$(basename "$dir")" | gzip "$gzip_level" -n >"$archive"
   checksum "$archive"
 }
 checksum() {
@@ -124,7 +126,8 @@ if wants linux; then
 
   say "cargo deb"
   deb="$dist/ludus_${version}_amd64.deb"
-  cargo deb --locked --no-build -p ludus --profile "$profile" --deb-version "$version" --output "$deb"
+  cargo deb --locked --no-build -p ludus --profile "$profile" --deb-version "$version" "${deb_fast[@]}" \
+    --output "$deb"
   checksum "$deb"
 fi
 
