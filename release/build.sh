@@ -64,13 +64,14 @@ if [ -z "${LUDUS_GIT_COMMIT:-}" ] && command -v git >/dev/null 2>&1 && git rev-p
   LUDUS_GIT_COMMIT="$(git rev-parse --short=12 HEAD)"
   git diff --quiet HEAD -- 2>/dev/null || LUDUS_GIT_COMMIT="$LUDUS_GIT_COMMIT-modified"
 fi
+# Archives carry the commit's time, so that the same commit packs the same bytes. Not exported:
+# the C compiler's crate (cc) rebuilds every crate with C code when SOURCE_DATE_EPOCH changes.
 if [ -n "${LUDUS_GIT_COMMIT:-}" ]; then
   export LUDUS_GIT_COMMIT
-  # Archives carry the commit's time, so that the same commit packs the same bytes.
-  export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
+  epoch="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
 else
   say "no git: the binaries will say 'unknown commit'"
-  export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(date +%s)}"
+  epoch="${SOURCE_DATE_EPOCH:-$(date +%s)}"
 fi
 say "Ludus $version, commit ${LUDUS_GIT_COMMIT:-unknown}, profile $profile"
 
@@ -87,7 +88,7 @@ trap 'rm -rf "$work"' EXIT
 # pack DIR ARCHIVE: a reproducible .tar.gz of DIR (its parent as the root), with its .sha256.
 pack() {
   local dir="$1" archive="$2"
-  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" \
     -C "$(dirname "$dir")" -cf - "$(basename "$dir")" | gzip "$gzip_level" -n >"$archive"
   checksum "$archive"
 }
@@ -126,7 +127,7 @@ if wants linux; then
 
   say "cargo deb"
   deb="$dist/ludus_${version}_amd64.deb"
-  cargo deb --locked --no-build -p ludus --profile "$profile" --deb-version "$version" "${deb_fast[@]}" \
+  SOURCE_DATE_EPOCH="$epoch" cargo deb --locked --no-build -p ludus --profile "$profile" --deb-version "$version" "${deb_fast[@]}" \
     --output "$deb"
   checksum "$deb"
 fi
@@ -148,7 +149,7 @@ if wants web; then
   mkdir -p "$work/$name"
   cp -r "$web_dir/." "$work/$name/"
   licences "$work/$name"
-  (cd "$work" && find "$name" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} + &&
+  (cd "$work" && find "$name" -exec touch -h -d "@$epoch" {} + &&
     find "$name" -print | LC_ALL=C sort | zip -X -q -9 "$dist/$name.zip" -@)
   checksum "$dist/$name.zip"
 fi

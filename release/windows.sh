@@ -39,7 +39,8 @@ if [ -z "${LUDUS_GIT_COMMIT:-}" ] && git rev-parse --git-dir >/dev/null 2>&1; th
   git diff --quiet HEAD -- 2>/dev/null || LUDUS_GIT_COMMIT="$LUDUS_GIT_COMMIT-modified"
   export LUDUS_GIT_COMMIT
 fi
-export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
+# Not exported: the cc crate rebuilds every crate with C code when SOURCE_DATE_EPOCH changes.
+epoch="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
 
 say "cargo build --profile $profile --target $target -p ludus --bin ludus"
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
@@ -62,7 +63,7 @@ if command -v x86_64-w64-mingw32-objdump >/dev/null 2>&1; then
 fi
 mkdir -p "$dist"
 rm -f "$dist/$name.zip"
-(cd "$work" && find "$name" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} + &&
+(cd "$work" && find "$name" -exec touch -h -d "@$epoch" {} + &&
   find "$name" -print | LC_ALL=C sort | zip -X -q -9 "$dist/$name.zip" -@)
 (cd "$dist" && sha256sum "$name.zip" >"$name.zip.sha256")
 say "$name.zip: $(stat -c %s "$dist/$name.zip") bytes"
