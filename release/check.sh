@@ -17,9 +17,11 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
 say() { printf '== %s (at %ss)\n' "$*" "$SECONDS"; }
 fail() { printf 'release/check.sh: %s\n' "$*" >&2; exit 1; }
 
+# cargo-deb at a known version: it packages a dev build (with a warning), which later versions
+# may refuse.
 command -v cargo-deb >/dev/null 2>&1 || {
-  say "cargo install cargo-deb --locked"
-  cargo install cargo-deb --locked --quiet
+  say "cargo install cargo-deb --version 3.8.0 --locked"
+  cargo install cargo-deb --version 3.8.0 --locked --quiet
 }
 # cargo-deb finds the shared libraries the binary links with dpkg-shlibdeps (dpkg-dev).
 if ! command -v dpkg-shlibdeps >/dev/null 2>&1; then
