@@ -103,10 +103,16 @@ impl FileProblem {
         match self {
             FileProblem::BadLine { line, text, error } => lang.fmt(
                 "net-servers-bad-line",
-                [("line", (*line).into()), ("text", text.as_str().into()), ("reason", error.text(lang).into())],
+                [
+                    ("line", (*line).into()),
+                    ("text", text.as_str().into()),
+                    ("reason", error.text(lang).into()),
+                ],
             ),
             FileProblem::TooMany(n) => lang.fmt("net-servers-too-many", [("count", (*n).into())]),
-            FileProblem::Unreadable(why) => lang.fmt("net-servers-unreadable", [("error", why.as_str().into())]),
+            FileProblem::Unreadable(why) => {
+                lang.fmt("net-servers-unreadable", [("error", why.as_str().into())])
+            }
         }
     }
 }
@@ -379,7 +385,9 @@ mod tests {
         let long = "x".repeat(400);
         let (_, problems) = parse_file(&long);
         match &problems[0] {
-            FileProblem::BadLine { text, error: LineError::TooLong, .. } => assert!(text.chars().count() <= 61),
+            FileProblem::BadLine { text, error: LineError::TooLong, .. } => {
+                assert!(text.chars().count() <= 61)
+            }
             other => panic!("{other:?}"),
         }
         let unreadable = FileProblem::Unreadable("permission denied".into());
@@ -449,10 +457,13 @@ mod tests {
     #[test]
     fn addresses_are_checked_by_their_shape_alone() {
         // A name that no resolver knows is accepted: nothing is looked up or contacted.
-        for ok in ["no-such-host.invalid", "xn--vit-nam-fwa.example.", "localhost:5000", "máy-chủ.example"] {
+        for ok in ["no-such-host.invalid", "xn--vit-nam-fwa.example.", "localhost:5000", "máy-chủ.example"]
+        {
             assert_eq!(check_address(ok), Ok(()), "{ok}");
         }
-        for (bad, error) in [("-bad.example", LineError::Host), ("a..b", LineError::Host), ("a/b", LineError::Host)] {
+        for (bad, error) in
+            [("-bad.example", LineError::Host), ("a..b", LineError::Host), ("a/b", LineError::Host)]
+        {
             assert_eq!(check_address(bad), Err(error), "{bad}");
         }
     }
