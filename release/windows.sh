@@ -75,12 +75,36 @@ fi
 say "under Wine: --version and --help"
 export WINEPREFIX="$work/wine" WINEDEBUG=-all
 wineboot --init >/dev/null 2>&1 || true
-answer="$(wine "$work/$name/ludus.exe" --version 2>/dev/null | tr -d '\r')"
+# The check runs a copy, never the zip's files. Rust's standard library (1.78 and later) takes
+# its random numbers from ProcessPrng in bcryptprimitives.dll, which Windows 10 and later have
+# and Wine only from 8.13 on: Debian 12's Wine 8.0 cannot start any Rust program without it. For
+# such a Wine a stand-in DLL (ProcessPrng over RtlGenRandom) is built beside the copy.
+check="$work/check"
+mkdir -p "$check"
+cp "$work/$name/ludus.exe" "$check/"
+if ! find "$WINEPREFIX/drive_c/windows/system32" -iname bcryptprimitives.dll 2>/dev/null | grep -q .; then
+  say "this Wine has no bcryptprimitives.dll: a stand-in for the check"
+  cat >"$work/prng.c" <<'C'
+#include <windows.h>
+BOOLEAN WINAPI SystemFunction036(PVOID buffer, ULONG length);
+__declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T length) {
+  while (length) {
+    ULONG n = length > 0x40000000 ? 0x40000000 : (ULONG)length;
+    if (!SystemFunction036(data, n)) return FALSE;
+    data += n;
+    length -= n;
+  }
+  return TRUE;
+}
+C
+  x86_64-w64-mingw32-gcc -shared -O2 -o "$check/bcryptprimitives.dll" "$work/prng.c" -ladvapi32
+fi
+answer="$(wine "$check/ludus.exe" --version 2>/dev/null | tr -d '\r')"
 echo "$answer"
 case "$answer" in
   "ludus $version ("*")") ;;
   *) fail "under Wine, --version says '$answer', not ludus $version" ;;
 esac
-wine "$work/$name/ludus.exe" --help 2>/dev/null | tr -d '\r' | grep -q -- "--screenshot" ||
+wine "$check/ludus.exe" --help 2>/dev/null | tr -d '\r' | grep -q -- "--screenshot" ||
   fail "under Wine, --help lists no --screenshot"
 say "ludus.exe answers --version and --help under Wine"
