@@ -21,7 +21,7 @@ fail() { printf 'release/check.sh: %s\n' "$*" >&2; exit 1; }
 # may refuse.
 command -v cargo-deb >/dev/null 2>&1 || {
   say "cargo install cargo-deb --version 3.8.0 --locked"
-  cargo install cargo-deb --version 3.8.0 --locked --quiet
+  env -u CARGO_TARGET_DIR cargo install cargo-deb --version 3.8.0 --locked --quiet
 }
 # cargo-deb finds the shared libraries the binary links with dpkg-shlibdeps (dpkg-dev).
 if ! command -v dpkg-shlibdeps >/dev/null 2>&1; then
