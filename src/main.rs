@@ -17,11 +17,15 @@ use std::time::Duration;
 /// (`?game=alquerque&level=easy`).
 #[cfg(not(target_arch = "wasm32"))]
 fn options() -> Result<Launch, String> {
-    use clap::{CommandFactory, Parser};
-    let options = Options::try_parse().unwrap_or_else(|e| e.exit());
-    Ok(options
-        .launch()
-        .unwrap_or_else(|e| Options::command().error(clap::error::ErrorKind::ArgumentConflict, e).exit()))
+    use clap::{CommandFactory, FromArgMatches};
+    // `--version` names the commit too (ludus::app::version).
+    let version: &'static str = ludus::app::version::long_version().leak();
+    let mut command = Options::command().version(version);
+    let options = command
+        .try_get_matches_from_mut(std::env::args_os())
+        .and_then(|mut matches| Options::from_arg_matches_mut(&mut matches))
+        .unwrap_or_else(|e| e.format(&mut command).exit());
+    Ok(options.launch().unwrap_or_else(|e| command.error(clap::error::ErrorKind::ArgumentConflict, e).exit()))
 }
 
 #[cfg(target_arch = "wasm32")]

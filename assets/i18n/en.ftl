@@ -422,3 +422,19 @@ puzzles-theme-defence = Defence
 puzzles-theme-endgame = Endgame
 puzzles-hint = Hint: move the piece on { $square }.
 puzzles-from-game = From your game, move { $move }
+
+## The servers the online menu offers (src/net/servers.rs)
+net-servers-given = given at start
+net-servers-last = last used
+net-servers-file = from servers.txt
+net-servers-lan = on this network: { $name }
+net-servers-none = No server known yet. To play with people nearby, choose “Host on the local network (LAN)”: their games find yours by themselves. For a server anyone can reach, run one line on a computer that stays on: ludus-server
+net-servers-bad-line = servers.txt, line { $line }: “{ $text }” is not a server address ({ $reason }); that line is skipped.
+net-servers-too-many = servers.txt lists more servers than the menu shows: the last { $count } are left out.
+net-servers-unreadable = servers.txt could not be read: “{ $error }”
+net-servers-reason-spaces = it has spaces
+net-servers-reason-scheme = only host:port, ws://, wss://, http:// and https:// work
+net-servers-reason-no-host = the name of the server is missing
+net-servers-reason-host = no name or IP address looks like this
+net-servers-reason-port = the port must be a number from 1 to 65535
+net-servers-reason-too-long = far too long for an address

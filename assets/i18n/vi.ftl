@@ -410,3 +410,19 @@ puzzles-theme-defence = Phòng thủ
 puzzles-theme-endgame = Tàn cuộc
 puzzles-hint = Gợi ý: hãy đi quân ở { $square }.
 puzzles-from-game = Từ ván của bạn, nước thứ { $move }
+
+## Các máy chủ mà trình đơn chơi trực tuyến gợi ý (src/net/servers.rs)
+net-servers-given = được chỉ định khi khởi động
+net-servers-last = dùng lần trước
+net-servers-file = từ servers.txt
+net-servers-lan = trong mạng này: { $name }
+net-servers-none = Chưa biết máy chủ nào. Muốn chơi với người ở gần, hãy chọn “Làm máy chủ trong mạng nội bộ (LAN)”: trò chơi của họ sẽ tự tìm thấy bạn. Muốn có máy chủ để ai cũng vào được, hãy chạy một dòng lệnh trên máy tính luôn bật: ludus-server
+net-servers-bad-line = servers.txt, dòng { $line }: “{ $text }” không phải là địa chỉ máy chủ ({ $reason }); dòng này được bỏ qua.
+net-servers-too-many = servers.txt có nhiều máy chủ hơn số trình đơn hiển thị được: { $count } máy chủ cuối cùng bị bỏ qua.
+net-servers-unreadable = Không đọc được servers.txt: “{ $error }”
+net-servers-reason-spaces = có dấu cách
+net-servers-reason-scheme = chỉ dùng được máy:cổng, ws://, wss://, http:// và https://
+net-servers-reason-no-host = thiếu tên máy chủ
+net-servers-reason-host = không phải tên máy hay địa chỉ IP hợp lệ
+net-servers-reason-port = cổng phải là một số từ 1 đến 65535
+net-servers-reason-too-long = quá dài, không thể là một địa chỉ

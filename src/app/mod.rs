@@ -2,6 +2,7 @@
 //! game was started with (launch options).
 
 pub mod launch;
+pub mod version;
 
 use bevy::prelude::*;
 

@@ -6,6 +6,7 @@ pub mod autostart;
 pub mod connection;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod lan;
+pub mod servers;
 pub mod sync;
 
 use bevy::prelude::*;

@@ -250,8 +250,28 @@ async fn wait_for_signal(stop: Arc<AtomicBool>) {
     stop.store(true, Ordering::Relaxed);
 }
 
+/// What `--version` prints after the name: the version and the commit the server was built from
+/// (`LUDUS_GIT_COMMIT` at build time, set by release/build.sh and CI), or "unknown commit".
+fn long_version() -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    match option_env!("LUDUS_GIT_COMMIT").map(str::trim).filter(|c| !c.is_empty()) {
+        Some(commit) => format!("{version} (commit {commit})"),
+        None => format!("{version} (unknown commit)"),
+    }
+}
+
+/// The command line, with the commit in `--version`.
+fn parse_args() -> Args {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = Args::command().version(&*long_version().leak());
+    command
+        .try_get_matches_from_mut(std::env::args_os())
+        .and_then(|mut matches| Args::from_arg_matches_mut(&mut matches))
+        .unwrap_or_else(|e| e.format(&mut command).exit())
+}
+
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = parse_args();
     init_logs(args.log_format);
     let config = match args.config() {
         Ok(c) => c,
@@ -418,5 +438,15 @@ mod tests {
         assert!(filter.contains("renetcode2=off"), "{filter}");
         let asked = log_filter(Some("debug,renetcode2=trace")).to_string();
         assert!(asked.contains("renetcode2=trace") && !asked.contains("renetcode2=off"), "{asked}");
+    }
+
+    #[test]
+    fn the_version_names_the_package_version_and_the_commit() {
+        let version = long_version();
+        assert!(version.starts_with(&format!("{} (", env!("CARGO_PKG_VERSION"))), "{version}");
+        match option_env!("LUDUS_GIT_COMMIT").map(str::trim).filter(|c| !c.is_empty()) {
+            Some(commit) => assert!(version.ends_with(&format!("(commit {commit})")), "{version}"),
+            None => assert!(version.ends_with("(unknown commit)"), "{version}"),
+        }
     }
 }
