@@ -430,7 +430,7 @@ fn the_lessons_follow_the_glossary() {
         let doc: serde_json::Value = serde_json::from_str(source).expect("a lessons file is JSON");
         let lessons = doc["lessons"].as_array().expect("a lessons file has lessons");
         for (i, lesson) in lessons.iter().enumerate() {
-            for field in ["title", "text", "task"] {
+            for field in ["title", "text", "task", "hint"] {
                 let (Some(en), Some(vi)) = (lesson[field]["en"].as_str(), lesson[field]["vi"].as_str())
                 else {
                     continue;
