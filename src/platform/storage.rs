@@ -114,11 +114,15 @@ impl DocumentError {
         match self {
             DocumentError::Storage(e) => e.text(lang),
             DocumentError::Json(e) => {
-                let place = [("line", e.line().into()), ("column", e.column().into())];
+                let (line, column) = (e.line(), e.column());
                 match e.classify() {
-                    Category::Syntax => lang.fmt("document-not-json", place),
-                    Category::Eof => lang.fmt("document-cut-short", [("line", e.line().into())]),
-                    Category::Data => lang.fmt("document-wrong-shape", place),
+                    Category::Syntax => {
+                        lang.fmt("document-not-json", [("line", line.into()), ("column", column.into())])
+                    }
+                    Category::Eof => lang.fmt("document-cut-short", [("line", line.into())]),
+                    Category::Data => {
+                        lang.fmt("document-wrong-shape", [("line", line.into()), ("column", column.into())])
+                    }
                     Category::Io => lang.t("storage-system").to_string(),
                 }
             }
@@ -257,8 +261,13 @@ impl Document {
             Err(e @ StorageError::NotText) => Err((e.text(lang), e.to_string())),
             Err(e) => {
                 bevy::log::warn!("{} could not be read: {e}", self.name);
-                let told = [("error", e.text(lang).into()), ("file", self.name.into())];
-                return (None, Some(lang.fmt("storage-unreadable", told)));
+                let error = e.text(lang);
+                return (
+                    None,
+                    Some(
+                        lang.fmt("storage-unreadable", [("error", error.into()), ("file", self.name.into())]),
+                    ),
+                );
             }
         };
         match parsed {

@@ -235,7 +235,7 @@ fn a_bad_document_on_disk_is_told_in_vietnamese() {
     let dir = fresh_data_dir("documents-vi");
     for (bad, says) in [
         ("{ not json", "JSON"),
-        ("{\"lang\": 3}", "dạng"),
+        ("{\"sound\": \"loud\"}", "dạng"),
         ("{\"lang\": \"Vi\"", "cắt cụt"),
         ("\u{feff}\u{0}", "JSON"),
     ] {
