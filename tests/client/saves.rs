@@ -172,8 +172,7 @@ fn no_error_reaches_a_vietnamese_screen_in_english() {
     let record = SavedGame::from_json(
         &SavedGame::of(&some_game()).to_json().replace("\"moves\": [", "\"moves\": [\n    \"a1-a5\","),
     )
-    .err()
-    .expect("an illegal move in the save");
+    .expect_err("an illegal move in the save");
     let storage = [
         StorageError::NoPlace,
         StorageError::NotText,
