@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 mod fluent;
 pub mod names;
 pub mod problems;
+pub mod system;
 pub mod time;
 pub use fluent::{errors, ids, template, variables};
 pub use names::player_name;

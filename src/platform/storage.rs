@@ -71,9 +71,7 @@ impl StorageError {
                     _ => lang.t("storage-system"),
                 };
                 match e.raw_os_error() {
-                    Some(code) => {
-                        lang.fmt("storage-os-code", [("problem", what.into()), ("code", code.into())])
-                    }
+                    Some(code) => lang.fmt("system-code", [("problem", what.into()), ("code", code.into())]),
                     None => what.to_string(),
                 }
             }
