@@ -1,3 +1,4 @@
+use crate::texts::english_sentence;
 use crate::{data_dir_lock, fresh_data_dir};
 use ludus::game::save::{Resumable, SavedGame, load, store};
 use ludus::game::session::{Level, Seats, Session};
@@ -99,54 +100,6 @@ fn the_time_control_is_kept_and_an_older_clock_choice_read() {
     assert!(!written.contains("\"clock\""), "{written}");
     std::fs::write(dir.join("online.json"), written).expect("write");
     assert_eq!(OnlineConfig::load(lang).0.time_control, Some(ClockSpec::minutes_plus(3, 2)));
-}
-
-/// Whether `text` holds a run of three or more words of plain ASCII letters with an English
-/// function word among them: an English sentence (a system's or a library's message) inside the
-/// text. Numbers and punctuation neither count nor break a run.
-fn english_sentence(text: &str) -> Option<String> {
-    const ENGLISH: &[&str] = &[
-        "the",
-        "is",
-        "not",
-        "to",
-        "of",
-        "a",
-        "an",
-        "no",
-        "could",
-        "be",
-        "was",
-        "denied",
-        "refused",
-        "error",
-        "unknown",
-        "found",
-        "available",
-        "expected",
-        "invalid",
-        "such",
-        "file",
-        "or",
-    ];
-    let mut run: Vec<&str> = Vec::new();
-    let mut worst = None;
-    let words = text.split(|c: char| c.is_whitespace() || "()[]{}:;,.“”\"/-".contains(c));
-    for word in words.filter(|w| !w.is_empty()) {
-        if word.chars().all(|c| c.is_ascii_digit() || c.is_ascii_punctuation()) {
-            continue;
-        }
-        if word.chars().all(|c| c.is_ascii_alphabetic() || c == '\'') {
-            run.push(word);
-            let english = run.iter().any(|w| ENGLISH.contains(&w.to_lowercase().as_str()));
-            if run.len() >= 3 && english {
-                worst = Some(run.join(" "));
-            }
-        } else {
-            run.clear();
-        }
-    }
-    worst
 }
 
 #[test]

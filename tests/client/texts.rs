@@ -244,6 +244,63 @@ fn no_message_reads_the_same_in_both_languages() {
     }
 }
 
+/// Whether `text` holds a run of three or more words of plain ASCII letters with an English
+/// function word among them: an English sentence (a system's or a library's message) inside the
+/// text. Numbers and punctuation neither count nor break a run.
+pub fn english_sentence(text: &str) -> Option<String> {
+    const ENGLISH: &[&str] = &[
+        "the",
+        "is",
+        "not",
+        "to",
+        "of",
+        "a",
+        "an",
+        "no",
+        "could",
+        "be",
+        "was",
+        "denied",
+        "refused",
+        "error",
+        "unknown",
+        "found",
+        "available",
+        "expected",
+        "invalid",
+        "such",
+        "file",
+        "or",
+    ];
+    let mut run: Vec<&str> = Vec::new();
+    let mut worst = None;
+    let words = text.split(|c: char| c.is_whitespace() || "()[]{}:;,.“”\"/-".contains(c));
+    for word in words.filter(|w| !w.is_empty()) {
+        if word.chars().all(|c| c.is_ascii_digit() || c.is_ascii_punctuation()) {
+            continue;
+        }
+        if word.chars().all(|c| c.is_ascii_alphabetic() || c == '\'') {
+            run.push(word);
+            let english = run.iter().any(|w| ENGLISH.contains(&w.to_lowercase().as_str()));
+            if run.len() >= 3 && english {
+                worst = Some(run.join(" "));
+            }
+        } else {
+            run.clear();
+        }
+    }
+    worst
+}
+
+#[test]
+fn no_vietnamese_message_holds_an_english_sentence() {
+    let english: Vec<_> = ids(Lang::Vi)
+        .into_iter()
+        .filter_map(|id| english_sentence(&text(Lang::Vi, id)).map(|s| format!("{id}: {s}")))
+        .collect();
+    assert!(english.is_empty(), "English inside Vietnamese messages:\n{}", english.join("\n"));
+}
+
 /// One concept of the glossary (`assets/i18n/GLOSSARY.md`).
 struct Term {
     english: Vec<String>,
