@@ -26,7 +26,7 @@ js="ludus-$(hash16 "$stage/ludus.js").js"
 wasm="ludus_bg-$(hash16 "$stage/ludus_bg.wasm").wasm"
 cp "$stage/ludus.js" "$out/$js"
 cp "$stage/ludus_bg.wasm" "$out/$wasm"
-cp web/icon.svg web/icon-192.png web/icon-512.png web/icon-maskable-512.png web/manifest.webmanifest "$out/"
+cp web/icon.svg web/icon-192.png web/icon-512.png web/icon-maskable-512.png web/manifest.webmanifest web/manifest.vi.webmanifest "$out/"
 
 # The version: a hash of every file the page is made of. The page names its code and carries
 # its version (the service worker checks it before it keeps a file); the code's size is for

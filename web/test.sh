@@ -36,7 +36,7 @@ fi
 stamp=web/dist/.built
 if [ ! -f "$stamp" ] || [ -n "$(find src crates/rules/src crates/ai/src crates/protocol/src assets Cargo.toml Cargo.lock \
   web/index.html web/sw.js web/build.sh web/icon.svg web/icon-192.png web/icon-512.png \
-  web/icon-maskable-512.png web/manifest.webmanifest \
+  web/icon-maskable-512.png web/manifest.webmanifest web/manifest.vi.webmanifest \
   -newer "$stamp" -print -quit)" ]; then
   bash web/build.sh
 else

@@ -5,7 +5,7 @@
 use crate::game::Notices;
 use crate::game::session::{Seats, Session};
 use crate::i18n::Lang;
-use crate::platform::storage::Document;
+use crate::platform::storage::{Document, DocumentError};
 use bevy::prelude::*;
 use ludus_rules::{AnyGame, AnyPosition, GameRecord, Outcome, RecordError, Variant};
 use serde::{Deserialize, Serialize};
@@ -72,11 +72,11 @@ impl RecentGames {
             .unwrap_or_default()
     }
 
-    /// Decodes; a clear message for anything wrong. Entries are checked when opened.
-    pub fn from_json(text: &str) -> Result<RecentGames, String> {
-        let doc: RecentGames = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    /// Decodes; entries are checked when opened.
+    pub fn from_json(text: &str) -> Result<RecentGames, DocumentError> {
+        let doc: RecentGames = serde_json::from_str(text)?;
         if doc.version != VERSION {
-            return Err(format!("unknown records version {}", doc.version));
+            return Err(DocumentError::Version { found: doc.version, expected: VERSION });
         }
         Ok(doc)
     }
@@ -98,7 +98,7 @@ pub fn append(entry: RecordEntry, lang: Lang) -> Option<String> {
     doc.version = VERSION;
     if let Err(e) = DOCUMENT.save_json(&doc) {
         warn!("{FILE} could not be written: {e}");
-        return Some(lang.fmt("records-unwritable", [("error", e.as_str().into())]));
+        return Some(lang.fmt("records-unwritable", [("error", e.text(lang).into())]));
     }
     notice
 }
@@ -194,7 +194,8 @@ pub fn now_secs() -> u64 {
     }
 }
 
-/// A date as `YYYY-MM-DD HH:MM` (UTC).
+/// A date as `YYYY-MM-DD HH:MM` (UTC), for files and logs. The screens show dates with
+/// [`crate::i18n::local_date_time`] (the player's time zone, the language's form).
 pub fn date_text(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;

@@ -5,7 +5,7 @@ use crate::game::Notices;
 use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n;
-use crate::platform::storage::Document;
+use crate::platform::storage::{Document, DocumentError, Explain};
 use bevy::prelude::*;
 use ludus_rules::{AnyGame, GameRecord};
 use serde::{Deserialize, Serialize};
@@ -34,14 +34,35 @@ impl SavedGame {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// Decodes and checks every move; a clear message for anything wrong.
-    pub fn from_json(text: &str) -> Result<Session, String> {
-        let saved: SavedGame = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    /// Decodes and checks every move.
+    pub fn from_json(text: &str) -> Result<Session, SaveError> {
+        let saved: SavedGame = serde_json::from_str(text).map_err(DocumentError::Json)?;
         if saved.version != VERSION {
-            return Err(format!("unknown save version {}", saved.version));
+            return Err(DocumentError::Version { found: saved.version, expected: VERSION }.into());
         }
-        let game = AnyGame::from_record(&saved.record).map_err(|e| e.to_string())?;
+        let game = AnyGame::from_record(&saved.record).map_err(SaveError::Game)?;
         Ok(Session::from_game(game, saved.seats))
+    }
+}
+
+/// Why the saved game cannot be resumed: the document (see [`DocumentError`]), or the game it
+/// holds (a move that is not legal, say). `Display` for the log, [`Explain`] for the player.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The document cannot be read.
+    #[error(transparent)]
+    Document(#[from] DocumentError),
+    /// The game in it cannot be replayed.
+    #[error("the saved game: {0}")]
+    Game(#[source] ludus_rules::RecordError),
+}
+
+impl Explain for SaveError {
+    fn text(&self, lang: i18n::Lang) -> String {
+        match self {
+            SaveError::Document(e) => e.text(lang),
+            SaveError::Game(e) => i18n::problems::record_error(lang, e),
+        }
     }
 }
 

@@ -4,8 +4,13 @@
 use serde::{Deserialize, Serialize};
 
 mod fluent;
+pub mod names;
 pub mod problems;
+pub mod system;
+pub mod time;
 pub use fluent::{errors, ids, template, variables};
+pub use names::player_name;
+pub use time::local_date_time;
 
 /// A language of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]

@@ -2,7 +2,6 @@
 //! games, each opening in the replay and analysis screen from the server's archive.
 
 use crate::app::Screen;
-use crate::game::records::date_text;
 use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
@@ -28,9 +27,12 @@ fn result_key(result: GameResult) -> Id {
 pub fn recent_text(lang: Lang, g: &RecentGame) -> String {
     format!(
         "{} · {} · {} · {} · {}",
-        date_text(g.ended_ms / 1000),
+        crate::i18n::local_date_time(lang, (g.ended_ms / 1000) as i64),
         lang.text(variant_key(g.variant)),
-        lang.fmt("profile-against", [("opponent", g.opponent.as_str().into())]),
+        lang.fmt(
+            "profile-against",
+            [("opponent", crate::i18n::player_name(lang, &g.opponent).into_owned().into())]
+        ),
         lang.text(result_key(g.result)),
         if g.rated { lang.t("net-game-rated") } else { lang.t("net-game-casual") },
     )

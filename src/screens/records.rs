@@ -40,7 +40,7 @@ fn entry_text(lang: Lang, e: &RecordEntry) -> String {
     };
     format!(
         "{} · {} · {}\n{} · {}",
-        records::date_text(e.date),
+        crate::i18n::local_date_time(lang, e.date as i64),
         lang.text(variant_key(variant)),
         lang.fmt("records-moves", [("count", e.record.moves.len().into())]),
         result,

@@ -1,3 +1,4 @@
+use crate::texts::english_sentence;
 use crate::{data_dir_lock, fresh_data_dir};
 use ludus::game::save::{Resumable, SavedGame, load, store};
 use ludus::game::session::{Level, Seats, Session};
@@ -99,4 +100,121 @@ fn the_time_control_is_kept_and_an_older_clock_choice_read() {
     assert!(!written.contains("\"clock\""), "{written}");
     std::fs::write(dir.join("online.json"), written).expect("write");
     assert_eq!(OnlineConfig::load(lang).0.time_control, Some(ClockSpec::minutes_plus(3, 2)));
+}
+
+#[test]
+fn the_english_sentence_check_finds_english_and_only_english() {
+    assert!(english_sentence("Không đọc được: localStorage refused to read").is_some());
+    assert!(english_sentence("Chi tiết: “Permission denied (os error 13)”").is_some());
+    assert!(english_sentence("unknown save version 2").is_some());
+    assert!(
+        english_sentence("Không đọc được ván đã lưu: ổ đĩa đã hết chỗ trống (mã lỗi hệ thống 28).").is_none()
+    );
+    assert!(english_sentence("nội dung không phải JSON hợp lệ (dòng 1, ký tự thứ 3)").is_none());
+}
+
+/// Every error a saved document can meet, rendered as the player reads it in Vietnamese: the
+/// system's and the libraries' English stays in the log.
+#[test]
+fn no_error_reaches_a_vietnamese_screen_in_english() {
+    use ludus::game::save::SaveError;
+    use ludus::platform::storage::{DocumentError, Explain, StorageError};
+    use std::io::{Error, ErrorKind};
+    let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).expect_err(text);
+    let shape = serde_json::from_str::<Vec<u32>>("[\"a\"]").expect_err("a string is no number");
+    let record = SavedGame::from_json(
+        &SavedGame::of(&some_game()).to_json().replace("\"moves\": [", "\"moves\": [\n    \"a1-a5\","),
+    )
+    .expect_err("an illegal move in the save");
+    let storage = [
+        StorageError::NoPlace,
+        StorageError::NotText,
+        StorageError::Io(Error::from_raw_os_error(13)),
+        StorageError::Io(Error::from_raw_os_error(28)),
+        StorageError::Io(Error::from(ErrorKind::PermissionDenied)),
+        StorageError::Io(Error::from(ErrorKind::StorageFull)),
+        StorageError::Io(Error::from(ErrorKind::ReadOnlyFilesystem)),
+        StorageError::Io(Error::from(ErrorKind::NotFound)),
+        StorageError::Io(Error::other("the disk caught fire")),
+        StorageError::Unavailable,
+        StorageError::ReadRefused,
+        StorageError::WriteRefused,
+        StorageError::Encode(json("{")),
+    ];
+    let mut errors: Vec<Box<dyn Explain>> = Vec::new();
+    for e in storage {
+        errors.push(Box::new(DocumentError::from(e)));
+    }
+    errors.push(Box::new(DocumentError::Json(json("{ not json"))));
+    errors.push(Box::new(DocumentError::Json(json("{\"a\": [1, 2"))));
+    errors.push(Box::new(DocumentError::Json(shape)));
+    errors.push(Box::new(DocumentError::Version { found: 7, expected: 1 }));
+    errors.push(Box::new(SaveError::Document(DocumentError::Version { found: 2, expected: 1 })));
+    assert!(matches!(record, SaveError::Game(_)), "{record}");
+    errors.push(Box::new(record));
+    let messages = [
+        "save-corrupt",
+        "records-corrupt",
+        "settings-corrupt",
+        "net-config-corrupt",
+        "lessons-corrupt",
+        "puzzles-corrupt",
+    ];
+    for error in &errors {
+        let (vi, en) = (error.text(Lang::Vi), error.text(Lang::En));
+        assert!(!vi.is_empty() && vi != en, "{error}: {vi}");
+        assert!(!vi.contains("storage-") && !vi.contains("document-"), "{error}: {vi}");
+        for id in messages {
+            let told = Lang::Vi.fmt(id, [("error", vi.as_str().into()), ("file", "x.json.corrupt-1".into())]);
+            assert_eq!(english_sentence(&told), None, "{error} in {id}: {told}");
+        }
+        let unreadable =
+            Lang::Vi.fmt("storage-unreadable", [("error", vi.as_str().into()), ("file", "x.json".into())]);
+        assert_eq!(english_sentence(&unreadable), None, "{error}: {unreadable}");
+        // The technical detail is kept for the log.
+        assert!(!error.to_string().is_empty());
+    }
+    // The system's error number is kept as the detail.
+    let denied = StorageError::Io(Error::from_raw_os_error(13)).text(Lang::Vi);
+    assert!(denied.contains("13"), "{denied}");
+}
+
+/// What the player reads when a document on disk is bad: in Vietnamese, no English, and why.
+#[test]
+fn a_bad_document_on_disk_is_told_in_vietnamese() {
+    use ludus::game::settings::Settings;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("documents-vi");
+    for (bad, says) in [
+        ("{ not json", "JSON"),
+        ("{\"sound\": \"loud\"}", "dạng"),
+        ("{\"lang\": \"Vi\"", "cắt cụt"),
+        ("\u{feff}\u{0}", "JSON"),
+    ] {
+        std::fs::write(dir.join("settings.json"), bad).expect("write");
+        let (_, notice) = Settings::load(Lang::Vi);
+        let notice = notice.unwrap_or_else(|| panic!("{bad:?}: the player is told"));
+        assert!(notice.contains(says), "{bad:?}: {notice}");
+        assert_eq!(english_sentence(&notice), None, "{bad:?}: {notice}");
+    }
+    // Bytes that are no text: told, and set aside like a document that does not parse.
+    std::fs::write(dir.join("settings.json"), [0xff, 0xfe, 0x00, 0x80]).expect("write");
+    let (_, notice) = Settings::load(Lang::Vi);
+    let notice = notice.expect("bytes that are no text are told");
+    assert!(notice.contains("văn bản"), "{notice}");
+    assert_eq!(english_sentence(&notice), None, "{notice}");
+    assert!(!dir.join("settings.json").exists(), "the bytes are set aside");
+    std::fs::write(dir.join("unfinished-game.json"), r#"{"version": 9, "record": 1, "seats": 2}"#)
+        .expect("write");
+    let (_, notice) = load(Lang::Vi);
+    let notice = notice.expect("a save of another shape is told");
+    assert_eq!(english_sentence(&notice), None, "{notice}");
+    let mut session = some_game();
+    session.seats = Seats::versus_computer(Side::Second, Level::Easy);
+    let newer = SavedGame { version: 2, ..SavedGame::of(&session) }.to_json();
+    std::fs::write(dir.join("unfinished-game.json"), newer).expect("write");
+    let (_, notice) = load(Lang::Vi);
+    let notice = notice.expect("a newer save is told");
+    assert!(notice.contains("phiên bản 2"), "{notice}");
+    assert_eq!(english_sentence(&notice), None, "{notice}");
 }

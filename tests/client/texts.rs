@@ -216,16 +216,89 @@ fn the_scan_reads_the_calls_it_checks() {
     assert_eq!(by_id["game-alquerque"].how, Use::Chosen, "variant names are chosen at run time");
 }
 
+/// The messages that may read the same in both languages: names (of the games, of the project),
+/// notation and words Vietnamese takes as they are ("Menu", "OK"). Every other message of one
+/// language differs from the other's.
+const SAME_IN_BOTH: &[&str] = &[
+    // The games' and the project's names.
+    "game-latrunculi",
+    "game-alquerque",
+    "rules-latrunculi-title",
+    "rules-alquerque-title",
+    "title-card-latrunculi",
+    "title-card-latrunculi-quick",
+    "title-card-alquerque",
+    // A word Vietnamese games use as it is.
+    "hud-menu",
+];
+
 #[test]
-fn vietnamese_is_really_translated() {
-    let same: Vec<_> = ids(Lang::En)
+fn no_message_reads_the_same_in_both_languages() {
+    let same: Vec<_> =
+        ids(Lang::En).into_iter().filter(|id| text(Lang::En, id) == text(Lang::Vi, id)).collect();
+    let unexpected: Vec<_> = same.iter().filter(|id| !SAME_IN_BOTH.contains(id)).collect();
+    assert!(unexpected.is_empty(), "the same text in both languages (untranslated?): {unexpected:?}");
+    // The allow-list names only messages that exist.
+    for id in SAME_IN_BOTH {
+        assert!(variables(Lang::En, id).is_some(), "{id} in SAME_IN_BOTH is no message");
+    }
+}
+
+/// Whether `text` holds a run of three or more words of plain ASCII letters with an English
+/// function word among them: an English sentence (a system's or a library's message) inside the
+/// text. Numbers and punctuation neither count nor break a run.
+pub fn english_sentence(text: &str) -> Option<String> {
+    const ENGLISH: &[&str] = &[
+        "the",
+        "is",
+        "not",
+        "to",
+        "of",
+        "a",
+        "an",
+        "no",
+        "could",
+        "be",
+        "was",
+        "denied",
+        "refused",
+        "error",
+        "unknown",
+        "found",
+        "available",
+        "expected",
+        "invalid",
+        "such",
+        "file",
+        "or",
+    ];
+    let mut run: Vec<&str> = Vec::new();
+    let mut worst = None;
+    let words = text.split(|c: char| c.is_whitespace() || "()[]{}:;,.“”\"/-".contains(c));
+    for word in words.filter(|w| !w.is_empty()) {
+        if word.chars().all(|c| c.is_ascii_digit() || c.is_ascii_punctuation()) {
+            continue;
+        }
+        if word.chars().all(|c| c.is_ascii_alphabetic() || c == '\'') {
+            run.push(word);
+            let english = run.iter().any(|w| ENGLISH.contains(&w.to_lowercase().as_str()));
+            if run.len() >= 3 && english {
+                worst = Some(run.join(" "));
+            }
+        } else {
+            run.clear();
+        }
+    }
+    worst
+}
+
+#[test]
+fn no_vietnamese_message_holds_an_english_sentence() {
+    let english: Vec<_> = ids(Lang::Vi)
         .into_iter()
-        .filter(|id| {
-            text(Lang::En, id) == text(Lang::Vi, id) && !id.starts_with("game-") && *id != "app-title"
-        })
-        .filter(|id| !id.ends_with("-title") || id.starts_with("settings") || id.starts_with("over"))
+        .filter_map(|id| english_sentence(&text(Lang::Vi, id)).map(|s| format!("{id}: {s}")))
         .collect();
-    assert!(same.is_empty(), "untranslated: {same:?}");
+    assert!(english.is_empty(), "English inside Vietnamese messages:\n{}", english.join("\n"));
 }
 
 /// One concept of the glossary (`assets/i18n/GLOSSARY.md`).
@@ -235,55 +308,96 @@ struct Term {
     forbidden: Vec<String>,
 }
 
-/// The rows of the glossary's table (`assets/i18n/GLOSSARY.md`): `| English | Vietnamese |
-/// Never |`, forms separated by `\|`, `-` for none.
-fn glossary() -> Vec<Term> {
+/// A Vietnamese word kept for one thing: a text that uses it says one of `english`.
+struct Kept {
+    vietnamese: String,
+    english: Vec<String>,
+}
+
+/// The rows of the glossary's tables (`assets/i18n/GLOSSARY.md`), cells split on the bars that
+/// are not escaped, each a list of forms (`\|` between them, `-` for none).
+fn glossary_tables() -> Vec<Vec<Vec<Vec<String>>>> {
     let split = |s: &str| -> Vec<String> {
         let s = s.trim();
         if s == "-" { Vec::new() } else { s.split("\\|").map(|w| w.trim().to_lowercase()).collect() }
     };
-    include_str!("../../assets/i18n/GLOSSARY.md")
-        .lines()
-        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| English"))
-        .map(|l| {
-            // The columns: split on the bars that are not escaped.
-            let mut cols = Vec::new();
-            let mut cell = String::new();
-            let mut chars = l.trim().trim_matches('|').chars().peekable();
-            while let Some(c) = chars.next() {
-                match c {
-                    '\\' if chars.peek() == Some(&'|') => {
-                        cell.push_str("\\|");
-                        chars.next();
-                    }
-                    '|' => cols.push(std::mem::take(&mut cell)),
-                    c => cell.push(c),
+    let mut tables: Vec<Vec<Vec<Vec<String>>>> = Vec::new();
+    let mut in_table = false;
+    for l in include_str!("../../assets/i18n/GLOSSARY.md").lines() {
+        if !l.starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        if !in_table {
+            // The header row starts a table.
+            in_table = true;
+            tables.push(Vec::new());
+            continue;
+        }
+        if l.starts_with("|---") {
+            continue;
+        }
+        let mut cols = Vec::new();
+        let mut cell = String::new();
+        let mut chars = l.trim().trim_matches('|').chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&'|') => {
+                    cell.push_str("\\|");
+                    chars.next();
                 }
+                '|' => cols.push(std::mem::take(&mut cell)),
+                c => cell.push(c),
             }
-            cols.push(cell);
-            assert_eq!(cols.len(), 3, "a glossary row needs three columns: {l}");
-            Term { english: split(&cols[0]), vietnamese: split(&cols[1]), forbidden: split(&cols[2]) }
+        }
+        cols.push(cell);
+        tables.last_mut().expect("a table").push(cols.iter().map(|c| split(c)).collect());
+    }
+    tables
+}
+
+/// The terms: the glossary's first table, `| English | Vietnamese | Never |`.
+fn glossary() -> Vec<Term> {
+    let tables = glossary_tables();
+    tables[0]
+        .iter()
+        .map(|cols| {
+            assert_eq!(cols.len(), 3, "a glossary row needs three columns: {cols:?}");
+            Term { english: cols[0].clone(), vietnamese: cols[1].clone(), forbidden: cols[2].clone() }
         })
         .collect()
 }
 
-/// Whether `text` contains `word` as a whole word (ASCII letters around it end a word).
+/// The words kept for one thing: the glossary's second table, `| Vietnamese | Only for |`.
+fn kept_words() -> Vec<Kept> {
+    let tables = glossary_tables();
+    assert!(tables.len() >= 2, "the glossary has no table of words kept for one thing");
+    tables[1]
+        .iter()
+        .map(|cols| {
+            assert_eq!(cols.len(), 2, "a row of kept words needs two columns: {cols:?}");
+            Kept { vietnamese: cols[0][0].clone(), english: cols[1].clone() }
+        })
+        .collect()
+}
+
+/// Whether `text` contains `word` (one word or several) as whole words: the characters around
+/// it are no letters, digits or apostrophes, so "ô" is not found in "không" nor "king" in
+/// "kingdom". Case is ignored.
 fn has_word(text: &str, word: &str) -> bool {
     let text = text.to_lowercase();
-    let is_letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '\'');
-    text.match_indices(word).any(|(i, _)| {
+    let word = word.to_lowercase();
+    let is_letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '\'' || c == '’');
+    text.match_indices(word.as_str()).any(|(i, _)| {
         !is_letter(text[..i].chars().next_back()) && !is_letter(text[i + word.len()..].chars().next())
     })
 }
 
 /// Where the Vietnamese `vi` drifts from the glossary for the English `en` (`what` names them).
 pub fn drift(what: &str, en: &str, vi: &str) -> Vec<String> {
-    let vi = vi.to_lowercase();
     let mut drift = Vec::new();
     for term in glossary() {
-        if term.english.iter().any(|w| has_word(en, w))
-            && !term.vietnamese.iter().any(|w| vi.contains(w.as_str()))
-        {
+        if term.english.iter().any(|w| has_word(en, w)) && !term.vietnamese.iter().any(|w| has_word(vi, w)) {
             drift.push(format!(
                 "{what}: '{}' should say '{}'",
                 term.english[0],
@@ -291,9 +405,18 @@ pub fn drift(what: &str, en: &str, vi: &str) -> Vec<String> {
             ));
         }
         for bad in &term.forbidden {
-            if vi.contains(bad.as_str()) {
+            if has_word(vi, bad) {
                 drift.push(format!("{what}: '{bad}' is not the word for '{}'", term.english[0]));
             }
+        }
+    }
+    for kept in kept_words() {
+        if has_word(vi, &kept.vietnamese) && !kept.english.iter().any(|w| has_word(en, w)) {
+            drift.push(format!(
+                "{what}: '{}' stands only for '{}'",
+                kept.vietnamese,
+                kept.english.join("' or '")
+            ));
         }
     }
     drift
@@ -301,7 +424,7 @@ pub fn drift(what: &str, en: &str, vi: &str) -> Vec<String> {
 
 #[test]
 fn the_vietnamese_words_follow_the_glossary() {
-    assert!(glossary().len() >= 10, "the glossary has {} terms", glossary().len());
+    assert!(glossary().len() >= 40, "the glossary has {} terms", glossary().len());
     let drift: Vec<String> = ids(Lang::En)
         .into_iter()
         .flat_map(|id| drift(id, &text(Lang::En, id), &text(Lang::Vi, id)))
@@ -310,10 +433,27 @@ fn the_vietnamese_words_follow_the_glossary() {
 }
 
 #[test]
-fn the_glossary_check_catches_drift() {
+fn the_glossary_check_matches_whole_words() {
     assert!(has_word("The king is lost", "king"));
     assert!(!has_word("Kingdom", "king"));
     assert!(has_word("the king's side", "king's"));
+    assert!(!has_word("the king's side", "king"));
+    // Vietnamese words are whole syllables: "ô" is not in "không", "ăn" not in "văn".
+    assert!(!has_word("Không có gì", "ô"));
+    assert!(has_word("ô trống d4", "ô"));
+    assert!(!has_word("văn bản", "ăn"));
+    assert!(has_word("Ăn quân đen", "ăn"));
+    // Several words match together, and only whole.
+    assert!(has_word("một chuỗi ăn liên tiếp", "ăn liên tiếp"));
+    assert!(!has_word("giăn liên tiếp", "ăn liên tiếp"));
+    // The drift the glossary exists to catch.
+    assert!(!drift("t", "the opponent's king", "vua của đối phương").is_empty());
+    assert!(drift("t", "the opponent's king", "vua của đối thủ").is_empty());
+    assert!(!drift("t", "along a rank or a file", "theo hàng hoặc hàng dọc").is_empty());
+    assert!(!drift("t", "a chain of captures", "một chuỗi nhảy").is_empty());
+    assert!(!drift("t", "Your rating: 1500", "Điểm của bạn: 1500").is_empty());
+    assert!(!drift("t", "Back to the menu", "Về trình đơn").is_empty());
+    assert!(drift("t", "Back to the menu", "Về menu").is_empty());
 }
 
 #[test]
@@ -347,7 +487,7 @@ fn the_lessons_follow_the_glossary() {
         let doc: serde_json::Value = serde_json::from_str(source).expect("a lessons file is JSON");
         let lessons = doc["lessons"].as_array().expect("a lessons file has lessons");
         for (i, lesson) in lessons.iter().enumerate() {
-            for field in ["title", "text", "task"] {
+            for field in ["title", "text", "task", "hint"] {
                 let (Some(en), Some(vi)) = (lesson[field]["en"].as_str(), lesson[field]["vi"].as_str())
                 else {
                     continue;
