@@ -1,6 +1,6 @@
 //! The store's own cases, run against SQLite and (when its binaries are there) PostgreSQL.
 
-use super::{Database, MIGRATIONS, NodeConfig, Store, StoreError, now_ms, redact};
+use super::{Database, MIGRATIONS, NodeConfig, Store, now_ms, redact};
 use crate::core::records::{ClaimOrigin, ID_BLOCK, Op, PlayerLookup, StoredRating};
 use ludus_protocol::{ChatChannel, ChatLine, ChatText, ClockSpec, GameId, PlayerId, Proposal, QuickPhrase};
 use ludus_rules::Variant;
@@ -315,6 +315,7 @@ fn silent_port() -> (socket2::Socket, u16) {
 #[test]
 #[cfg(feature = "postgres")]
 fn unreachable_postgres_is_a_clear_error() {
+    use super::StoreError;
     let (_held, port) = silent_port();
     let url = format!("postgres://ludus:secret@127.0.0.1:{port}/ludus");
     let e = Store::open_with(&Database::Postgres(url), LIFETIME).err().expect("refused");
