@@ -9,6 +9,7 @@
 //! still counts.
 
 use crate::i18n::Lang;
+use crate::platform::storage::StorageError;
 use bevy::prelude::*;
 use ludus_protocol::{DEFAULT_UDP_PORT, DEFAULT_WS_PORT};
 use std::net::{Ipv4Addr, Ipv6Addr};
@@ -94,8 +95,20 @@ pub enum FileProblem {
     /// More than [`MAX_FROM_FILE`] addresses: how many were left out.
     TooMany(usize),
     /// The file could not be read: the system's reason.
-    Unreadable(String),
+    Unreadable(ReadFailure),
 }
+
+/// Why `servers.txt` could not be read; two are equal when their technical details are.
+#[derive(Clone, Debug)]
+pub struct ReadFailure(pub std::sync::Arc<StorageError>);
+
+impl PartialEq for ReadFailure {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for ReadFailure {}
 
 impl FileProblem {
     /// What is wrong, in `lang`.
@@ -111,7 +124,7 @@ impl FileProblem {
             ),
             FileProblem::TooMany(n) => lang.fmt("net-servers-too-many", [("count", (*n).into())]),
             FileProblem::Unreadable(why) => {
-                lang.fmt("net-servers-unreadable", [("error", why.as_str().into())])
+                lang.fmt("net-servers-unreadable", [("error", why.0.text(lang).into())])
             }
         }
     }
@@ -269,8 +282,9 @@ impl KnownServers {
         match crate::platform::storage::read(FILE) {
             Ok(text) => KnownServers::new(given, last_used, text.as_deref()),
             Err(why) => {
+                warn!("{FILE}: {why}");
                 let mut servers = KnownServers::new(given, last_used, None);
-                servers.problems.push(FileProblem::Unreadable(why));
+                servers.problems.push(FileProblem::Unreadable(ReadFailure(std::sync::Arc::new(why))));
                 servers
             }
         }
@@ -390,9 +404,10 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let unreadable = FileProblem::Unreadable("permission denied".into());
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let unreadable = FileProblem::Unreadable(ReadFailure(std::sync::Arc::new(StorageError::Io(denied))));
         for lang in [Lang::En, Lang::Vi] {
-            assert!(unreadable.text(lang).contains("permission denied"));
+            assert!(unreadable.text(lang).contains(&*lang.t("storage-denied")), "{}", unreadable.text(lang));
             assert!(!unreadable.text(lang).contains("net-servers"));
         }
     }

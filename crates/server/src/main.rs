@@ -366,7 +366,7 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{Args, log_filter};
+    use super::{Args, log_filter, long_version};
     use clap::Parser;
     use ludus_server::DEFAULT_HTTP;
     use ludus_server::ServerConfig;
