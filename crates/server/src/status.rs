@@ -54,6 +54,8 @@ pub struct WsStatus {
     pub handshake_failures: u64,
     /// Connections closed for an oversized or malformed message.
     pub bad_messages: u64,
+    /// Connections closed for too many frames that carry nothing (empty, control, text).
+    pub empty_floods: u64,
     /// Connections open now.
     pub open: usize,
 }
@@ -66,6 +68,7 @@ impl WsStatus {
             refused: counters.refused.load(Ordering::Relaxed),
             handshake_failures: counters.handshake_failures.load(Ordering::Relaxed),
             bad_messages: counters.bad_messages.load(Ordering::Relaxed),
+            empty_floods: counters.empty_floods.load(Ordering::Relaxed),
             open: counters.open.load(Ordering::Relaxed),
         }
     }

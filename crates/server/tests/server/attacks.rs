@@ -334,6 +334,54 @@ fn oversized_websocket_message_is_refused() {
     fresh_players_sign_in(&server, 2);
 }
 
+/// CPU time used so far by the server's threads in this process (those named `ludus-...`: the
+/// loop, the WebSocket and HTTP runtime, the database); Linux only, `None` elsewhere.
+fn server_cpu() -> Option<Duration> {
+    let mut ticks = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if !comm.starts_with("ludus-") {
+            continue;
+        }
+        let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
+        // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        ticks += fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux.
+}
+
+/// WebSocket frames that carry no netcode packet (empty binary messages, pings, pongs) count
+/// against a per-connection budget and close the connection past it (a flood of empty frames
+/// cost most of a core and closed nothing). Each flood is bounded to 2 s; the CPU time the
+/// server's threads spent meanwhile is printed (`--nocapture`).
+#[test]
+fn empty_and_control_websocket_frames_close_the_connection_past_a_budget() {
+    let server = server(&data_dir("ws-empty-frames"));
+    let ws = server.ws_addr().unwrap();
+    for (kind, what) in [(0x82u8, "empty binary"), (0x89, "ping"), (0x8A, "pong"), (0x81, "empty text")] {
+        let stream = TcpStream::connect(ws).unwrap();
+        let url = format!("ws://{ws}/?creq={}", ws_creq(ws));
+        let (mut socket, _) = tungstenite::client(url.as_str(), stream).expect("upgrade");
+        let stream = socket.get_mut();
+        // Masked frames with no payload: 6 bytes each.
+        let burst = [kind, 0x80, 1, 2, 3, 4].repeat(10_000);
+        let (cpu, started) = (server_cpu(), Instant::now());
+        let mut frames = 0u64;
+        while started.elapsed() < Duration::from_secs(2) && stream.write_all(&burst).is_ok() {
+            frames += 10_000;
+        }
+        let spent = started.elapsed();
+        let cpu = cpu.zip(server_cpu()).map(|(before, after)| after.saturating_sub(before));
+        eprintln!("{what} frames: {frames} written in {spent:?}, server CPU {cpu:?}");
+        // Closed within the first burst or so (the connection took millions of them in 2 s).
+        assert!(frames <= 100_000, "{frames} {what} frames taken");
+        assert!(closed_by_server(stream), "a flood of {what} frames kept its connection");
+    }
+    wait_status(&server, "empty floods counted", |s| s.ws.empty_floods >= 4);
+    fresh_players_sign_in(&server, 2);
+}
+
 /// One address cannot hold more than [`WsLimits::per_address`] WebSocket connections
 /// (the WebSocket port); other addresses are not affected.
 #[test]
