@@ -197,14 +197,15 @@ fn lockout_flood_on_one_shard_evicts_the_oldest_handshakes() {
     config.max_clients = 128;
     config.new_players_per_minute = 0;
     let server = spawn(config);
-    // Requests with real tokens (from the endpoint), each from its own address, fill the
-    // shard's handshake table: the oldest go.
+    // Requests with real tokens (from the endpoint), each from its own address in a /24 of its
+    // own, fill the shard's handshake table: the oldest go.
     let udp = server.udp_addr().unwrap();
     let count = ludus_server::transport::PENDING_PER_SHARD + 100;
-    let tokens = minted_requests(&server, count, |i| (0x7f02_0000u32 + i as u32).to_be_bytes());
+    let own_network = |i: usize| 0x7f02_0001u32 + ((i as u32) << 8);
+    let tokens = minted_requests(&server, count, |i| own_network(i).to_be_bytes());
     let base = server.status().handshakes;
     for (i, request) in tokens.iter().enumerate() {
-        let ip = 0x7f02_0000u32 + i as u32;
+        let ip = own_network(i);
         let socket = UdpSocket::bind(SocketAddr::from((ip.to_be_bytes(), 0))).unwrap();
         socket.send_to(request, udp).unwrap();
     }
@@ -228,6 +229,69 @@ fn minted_requests(server: &ServerHandle, count: usize, from: impl Fn(usize) -> 
             request_of(&token.expect("a token"))
         })
         .collect()
+}
+
+/// A thousand addresses of four networks (loopback /24s) handshaking again and again (about
+/// 18,000 connection requests a second) for two seconds against a one-shard server: their handshakes in progress are capped per network
+/// (64 per /24, so 256, short of the shard's 512), and newcomers sign in meanwhile. The
+/// sign-ins and their times are printed (`--nocapture`).
+#[test]
+fn a_many_address_flood_leaves_room_for_newcomers() {
+    let dir = data_dir("many-address-flood");
+    let mut config = ServerConfig::local(&dir);
+    config.max_clients = 128;
+    config.new_players_per_minute = 0;
+    let server = spawn(config);
+    let udp = server.udp_addr().unwrap();
+    let from = |i: usize| 0x7f06_0000u32 | ((i as u32 / 250) << 8) | (i as u32 % 250 + 1);
+    let requests = minted_requests(&server, 1000, |i| from(i).to_be_bytes());
+    let sockets: Vec<UdpSocket> = (0..requests.len())
+        .map(|i| UdpSocket::bind(SocketAddr::from((from(i).to_be_bytes(), 0))).unwrap())
+        .collect();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut sent = 0u64;
+            let started = Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed)
+                && started.elapsed() < Duration::from_secs(20)
+            {
+                for (socket, request) in sockets.iter().zip(&requests) {
+                    let _ = socket.send_to(request, udp);
+                    sent += 1;
+                    if sent.is_multiple_of(20) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+            }
+            sent
+        })
+    };
+    wait_status(&server, "the flood under way", |s| s.pending_handshakes >= 200);
+    let started = Instant::now();
+    let mut times = Vec::new();
+    let mut most_pending = 0;
+    while started.elapsed() < Duration::from_secs(2) {
+        let t = Instant::now();
+        fresh_players_sign_in(&server, 2);
+        times.push(t.elapsed());
+        most_pending = most_pending.max(server.status().pending_handshakes);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let sent = flood.join().unwrap();
+    let status = server.status();
+    times.sort();
+    eprintln!(
+        "{} newcomers signed in during the flood ({sent} requests from 1,000 addresses), sign-in \
+         median {:?}, slowest {:?}; most handshakes in progress {most_pending}; {status:?}",
+        times.len() * 2,
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+    // The four /24s' 256, and the newcomers' own (two at a time).
+    assert!(most_pending <= 4 * 64 + 2, "the four /24s held {most_pending} handshakes");
+    assert!(status.handshakes.refused_per_address > 0, "{status:?}");
 }
 
 /// One address cannot hold more than a few handshakes at once.
