@@ -24,6 +24,7 @@
 
 pub mod addresses;
 mod bind;
+pub mod clock;
 mod config;
 pub mod core;
 pub mod faults;
@@ -54,7 +55,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use crate::config::default_node_name;
 pub use crate::config::{
@@ -64,11 +65,6 @@ pub use crate::config::{
 pub use crate::core::Stats;
 pub use crate::handle::ServerHandle;
 pub use crate::status::{RELEASE_BUCKETS_MS, Status, WsStatus};
-
-/// Milliseconds since the Unix epoch (what the database stores).
-fn unix_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
 
 /// Receive buffer asked for the UDP socket: thousands of clients' packets must fit in it while
 /// the loop sleeps or is descheduled (the 208 KiB Linux default overflows under load).
@@ -131,6 +127,13 @@ pub struct Server {
     last_cluster: Instant,
     /// The lease was lost: the server stops.
     lost: bool,
+    /// The database refuses writes: requests are answered here, not by the core (see
+    /// [`Server::answer_while_failing`]); when each connection was last told so.
+    refusing: bool,
+    told_busy: std::collections::HashMap<ConnId, Instant>,
+    /// The server's time (see [`clock`]), and when the wall clock was last compared with it.
+    clock: Arc<clock::ServerClock>,
+    last_clock_check: Instant,
 }
 
 /// The password thread: Argon2 hashing and checking (tens of milliseconds each) off the game
@@ -347,7 +350,11 @@ impl Server {
         }
         self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
-        self.feed(Input::Time { now, unix_ms: unix_ms() });
+        if now.saturating_duration_since(self.last_clock_check) >= clock::CHECK_INTERVAL {
+            self.last_clock_check = now;
+            self.clock.check(now);
+        }
+        self.feed(Input::Time { now, unix_ms: self.clock.unix_ms_at(now) });
         for found in self.store.looked_up() {
             self.feed(Input::LookedUp(found));
         }

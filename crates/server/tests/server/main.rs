@@ -4,6 +4,7 @@
 mod attacks;
 mod attacks_http;
 mod chat;
+mod clock;
 mod common;
 mod dependency_bugs;
 mod draws;
