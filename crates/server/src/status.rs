@@ -34,6 +34,9 @@ pub struct Status {
     pub db_commit_max_us: u64,
     /// Batches waiting for the disk.
     pub db_backlog: u64,
+    /// The database refuses writes (a full disk, a failing database): the server answers pings
+    /// and refuses every other request with `Busy` until a write succeeds again.
+    pub db_failing: bool,
     /// How long the messages of a tick waited for their changes to be stored: counts of ticks
     /// by upper bound in milliseconds ([`RELEASE_BUCKETS_MS`], the last one open-ended).
     pub release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],

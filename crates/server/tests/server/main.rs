@@ -17,3 +17,4 @@ mod persistence;
 mod play;
 mod ratings;
 mod robustness;
+mod storage;
