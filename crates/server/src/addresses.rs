@@ -26,6 +26,17 @@ pub fn address_key(addr: &SocketAddr) -> IpAddr {
     }
 }
 
+/// The network one party is likely to hold whole: an IPv4 /24, or an IPv6 /48 (a site's usual
+/// allocation, 65,536 /64s). Handshakes in progress are bounded per prefix too
+/// ([`crate::transport::PENDING_PER_PREFIX`]), so that one site's many addresses cannot crowd
+/// everyone else out.
+pub fn prefix_key(addr: &SocketAddr) -> IpAddr {
+    match address_key(addr) {
+        IpAddr::V4(ip) => IpAddr::V4((u32::from(ip) & 0xFFFF_FF00).into()),
+        IpAddr::V6(ip) => IpAddr::V6((u128::from(ip) & !((1u128 << 80) - 1)).into()),
+    }
+}
+
 /// Concurrent clients allowed per address by default (a LAN party behind one NAT may need
 /// more: `--max-clients-per-address`).
 pub const DEFAULT_MAX_CLIENTS_PER_ADDRESS: usize = 16;

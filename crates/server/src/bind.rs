@@ -36,7 +36,16 @@ impl Server {
             name: config.node_name.clone().unwrap_or_else(|| default_node_name(&config.data_dir)),
             lease: config.lease,
         };
-        let (store, loaded) = Store::open_node(&database, config.limits.credential_lifetime, Some(&node))?;
+        // The server's time: netcode checks the tokens' expiry against it, the minter stamps
+        // them with it, the core and the database take it as the Unix time (see [`crate::clock`]).
+        let started = Instant::now();
+        let clock = Arc::new(clock::ServerClock::start_at(config.wall_clock.clone(), started));
+        let (store, loaded) = Store::open_node_at(
+            &database,
+            config.limits.credential_lifetime,
+            Some(&node),
+            clock.unix_ms_at(started),
+        )?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("ludus-io")
@@ -100,7 +109,8 @@ impl Server {
             }
             None => sockets.push(Box::new(NoSocket)),
         }
-        let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let now = Instant::now();
+        let unix_now = clock.unix_at(now);
         // The addresses netcode knows the sockets by: a connect token must name one of them.
         let public = |on: bool, s: &dyn ServerSocket| if on { s.addr().ok() } else { None };
         let socket_addresses =
@@ -110,11 +120,11 @@ impl Server {
             .with_addresses(addresses.clone());
         let minter = Arc::new(
             tokens::Minter::new(key, NETCODE_PROTOCOL_ID, socket_addresses, config.new_players_per_minute)
-                .with_addresses(addresses),
+                .with_addresses(addresses)
+                .with_clock(clock.clone()),
         );
-        let now = Instant::now();
         let seed = renet2_netcode::generate_random_bytes::<32>();
-        let mut core = Core::new(config.limits.clone(), loaded, now, unix_ms(), seed);
+        let mut core = Core::new(config.limits.clone(), loaded, now, clock.unix_ms_at(now), seed);
         core.set_address_secret(&key);
         let metrics = Metrics::new();
         let Some(addr) = config.http.or(udp_addr) else {
@@ -206,6 +216,10 @@ impl Server {
             cluster,
             last_cluster: now,
             lost: false,
+            refusing: false,
+            told_busy: std::collections::HashMap::new(),
+            clock,
+            last_clock_check: now,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! How to run a server: [`ServerConfig`] with its defaults, and why one could not start
 //! ([`ServerError`]).
 
+use crate::clock::WallClock;
 use crate::core::Limits;
 use crate::core::records::NodeAddrs;
 use crate::web::HttpLimits;
@@ -71,6 +72,9 @@ pub struct ServerConfig {
     /// The addresses other nodes send clients to (redirects): `host:port` for UDP, a
     /// `ws://`/`wss://` URL, an `http://`/`https://` base URL. `None`: the bound addresses.
     pub public: NodeAddrs,
+    /// The wall clock the server takes its time from at start (see [`crate::clock`]; tests
+    /// give a clock stepped back or far ahead).
+    pub wall_clock: WallClock,
 }
 
 /// The default lease of a node on its games.
@@ -138,6 +142,7 @@ impl ServerConfig {
             node_name: None,
             lease: DEFAULT_LEASE,
             public: NodeAddrs::default(),
+            wall_clock: WallClock::system(),
         }
     }
 }

@@ -24,6 +24,7 @@
 
 pub mod addresses;
 mod bind;
+pub mod clock;
 mod config;
 pub mod core;
 pub mod credential;
@@ -54,7 +55,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 pub use crate::config::{
     DEFAULT_HTTP, DEFAULT_LEASE, DEFAULT_NEW_PLAYERS_PER_MINUTE, DEFAULT_UDP, DEFAULT_WS, ServerConfig,
@@ -63,11 +64,6 @@ pub use crate::config::{
 pub use crate::core::Stats;
 pub use crate::handle::ServerHandle;
 pub use crate::status::{RELEASE_BUCKETS_MS, Status, WsStatus};
-
-/// Milliseconds since the Unix epoch (what the database stores).
-fn unix_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
 
 /// Receive buffer asked for the UDP socket: thousands of clients' packets must fit in it while
 /// the loop sleeps or is descheduled (the 208 KiB Linux default overflows under load).
@@ -92,6 +88,11 @@ const SLOW_TICK: Duration = Duration::from_millis(10);
 const LINGER: Duration = Duration::from_millis(300);
 /// How often the gauges of `/metrics` are refreshed.
 const METRICS_INTERVAL: Duration = Duration::from_millis(500);
+/// What a client is told while the database refuses writes.
+const STORE_FAILING: &str = "the server cannot store anything right now (its disk is full or its database fails): nothing \
+     you send is taken until it can; what it already took is kept. Try again in a moment";
+/// Each connection is told [`STORE_FAILING`] at most this often.
+const BUSY_EVERY: Duration = Duration::from_secs(1);
 /// Longest a shutdown waits for the last messages to go out.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
@@ -130,6 +131,13 @@ pub struct Server {
     last_cluster: Instant,
     /// The lease was lost: the server stops.
     lost: bool,
+    /// The database refuses writes: requests are answered here, not by the core (see
+    /// [`Server::answer_while_failing`]); when each connection was last told so.
+    refusing: bool,
+    told_busy: std::collections::HashMap<ConnId, Instant>,
+    /// The server's time (see [`clock`]), and when the wall clock was last compared with it.
+    clock: Arc<clock::ServerClock>,
+    last_clock_check: Instant,
 }
 
 /// The password thread: Argon2 hashing and checking (tens of milliseconds each) off the game
@@ -327,6 +335,7 @@ impl Server {
             db_commit_total_us: self.store.commit_stats.total_us.load(Ordering::Relaxed),
             db_commit_max_us: self.store.commit_stats.max_us.load(Ordering::Relaxed),
             db_backlog: self.store.submitted() - self.store.committed(),
+            db_failing: self.refusing,
             release_delay: self.release_delay,
             max_poll_gap_us: self.max_poll_gap.as_micros() as u64,
         }
@@ -346,7 +355,11 @@ impl Server {
         }
         self.max_poll_gap = self.max_poll_gap.max(now.saturating_duration_since(self.last_poll));
         self.last_poll = now;
-        self.feed(Input::Time { now, unix_ms: unix_ms() });
+        if now.saturating_duration_since(self.last_clock_check) >= clock::CHECK_INTERVAL {
+            self.last_clock_check = now;
+            self.clock.check(now);
+        }
+        self.feed(Input::Time { now, unix_ms: self.clock.unix_ms_at(now) });
         for found in self.store.looked_up() {
             self.feed(Input::LookedUp(found));
         }
@@ -371,14 +384,22 @@ impl Server {
                         self.feed(Input::Origin { conn: client_id, origin: addresses::address_key(&addr) });
                     }
                 }
-                ServerEvent::ClientDisconnected { client_id, .. } => self.feed(Input::Closed(client_id)),
+                ServerEvent::ClientDisconnected { client_id, .. } => {
+                    self.told_busy.remove(&client_id);
+                    self.feed(Input::Closed(client_id));
+                }
             }
         }
+        self.notice_failing();
         let mut active = self.transport.take_active();
         active.sort_unstable();
         active.dedup();
         for id in active {
             while let Some(bytes) = self.transport.renet().receive_message(id, CHANNEL) {
+                if self.refusing {
+                    self.answer_while_failing(id, &bytes, now);
+                    continue;
+                }
                 let effects = self.core.handle(Input::Message(id, &bytes));
                 self.effects.extend(effects);
             }
@@ -398,6 +419,56 @@ impl Server {
         if now.saturating_duration_since(self.last_metrics) >= METRICS_INTERVAL {
             self.last_metrics = now;
             self.update_metrics();
+        }
+    }
+
+    /// Follows the database's health: while its writes fail (a full disk, a lost database),
+    /// requests are answered by [`Server::answer_while_failing`].
+    fn notice_failing(&mut self) {
+        let failing = self.store.is_failing();
+        if failing == self.refusing {
+            return;
+        }
+        self.refusing = failing;
+        self.told_busy.clear();
+        if failing {
+            tracing::error!(
+                database = self.store.describe(),
+                "the database refuses writes (a full disk, or a failing database): pings are \
+                 answered and every other request is refused with Busy until a write succeeds; \
+                 what was already accepted is kept in memory and retried, never dropped"
+            );
+        } else {
+            tracing::warn!(database = self.store.describe(), "the database takes writes again");
+        }
+    }
+
+    /// Answers a client's message while the database refuses writes, without the core (which
+    /// would change its state, and hold every answer until the change is stored): a `Ping`
+    /// gets its `Pong` at once, anything else `Busy` with the reason (at most once a second
+    /// per connection; the rest is dropped). Nothing is changed, so nothing waits or is lost.
+    fn answer_while_failing(&mut self, conn: ConnId, bytes: &[u8], now: Instant) {
+        let reply = match ludus_protocol::decode_client(bytes) {
+            Ok(ludus_protocol::ClientMessage::Ping { nonce }) => {
+                ludus_protocol::ServerMessage::Pong { nonce }
+            }
+            _ => {
+                if self.told_busy.get(&conn).is_some_and(|t| now.saturating_duration_since(*t) < BUSY_EVERY) {
+                    return;
+                }
+                self.told_busy.insert(conn, now);
+                ludus_protocol::ServerMessage::Error {
+                    code: ludus_protocol::ErrorCode::Busy,
+                    message: STORE_FAILING.to_string(),
+                }
+            }
+        };
+        if let Ok(bytes) = ludus_protocol::encode(&reply) {
+            let renet = self.transport.renet();
+            if renet.is_connected(conn) {
+                renet.send_message(conn, CHANNEL, bytes);
+                self.transport.flush(conn);
+            }
         }
     }
 

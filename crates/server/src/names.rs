@@ -20,10 +20,13 @@
 //! confusable in turn: `M`, `m`, `rn`). Then two extra rules the UTS #39 data does not have
 //! ([`EXTRA`]): `i` is `l` (so that `I`, `l`, `1` and `i` are one, and a name in capitals clashes
 //! with the same name in small letters: `ALICE` is `ALlCE` in the data, `alice` stays `alice`)
-//! and `vv` is `w`.
-//! `Alice`, `ALICE`, `AIice` (capital i), `AIIce`, `A1ice` all clash, as do `Ivan` and
-//! `lvan`, `Will`, `WiII` and `VVill`, `Ann`, `Аnn` (Cyrillic) and `Αnn` (Greek); `Alice` and
-//! `Alicia`, `Minh` and `Minn` do not. A small letter whose capital looks like another letter
+//! and `vv` is `w`. Every round also drops the combining diacritics of Latin, Greek, Cyrillic
+//! and Armenian letters ([`is_diacritic`]): a dot below or an acute accent is easily missed,
+//! and the data maps letters with a stroke (`ł`, `đ`, `ħ`) to the letter and a combining
+//! stroke, so that `Alịce`, `Ałice` and `Álice` clash with `Alice`, and `Nguyen` with `Nguyễn`.
+//! `Alice`, `ALICE`, `AIice` (capital i), `AIIce`, `A1ice` all clash, as do `Ivan`, `Iván` and
+//! `lvan`, `Will`, `WiII` and `VVill`, `Ann`, `Аnn` (Cyrillic), `Αnn` (Greek) and `Aռռ`
+//! (Armenian, which may be mixed with Latin); `Alice` and `Alicia`, `Minh` and `Minn` do not. A small letter whose capital looks like another letter
 //! than the small one does (Greek `η` looks like `n`, `Η` like `H`) is compared as its capital,
 //! so that any spelling in either case clashes with the others.
 //!
@@ -82,9 +85,13 @@ pub fn skeleton(name: &str) -> String {
     folded_skeleton(&typed)
 }
 
-/// The skeleton of `text` as typed, folded to lower case until stable, with [`EXTRA`].
+/// The skeleton of `text` as typed, folded to lower case and stripped of diacritics until
+/// stable, with [`EXTRA`].
 fn folded_skeleton(text: &str) -> String {
-    let round = |s: &str| -> String { unicode_security::skeleton(s).flat_map(char::to_lowercase).collect() };
+    let round = |s: &str| -> String {
+        let key: String = unicode_security::skeleton(s).flat_map(char::to_lowercase).collect();
+        key.nfd().filter(|&c| !is_diacritic(c)).collect()
+    };
     let mut key = round(text);
     for _ in 0..ROUNDS {
         let next = round(&key);
@@ -99,22 +106,64 @@ fn folded_skeleton(text: &str) -> String {
     key
 }
 
+/// Whether `c` is one of the combining diacritics that Latin, Greek, Cyrillic and Armenian
+/// letters carry (the blocks of combining diacritical marks, their extension and supplement,
+/// the marks for symbols, the half marks, the Cyrillic ones): a dot below, a stroke, an acute
+/// accent. The key drops them, so that `Alịce` (dot below), `Ałice` (whose skeleton is `l`
+/// with a stroke) and `Alíce` read as `Alice`. The marks of other scripts (Devanagari vowel
+/// signs, Thai vowels, Hebrew points) are kept: there they make different letters, not
+/// accents on the same one.
+fn is_diacritic(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{0483}'..='\u{0489}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{FE20}'..='\u{FE2F}'
+    )
+}
+
 /// `c`, or its capital when the two look like different letters (Greek `η` and `Η`: `n` and
-/// `H`), so that a name's key does not depend on its case.
+/// `H`), so that a name's key does not depend on its case. A letter of a script that names may
+/// mix with Latin ([`mixes_with_latin`]) whose small form looks like a Latin letter while its
+/// capital looks like nothing Latin (Armenian `ռ`, `n`, whose capital `Ռ` the data maps to an
+/// Ethiopic letter) is compared as its small form, in either case, so that it still reads as
+/// the Latin letter.
 fn compared_as(c: char) -> char {
     if c.is_ascii() {
         return c; // No ASCII letter needs it (tested).
     }
-    let mut upper = c.to_uppercase();
-    match (upper.next(), upper.next()) {
-        (Some(capital), None)
-            if capital != c
-                && folded_skeleton(capital.encode_utf8(&mut [0; 4]))
-                    != folded_skeleton(c.encode_utf8(&mut [0; 4])) =>
-        {
-            capital
-        }
-        _ => c,
+    let small = one(c.to_lowercase()).unwrap_or(c);
+    let capital = one(small.to_uppercase()).unwrap_or(small);
+    if capital == small {
+        return c;
+    }
+    let (big, little) =
+        (folded_skeleton(capital.encode_utf8(&mut [0; 4])), folded_skeleton(small.encode_utf8(&mut [0; 4])));
+    if big == little {
+        c
+    } else if little.is_ascii() && !big.is_ascii() && mixes_with_latin(small) {
+        small
+    } else {
+        capital
+    }
+}
+
+/// Whether a name may mix `c` with Latin letters (the restriction level of [`check`]: not
+/// Cyrillic or Greek, whose names are in their own script alone).
+fn mixes_with_latin(c: char) -> bool {
+    let mut pair = String::from("a");
+    pair.push(c);
+    pair.as_str().check_restriction_level(RestrictionLevel::ModeratelyRestrictive)
+}
+
+/// The only item of `chars`, if it has exactly one.
+fn one(mut chars: impl Iterator<Item = char>) -> Option<char> {
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
     }
 }
 
@@ -192,6 +241,8 @@ mod tests {
         assert!(check("   ").is_err());
         assert!(check("--").is_err());
         assert!(check("\u{2800}\u{2800}").is_err(), "braille blank");
+        assert!(check("Ann\u{1D159}").is_err(), "musical null notehead");
+        assert!(check("\u{1D159}\u{1D159}").is_err(), "musical null noteheads alone");
     }
 
     #[test]
@@ -254,15 +305,46 @@ mod tests {
         for (a, b) in [
             ("Alice", "Alicia"),
             ("Minh", "Minn"),
-            ("Ivan", "Iván"),
             ("Will", "Wall"),
             ("Olga", "Olea"),
             ("Ann", "Anne"),
             ("Bob", "Rob"),
-            ("Nguyễn", "Nguyen"),
+            ("Nguyễn", "Nguyệt"),
         ] {
             assert_ne!(skeleton(a), skeleton(b), "{a} and {b}");
         }
+    }
+
+    #[test]
+    fn diacritic_and_other_script_look_alikes_share_the_key() {
+        for (name, look_alikes) in [
+            (
+                "Alice",
+                &[
+                    "Al\u{1ECB}ce", // ị, dot below
+                    "A\u{142}ice",  // ł, stroke
+                    "Al\u{ED}ce",   // í
+                    "\u{C1}lice",   // Á
+                    "Ali\u{107}e",  // ć
+                    "Al\u{1E2D}ce", // ḭ, tilde below
+                    "Ali\u{E7}e",   // ç, cedilla
+                    "Alice\u{301}", // a combining acute, decomposed
+                ][..],
+            ),
+            ("Ann", &["A\u{57C}\u{57C}", "A\u{578}\u{578}", "\u{C5}nn", "\u{100}nn", "A\u{F1}n"]),
+            ("Hon", &["H\u{585}n", "H\u{585}\u{578}", "\u{126}on", "H\u{F8}n"]),
+            ("Duc", &["\u{110}\u{1EE9}c", "\u{111}uc", "D\u{1EE5}c"]),
+            ("Ivan", &["Iv\u{E1}n", "\u{CC}van"]),
+            ("Nguyen", &["Nguy\u{1EC5}n", "NGUY\u{1EC4}N", "Nguy\u{1EC7}n"]),
+            ("Sasha", &["\u{15A}a\u{161}ha", "\u{54F}asha"]),
+        ] {
+            for other in look_alikes {
+                assert_eq!(skeleton(other), skeleton(name), "{other} and {name}");
+            }
+        }
+        // The marks of other scripts make other letters: they stay.
+        assert_ne!(skeleton("\u{915}\u{941}\u{92E}\u{93E}\u{930}"), skeleton("\u{915}\u{92E}\u{93E}\u{930}"));
+        assert_ne!(skeleton("\u{E01}\u{E34}\u{E19}"), skeleton("\u{E01}\u{E19}"));
     }
 
     #[test]

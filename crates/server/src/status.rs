@@ -34,6 +34,9 @@ pub struct Status {
     pub db_commit_max_us: u64,
     /// Batches waiting for the disk.
     pub db_backlog: u64,
+    /// The database refuses writes (a full disk, a failing database): the server answers pings
+    /// and refuses every other request with `Busy` until a write succeeds again.
+    pub db_failing: bool,
     /// How long the messages of a tick waited for their changes to be stored: counts of ticks
     /// by upper bound in milliseconds ([`RELEASE_BUCKETS_MS`], the last one open-ended).
     pub release_delay: [u64; RELEASE_BUCKETS_MS.len() + 1],
@@ -54,6 +57,8 @@ pub struct WsStatus {
     pub handshake_failures: u64,
     /// Connections closed for an oversized or malformed message.
     pub bad_messages: u64,
+    /// Connections closed for too many frames that carry nothing (empty, control, text).
+    pub empty_floods: u64,
     /// Connections open now.
     pub open: usize,
 }
@@ -66,6 +71,7 @@ impl WsStatus {
             refused: counters.refused.load(Ordering::Relaxed),
             handshake_failures: counters.handshake_failures.load(Ordering::Relaxed),
             bad_messages: counters.bad_messages.load(Ordering::Relaxed),
+            empty_floods: counters.empty_floods.load(Ordering::Relaxed),
             open: counters.open.load(Ordering::Relaxed),
         }
     }

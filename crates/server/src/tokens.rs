@@ -27,7 +27,7 @@ use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// The file of the generated key, in the data directory.
 pub const KEY_FILE: &str = "netcode.key";
@@ -208,6 +208,8 @@ pub struct Minter {
     new_players: NewPlayerLimit,
     returning: Mutex<Returning>,
     addresses: Arc<Addresses>,
+    /// The time tokens are stamped with: the transport's (see [`crate::clock`]).
+    clock: Arc<crate::clock::ServerClock>,
 }
 
 impl Minter {
@@ -227,7 +229,14 @@ impl Minter {
             new_players: NewPlayerLimit::new(new_players_per_minute),
             returning: Mutex::new(Returning::default()),
             addresses: Arc::new(Addresses::new(0)),
+            clock: Arc::new(crate::clock::ServerClock::start(crate::clock::WallClock::system())),
         }
+    }
+
+    /// Stamps the tokens with `clock`'s time: the time the transport checks them against.
+    pub fn with_clock(mut self, clock: Arc<crate::clock::ServerClock>) -> Minter {
+        self.clock = clock;
+        self
     }
 
     /// Binds the tokens to their addresses and caps clients per address with `addresses` (the
@@ -306,7 +315,9 @@ impl Minter {
         timeout: i32,
     ) -> Result<Vec<u8>, Refused> {
         let fail = |message: String| Refused { status: 500, retry_after: None, message };
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        // The server's time, not the wall clock's: a wall clock stepped back since the start
+        // would make every token expired on arrival.
+        let now = self.clock.unix_now();
         // Client ids are drawn by the server; 0 is avoided (renet2 reads it as "none" in places).
         let client_id = u64::from_le_bytes(renet2_netcode::generate_random_bytes::<8>()).max(1);
         let token = ConnectToken::generate(

@@ -17,7 +17,13 @@
 //!   (or a larger frame) closes the connection before it is buffered;
 //! - a connection that sends nothing for [`WsLimits::idle_timeout`] is closed (netcode sends
 //!   keep-alives every 250 ms), and a send that the client does not read within
-//!   [`WsLimits::write_timeout`] closes it too.
+//!   [`WsLimits::write_timeout`] closes it too;
+//! - frames that carry no netcode packet (empty binary messages, pings, pongs, text) are never
+//!   passed on, and each takes one from a per-connection [`FrameBudget`]
+//!   ([`WsLimits::empty_frames_burst`], refilled at [`WsLimits::empty_frames_per_second`]): a
+//!   connection past it is closed. Clients send none (browsers never ping on their own;
+//!   renet2's client sends netcode packets only), while a flood of them otherwise costs the
+//!   server a core (each frame is parsed, each ping answered) and keeps the connection alive.
 //!
 //! Netcode keeps encrypting inside TLS (the socket says it is not encrypted): renetcode2
 //! 0.16.3's unencrypted mode sends 8 bytes of a buffer shared by all clients in every packet.
@@ -62,6 +68,11 @@ pub struct WsLimits {
     pub idle_timeout: Duration,
     /// Time a client has to take one message the server sends.
     pub write_timeout: Duration,
+    /// Frames carrying no netcode packet (empty, ping, pong, text) one connection may send in
+    /// a burst...
+    pub empty_frames_burst: u32,
+    /// ...and per second after it; past that, the connection is closed.
+    pub empty_frames_per_second: u32,
 }
 
 impl WsLimits {
@@ -73,6 +84,8 @@ impl WsLimits {
             handshake_timeout: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(15),
             write_timeout: Duration::from_secs(10),
+            empty_frames_burst: 32,
+            empty_frames_per_second: 4,
         }
     }
 }
@@ -90,6 +103,8 @@ pub struct WsCounters {
     pub handshake_failures: AtomicU64,
     /// Connections closed for an oversized or malformed message.
     pub bad_messages: AtomicU64,
+    /// Connections closed for sending too many frames that carry nothing (empty, control, text).
+    pub empty_floods: AtomicU64,
     /// Connections open now.
     pub open: AtomicUsize,
 }
@@ -284,6 +299,49 @@ fn ws_config() -> WebSocketConfig {
         .max_frame_size(Some(MAX_MESSAGE_BYTES))
 }
 
+/// A connection's allowance of frames that carry no netcode packet: a token bucket.
+#[derive(Debug)]
+pub struct FrameBudget {
+    tokens: f64,
+    burst: f64,
+    per_second: f64,
+    last: tokio::time::Instant,
+}
+
+impl FrameBudget {
+    /// A full budget of `burst`, refilled at `per_second`.
+    pub fn new(burst: u32, per_second: u32, now: tokio::time::Instant) -> FrameBudget {
+        FrameBudget {
+            tokens: f64::from(burst),
+            burst: f64::from(burst),
+            per_second: f64::from(per_second),
+            last: now,
+        }
+    }
+
+    /// Takes one frame at `now`; `false` once the budget is spent.
+    pub fn take(&mut self, now: tokio::time::Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether `message` carries nothing for netcode.
+fn carries_nothing(message: &Message) -> bool {
+    match message {
+        Message::Binary(bytes) => bytes.is_empty(),
+        Message::Close(_) => false,
+        Message::Text(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => true,
+    }
+}
+
 /// One connection: the upgrade (by `deadline`), then packets both ways until either side ends.
 async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     stream: S,
@@ -323,17 +381,28 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     if events.send(Event::Open { id, request, outbox }).await.is_err() {
         return;
     }
+    let mut budget = FrameBudget::new(
+        limits.empty_frames_burst,
+        limits.empty_frames_per_second,
+        tokio::time::Instant::now(),
+    );
     loop {
         tokio::select! {
             message = tokio::time::timeout(limits.idle_timeout, ws.next()) => match message {
+                Ok(Some(Ok(message))) if carries_nothing(&message) => {
+                    // Pings are answered by tungstenite; nothing else is done with these.
+                    if !budget.take(tokio::time::Instant::now()) {
+                        counters.empty_floods.fetch_add(1, Ordering::Relaxed);
+                        faults::note("WebSocket connection closed: too many empty or control frames");
+                        break;
+                    }
+                }
                 Ok(Some(Ok(Message::Binary(bytes)))) => {
                     if events.send(Event::Packet { id, bytes: bytes.to_vec() }).await.is_err() {
                         break;
                     }
                 }
-                // Pings are answered by tungstenite; text and pongs mean nothing here.
-                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Err(_) => break,
-                Ok(Some(Ok(_))) => {}
+                Ok(Some(Ok(_))) | Ok(None) | Err(_) => break,
                 Ok(Some(Err(e))) => {
                     use tokio_tungstenite::tungstenite::Error;
                     if matches!(e, Error::Capacity(_) | Error::Protocol(_)) {
@@ -468,6 +537,23 @@ mod tests {
         }
         assert_ne!(address_key(&conn_addr(1)), address_key(&conn_addr(2)));
         assert_eq!(conn_id("127.0.0.1:5".parse().unwrap()), None);
+    }
+
+    #[test]
+    fn frames_that_carry_nothing_are_budgeted() {
+        let start = tokio::time::Instant::now();
+        let mut budget = FrameBudget::new(32, 4, start);
+        assert!((0..32).all(|_| budget.take(start)), "the burst");
+        assert!(!budget.take(start), "past the burst");
+        assert!(budget.take(start + Duration::from_millis(250)), "one more after a quarter second");
+        assert!(!budget.take(start + Duration::from_millis(250)));
+        // A long pause refills no more than the burst.
+        let later = start + Duration::from_secs(3600);
+        assert_eq!((0..100).filter(|_| budget.take(later)).count(), 32);
+        assert!(carries_nothing(&Message::binary(Vec::new())));
+        assert!(carries_nothing(&Message::Ping(Vec::new().into())));
+        assert!(carries_nothing(&Message::text("hi")));
+        assert!(!carries_nothing(&Message::binary(vec![1])));
     }
 
     #[test]

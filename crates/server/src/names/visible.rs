@@ -11,8 +11,10 @@
 //!   hieroglyph format controls U+1BCA0.. and U+13430.., tags U+E0000..), private use (Co),
 //!   unassigned (Cn) or surrogate (Cs), every default-ignorable code point (Hangul fillers
 //!   U+115F, U+1160, U+3164, U+FFA0, variation selectors, the combining grapheme joiner), the
-//!   characters `ludus_protocol::is_invisible` lists, and the braille blank U+2800 and the
-//!   object replacement character U+FFFC, which draw nothing or a placeholder;
+//!   characters `ludus_protocol::is_invisible` lists, and the symbols that draw nothing or a
+//!   placeholder though Unicode calls them graphic ([`BLANK_SYMBOLS`]: the braille blank
+//!   U+2800, the object replacement character U+FFFC, the musical null notehead U+1D159, the
+//!   Khitan filler U+16FE4), and the line and paragraph separators U+2028 and U+2029;
 //! - more than [`MAX_MARKS`] **combining marks** in a row (non-spacing or enclosing marks,
 //!   General_Category Mn and Me), counted once the text is NFC-normalised: the marks that
 //!   compose with their letter do not count, so Vietnamese, whose letters carry up to two
@@ -33,6 +35,10 @@ use unicode_security::general_security_profile::IdentifierType;
 /// Most non-spacing or enclosing marks in a row on one letter (after NFC).
 pub const MAX_MARKS: usize = 3;
 
+/// Graphic characters (by their General_Category) that draw nothing, or a placeholder box, in
+/// common fonts.
+pub const BLANK_SYMBOLS: &[char] = &['\u{2800}', '\u{FFFC}', '\u{1D159}', '\u{16FE4}'];
+
 /// Why text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Unseen {
@@ -49,11 +55,15 @@ pub enum Unseen {
 
 /// Whether `c` shows nothing or formats the text around it (see the module documentation).
 pub fn is_invisible(c: char) -> bool {
-    use GeneralCategory::{Control, Format, PrivateUse, Surrogate, Unassigned};
-    matches!(c.general_category(), Control | Format | PrivateUse | Unassigned | Surrogate)
-        || c.identifier_type() == Some(IdentifierType::Default_Ignorable)
+    use GeneralCategory::{
+        Control, Format, LineSeparator, ParagraphSeparator, PrivateUse, Surrogate, Unassigned,
+    };
+    matches!(
+        c.general_category(),
+        Control | Format | PrivateUse | Unassigned | Surrogate | LineSeparator | ParagraphSeparator
+    ) || c.identifier_type() == Some(IdentifierType::Default_Ignorable)
         || ludus_protocol::is_invisible(c)
-        || matches!(c, '\u{2800}' | '\u{FFFC}')
+        || BLANK_SYMBOLS.contains(&c)
 }
 
 /// Whether `c` is a combining mark drawn over, under or around the letter before it.
@@ -123,6 +133,11 @@ pub(crate) mod tests {
             ("\u{180E}".into(), "Mongolian vowel separator"),
             ("\u{2062}".into(), "invisible times"),
             ("\u{1D173}".into(), "musical begin beam"),
+            ("\u{1D159}".into(), "musical null notehead (draws nothing)"),
+            ("\u{1D159}".repeat(20), "twenty musical null noteheads"),
+            ("\u{16FE4}".into(), "Khitan filler"),
+            ("\u{2028}".into(), "line separator"),
+            ("\u{2029}".into(), "paragraph separator"),
         ];
         let inside: Vec<(String, &str)> =
             cases.iter().map(|(text, why)| (format!("ok {text} ok"), *why)).collect();
@@ -136,7 +151,15 @@ pub(crate) mod tests {
         for (text, why) in deceptive() {
             assert!(check(&text).is_err(), "{why}: {text:?} passed");
         }
-        for blank in ["", "   ", "\u{2800}", " \u{200B} \u{3164}\u{FFFC} ", "\u{301}\u{301}", "\u{0600}"] {
+        for blank in [
+            "",
+            "   ",
+            "\u{2800}",
+            "\u{1D159}\u{1D159}",
+            " \u{200B} \u{3164}\u{FFFC} ",
+            "\u{301}\u{301}",
+            "\u{0600}",
+        ] {
             assert_eq!(check(blank), Err(Unseen::Blank), "{blank:?}");
         }
         assert_eq!(check("a\u{200B}b"), Err(Unseen::Invisible('\u{200B}')));

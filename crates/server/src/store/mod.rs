@@ -21,6 +21,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod backend;
+mod checks;
 pub mod cluster;
 #[cfg(feature = "postgres")]
 mod pg;

@@ -170,12 +170,21 @@ pub(super) fn reserve_ids(client: &mut Client, kind: &str, count: u64) -> Result
 /// nodes) and reserves its first blocks of player and game numbers.
 pub(crate) fn open(
     config: &Config,
+    now_ms: u64,
     cutoff_ms: u64,
     name: &str,
     lease: Duration,
 ) -> Result<[Postgres; 2], DbError> {
     let mut client = config.connect(NoTls)?;
+    let versioned: bool = client.query_one("SELECT to_regclass('ludus_schema') IS NOT NULL", &[])?.get(0);
+    if versioned {
+        let current: i64 =
+            client.query_one("SELECT COALESCE(MAX(version), 0)::BIGINT FROM ludus_schema", &[])?.get(0);
+        super::checks::schema_version(current)?;
+    }
     migrate(&mut client)?;
+    let newest: Option<i64> = client.query_one("SELECT MAX(last_seen_ms)::BIGINT FROM players", &[])?.get(0);
+    let cutoff_ms = super::checks::prune_cutoff(now_ms, cutoff_ms, newest);
     let pruned = client.execute(&dialect(sql::PRUNE), &[&(cutoff_ms as i64)])?;
     if pruned > 0 {
         tracing::info!(pruned, "players with expired credentials deleted");

@@ -1,5 +1,6 @@
 //! The SQLite backend: one file, WAL, `synchronous=FULL`, checkpoints on their own thread.
 
+use super::checks;
 use super::schema::Upgrade;
 use super::{
     ArchiveRow, Backend, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow, RatedRow,
@@ -28,8 +29,17 @@ fn connect(path: &Path) -> rusqlite::Result<Connection> {
 /// Opens the file (writer, reader, checkpointer), applies the migrations and prunes the
 /// players whose credential was last used before `cutoff_ms`.
 pub(crate) fn open(path: &Path, now_ms: u64, cutoff_ms: u64) -> Result<[Sqlite; 3], DbError> {
+    checks::sqlite_file(path)?;
     let mut writer = connect(path)?;
+    let current: Option<i64> = writer
+        .query_row("SELECT MAX(version) FROM ludus_schema", [], |r| r.get(0))
+        .optional()
+        .unwrap_or(None)
+        .flatten();
+    checks::schema_version(current.unwrap_or(0))?;
     migrate(&mut writer, now_ms)?;
+    let newest: Option<i64> = writer.query_row("SELECT MAX(last_seen_ms) FROM players", [], |r| r.get(0))?;
+    let cutoff_ms = checks::prune_cutoff(now_ms, cutoff_ms, newest);
     let pruned = writer.execute(sql::PRUNE, params![cutoff_ms as i64])?;
     if pruned > 0 {
         tracing::info!(pruned, "players with expired credentials deleted");

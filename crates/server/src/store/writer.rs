@@ -31,7 +31,7 @@ type Opened = (Box<dyn Backend>, Box<dyn Backend>, Option<Box<dyn Backend>>, Opt
 #[cfg(feature = "postgres")]
 fn open_postgres(
     url: &str,
-    cutoff: u64,
+    (now, cutoff): (u64, u64),
     node: Option<&NodeConfig>,
     described: &str,
 ) -> Result<Opened, StoreError> {
@@ -39,7 +39,7 @@ fn open_postgres(
     let config = pg::config(url).map_err(|source| StoreError::Url { what: what(), source })?;
     let default = NodeConfig { name: "ludus".into(), lease: Duration::from_secs(10) };
     let node = node.unwrap_or(&default);
-    let [w, r] = pg::open(&config, cutoff, &node.name, node.lease)
+    let [w, r] = pg::open(&config, now, cutoff, &node.name, node.lease)
         .map_err(|source| StoreError::Database { what: what(), source })?;
     let link = (config, w.fence.clone());
     Ok((Box::new(w), Box::new(r), None, Some(link)))
@@ -49,7 +49,7 @@ fn open_postgres(
 #[cfg(not(feature = "postgres"))]
 fn open_postgres(
     _url: &str,
-    _cutoff: u64,
+    _times: (u64, u64),
     _node: Option<&NodeConfig>,
     described: &str,
 ) -> Result<Opened, StoreError> {
@@ -110,18 +110,29 @@ impl Store {
         credential_lifetime: Duration,
         node: Option<&NodeConfig>,
     ) -> Result<(Store, Loaded), StoreError> {
-        let cutoff = now_ms().saturating_sub(credential_lifetime.as_millis() as u64);
+        Store::open_node_at(database, credential_lifetime, node, now_ms())
+    }
+
+    /// [`Store::open_node`] with the time taken as `now` (milliseconds since the Unix epoch:
+    /// the server's clock, see [`crate::clock`]) for the players' expiry.
+    pub fn open_node_at(
+        database: &Database,
+        credential_lifetime: Duration,
+        node: Option<&NodeConfig>,
+        now: u64,
+    ) -> Result<(Store, Loaded), StoreError> {
+        let cutoff = now.saturating_sub(credential_lifetime.as_millis() as u64);
         let described = database.describe();
         let fail = |source: DbError| StoreError::Database { what: described.clone(), source };
         let (writer, mut reader, upkeep, cluster) = match database {
             Database::Sqlite(dir) => {
                 std::fs::create_dir_all(dir)
                     .map_err(|source| StoreError::Directory { path: dir.to_path_buf(), source })?;
-                let [w, r, c] = sqlite::open(&dir.join("ludus.sqlite3"), now_ms(), cutoff).map_err(fail)?;
+                let [w, r, c] = sqlite::open(&dir.join("ludus.sqlite3"), now, cutoff).map_err(fail)?;
                 let opened: Opened = (Box::new(w), Box::new(r), Some(Box::new(c)), None);
                 opened
             }
-            Database::Postgres(url) => open_postgres(url, cutoff, node, &described)?,
+            Database::Postgres(url) => open_postgres(url, (now, cutoff), node, &described)?,
         };
         let loaded = load(reader.as_mut()).map_err(fail)?;
         let mut store = Store::start(writer, reader, upkeep, described)?;

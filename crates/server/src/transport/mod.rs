@@ -15,8 +15,9 @@
 //!   on a forged slice) and disconnects that client instead of dying; a panic in netcode itself
 //!   (before authentication) disconnects nobody;
 //! - bounds the handshakes in progress (netcode's "pending clients"): at most
-//!   [`PENDING_PER_IP`] per source address, at most [`PENDING_PER_SHARD`] per shard (the oldest
-//!   goes when a new one comes), none older than [`PENDING_GRACE`]. netcode 0.16.3 keeps a
+//!   [`PENDING_PER_IP`] per source address and [`PENDING_PER_PREFIX`] per /24 or /48, at most
+//!   [`PENDING_PER_SHARD`] per shard (when a new one comes, the oldest of the prefix holding
+//!   the most goes: [`admission`]), none older than [`PENDING_GRACE`]. netcode 0.16.3 keeps a
 //!   pending client until the expiry its (self-made) token announces and offers no way to drop
 //!   one; the transport drops one by replaying a connection request it mints for that address
 //!   while the shard is "full", which is netcode's own path for refusing and forgetting a
@@ -30,8 +31,9 @@
 //! - counts the packets netcode refuses (it logs each one; the server's subscriber silences
 //!   that) and notes them rate-limited ([`faults`]).
 
-use crate::addresses::{Addresses, Binding, address_key};
+use crate::addresses::{Addresses, Binding, address_key, prefix_key};
 use crate::faults;
+use admission::{Policy, evictee};
 use ludus_protocol::IDLE_FLUSH_INTERVAL;
 use renet2::RenetServer;
 use renet2_netcode::{NetcodeTransportError, ServerSocket};
@@ -45,6 +47,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod admission;
 mod shared;
 use shared::Io;
 
@@ -66,6 +69,8 @@ pub const CONNECTION_REQUEST_BYTES: usize = 1 + 13 + 8 + 8 + 24 + 1024;
 const MAC_BYTES: usize = 16;
 /// Handshakes in progress from one address (IPv4 address, IPv6 /64).
 pub const PENDING_PER_IP: usize = 8;
+/// Handshakes in progress from one prefix (IPv4 /24, IPv6 /48: [`crate::addresses::prefix_key`]).
+pub const PENDING_PER_PREFIX: usize = 64;
 /// Handshakes in progress in one shard (netcode itself refuses newcomers beyond 4,096).
 pub const PENDING_PER_SHARD: usize = 512;
 /// A handshake not completed within this time is dropped (a real client answers the challenge
@@ -226,6 +231,8 @@ impl Transport {
                 pending: HashMap::new(),
                 pending_per_shard: vec![0; shard_count],
                 pending_per_ip: HashMap::new(),
+                pending_per_prefix: HashMap::new(),
+                policy: Policy::default(),
                 evict: Vec::new(),
                 user_data: HashMap::new(),
                 token_uses: HashMap::new(),

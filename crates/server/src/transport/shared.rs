@@ -53,6 +53,10 @@ pub(super) struct Io {
     /// Handshakes in progress per shard and per source address.
     pub(super) pending_per_shard: Vec<usize>,
     pub(super) pending_per_ip: HashMap<IpAddr, usize>,
+    /// Handshakes in progress per prefix ([`prefix_key`]).
+    pub(super) pending_per_prefix: HashMap<IpAddr, usize>,
+    /// Which handshake a full shard drops ([`super::admission`]).
+    pub(super) policy: Policy,
     /// Handshakes to drop once the current result is handled.
     pub(super) evict: Vec<(usize, SocketAddr)>,
     /// Tokens that started a handshake (by the nonce of their connection request): the address
@@ -94,6 +98,13 @@ impl Io {
             faults::note("connection request refused: too many handshakes from one address");
             return None;
         }
+        if self.policy == Policy::Fair
+            && self.pending_per_prefix.get(&prefix_key(&addr)).is_some_and(|&n| n >= PENDING_PER_PREFIX)
+        {
+            self.handshakes.refused_per_address += 1;
+            faults::note("connection request refused: too many handshakes from one network (/24, /48)");
+            return None;
+        }
         self.handshakes.requests += 1;
         let (shard, _) = self.shard_load.iter().enumerate().min_by_key(|(_, load)| **load)?;
         self.shard_load[shard] += 1;
@@ -101,23 +112,29 @@ impl Io {
         Some(shard)
     }
 
-    /// A handshake started (netcode sent a challenge): the oldest handshake of a full shard
-    /// goes.
+    /// A handshake started (netcode sent a challenge): a full shard drops one ([`evictee`]: the
+    /// oldest of the prefix holding the most).
     pub(super) fn add_pending(&mut self, socket_id: usize, addr: SocketAddr, shard: usize) {
         if self.pending.contains_key(&(socket_id, addr)) {
             return;
         }
-        if self.pending_per_shard[shard] >= PENDING_PER_SHARD
-            && let Some((&oldest, _)) =
-                self.pending.iter().filter(|(_, p)| p.shard == shard).min_by_key(|(_, p)| p.since)
-            && !self.evict.contains(&oldest)
-        {
-            self.evict.push(oldest);
+        if self.pending_per_shard[shard] >= PENDING_PER_SHARD {
+            let per_prefix = &self.pending_per_prefix;
+            let candidates =
+                self.pending.iter().filter(|(k, p)| p.shard == shard && !self.evict.contains(k)).map(
+                    |(&(socket_id, a), p)| {
+                        ((socket_id, a), per_prefix.get(&prefix_key(&a)).copied().unwrap_or(0), p.since)
+                    },
+                );
+            if let Some(goes) = evictee(self.policy, candidates) {
+                self.evict.push(goes);
+            }
         }
         let bound = self.current_request.is_none_or(|(_, _, bound)| bound);
         self.pending.insert((socket_id, addr), Pending { shard, since: self.now, bound });
         self.pending_per_shard[shard] += 1;
         *self.pending_per_ip.entry(address_key(&addr)).or_default() += 1;
+        *self.pending_per_prefix.entry(prefix_key(&addr)).or_default() += 1;
     }
 
     pub(super) fn forget_pending(&mut self, socket_id: usize, addr: SocketAddr) {
@@ -130,6 +147,13 @@ impl Io {
             *n = n.saturating_sub(1);
             if *n == 0 {
                 self.pending_per_ip.remove(&key);
+            }
+        }
+        let prefix = prefix_key(&addr);
+        if let Some(n) = self.pending_per_prefix.get_mut(&prefix) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.pending_per_prefix.remove(&prefix);
             }
         }
     }

@@ -197,14 +197,15 @@ fn lockout_flood_on_one_shard_evicts_the_oldest_handshakes() {
     config.max_clients = 128;
     config.new_players_per_minute = 0;
     let server = spawn(config);
-    // Requests with real tokens (from the endpoint), each from its own address, fill the
-    // shard's handshake table: the oldest go.
+    // Requests with real tokens (from the endpoint), each from its own address in a /24 of its
+    // own, fill the shard's handshake table: the oldest go.
     let udp = server.udp_addr().unwrap();
     let count = ludus_server::transport::PENDING_PER_SHARD + 100;
-    let tokens = minted_requests(&server, count, |i| (0x7f02_0000u32 + i as u32).to_be_bytes());
+    let own_network = |i: usize| 0x7f02_0001u32 + ((i as u32) << 8);
+    let tokens = minted_requests(&server, count, |i| own_network(i).to_be_bytes());
     let base = server.status().handshakes;
     for (i, request) in tokens.iter().enumerate() {
-        let ip = 0x7f02_0000u32 + i as u32;
+        let ip = own_network(i);
         let socket = UdpSocket::bind(SocketAddr::from((ip.to_be_bytes(), 0))).unwrap();
         socket.send_to(request, udp).unwrap();
     }
@@ -228,6 +229,69 @@ fn minted_requests(server: &ServerHandle, count: usize, from: impl Fn(usize) -> 
             request_of(&token.expect("a token"))
         })
         .collect()
+}
+
+/// A thousand addresses of four networks (loopback /24s) handshaking again and again (about
+/// 18,000 connection requests a second) for two seconds against a one-shard server: their handshakes in progress are capped per network
+/// (64 per /24, so 256, short of the shard's 512), and newcomers sign in meanwhile. The
+/// sign-ins and their times are printed (`--nocapture`).
+#[test]
+fn a_many_address_flood_leaves_room_for_newcomers() {
+    let dir = data_dir("many-address-flood");
+    let mut config = ServerConfig::local(&dir);
+    config.max_clients = 128;
+    config.new_players_per_minute = 0;
+    let server = spawn(config);
+    let udp = server.udp_addr().unwrap();
+    let from = |i: usize| 0x7f06_0000u32 | ((i as u32 / 250) << 8) | (i as u32 % 250 + 1);
+    let requests = minted_requests(&server, 1000, |i| from(i).to_be_bytes());
+    let sockets: Vec<UdpSocket> = (0..requests.len())
+        .map(|i| UdpSocket::bind(SocketAddr::from((from(i).to_be_bytes(), 0))).unwrap())
+        .collect();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut sent = 0u64;
+            let started = Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed)
+                && started.elapsed() < Duration::from_secs(20)
+            {
+                for (socket, request) in sockets.iter().zip(&requests) {
+                    let _ = socket.send_to(request, udp);
+                    sent += 1;
+                    if sent.is_multiple_of(20) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+            }
+            sent
+        })
+    };
+    wait_status(&server, "the flood under way", |s| s.pending_handshakes >= 200);
+    let started = Instant::now();
+    let mut times = Vec::new();
+    let mut most_pending = 0;
+    while started.elapsed() < Duration::from_secs(2) {
+        let t = Instant::now();
+        fresh_players_sign_in(&server, 2);
+        times.push(t.elapsed());
+        most_pending = most_pending.max(server.status().pending_handshakes);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let sent = flood.join().unwrap();
+    let status = server.status();
+    times.sort();
+    eprintln!(
+        "{} newcomers signed in during the flood ({sent} requests from 1,000 addresses), sign-in \
+         median {:?}, slowest {:?}; most handshakes in progress {most_pending}; {status:?}",
+        times.len() * 2,
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+    // The four /24s' 256, and the newcomers' own (two at a time).
+    assert!(most_pending <= 4 * 64 + 2, "the four /24s held {most_pending} handshakes");
+    assert!(status.handshakes.refused_per_address > 0, "{status:?}");
 }
 
 /// One address cannot hold more than a few handshakes at once.
@@ -331,6 +395,54 @@ fn oversized_websocket_message_is_refused() {
         assert!(closed_by_server(stream), "a {announced}-byte message was not refused");
     }
     wait_status(&server, "bad messages counted", |s| s.ws.bad_messages >= 2);
+    fresh_players_sign_in(&server, 2);
+}
+
+/// CPU time used so far by the server's threads in this process (those named `ludus-...`: the
+/// loop, the WebSocket and HTTP runtime, the database); Linux only, `None` elsewhere.
+fn server_cpu() -> Option<Duration> {
+    let mut ticks = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if !comm.starts_with("ludus-") {
+            continue;
+        }
+        let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
+        // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        ticks += fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux.
+}
+
+/// WebSocket frames that carry no netcode packet (empty binary messages, pings, pongs) count
+/// against a per-connection budget and close the connection past it (a flood of empty frames
+/// cost most of a core and closed nothing). Each flood is bounded to 2 s; the CPU time the
+/// server's threads spent meanwhile is printed (`--nocapture`).
+#[test]
+fn empty_and_control_websocket_frames_close_the_connection_past_a_budget() {
+    let server = server(&data_dir("ws-empty-frames"));
+    let ws = server.ws_addr().unwrap();
+    for (kind, what) in [(0x82u8, "empty binary"), (0x89, "ping"), (0x8A, "pong"), (0x81, "empty text")] {
+        let stream = TcpStream::connect(ws).unwrap();
+        let url = format!("ws://{ws}/?creq={}", ws_creq(ws));
+        let (mut socket, _) = tungstenite::client(url.as_str(), stream).expect("upgrade");
+        let stream = socket.get_mut();
+        // Masked frames with no payload: 6 bytes each.
+        let burst = [kind, 0x80, 1, 2, 3, 4].repeat(10_000);
+        let (cpu, started) = (server_cpu(), Instant::now());
+        let mut frames = 0u64;
+        while started.elapsed() < Duration::from_secs(2) && stream.write_all(&burst).is_ok() {
+            frames += 10_000;
+        }
+        let spent = started.elapsed();
+        let cpu = cpu.zip(server_cpu()).map(|(before, after)| after.saturating_sub(before));
+        eprintln!("{what} frames: {frames} written in {spent:?}, server CPU {cpu:?}");
+        // Closed within the first burst or so (the connection took millions of them in 2 s).
+        assert!(frames <= 100_000, "{frames} {what} frames taken");
+        assert!(closed_by_server(stream), "a flood of {what} frames kept its connection");
+    }
+    wait_status(&server, "empty floods counted", |s| s.ws.empty_floods >= 4);
     fresh_players_sign_in(&server, 2);
 }
 

@@ -169,6 +169,23 @@ fn chat_that_shows_nothing_or_deceives_is_refused_and_vietnamese_passes_composed
 }
 
 #[test]
+fn blank_symbols_and_line_separators_are_refused_in_chat() {
+    let server = server_with(&data_dir("chat-blank-symbols"), Limits { burst: 1000.0, ..roomy() });
+    let ([mut p0, mut p1], mut s, game) = watched_game(server.udp_addr().unwrap());
+    for text in
+        ["\u{1D159}", "\u{1D159}".repeat(30).as_str(), "gg \u{1D159} gg", "two\u{2028}lines", "\u{16FE4}"]
+    {
+        for c in [&mut p0, &mut s] {
+            c.send(ClientMessage::Chat { game, text: free(text) });
+            c.expect_error(ErrorCode::ChatBadText);
+        }
+    }
+    p0.send(ClientMessage::Chat { game, text: free("gg \u{1D11E}") });
+    expect_line(&mut p1, &free("gg \u{1D11E}"));
+    assert_eq!(count(&mut p1, is_chat), 1, "only the line that shows");
+}
+
+#[test]
 fn a_fast_talker_is_rate_limited_after_the_allowed_lines() {
     // A window of an hour: the loop below ends well inside it, however slow the machine.
     let limits = Limits {

@@ -4,6 +4,7 @@
 mod attacks;
 mod attacks_http;
 mod chat;
+mod clock;
 mod common;
 mod dependency_bugs;
 mod draws;
@@ -16,3 +17,4 @@ mod persistence;
 mod play;
 mod ratings;
 mod robustness;
+mod storage;

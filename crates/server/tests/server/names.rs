@@ -118,3 +118,39 @@ fn claims_of_a_database_with_older_keys_still_block_their_look_alikes() {
     });
     assert_eq!(player, (PlayerId(1), "Alice".to_string()));
 }
+
+#[test]
+fn diacritic_and_other_script_look_alikes_of_claimed_names_are_refused() {
+    let server = server_with(&data_dir("names-diacritics"), roomy());
+    let udp = server.udp_addr().unwrap();
+    for name in ["Alice", "Ann", "Hon"] {
+        let mut c = TestClient::signed_in(udp, Transport::Udp, name);
+        claim(&mut c, "a long secret");
+    }
+    let mut zed = TestClient::signed_in(udp, Transport::Udp, "Zed");
+    for name in [
+        "Al\u{1ECB}ce",    // ị, a dot below
+        "A\u{142}ice",     // ł, a stroke
+        "Al\u{ED}ce",      // í
+        "Alice\u{301}",    // a combining acute
+        "A\u{57C}\u{57C}", // Armenian ռ
+        "H\u{585}n",       // Armenian օ
+        "\u{C5}nn",        // Å
+    ] {
+        zed.send(ClientMessage::SetNickname { nickname: name.into() });
+        zed.expect_error(ErrorCode::BadNickname);
+        let mut c =
+            TestClient::connect_with(ClientConfig::new(udp, Transport::Udp).nickname(name), "Copycat");
+        let given = c.expect("welcome", |m| match m {
+            ServerMessage::Welcome { nickname, .. } => Some(nickname.clone()),
+            _ => None,
+        });
+        assert_ne!(given, name, "{name:?} signed in under the look-alike");
+    }
+    // A name that shows nothing is refused too.
+    for name in ["Ann\u{1D159}", "\u{1D159}\u{1D159}"] {
+        zed.send(ClientMessage::SetNickname { nickname: name.into() });
+        zed.expect_error(ErrorCode::BadNickname);
+    }
+    assert_eq!(renamed(&mut zed, "Alicia"), "Alicia");
+}
