@@ -219,7 +219,7 @@ fn cursor_keys(
 ) {
     let Some(session) = session else { return };
     // The analysis steps through the game with the arrows; a text field keeps its keys.
-    if session.review || egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
+    if session.is_review() || egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
     }
     let step = [
