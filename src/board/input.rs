@@ -4,7 +4,8 @@
 //! its destination, or a chain's landings one by one), Escape lets go.
 
 use crate::app::Screen;
-use crate::board::view::{BoardLayout, BoardView, Cursor, Drag};
+use crate::board::layout::BoardLayout;
+use crate::board::view::{BoardView, Cursor, Drag};
 use crate::game::selection::{self, Selected, Tap};
 use crate::game::session::{GameCommand, Session};
 use bevy::input::touch::Touches;
@@ -274,7 +275,7 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::cursor_step;
-    use crate::board::view::BoardLayout;
+    use crate::board::layout::BoardLayout;
     use bevy::prelude::*;
     use ludus_rules::Square;
 

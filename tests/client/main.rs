@@ -12,6 +12,7 @@ mod game_puzzles;
 mod language;
 mod layout;
 mod lessons;
+mod marks;
 mod moments;
 mod online;
 mod puzzles;
