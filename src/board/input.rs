@@ -200,7 +200,7 @@ fn cursor_start(legal: &[AnyMove], selected: &Selected, layout: &BoardLayout) ->
 /// The cursor one step from `sq` in a direction on the screen (`dx` right, `dy` up), staying on
 /// the board; a turned board turns the steps with it.
 pub fn cursor_step(layout: &BoardLayout, sq: Square, dx: i8, dy: i8) -> Square {
-    let (dx, dy) = if layout.flipped { (-dx, -dy) } else { (dx, dy) };
+    let (dx, dy) = layout.board_step(dx, dy);
     let w = layout.width;
     let file = (sq.file(w) as i8 + dx).clamp(0, w as i8 - 1) as u8;
     let rank = (sq.rank(w) as i8 + dy).clamp(0, layout.height as i8 - 1) as u8;

@@ -251,8 +251,8 @@ impl BoardPainter<'_, '_, '_> {
     fn squares_board(&mut self, root: Entity) {
         let (layout, colors) = (self.layout, self.colors);
         let surfaces = colors.surfaces;
-        let (w, h) = (f32::from(layout.width), f32::from(layout.height));
-        let frame = frame_strips(Vec2::new(w + 0.3, h + 0.3), Vec2::new(w, h));
+        let extent = layout.extent();
+        let frame = frame_strips(extent + 0.3, extent);
         self.tiles(root, &frame, colors.frame, surfaces.map(|s| s.frame), 0.0);
         let (mut light, mut dark) = (Vec::new(), Vec::new());
         let turned = surfaces.is_some_and(|s| s.dark_turned);
@@ -272,8 +272,7 @@ impl BoardPainter<'_, '_, '_> {
     fn points_board(&mut self, root: Entity) {
         let (layout, colors) = (self.layout, self.colors);
         let surfaces = colors.surfaces;
-        let (w, h) = (f32::from(layout.width), f32::from(layout.height));
-        let extent = Vec2::new(w - 1.0 + 1.1, h - 1.0 + 1.1);
+        let extent = layout.extent() + 1.1;
         let frame = frame_strips(extent + 0.14, extent);
         self.tiles(root, &frame, colors.frame, surfaces.map(|s| s.frame), 0.0);
         let plate =
