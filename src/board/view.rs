@@ -102,7 +102,7 @@ pub(crate) fn update_layout(
 }
 
 /// What the board's meshes were made for: its shape and the theme.
-pub(crate) type Drawn = ((u8, u8, bool, bool), Theme);
+pub(crate) type Drawn = ((u8, u8, bool, bool, bool), Theme);
 
 /// Keeps the board and pieces in step with the session: animates a new move, redraws after
 /// anything else (undo, new game, theme).
@@ -122,7 +122,8 @@ pub(crate) fn sync_board(
     mut drawn: Local<Option<Drawn>>,
 ) {
     let Some(session) = session else { return };
-    let now = ((layout.width, layout.height, layout.flipped, layout.points), settings.theme);
+    let now =
+        ((layout.width, layout.height, layout.flipped, layout.points, layout.quarter_turn), settings.theme);
     let variant = session.game.variant();
     let moves = session.game.moves();
     let shown = view.shown_moves.len();
