@@ -93,7 +93,7 @@ fn the_mode_says_who_may_touch_the_board_and_what_a_new_game_is() {
 
     // A lesson of one move: the person plays once, then the board waits; a new game goes back
     // to the lesson's position. Against the computer, it is played on.
-    let mut lesson = Session::lesson(latrunculi.clone());
+    let mut lesson = Session::lesson(latrunculi);
     assert_eq!(lesson.mode, Mode::Lesson);
     assert!(lesson.is_lesson() && lesson.is_one_move_lesson() && lesson.can_touch());
     assert_eq!(lesson.offering_side(), None);
@@ -102,7 +102,7 @@ fn the_mode_says_who_may_touch_the_board_and_what_a_new_game_is() {
     assert!(!lesson.human_to_move() && !lesson.can_touch(), "one move, then the board waits");
     lesson.restart();
     assert!(lesson.is_lesson() && lesson.game.ply() == 0 && lesson.game.start() == latrunculi);
-    let mut against = Session::lesson_against(latrunculi.clone(), Level::Easy);
+    let mut against = Session::lesson_against(latrunculi, Level::Easy);
     assert!(against.is_lesson() && !against.is_one_move_lesson());
     play(&mut against, "g2-g5");
     assert_eq!(against.computer_to_move(), Some(Level::Easy), "played on against the computer");
