@@ -4,7 +4,8 @@
 //! its destination, or a chain's landings one by one), Escape lets go.
 
 use crate::app::Screen;
-use crate::board::view::{BoardLayout, BoardView, Cursor, Drag};
+use crate::board::layout::BoardLayout;
+use crate::board::view::{BoardView, Cursor, Drag};
 use crate::game::selection::{self, Selected, Tap};
 use crate::game::session::{GameCommand, Session};
 use bevy::input::touch::Touches;
@@ -199,7 +200,7 @@ fn cursor_start(legal: &[AnyMove], selected: &Selected, layout: &BoardLayout) ->
 /// The cursor one step from `sq` in a direction on the screen (`dx` right, `dy` up), staying on
 /// the board; a turned board turns the steps with it.
 pub fn cursor_step(layout: &BoardLayout, sq: Square, dx: i8, dy: i8) -> Square {
-    let (dx, dy) = if layout.flipped { (-dx, -dy) } else { (dx, dy) };
+    let (dx, dy) = layout.board_step(dx, dy);
     let w = layout.width;
     let file = (sq.file(w) as i8 + dx).clamp(0, w as i8 - 1) as u8;
     let rank = (sq.rank(w) as i8 + dy).clamp(0, layout.height as i8 - 1) as u8;
@@ -219,7 +220,7 @@ fn cursor_keys(
 ) {
     let Some(session) = session else { return };
     // The analysis steps through the game with the arrows; a text field keeps its keys.
-    if session.review || egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
+    if session.is_review() || egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
     }
     let step = [
@@ -274,7 +275,7 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::cursor_step;
-    use crate::board::view::BoardLayout;
+    use crate::board::layout::BoardLayout;
     use bevy::prelude::*;
     use ludus_rules::Square;
 

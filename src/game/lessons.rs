@@ -330,7 +330,7 @@ fn judge(
     mut progress: ResMut<LessonProgress>,
 ) {
     let (Some(session), Some(mut run)) = (session, run) else { return };
-    if !session.lesson || !session.is_changed() {
+    if !session.is_lesson() || !session.is_changed() {
         return;
     }
     let Some(lesson) = run.lesson() else { return };

@@ -221,7 +221,7 @@ fn record_finished(
     mut was_over: Local<bool>,
 ) {
     let Some(session) = session else { return };
-    if session.review || session.lesson || !session.is_changed() {
+    if session.is_review() || session.is_lesson() || !session.is_changed() {
         return;
     }
     let over = session.game.is_over();

@@ -95,7 +95,7 @@ pub fn load(lang: i18n::Lang) -> (Resumable, Option<String>) {
 /// Writes the session (or removes the save once the game is over). Online games live on the
 /// server and a position under review (the analysis) is no game: both leave the local save alone.
 pub fn store(session: &Session) {
-    if session.seats.is_online() || session.review || session.lesson {
+    if session.seats.is_online() || session.is_review() || session.is_lesson() {
         return;
     }
     if session.game.is_over() || session.game.ply() == 0 {

@@ -86,16 +86,29 @@ pub struct Session {
     pub redo: Vec<AnyMove>,
     /// Bumped at every change, so views and the AI notice.
     pub revision: u64,
-    /// Watching an online game: the person here proposes moves instead of playing them.
-    pub spectating: bool,
-    /// A position of a finished game shown by the analysis: nobody plays, nothing is saved.
-    pub review: bool,
-    /// A lesson: nothing is saved or recorded, and a new game goes back to the lesson's
-    /// position. With two players' seats the person plays one move (then the board waits);
-    /// against the computer the position is played to the end.
-    pub lesson: bool,
+    /// What the game is for: played, watched, a lesson, or looked at after the end.
+    pub mode: Mode,
     /// The draw offer on the table, if any, and how the last one was answered.
     pub draw: DrawOffers,
+}
+
+/// What the game on the board is for. Who plays each side is the [`Seats`]' business; the mode
+/// says whether the person here plays it, watches it, learns from it or looks back at it, and so
+/// who may touch the board, what is saved and recorded, and what a new game starts from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// A game played here: against the computer, by two players on this device, or online in
+    /// a seat.
+    #[default]
+    Play,
+    /// Watching an online game: the person here proposes moves instead of playing them.
+    Watch,
+    /// A lesson or a puzzle: nothing is saved or recorded, and a new game goes back to its
+    /// position. With two players' seats the person plays one move (then the board waits);
+    /// against the computer the position is played to the end.
+    Lesson,
+    /// A position of a finished game shown by the analysis: nobody plays, nothing is saved.
+    Review,
 }
 
 /// Draw offers: one open at a time, at most one per side and move, lapsing when the offerer
@@ -119,16 +132,7 @@ impl Session {
 
     /// A game from a record or position.
     pub fn from_game(game: AnyGame, seats: Seats) -> Session {
-        Session {
-            game,
-            seats,
-            redo: Vec::new(),
-            revision: 0,
-            spectating: false,
-            review: false,
-            lesson: false,
-            draw: DrawOffers::default(),
-        }
+        Session { game, seats, redo: Vec::new(), revision: 0, mode: Mode::Play, draw: DrawOffers::default() }
     }
 
     /// A lesson from `position`: the person plays the side to move, one move.
@@ -143,31 +147,51 @@ impl Session {
     }
 
     fn lesson_with(position: ludus_rules::AnyPosition, seats: Seats) -> Session {
-        Session { lesson: true, ..Session::from_game(AnyGame::from_position(position), seats) }
+        Session { mode: Mode::Lesson, ..Session::from_game(AnyGame::from_position(position), seats) }
     }
 
     /// A position of a finished game to look at (the analysis): not playable, never saved.
     pub fn review(game: AnyGame, seats: Seats) -> Session {
-        Session { review: true, ..Session::from_game(game, seats) }
+        Session { mode: Mode::Review, ..Session::from_game(game, seats) }
+    }
+
+    /// Whether this is a position of a finished game under review (the analysis).
+    pub fn is_review(&self) -> bool {
+        self.mode == Mode::Review
+    }
+
+    /// Whether this is a lesson or a puzzle.
+    pub fn is_lesson(&self) -> bool {
+        self.mode == Mode::Lesson
+    }
+
+    /// Whether the person here watches an online game.
+    pub fn is_watching(&self) -> bool {
+        self.mode == Mode::Watch
+    }
+
+    /// A lesson of one move: the person plays the side to move once, then the board waits.
+    pub fn is_one_move_lesson(&self) -> bool {
+        self.is_lesson() && self.seats.is_two_players()
     }
 
     /// Whether a person at this device is to move now.
     pub fn human_to_move(&self) -> bool {
         // A one-move lesson: then the board waits for "try again" or the next lesson.
-        let lesson_played = self.lesson && self.seats.is_two_players() && self.game.ply() > 0;
-        !(self.review || lesson_played || self.game.is_over())
+        let lesson_played = self.is_one_move_lesson() && self.game.ply() > 0;
+        !(self.is_review() || lesson_played || self.game.is_over())
             && self.seats.player(self.game.side_to_move()) == Player::Human
     }
 
     /// Whether the person here may pick a move on the board now: their own turn, or a proposal
     /// while watching.
     pub fn can_touch(&self) -> bool {
-        self.human_to_move() || (self.spectating && !self.review && !self.game.is_over())
+        self.human_to_move() || (self.is_watching() && !self.game.is_over())
     }
 
     /// The level of the computer to move now, if the computer is to move.
     pub fn computer_to_move(&self) -> Option<Level> {
-        if self.review || self.game.is_over() {
+        if self.is_review() || self.game.is_over() {
             return None;
         }
         match self.seats.player(self.game.side_to_move()) {
@@ -250,7 +274,7 @@ impl Session {
     /// A new game of the same variant with the same seats.
     pub fn restart(&mut self) {
         let revision = self.revision + 1;
-        if self.lesson {
+        if self.is_lesson() {
             let start = self.game.start();
             *self = Session { revision, ..Session::lesson_with(start, self.seats) };
             return;
@@ -383,7 +407,7 @@ impl Session {
     /// the computer or online, the side to move with two players on one device (an offer
     /// stands for the other player to answer on the same screen).
     pub fn offering_side(&self) -> Option<Side> {
-        if self.review || self.lesson || self.spectating {
+        if self.mode != Mode::Play {
             return None;
         }
         self.seats.human_side().or_else(|| self.seats.is_two_players().then(|| self.game.side_to_move()))
@@ -392,8 +416,7 @@ impl Session {
     /// Whether `side` may offer a draw now: a game going on, no offer of theirs open, none
     /// made yet at this move.
     pub fn may_offer_draw(&self, side: Side) -> bool {
-        !self.review
-            && !self.lesson
+        !matches!(self.mode, Mode::Review | Mode::Lesson)
             && !self.game.is_over()
             && self.draw.open.is_none()
             && self.draw.offered_at[side.index()] != Some(self.game.ply())
@@ -492,7 +515,7 @@ pub enum GameCommand {
 /// Applies [`GameCommand`]s in order. In an online game only the person's own moves are played
 /// here (the online plugin sends them to the server first); the rest goes through the server.
 pub(crate) fn apply_commands(mut commands: MessageReader<GameCommand>, session: Option<ResMut<Session>>) {
-    let Some(mut session) = session.filter(|s| !s.review) else {
+    let Some(mut session) = session.filter(|s| !s.is_review()) else {
         // No game, or a position under review: nothing to change.
         commands.clear();
         return;
@@ -503,8 +526,7 @@ pub(crate) fn apply_commands(mut commands: MessageReader<GameCommand>, session: 
                 let online = session.seats.is_online();
                 // Online, only the person's own moves; in a one-move lesson, only that move (a
                 // lesson against the computer takes the computer's moves too).
-                let one_move_lesson = session.lesson && session.seats.is_two_players();
-                if (online || one_move_lesson) && !session.human_to_move() {
+                if (online || session.is_one_move_lesson()) && !session.human_to_move() {
                     continue;
                 }
                 if let Err(e) = session.play(mv) {

@@ -4,7 +4,7 @@
 
 use crate::app::{AppSet, Screen};
 use crate::board::view::BoardView;
-use crate::game::session::{GameCommand, Seats, ServerUpdate, Session, apply_commands};
+use crate::game::session::{GameCommand, Mode, Seats, ServerUpdate, Session, apply_commands};
 use crate::net::connection::{FromServer, Net};
 use bevy::prelude::*;
 use ludus_protocol::{
@@ -167,7 +167,7 @@ fn follow_server(
                                 Role::Spectator => None,
                             };
                             let mut s = Session::from_game(game, Seats::online(side));
-                            s.spectating = view.role == Role::Spectator;
+                            s.mode = if view.role == Role::Spectator { Mode::Watch } else { Mode::Play };
                             commands.insert_resource(s);
                         }
                     }
@@ -315,7 +315,7 @@ fn send_commands(
         match command {
             GameCommand::Play(mv) => {
                 let Some(text) = session.game.position().move_to_string(mv) else { continue };
-                if session.spectating {
+                if session.is_watching() {
                     if !session.game.is_over() {
                         online.your_proposal = Some(text.clone());
                         net.send(ClientMessage::Propose { game, ply, mv: text });
@@ -367,7 +367,7 @@ pub fn leave_game(commands: &mut Commands, net: &mut Net, next: &mut NextState<S
 
 /// Spectators' proposals as ghost moves for the board: each legal proposal with its count.
 pub fn ghosts(online: &OnlineGame, session: &Session) -> Vec<(AnyMove, u32)> {
-    if !session.spectating || session.game.is_over() {
+    if !session.is_watching() || session.game.is_over() {
         return Vec::new();
     }
     let pos = session.game.position();

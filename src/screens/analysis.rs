@@ -24,7 +24,7 @@ pub(super) fn show_selected(
     // The board asks for frames until it is settled (`board::view`).
     let (Some(analysis), Some(mut session)) = (analysis, session) else { return };
     let s = analysis.selected.min(analysis.moves().len());
-    if session.game.ply() != s || !session.review {
+    if session.game.ply() != s || !session.is_review() {
         session.review_position(prefix(&analysis.game, s));
     }
     let hint = analysis.evals[s].and_then(|e| e.best);

@@ -198,7 +198,7 @@ pub(super) fn end_moment(
     mut moment: ResMut<EndMoment>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) -> Result {
-    let session: Option<&Session> = shown.session.as_deref().filter(|s| !s.lesson);
+    let session: Option<&Session> = shown.session.as_deref().filter(|s| !s.is_lesson());
     let over_and_still = session.is_some_and(|s| s.game.is_over() && view.settled(s));
     let delta = shown.time.delta_secs_f64();
     let Some(t) = advance_moment(&mut moment, over_and_still, delta, shown.settings.anim) else {
@@ -227,7 +227,7 @@ pub(super) fn game_over_card(
     moment: Res<EndMoment>,
     mut actions: GameActions,
 ) -> Result {
-    let Some(session) = shown.session.as_deref().filter(|s| !s.lesson) else {
+    let Some(session) = shown.session.as_deref().filter(|s| !s.is_lesson()) else {
         return Ok(()); // a lesson says itself how the move went
     };
     let online = shown.online();

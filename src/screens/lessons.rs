@@ -76,7 +76,7 @@ pub(super) fn lesson_panel(
     let (Some(session), Some(mut run)) = (session, run) else {
         return Ok(());
     };
-    if !session.lesson {
+    if !session.is_lesson() {
         return Ok(());
     }
     let Some(lesson) = run.lesson() else {

@@ -83,7 +83,7 @@ pub(super) fn panel(
     mut hidden: ResMut<OverCardHidden>,
     mut actions: GameActions,
 ) -> Result {
-    let Some(session) = shown.session.as_deref().filter(|s| !s.lesson) else {
+    let Some(session) = shown.session.as_deref().filter(|s| !s.is_lesson()) else {
         return Ok(()); // a lesson has its own panel
     };
     let online = shown.online();
@@ -165,7 +165,7 @@ pub(super) fn panel(
                         actions.taps.note(ui, "offer_draw", &offer);
                     }
                 }
-                if session.spectating && ui.button(lang.t("hud-flip")).clicked() {
+                if session.is_watching() && ui.button(lang.t("hud-flip")).clicked() {
                     board.view.turned = !board.view.turned;
                 }
                 let lobby = ui.button(lang.t("net-lobby"));
@@ -615,7 +615,7 @@ fn online_panel(ui: &mut egui::Ui, lang: Lang, net: &Net, online: &OnlineGame, s
         let (color, text) = link_text(lang, net);
         ui.label(egui::RichText::new(text).color(color));
     }
-    if session.spectating {
+    if session.is_watching() {
         ui.separator();
         ui.label(egui::RichText::new(lang.t("net-watching")).strong());
         if !session.game.is_over() {

@@ -7,7 +7,7 @@ use crate::board::view::BoardView;
 use crate::game::lessons::LessonRun;
 use crate::game::puzzles::{self, PuzzleProfile, PuzzleRun, Verdict, theme_key};
 use crate::game::selection::{Selected, Selection};
-use crate::game::session::{Level, Seats, Session};
+use crate::game::session::{Level, Mode, Seats, Session};
 use crate::game::settings::Settings;
 use crate::players::analysis::Analysis;
 use crate::screens::play::BoardOnScreen;
@@ -29,7 +29,7 @@ pub fn session_for(puzzle: &Puzzle) -> Option<Session> {
     let position = puzzle.position().ok()?;
     let person = position.side_to_move();
     let seats = Seats::versus_computer(person, Level::Easy);
-    Some(Session { lesson: true, ..Session::from_game(AnyGame::from_position(position), seats) })
+    Some(Session { mode: Mode::Lesson, ..Session::from_game(AnyGame::from_position(position), seats) })
 }
 
 /// Starts puzzle `index` of [`puzzles::puzzles`] on the board; false if there is none.
@@ -91,7 +91,7 @@ fn seed(profile: &PuzzleProfile, counter: &mut u64) -> u64 {
 
 /// Whether the session on the board is the run's puzzle.
 fn ours(session: &Session, run: &PuzzleRun) -> bool {
-    session.lesson && run.puzzle().position().is_ok_and(|p| p == session.game.start())
+    session.is_lesson() && run.puzzle().position().is_ok_and(|p| p == session.game.start())
 }
 
 /// Nobody moves any more (the puzzle solved, or its solution shown).

@@ -165,29 +165,8 @@ pub fn draw_coordinates(ctx: &egui::Context, layout: &BoardLayout) {
     let color = egui::Color32::from_gray(200);
     let z = ctx.zoom_factor();
     let font = egui::FontId::proportional((layout.cell * 0.28 / z).clamp(10.0 / z, 18.0));
-    let offset = if layout.points { 0.72 } else { 0.62 };
-    for f in 0..layout.width {
-        let sq =
-            ludus_rules::Square::new(f, if layout.flipped { layout.height - 1 } else { 0 }, layout.width);
-        let p = layout.to_screen(sq) + Vec2::new(0.0, offset * layout.cell);
-        painter.text(
-            crate::ui::to_points(ctx, p),
-            egui::Align2::CENTER_CENTER,
-            ((b'a' + f) as char).to_string(),
-            font.clone(),
-            color,
-        );
-    }
-    for r in 0..layout.height {
-        let sq = ludus_rules::Square::new(if layout.flipped { layout.width - 1 } else { 0 }, r, layout.width);
-        let p = layout.to_screen(sq) - Vec2::new(offset * layout.cell, 0.0);
-        painter.text(
-            crate::ui::to_points(ctx, p),
-            egui::Align2::CENTER_CENTER,
-            (r + 1).to_string(),
-            font.clone(),
-            color,
-        );
+    for (p, text) in layout.coordinates() {
+        painter.text(crate::ui::to_points(ctx, p), egui::Align2::CENTER_CENTER, text, font.clone(), color);
     }
 }
 

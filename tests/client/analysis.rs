@@ -109,7 +109,7 @@ fn a_finished_game_is_kept_and_analysed_with_its_blunder() {
     assert!(tally[Side::First.index()][0] >= 1);
     // The review session is nothing to play or save.
     let review = app.world().resource::<Session>();
-    assert!(review.review && !review.can_touch() && review.computer_to_move().is_none());
+    assert!(review.is_review() && !review.can_touch() && review.computer_to_move().is_none());
     assert!(!dir.join("unfinished-game.json").exists());
     // Closing the analysis stops its work (dropping the resource sets the stop flag).
     app.world_mut().remove_resource::<Analysis>();

@@ -186,5 +186,5 @@ fn a_lesson_against_the_computer_is_played_to_the_end() {
     app.update();
     let session = app.world().resource::<Session>();
     assert_eq!(session.game.position().to_string(), lesson.position.to_string());
-    assert!(session.lesson && !session.seats.is_two_players());
+    assert!(session.is_lesson() && !session.seats.is_two_players());
 }

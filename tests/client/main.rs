@@ -13,6 +13,7 @@ mod imports;
 mod language;
 mod layout;
 mod lessons;
+mod marks;
 mod moments;
 mod online;
 mod puzzles;

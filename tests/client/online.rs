@@ -248,7 +248,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     });
     eve.world_mut().resource_mut::<Net>().send(ClientMessage::Watch { game: online.id });
     both(&mut app, &mut eve, &mut bot, "Eve watching", &|_, eve| {
-        eve.world().get_resource::<Session>().is_some_and(|s| s.spectating)
+        eve.world().get_resource::<Session>().is_some_and(|s| s.is_watching())
     });
     let watched = eve.world().resource::<Session>().clone();
     assert!(!watched.human_to_move() && watched.can_touch(), "a spectator proposes, never plays");

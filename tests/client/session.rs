@@ -1,4 +1,4 @@
-use ludus::game::session::{Level, Seats, Session};
+use ludus::game::session::{Level, Mode, Seats, Session};
 use ludus_rules::{AnyGame, AnyPosition, Reason, Side, Variant};
 
 fn play(session: &mut Session, notation: &str) {
@@ -70,4 +70,54 @@ fn resigning_against_the_computer_loses_for_the_player() {
     assert!(!s.resign(), "a finished game cannot be resigned again");
     assert!(s.undo(), "undo withdraws the resignation");
     assert!(!s.game.is_over());
+}
+
+#[test]
+fn the_mode_says_who_may_touch_the_board_and_what_a_new_game_is() {
+    let latrunculi = Variant::Latrunculi.start();
+    // A game played here: the person moves on their turn, may offer a draw, and a new game
+    // starts from the beginning.
+    let mut play_here = Session::new(Variant::Latrunculi, Seats::versus_computer(Side::First, Level::Easy));
+    assert_eq!(play_here.mode, Mode::Play);
+    assert!(play_here.human_to_move() && play_here.can_touch());
+    assert_eq!(play_here.offering_side(), Some(Side::First));
+    assert!(play_here.may_offer_draw(Side::First));
+    play(&mut play_here, "g2-g5");
+    assert_eq!(play_here.computer_to_move(), Some(Level::Easy));
+
+    // Watching online: no seat here, yet the board takes proposals; no draw to offer.
+    let mut watch = Session::new(Variant::Latrunculi, Seats::online(None));
+    watch.mode = Mode::Watch;
+    assert!(watch.is_watching() && !watch.human_to_move() && watch.can_touch());
+    assert_eq!(watch.offering_side(), None);
+
+    // A lesson of one move: the person plays once, then the board waits; a new game goes back
+    // to the lesson's position. Against the computer, it is played on.
+    let mut lesson = Session::lesson(latrunculi);
+    assert_eq!(lesson.mode, Mode::Lesson);
+    assert!(lesson.is_lesson() && lesson.is_one_move_lesson() && lesson.can_touch());
+    assert_eq!(lesson.offering_side(), None);
+    assert!(!lesson.may_offer_draw(Side::First));
+    play(&mut lesson, "g2-g5");
+    assert!(!lesson.human_to_move() && !lesson.can_touch(), "one move, then the board waits");
+    lesson.restart();
+    assert!(lesson.is_lesson() && lesson.game.ply() == 0 && lesson.game.start() == latrunculi);
+    let mut against = Session::lesson_against(latrunculi, Level::Easy);
+    assert!(against.is_lesson() && !against.is_one_move_lesson());
+    play(&mut against, "g2-g5");
+    assert_eq!(against.computer_to_move(), Some(Level::Easy), "played on against the computer");
+
+    // A position under review: nobody plays, commands change nothing.
+    let mut review = Session::review(AnyGame::from_position(latrunculi), Seats::two_players());
+    assert!(review.is_review() && !review.can_touch() && review.computer_to_move().is_none());
+    assert_eq!(review.offering_side(), None);
+    assert!(!review.may_offer_draw(Side::First));
+    review.review_position(AnyGame::new(Variant::Alquerque));
+    assert!(review.is_review(), "another position under review stays under review");
+
+    // The modes are told apart: each is only itself.
+    for s in [&play_here, &watch, &lesson, &review] {
+        let flags = [s.mode == Mode::Play, s.is_watching(), s.is_lesson(), s.is_review()];
+        assert_eq!(flags.iter().filter(|f| **f).count(), 1, "{:?}", s.mode);
+    }
 }
