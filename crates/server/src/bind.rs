@@ -9,14 +9,14 @@ use crate::transport::{NoSocket, Transport};
 use crate::web::{HttpConfig, HttpLimits, HttpServer};
 use crate::ws::{WsLimits, WsServer};
 use crate::{
-    PasswordWorker, RELEASE_BUCKETS_MS, Server, ServerConfig, ServerError, addresses, bind_udp, core, store,
-    tls, tokens, unix_ms,
+    PasswordWorker, RELEASE_BUCKETS_MS, Server, ServerConfig, ServerError, addresses, bind_udp, clock, core,
+    store, tls, tokens,
 };
 use ludus_protocol::{NETCODE_PROTOCOL_ID, PROTOCOL_VERSION};
 use renet2_netcode::{NativeSocket, ServerSocket};
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 impl Server {
     /// Opens the database (reloading live games) and binds the sockets.

@@ -526,9 +526,11 @@ impl ServerSocket for WsServer {
 
 #[cfg(test)]
 mod tests {
-    use super::{conn_addr, conn_id, connection_request};
+    use super::{FrameBudget, carries_nothing, conn_addr, conn_id, connection_request};
     use crate::addresses::address_key;
     use crate::transport::CONNECTION_REQUEST_BYTES;
+    use std::time::Duration;
+    use tokio_tungstenite::tungstenite::Message;
 
     #[test]
     fn connection_addresses_round_trip_and_are_distinct_keys() {

@@ -31,9 +31,9 @@
 //! - counts the packets netcode refuses (it logs each one; the server's subscriber silences
 //!   that) and notes them rate-limited ([`faults`]).
 
-use crate::addresses::{Addresses, Binding, address_key, prefix_key};
+use crate::addresses::{Addresses, Binding, address_key};
 use crate::faults;
-use admission::{Policy, evictee};
+use admission::Policy;
 use ludus_protocol::IDLE_FLUSH_INTERVAL;
 use renet2::RenetServer;
 use renet2_netcode::{NetcodeTransportError, ServerSocket};

@@ -2,8 +2,12 @@
 //! renet2, the routes from addresses to shards, the clients, the handshakes in progress and the
 //! tokens they used.
 
-use super::{CONNECTION_REQUEST_PREFIX, HandshakeStats, PENDING_PER_IP, PENDING_PER_SHARD, request_expiry};
-use crate::addresses::{Addresses, address_key};
+use super::admission::{Policy, evictee};
+use super::{
+    CONNECTION_REQUEST_PREFIX, HandshakeStats, PENDING_PER_IP, PENDING_PER_PREFIX, PENDING_PER_SHARD,
+    request_expiry,
+};
+use crate::addresses::{Addresses, address_key, prefix_key};
 use crate::faults;
 use renet2::RenetServer;
 use renet2_netcode::ServerSocket;
