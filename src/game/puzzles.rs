@@ -6,8 +6,8 @@
 
 use crate::app::{AppSet, Screen};
 use crate::game::Notices;
-use crate::game::selection::{Selected, Selection};
 use crate::game::lessons::LessonRun;
+use crate::game::selection::{Selected, Selection};
 use crate::game::session::{Level, Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
@@ -594,7 +594,8 @@ pub fn act(
                 let rest = run.from_game.as_ref().map(|g| g.rest.clone()).unwrap_or_default();
                 *counter += 1;
                 let started = if rest.is_empty() {
-                    next_index(&profile, choice_seed(&profile, *counter)).is_some_and(|i| start(&mut commands, i))
+                    next_index(&profile, choice_seed(&profile, *counter))
+                        .is_some_and(|i| start(&mut commands, i))
                 } else {
                     start_from_game(&mut commands, rest)
                 };

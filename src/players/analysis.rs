@@ -269,7 +269,11 @@ pub fn act(
 
 /// Leaves the analysis for its game's puzzles ("Puzzles from this game"), once they are
 /// checked; false if there are none (yet).
-pub fn open_game_puzzles(commands: &mut Commands, next: &mut NextState<Screen>, analysis: &mut Analysis) -> bool {
+pub fn open_game_puzzles(
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+    analysis: &mut Analysis,
+) -> bool {
     let Some(found) = analysis.game_puzzles().filter(|f| !f.is_empty()) else {
         return false;
     };
@@ -323,7 +327,8 @@ pub fn read_game_file(path: &std::path::Path) -> Result<(AnyGame, Seats), String
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if let Ok(recent) = crate::game::records::RecentGames::from_json(&text) {
         let entry = recent.games.first().ok_or_else(|| format!("{}: no game in the file", path.display()))?;
-        let game = entry.game().map_err(|e| format!("{}: {}", path.display(), e.text(crate::i18n::Lang::En)))?;
+        let game =
+            entry.game().map_err(|e| format!("{}: {}", path.display(), e.text(crate::i18n::Lang::En)))?;
         return Ok((game, entry.seats));
     }
     let game = crate::game::records::parse_pasted(&text)

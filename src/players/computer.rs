@@ -414,7 +414,8 @@ mod tests {
             let mv = game.legal_moves()[0];
             game.play(&mv).expect("legal");
         }
-        let mut app = computer_app(Session::from_game(game, Seats::versus_computer(Side::First, Level::Easy)));
+        let mut app =
+            computer_app(Session::from_game(game, Seats::versus_computer(Side::First, Level::Easy)));
         app.update();
         app.world_mut().write_message(GameCommand::OfferDraw);
         app.update();

@@ -205,9 +205,13 @@ pub struct AnalysisView<'a> {
 /// The panel's sizes: under the board, a share of a tall window's height; beside it, of a wide
 /// one's width (points).
 const SIZES: (super::Share, super::Share) = (
-    super::Share { share: 0.46, min: 200.0, max: 520.0 },
+    super::Share { share: 0.5, min: 260.0, max: 560.0 },
     super::Share { share: 0.34, min: 240.0, max: 460.0 },
 );
+
+/// A panel at least this tall and wide (points) keeps the position's words above the moves;
+/// a smaller one keeps only the buttons and the graph in place and scrolls the rest.
+const ROOMY: egui::Vec2 = egui::vec2(300.0, 480.0);
 
 /// What [`analysis_panel`] did: the player's intents, and the rest of the window, for the board
 /// (points).
@@ -219,59 +223,85 @@ pub struct AnalysisPanel {
 }
 
 /// Draws the analysis's panel under the board (tall window) or beside it (wide window) and
-/// returns the player's intents and the board's area. No Bevy: tests lay it out at any size.
+/// returns the player's intents and the board's area: the window but the panel. No Bevy: tests
+/// lay it out at any size.
 pub fn analysis_panel(root: &mut egui::Ui, view: &AnalysisView) -> AnalysisPanel {
     let viewport = root.ctx().viewport_rect();
     let tall = super::portrait(viewport);
     let (under, beside) = SIZES;
     let mut intents = Vec::new();
-    let panel = |ui: &mut egui::Ui| panel_contents(ui, view, tall, &mut intents);
-    if tall {
+    let panel = |ui: &mut egui::Ui| panel_contents(ui, view, &mut intents);
+    let board = if tall {
         let height = (viewport.height() * under.share).clamp(under.min, under.max);
-        egui::Panel::bottom("analysis").exact_size(height).show(root, panel);
+        let shown = egui::Panel::bottom("analysis").exact_size(height).show(root, panel);
+        egui::Rect::from_min_max(viewport.min, egui::pos2(viewport.max.x, shown.response.rect.top()))
     } else {
         let width = (viewport.width() * beside.share).clamp(beside.min, beside.max);
-        egui::Panel::right("analysis").exact_size(width).show(root, panel);
-    }
-    AnalysisPanel { intents, board: root.available_rect_before_wrap() }
+        let shown = egui::Panel::right("analysis").exact_size(width).show(root, panel);
+        egui::Rect::from_min_max(viewport.min, egui::pos2(shown.response.rect.left(), viewport.max.y))
+    };
+    AnalysisPanel { intents, board }
 }
 
-/// The panel: the header, the graph, the position shown and the step buttons, then (scrolling)
-/// the tally, the game's puzzles and the moves.
-fn panel_contents(ui: &mut egui::Ui, view: &AnalysisView, tall: bool, intents: &mut Vec<AnalysisIntent>) {
+/// The panel: the buttons and the graph always in place; in a roomy panel the title, the game
+/// and the position shown too, then (scrolling) the tally, the game's puzzles and the moves; in
+/// a small one all but the buttons and the graph scroll.
+fn panel_contents(ui: &mut egui::Ui, view: &AnalysisView, intents: &mut Vec<AnalysisIntent>) {
     let (lang, a) = (view.lang, view.analysis);
     ui.spacing_mut().item_spacing.y = 4.0;
-    header(ui, lang, a, intents);
-    let graph_height = (ui.available_height() * if tall { 0.2 } else { 0.22 }).clamp(48.0, 140.0);
+    let roomy = ui.available_width() >= ROOMY.x && ui.available_height() >= ROOMY.y;
+    if roomy {
+        title(ui, lang, a, intents, true);
+        about(ui, lang, a);
+    } else {
+        steps(ui, lang, a, intents, true);
+    }
+    let share = if roomy { 0.2 } else { 0.16 };
+    let graph_height = (ui.available_height() * share).clamp(40.0, if roomy { 140.0 } else { 70.0 });
     if let Some(p) = graph(ui, a, graph_height) {
         intents.push(AnalysisIntent::Show(p));
     }
-    position(ui, lang, a);
-    steps(ui, lang, a, intents);
+    if roomy {
+        position(ui, lang, a);
+        steps(ui, lang, a, intents, false);
+    }
     ui.separator();
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        if !roomy {
+            position(ui, lang, a);
+            title(ui, lang, a, intents, false);
+            about(ui, lang, a);
+        }
         summary(ui, lang, a, intents);
-        if let Some(p) = move_list(ui, a, view.scroll) {
+        // In a small panel the position's words come first: stepping keeps them in view.
+        if let Some(p) = move_list(ui, a, view.scroll && roomy) {
             intents.push(AnalysisIntent::Show(p));
         }
     });
 }
 
-/// "Back", the title, who played, the result and the progress.
-fn header(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>) {
-    let variant = a.game.variant();
+/// "Back" (when `back`) and the title.
+fn title(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>, back: bool) {
     ui.horizontal_wrapped(|ui| {
-        if crate::ui::widgets::back_button(ui, lang) {
+        if back && crate::ui::widgets::back_button(ui, lang) {
             intents.push(AnalysisIntent::Leave);
         }
-        let title = format!("{} — {}", lang.t("analysis-title"), lang.text(variant_key(variant)));
+        let title = format!("{} — {}", lang.t("analysis-title"), lang.text(variant_key(a.game.variant())));
         ui.add(egui::Label::new(egui::RichText::new(title).heading()).wrap());
     });
+}
+
+/// Who played, the result and the progress.
+fn about(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
+    let variant = a.game.variant();
     ui.add(egui::Label::new(egui::RichText::new(players_line(lang, variant, &a.seats)).small()).wrap());
     if let Some(outcome) = a.game.outcome() {
         let mover = a.moves().last().map(|_| !a.game.side_to_move());
-        let text =
-            format!("{} · {}", result_text(lang, variant, &outcome), reason_text(lang, variant, &outcome, mover));
+        let text = format!(
+            "{} · {}",
+            result_text(lang, variant, &outcome),
+            reason_text(lang, variant, &outcome, mover)
+        );
         ui.add(egui::Label::new(text).wrap());
     }
     if a.took.is_none() {
@@ -304,7 +334,8 @@ fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
     } else {
         lang.fmt("analysis-position", [("moves", s.into())])
     };
-    let eval = a.evals[s].map_or_else(|| lang.t("analysis-pending").to_string(), |e| eval_text(lang, variant, e.eval));
+    let eval = a.evals[s]
+        .map_or_else(|| lang.t("analysis-pending").to_string(), |e| eval_text(lang, variant, e.eval));
     ui.add(egui::Label::new(egui::RichText::new(format!("{at} {eval}")).strong().size(18.0)).wrap());
     if let Some(value) = a.evals[s].and_then(|e| e.proven) {
         let text = match value.winner() {
@@ -337,7 +368,8 @@ fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
         let text = pos.move_to_string(&best).unwrap_or_default();
         // A move that kept the value or was not marked has no "better" move, only another one.
         let marked = judged.is_some_and(|j| j.mark != Mark::Fine);
-        let (key, c) = if marked { ("analysis-better", BETTER_COLOR) } else { ("analysis-engine-move", PROVEN_COLOR) };
+        let (key, c) =
+            if marked { ("analysis-better", BETTER_COLOR) } else { ("analysis-engine-move", PROVEN_COLOR) };
         line(ui, format!("{} {text}", lang.t(key)), Some(c));
     }
 }
@@ -360,10 +392,14 @@ pub fn judgement_text(lang: Lang, variant: Variant, j: Judgement) -> String {
     }
 }
 
-/// The step buttons and "Turn the board", wrapping onto a second row in a narrow panel.
-fn steps(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>) {
+/// The step buttons and "Turn the board" (and first "Back", when `back`), wrapping onto more
+/// rows in a narrow panel.
+fn steps(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>, back: bool) {
     let (n, s) = (a.moves().len(), a.selected);
     ui.horizontal_wrapped(|ui| {
+        if back && crate::ui::widgets::back_button(ui, lang) {
+            intents.push(AnalysisIntent::Leave);
+        }
         for (label, to, enabled) in [
             ("|◀", 0, s > 0),
             ("◀", s.saturating_sub(1), s > 0),
@@ -407,45 +443,34 @@ fn summary(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<Analys
     }
 }
 
-/// The moves with their marks, flowing in rows (a move number with its first move kept
-/// together); `scroll`: bring the selected one into view.
+/// The moves with their marks, flowing in rows, each side's move a button of its own (the first
+/// with the move's number); `scroll`: bring the selected one into view.
 fn move_list(ui: &mut egui::Ui, a: &Analysis, scroll: bool) -> Option<usize> {
     let mut pick = None;
-    let n = a.moves().len();
     let s = a.selected;
-    let first_is_second = a.game.start().side_to_move() == Side::Second;
+    let first = a.game.start().side_to_move();
     let notation = a.game.move_strings();
-    let mut cell = |ui: &mut egui::Ui, k: usize| {
-        let (suffix, c) = mark_suffix(a.mark(k));
-        let mut rt = egui::RichText::new(format!("{}{suffix}", notation[k])).monospace();
-        if let Some(c) = c {
-            rt = rt.color(c);
-        }
-        let r = ui.add(egui::Button::selectable(s == k, rt).min_size(egui::vec2(0.0, 36.0)));
-        if r.clicked() {
-            pick = Some(k);
-        }
-        if s == k && scroll {
-            r.scroll_to_me(Some(egui::Align::Center));
-        }
-    };
     ui.horizontal_wrapped(|ui| {
-        let (mut k, mut number) = (0, 1);
-        while k < n {
-            ui.horizontal(|ui| {
-                ui.label(egui::RichText::new(format!("{number}.")).monospace());
-                if k == 0 && first_is_second {
-                    ui.label("…");
-                } else {
-                    cell(ui, k);
-                    k += 1;
-                }
-            });
-            if k < n {
-                cell(ui, k);
-                k += 1;
+        for (k, text) in notation.iter().enumerate() {
+            // The number of the move, counted in pairs from the first side's.
+            let pair = (k + usize::from(first == Side::Second)) / 2 + 1;
+            let numbered = match (k, first) {
+                (0, Side::Second) => format!("{pair}. … {text}"),
+                _ if (k + usize::from(first == Side::Second)) % 2 == 0 => format!("{pair}. {text}"),
+                _ => text.clone(),
+            };
+            let (suffix, c) = mark_suffix(a.mark(k));
+            let mut rt = egui::RichText::new(format!("{numbered}{suffix}")).monospace();
+            if let Some(c) = c {
+                rt = rt.color(c);
             }
-            number += 1;
+            let r = ui.add(egui::Button::selectable(s == k, rt).min_size(egui::vec2(0.0, 36.0)));
+            if r.clicked() {
+                pick = Some(k);
+            }
+            if s == k && scroll {
+                r.scroll_to_me(Some(egui::Align::Center));
+            }
         }
     });
     pick

@@ -93,7 +93,6 @@ pub(super) fn leave(mut commands: Commands) {
     commands.remove_resource::<PuzzleRun>();
 }
 
-
 /// One recent try as the player reads it: the game, the puzzle's difficulty and the rating
 /// after it (no internal ids).
 fn history_line(lang: Lang, t: &puzzles::Try) -> String {
@@ -310,29 +309,30 @@ pub fn puzzle_panel_contents(ui: &mut egui::Ui, view: &PuzzleView) -> Vec<Puzzle
         }
         ui.add_space(6.0);
         let width = ui.available_width();
-        let mut button = |ui: &mut egui::Ui, text: &str, intent| {
+        let button = |ui: &mut egui::Ui, text: &str, intent, intents: &mut Vec<PuzzleIntent>| {
             if big_button(ui, text, width).clicked() {
                 intents.push(intent);
             }
         };
         if !done && !run.hint && view.session.human_to_move() {
-            button(ui, &hint_label(lang, run, view.profile), PuzzleIntent::Hint);
+            button(ui, &hint_label(lang, run, view.profile), PuzzleIntent::Hint, &mut intents);
         }
         if !done {
-            button(ui, lang.t("puzzles-solution"), PuzzleIntent::ShowSolution);
+            button(ui, lang.t("puzzles-solution"), PuzzleIntent::ShowSolution, &mut intents);
         }
         if done {
-            button(ui, lang.t("puzzles-next"), PuzzleIntent::Next);
+            button(ui, lang.t("puzzles-next"), PuzzleIntent::Next, &mut intents);
         }
         // The lesson that teaches what the puzzle practised.
         if done
             && let Some((course, index)) = puzzles::lesson_for(puzzle)
-            && let Some(lesson) = crate::game::lessons::courses().ok().and_then(|c| c[course].lessons.get(index))
+            && let Some(lesson) =
+                crate::game::lessons::courses().ok().and_then(|c| c[course].lessons.get(index))
             && ui.button(lang.fmt("puzzles-lesson", [("lesson", lesson.title.get(lang).into())])).clicked()
         {
             intents.push(PuzzleIntent::Lesson);
         }
-        button(ui, lang.t("puzzles-list"), PuzzleIntent::List);
+        button(ui, lang.t("puzzles-list"), PuzzleIntent::List, &mut intents);
     });
     intents
 }

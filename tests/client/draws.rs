@@ -108,7 +108,12 @@ fn the_computer_declines_a_draw_its_evaluation_does_not_want() {
     let s = offer(opening, "draw-opening");
     assert!(!s.game.is_over(), "a level opening is played on");
     assert_eq!(s.draw.declined_by, Some(Side::Second));
-    let pos = ludus_rules::AnyPosition::parse(Variant::LatrunculiQuick, "B1bbb3/8/8/8/8/8/4R3/rrrrrrrr r").unwrap();
+    let pos =
+        ludus_rules::AnyPosition::parse(Variant::LatrunculiQuick, "B1bbb3/8/8/8/8/8/4R3/rrrrrrrr r").unwrap();
     let s = offer(ludus_rules::AnyGame::from_position(pos), "draw-behind");
-    assert_eq!(s.game.outcome(), Some(Outcome::draw(Reason::Agreement)), "five soldiers down, it takes the draw");
+    assert_eq!(
+        s.game.outcome(),
+        Some(Outcome::draw(Reason::Agreement)),
+        "five soldiers down, it takes the draw"
+    );
 }

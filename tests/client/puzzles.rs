@@ -364,7 +364,12 @@ fn a_new_players_first_misses_cost_a_bounded_amount() {
         let before = profile.rating;
         profile.record(p, false);
         assert!(before - profile.rating <= puzzles::MAX_CHANGE + 1e-9, "{}", p.id);
-        assert_eq!(profile.shown_rating() - before.round() as i64, cost, "{}: the cost said is the cost", p.id);
+        assert_eq!(
+            profile.shown_rating() - before.round() as i64,
+            cost,
+            "{}: the cost said is the cost",
+            p.id
+        );
     }
     let near = all().iter().min_by_key(|p| (i64::from(p.rating) - 1500).abs()).unwrap();
     let cost = PuzzleProfile::default().miss_cost(near);
@@ -391,7 +396,10 @@ fn the_hint_says_its_cost_and_costs_that() {
     assert!(cost < 0, "{cost}");
     let label = hint_label(Lang::En, app.world().resource::<puzzles::PuzzleRun>(), &profile);
     assert!(label.contains(&cost.to_string()), "{label} says {cost}");
-    assert!(hint_label(Lang::Vi, app.world().resource::<puzzles::PuzzleRun>(), &profile).contains(&cost.to_string()));
+    assert!(
+        hint_label(Lang::Vi, app.world().resource::<puzzles::PuzzleRun>(), &profile)
+            .contains(&cost.to_string())
+    );
     app.world_mut().write_message(PuzzleIntent::Hint);
     app.update();
     let after = app.world().resource::<PuzzleProfile>();
@@ -419,7 +427,9 @@ fn the_solution_is_shown_from_the_players_side_step_by_step_with_its_moves() {
     // A puzzle for the second side, two player moves or more.
     let p = all()
         .iter()
-        .find(|p| p.steps() >= 2 && p.position().is_ok_and(|pos| pos.side_to_move() == ludus_rules::Side::Second))
+        .find(|p| {
+            p.steps() >= 2 && p.position().is_ok_and(|pos| pos.side_to_move() == ludus_rules::Side::Second)
+        })
         .expect("a puzzle for Black")
         .clone();
     let person = ludus_rules::Side::Second;
@@ -443,12 +453,15 @@ fn the_solution_is_shown_from_the_players_side_step_by_step_with_its_moves() {
     let profile = app.world().resource::<PuzzleProfile>().clone();
     // The panel lists the solution's moves.
     let ctx = egui::Context::default();
+    ctx.run_ui(egui::RawInput::default(), |ui| ludus::ui::style_context(ui.ctx()))
+        .drop_without_applying_deltas();
     let mut texts = Vec::new();
     for _ in 0..2 {
-        let out = ctx.run_ui(egui::RawInput::default(), |ui| {
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
             let view = PuzzleView { lang: Lang::En, run: &run, session: &session, profile: &profile };
             puzzle_panel_contents(ui, &view);
         });
+        out.textures_delta.clear();
         texts = out
             .shapes
             .iter()

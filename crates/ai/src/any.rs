@@ -322,8 +322,8 @@ pub fn accepts_draw(game: &AnyGame, side: Side, nodes: u64, tb: Option<Arc<Table
     };
     let value = if mine { for_mover } else { -for_mover };
     let limit = match game {
-        AnyGame::Latrunculi(_) => ludus_rules::latrunculi::NO_CAPTURE_LIMIT,
-        AnyGame::Alquerque(_) => ludus_rules::alquerque::NO_CAPTURE_LIMIT,
+        AnyGame::Latrunculi(_) => latrunculi::NO_CAPTURE_LIMIT,
+        AnyGame::Alquerque(_) => alquerque::NO_CAPTURE_LIMIT,
     };
     let quiet = game.position().clock() >= limit / 2;
     value < -DRAW_MARGIN || (value <= DRAW_MARGIN && quiet)

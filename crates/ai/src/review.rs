@@ -172,8 +172,11 @@ fn rank(value: Value, side: Side) -> u8 {
 /// by exact values where they are known (a value kept is never marked, a value thrown away is a
 /// blunder; in a lost position nothing is marked), else by the search ([`classify`]).
 pub fn judge(before: &PlyEval, after: &PlyEval, mover: Side, played_best: bool, forced: bool) -> Judgement {
-    let by_search =
-        || Judgement { mark: classify(before.eval, after.eval, mover, played_best, forced), source: Source::Search, kept: None };
+    let by_search = || Judgement {
+        mark: classify(before.eval, after.eval, mover, played_best, forced),
+        source: Source::Search,
+        kept: None,
+    };
     let Some(was) = before.exact else { return by_search() };
     let keeps = |source| Judgement { mark: Mark::Fine, source, kept: Some(was.value) };
     if rank(was.value, mover) == 0 {
@@ -309,7 +312,10 @@ impl Analyser {
             if let Some((eval, best)) = known {
                 let (exact, keeps) = self.exact.take().unzip();
                 self.advance();
-                return Some((ply, PlyEval { eval, best, depth: 0, proven: None, exact, keeps: keeps.flatten() }));
+                return Some((
+                    ply,
+                    PlyEval { eval, best, depth: 0, proven: None, exact, keeps: keeps.flatten() },
+                ));
             }
             // Hard without variety: the review's move is the best by its search, in the opening
             // too.
@@ -337,7 +343,10 @@ impl Analyser {
         let eval = Eval::from_score(info.score, self.current.side_to_move());
         let (exact, keeps) = self.exact.take().unzip();
         self.advance();
-        Some((ply, PlyEval { eval, best, depth: info.depth, proven: info.proven, exact, keeps: keeps.flatten() }))
+        Some((
+            ply,
+            PlyEval { eval, best, depth: info.depth, proven: info.proven, exact, keeps: keeps.flatten() },
+        ))
     }
 
     /// The current position's exact value, if known (`known`: the rules' or the tables'
@@ -351,7 +360,8 @@ impl Analyser {
             };
             return Some((Exact { value, source }, None));
         }
-        let (ludus_rules::AnyPosition::Alquerque(pos), Some(book)) = (self.current.position(), &self.book) else {
+        let (ludus_rules::AnyPosition::Alquerque(pos), Some(book)) = (self.current.position(), &self.book)
+        else {
             return None;
         };
         let entry = book.get(&pos)?;
