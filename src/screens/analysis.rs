@@ -12,7 +12,7 @@ use crate::board::palette::Colors;
 use crate::board::view::{BoardArea, BoardLayout, BoardView};
 use crate::game::session::Session;
 use crate::game::settings::{Settings, Theme};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, id};
 use crate::players::analysis::{Analysis, AnalysisIntent};
 use crate::ui::root_ui;
 use crate::ui::widgets::{eval_text, players_line, reason_text, result_text, side_name, variant_key};
@@ -368,19 +368,22 @@ fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
         let text = pos.move_to_string(&best).unwrap_or_default();
         // A move that kept the value or was not marked has no "better" move, only another one.
         let marked = judged.is_some_and(|j| j.mark != Mark::Fine);
-        let (key, c) =
-            if marked { ("analysis-better", BETTER_COLOR) } else { ("analysis-engine-move", PROVEN_COLOR) };
-        line(ui, format!("{} {text}", lang.t(key)), Some(c));
+        let (key, c) = if marked {
+            (id!("analysis-better"), BETTER_COLOR)
+        } else {
+            (id!("analysis-engine-move"), PROVEN_COLOR)
+        };
+        line(ui, format!("{} {text}", lang.text(key)), Some(c));
     }
 }
 
 /// What judged the move and, when an exact value did, the value it kept.
 pub fn judgement_text(lang: Lang, variant: Variant, j: Judgement) -> String {
-    let source = lang.t(match j.source {
-        Source::Book => "analysis-judged-book",
-        Source::Tables => "analysis-judged-tables",
-        Source::Rules => "analysis-judged-rules",
-        Source::Search => "analysis-judged-search",
+    let source = lang.text(match j.source {
+        Source::Book => id!("analysis-judged-book"),
+        Source::Tables => id!("analysis-judged-tables"),
+        Source::Rules => id!("analysis-judged-rules"),
+        Source::Search => id!("analysis-judged-search"),
     });
     match j.kept {
         Some(Value::Draw) => format!("{} · {source}", lang.t("analysis-keeps-draw")),
@@ -424,8 +427,11 @@ fn summary(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<Analys
         for side in [Side::First, Side::Second] {
             let [b, m] = t[side.index()];
             let side = side_name(lang, variant, side);
-            let words = [("side", side.into()), ("blunders", b.into()), ("mistakes", m.into())];
-            line(ui, lang.fmt("analysis-tally", words), None);
+            let tally = lang.fmt(
+                "analysis-tally",
+                [("side", side.into()), ("blunders", b.into()), ("mistakes", m.into())],
+            );
+            line(ui, tally, None);
         }
     }
     match a.game_puzzles() {

@@ -244,8 +244,10 @@ fn progress(ui: &mut egui::Ui, view: &PuzzleView) {
     if let (true, Some(before)) = (run.counted, run.before) {
         let (b, a) = (before.round() as i64, view.profile.shown_rating());
         let change = if a >= b { format!("+{}", a - b) } else { format!("{}", a - b) };
-        let words = [("before", b.into()), ("after", a.into()), ("change", change.into())];
-        ui.label(lang.fmt("puzzles-rating-change", words));
+        ui.label(lang.fmt(
+            "puzzles-rating-change",
+            [("before", b.into()), ("after", a.into()), ("change", change.into())],
+        ));
     }
     if run.hint && !run.trainer.solved && !run.showing && !run.wrong {
         let position = view.session.game.position();
