@@ -571,18 +571,14 @@ pub fn act(
     };
     for intent in intents.read().copied().collect::<Vec<_>>() {
         match (intent, session.as_deref_mut(), run.as_deref_mut()) {
-            (PuzzleIntent::Filter(game, theme), ..) => {
-                if (profile.game, profile.theme) != (game, theme) {
-                    profile.game = game;
-                    profile.theme = theme;
-                    profile.save();
-                }
+            (PuzzleIntent::Filter(game, theme), ..) if (profile.game, profile.theme) != (game, theme) => {
+                profile.game = game;
+                profile.theme = theme;
+                profile.save();
             }
-            (PuzzleIntent::Start(index), ..) => {
-                if start(&mut commands, index) {
-                    selected.0 = None;
-                    next.set(Screen::Playing);
-                }
+            (PuzzleIntent::Start(index), ..) if start(&mut commands, index) => {
+                selected.0 = None;
+                next.set(Screen::Playing);
             }
             (PuzzleIntent::Hint, Some(session), Some(run)) => hint(session, run, &mut profile, &mut selected),
             (PuzzleIntent::ShowSolution, Some(session), Some(run)) => {

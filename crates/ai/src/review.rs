@@ -501,7 +501,7 @@ mod tests {
             let mut game = AnyGame::new(Variant::Alquerque);
             game.play_str(first).unwrap();
             let mut a = Analyser::with_nodes(&game, 2_000).with_book(Some(book.clone()));
-            let mut evals = vec![None; 2];
+            let mut evals = [None; 2];
             while !a.is_done() {
                 if let Some((ply, e)) = a.step(1_000) {
                     evals[ply] = Some(e);
