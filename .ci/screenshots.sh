@@ -66,3 +66,16 @@ moment capture latrunculi en 300 'bbb1bb1bbbbb/5B6/12/3rb1br4/12/12/6R5/rrrr1rr1
 moment chain alquerque vi 700 'BBBBB/1B1B1/BBB1W/WWWWW/WWWWW w' 'c2xc4xa4'
 moment end latrunculi-quick vi 1500 'Bbbbbbbb/8/8/8/8/8/4R3/rrrrrrrr r' 'a1-a7'
 moment end alquerque en 1500 '5/5/2B2/1W3/5 w' 'b2xd4'
+# The analysis of a short game (`--analyse` reads a game in notation) and a
+# finished game's card (`--game-over`), the card taken once the end's moment is over.
+echo "alquerque b2-c3 d4xb2" > "$data/alquerque-game.txt"
+echo "latrunculi-quick Bbbbbbbb/8/8/8/8/8/4R3/rrrrrrrr r a1-a7" > "$data/quick-end.txt"
+rm -f "$out/analysis-1280x800-vi.png" "$out/game-over-1280x800-en.png"
+LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan \
+  xvfb -s "-screen 0 1280x800x24" "$bin" --analyse "$data/alquerque-game.txt" --lang vi --size 1280x800 \
+  --screenshot "$out/analysis-1280x800-vi.png" --screenshot-after 2000
+python3 .ci/check_screenshot.py "$out/analysis-1280x800-vi.png" alquerque
+LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan \
+  xvfb -s "-screen 0 1280x800x24" "$bin" --game-over "$data/quick-end.txt" --lang en --size 1280x800 \
+  --screenshot "$out/game-over-1280x800-en.png" --screenshot-after 3000
+python3 .ci/check_screenshot.py "$out/game-over-1280x800-en.png" latrunculi

@@ -105,6 +105,26 @@ fn main() -> AppExit {
         app.insert_state(Screen::Playing);
     } else if let Some(screen) = launch.screen {
         app.insert_state(screen);
+    } else if let Some(path) = launch.analyse.as_ref().or(launch.game_over.as_ref()) {
+        let (game, seats) = match ludus::players::analysis::read_game_file(path) {
+            Ok(found) => found,
+            Err(e) => {
+                eprintln!("ludus: {e}");
+                return AppExit::error();
+            }
+        };
+        if launch.analyse.is_some() {
+            let (analysis, session) = ludus::players::analysis::opened(game, seats);
+            app.insert_resource(session);
+            app.insert_resource(analysis);
+            app.insert_state(Screen::Analysis);
+        } else if game.is_over() {
+            app.insert_resource(Session::from_game(game, seats));
+            app.insert_state(Screen::Playing);
+        } else {
+            eprintln!("ludus: {}: the game is not over", path.display());
+            return AppExit::error();
+        }
     } else if let Some(game) = launch.game.clone() {
         // Screenshots need a board that waits: two players. Otherwise the seats asked for (the
         // browser's `?level=`), else the player's usual choice.

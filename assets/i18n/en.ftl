@@ -467,3 +467,19 @@ system-denied = the system does not allow it
 system-not-found = not found
 system-other = the system reported an error
 system-code = { $problem } (system error { $code })
+
+## The game-over card's words, the analysis's judgements, the puzzles' hint and solution
+over-you-win = You win
+over-you-lose = You lose
+analysis-engine-move = The engine's move:
+analysis-judged-book = judged by the book of proven values
+analysis-judged-tables = judged by the endgame tables
+analysis-judged-rules = judged by the rules (the game ended)
+analysis-judged-search = judged by the engine's search
+analysis-keeps-draw = Keeps the draw
+analysis-keeps-win = Keeps the result: { $side } wins with best play
+puzzles-hint-cost = Hint (counts as a miss: { $change })
+puzzles-hint-free = Hint (free: this try already counts as a miss)
+puzzles-hint-unrated = Hint (this puzzle is not rated)
+puzzles-solution-moves = The solution's moves:
+puzzles-history-line = { $game } · difficulty { $difficulty } · your rating { $rating }

@@ -455,3 +455,19 @@ system-denied = hệ thống không cho phép
 system-not-found = không tìm thấy
 system-other = hệ thống báo lỗi
 system-code = { $problem } (mã lỗi hệ thống { $code })
+
+## The game-over card's words, the analysis's judgements, the puzzles' hint and solution
+over-you-win = Bạn thắng
+over-you-lose = Bạn thua
+analysis-engine-move = Nước của máy:
+analysis-judged-book = đánh giá theo các thế cờ khai cuộc đã được chứng minh
+analysis-judged-tables = đánh giá theo bảng tra tàn cuộc
+analysis-judged-rules = đánh giá theo luật (ván đã kết thúc)
+analysis-judged-search = đánh giá theo tính toán của máy
+analysis-keeps-draw = Giữ được thế hòa
+analysis-keeps-win = Giữ nguyên kết quả: { $side } thắng nếu chơi đúng
+puzzles-hint-cost = Gợi ý (tính là giải sai: { $change })
+puzzles-hint-free = Gợi ý (miễn phí: lượt này đã tính là giải sai)
+puzzles-hint-unrated = Gợi ý (câu đố này không tính điểm)
+puzzles-solution-moves = Các nước của lời giải:
+puzzles-history-line = { $game } · độ khó { $difficulty } · điểm của bạn { $rating }

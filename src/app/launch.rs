@@ -1,5 +1,6 @@
 //! Launch options: `ludus --game GAME [--position POS] [--lang en|vi] [--size WxH]
-//! [--play MOVES] [--screenshot PATH [--screenshot-after MS]] [--screen NAME] [--lesson ID] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
+//! [--play MOVES] [--screenshot PATH [--screenshot-after MS]] [--screen NAME] [--lesson ID]
+//! [--analyse FILE] [--game-over FILE] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
 //! (clap on the desktop: `--help`, exit code 2 for a usage error), and the same in the browser's
 //! address: `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second` and
 //! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann`.
@@ -37,6 +38,11 @@ pub struct Launch {
     /// Moves to play on the board once it has settled, one after another, as if tapped (checked
     /// against `game` at launch): a screenshot of a capture or of the end of a game.
     pub play: Vec<AnyMove>,
+    /// Start on the analysis of the game in this file (a record as the records screen keeps
+    /// them, or a game in notation).
+    pub analyse: Option<PathBuf>,
+    /// Start on the finished game in this file, its game-over card shown.
+    pub game_over: Option<PathBuf>,
 }
 
 /// Who the person plays against.
@@ -146,6 +152,15 @@ pub struct Options {
     /// Start a lesson, by its id (`latrunculi-1`, `alquerque-3`...).
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ID"))]
     pub lesson: Option<String>,
+    /// Open the analysis of a game: a file of recent games as the game keeps them
+    /// (`records.json`: the newest), one record's JSON, or the game in notation (the game's name,
+    /// optionally a start position, then the moves).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "FILE"))]
+    pub analyse: Option<PathBuf>,
+    /// Show a finished game (a file as for --analyse) with its game-over card (with
+    /// --screenshot, take it after --screenshot-after 3000: the end's moment comes first).
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "FILE"))]
+    pub game_over: Option<PathBuf>,
     /// With --game and --screenshot: play these moves (notation, separated by spaces) once the
     /// board has settled, animated, each after the last has settled; --screenshot-after then
     /// counts from the last one (a capture's burst, the end-of-game moment).
@@ -172,17 +187,25 @@ impl Options {
             screenshot_after_ms: self.screenshot_after,
             screen: self.screen,
             lesson: self.lesson,
+            analyse: self.analyse,
+            game_over: self.game_over,
             ..Launch::default()
         };
-        if [launch.screen.is_some(), launch.lesson.is_some(), self.game.is_some() || self.online.is_some()]
-            .into_iter()
-            .filter(|b| *b)
-            .count()
+        if [
+            launch.screen.is_some(),
+            launch.lesson.is_some(),
+            self.game.is_some() || self.online.is_some(),
+            launch.analyse.is_some(),
+            launch.game_over.is_some(),
+        ]
+        .into_iter()
+        .filter(|b| *b)
+        .count()
             > 1
         {
-            return Err(
-                "--screen, --lesson and --game or --online each choose the first screen: give one".into()
-            );
+            return Err("--screen, --lesson, --analyse, --game-over and --game or --online each choose the \
+                        first screen: give one"
+                .into());
         }
         if self.screenshot_after > 0 && launch.screenshot.is_none() {
             return Err("--screenshot-after needs --screenshot".to_string());
@@ -230,6 +253,8 @@ impl Options {
             && launch.game.is_none()
             && launch.screen.is_none()
             && launch.lesson.is_none()
+            && launch.analyse.is_none()
+            && launch.game_over.is_none()
         {
             launch.game = Some(AnyGame::new(Variant::Latrunculi));
         }
@@ -357,6 +382,23 @@ mod tests {
             &["--screen", "title", "--game", "alquerque"],
             &["--lesson", "x", "--screen", "title"],
             &["--lesson", "x", "--online", "quick"],
+        ] {
+            assert!(Launch::parse(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn analyse_and_game_over_options_choose_the_first_screen() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let l = Launch::parse(&args(&["--analyse", "game.txt", "--screenshot", "x.png"])).unwrap();
+        assert_eq!(l.analyse.as_deref(), Some(std::path::Path::new("game.txt")));
+        assert!(l.game.is_none(), "the game comes from the file");
+        let l = Launch::parse(&args(&["--game-over", "records.json"])).unwrap();
+        assert_eq!(l.game_over.as_deref(), Some(std::path::Path::new("records.json")));
+        for bad in [
+            &["--analyse", "a", "--game", "alquerque"][..],
+            &["--analyse", "a", "--game-over", "b"],
+            &["--game-over", "a", "--screen", "title"],
         ] {
             assert!(Launch::parse(&args(bad)).is_err(), "{bad:?}");
         }

@@ -4,14 +4,18 @@
 //! streak and recent tries, kept between runs ([`PuzzleProfile`], `puzzles.json`), and the
 //! choice of the next puzzle near the rating ([`choose`]).
 
+use crate::app::{AppSet, Screen};
 use crate::game::Notices;
+use crate::game::lessons::LessonRun;
+use crate::game::selection::{Selected, Selection};
+use crate::game::session::{Level, Mode, Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
 use crate::platform::storage::Document;
 use bevy::prelude::*;
 use ludus_ai::puzzle::from_game::GamePuzzle;
 use ludus_ai::puzzle::{Puzzle, Theme, from_json};
-use ludus_rules::{Variant, splitmix};
+use ludus_rules::{AnyGame, Variant, splitmix};
 use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
@@ -177,6 +181,15 @@ pub const HISTORY: usize = 20;
 /// fixed here: only the player's moves).
 pub const PUZZLE_DEVIATION: f64 = 80.0;
 
+/// The player's rating deviation is kept between these: a new player starts at the most, so
+/// that the first tries find the level quickly without a first miss costing hundreds of
+/// points; lichess keeps a player's puzzle deviation within bounds too (45 at the least) and
+/// bounds what one puzzle may change.
+pub const DEVIATION_BOUNDS: (f64, f64) = (45.0, 200.0);
+
+/// The most one puzzle moves the rating, up or down.
+pub const MAX_CHANGE: f64 = 120.0;
+
 /// The player's puzzle rating, streak, recent tries and filters, kept between runs.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -204,7 +217,7 @@ impl Default for PuzzleProfile {
         let r = Glicko2Rating::new();
         PuzzleProfile {
             rating: r.rating,
-            deviation: r.deviation,
+            deviation: DEVIATION_BOUNDS.1,
             volatility: r.volatility,
             streak: 0,
             best_streak: 0,
@@ -254,18 +267,37 @@ impl PuzzleProfile {
         self.rating.round() as i64
     }
 
-    /// Counts a try of `puzzle`: solved (without a miss) or not. Updates the rating against the
-    /// puzzle's, the streak and the history.
-    pub fn record(&mut self, puzzle: &Puzzle, solved: bool) {
-        let player =
-            Glicko2Rating { rating: self.rating, deviation: self.deviation, volatility: self.volatility };
+    /// The rating after a try of `puzzle` (solved or not), without counting it: Glicko-2
+    /// against the puzzle's rating, the deviation within [`DEVIATION_BOUNDS`], the change at most
+    /// [`MAX_CHANGE`]. `None` if the numbers went wrong (the profile then stays as it is).
+    pub fn after(&self, puzzle: &Puzzle, solved: bool) -> Option<Glicko2Rating> {
+        let (least, most) = DEVIATION_BOUNDS;
+        let deviation = self.deviation.clamp(least, most);
+        let player = Glicko2Rating { rating: self.rating, deviation, volatility: self.volatility };
         let opponent =
             Glicko2Rating { rating: f64::from(puzzle.rating), deviation: PUZZLE_DEVIATION, volatility: 0.06 };
         let outcome = if solved { Outcomes::WIN } else { Outcomes::LOSS };
         let (new, _) = glicko2(&player, &opponent, &outcome, &Glicko2Config::new());
-        if new.rating.is_finite() && new.deviation.is_finite() && new.volatility.is_finite() {
+        (new.rating.is_finite() && new.deviation.is_finite() && new.volatility.is_finite()).then(|| {
+            Glicko2Rating {
+                rating: self.rating + (new.rating - self.rating).clamp(-MAX_CHANGE, MAX_CHANGE),
+                deviation: new.deviation.clamp(least, most),
+                volatility: new.volatility,
+            }
+        })
+    }
+
+    /// What a miss of `puzzle` would cost now, in rating points shown (0 or less).
+    pub fn miss_cost(&self, puzzle: &Puzzle) -> i64 {
+        self.after(puzzle, false).map_or(0, |r| r.rating.round() as i64 - self.shown_rating())
+    }
+
+    /// Counts a try of `puzzle`: solved (without a miss) or not. Updates the rating against the
+    /// puzzle's ([`PuzzleProfile::after`]), the streak and the history.
+    pub fn record(&mut self, puzzle: &Puzzle, solved: bool) {
+        if let Some(new) = self.after(puzzle, solved) {
             self.rating = new.rating;
-            self.deviation = new.deviation.max(30.0);
+            self.deviation = new.deviation;
             self.volatility = new.volatility;
         }
         if solved {
@@ -412,13 +444,181 @@ impl PuzzleRun {
     }
 }
 
+/// The session of puzzle `puzzle`: its position, the player's side human, the other side
+/// seated as the computer so that the player's moves are taken one at a time (the computer
+/// never gets to think: the puzzle's driver plays the replies first).
+pub fn session_for(puzzle: &Puzzle) -> Option<Session> {
+    let position = puzzle.position().ok()?;
+    let person = position.side_to_move();
+    let seats = Seats::versus_computer(person, Level::Easy);
+    Some(Session { mode: Mode::Lesson, ..Session::from_game(AnyGame::from_position(position), seats) })
+}
+
+/// Starts puzzle `index` of [`puzzles`] on the board; false if there is none.
+pub fn start(commands: &mut Commands, index: usize) -> bool {
+    let Some(puzzle) = puzzles().ok().and_then(|all| all.get(index)) else {
+        return false;
+    };
+    begin(commands, PuzzleRun::new(index, puzzle.clone()))
+}
+
+/// Starts the first of a finished game's puzzles on the board, the others to follow it; false
+/// if there is none.
+pub fn start_from_game(commands: &mut Commands, game_puzzles: impl IntoIterator<Item = GamePuzzle>) -> bool {
+    PuzzleRun::from_game(game_puzzles).is_some_and(|run| begin(commands, run))
+}
+
+/// Puts `run`'s puzzle on the board.
+fn begin(commands: &mut Commands, run: PuzzleRun) -> bool {
+    let Some(session) = session_for(run.puzzle()) else {
+        return false;
+    };
+    commands.remove_resource::<LessonRun>();
+    commands.insert_resource(session);
+    commands.insert_resource(run);
+    true
+}
+
+/// What the player asks of the puzzles (the puzzle screens write them; [`act`] carries them
+/// out).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleIntent {
+    /// Only this game's and this theme's puzzles (`None`: any).
+    Filter(Option<Variant>, Option<Theme>),
+    /// Start puzzle `index` of [`puzzles`] on the board.
+    Start(usize),
+    /// The hint: the piece to move is selected (the try counts as missed, see
+    /// [`PuzzleProfile::miss_cost`]).
+    Hint,
+    /// Play the solution on the board from the start, the board turned as for the player.
+    ShowSolution,
+    /// The next puzzle: the finished game's next one, or one near the rating.
+    Next,
+    /// The lesson that teaches what the puzzle practised.
+    Lesson,
+    /// Back to the puzzles' page.
+    List,
+    /// Back to the title.
+    Leave,
+}
+
+/// The next puzzle for `profile` (near its rating, through its filters, never the last one).
+pub fn next_index(profile: &PuzzleProfile, seed: u64) -> Option<usize> {
+    let all = puzzles().ok()?;
+    choose(all, profile.rating, profile.game, profile.theme, profile.last_id(), seed)
+}
+
+/// A seed for the choice: this run's, moved on by the tries.
+pub fn choice_seed(profile: &PuzzleProfile, counter: u64) -> u64 {
+    static RUN: OnceLock<u64> = OnceLock::new();
+    RUN.get_or_init(crate::platform::entropy::run_seed) ^ (profile.history.len() as u64) ^ (counter << 32)
+}
+
+/// Nobody moves any more (the puzzle solved, or its solution shown); the board stays turned
+/// as it was for the player.
+pub fn freeze(session: &mut Session) {
+    session.mode = Mode::Review;
+}
+
+/// The run's hint: the piece to move selected on the board, the try counted as missed.
+fn hint(session: &Session, run: &mut PuzzleRun, profile: &mut PuzzleProfile, selected: &mut Selected) {
+    let mv = run.trainer.expected().and_then(|text| session.game.position().parse_move(text).ok());
+    if let Some(mv) = mv {
+        run.hint = true;
+        run.trainer.missed = true;
+        run.count(profile, false);
+        selected.0 = Some(Selection { from: mv.from(), partial: Vec::new() });
+    }
+}
+
+/// The solution played on the board from the puzzle's start, one move after another.
+fn show_solution(session: &mut Session, run: &mut PuzzleRun, profile: &mut PuzzleProfile) {
+    run.trainer.missed = true;
+    run.count(profile, false);
+    if let Some(mut shown) = session_for(run.puzzle()) {
+        freeze(&mut shown);
+        shown.revision = session.revision + 1;
+        *session = shown;
+        run.queue = run.puzzle().line.iter().cloned().collect();
+        run.known = 0;
+        run.take_back = false;
+        run.wrong = false;
+        run.showing = true;
+    }
+}
+
+/// Carries out the player's intents on the puzzles.
+#[allow(clippy::too_many_arguments)]
+pub fn act(
+    mut intents: MessageReader<PuzzleIntent>,
+    mut session: Option<ResMut<Session>>,
+    mut run: Option<ResMut<PuzzleRun>>,
+    mut profile: ResMut<PuzzleProfile>,
+    mut selected: ResMut<Selected>,
+    mut commands: Commands,
+    next: Option<ResMut<NextState<Screen>>>,
+    mut counter: Local<u64>,
+) {
+    let Some(mut next) = next else {
+        intents.clear();
+        return;
+    };
+    for intent in intents.read().copied().collect::<Vec<_>>() {
+        match (intent, session.as_deref_mut(), run.as_deref_mut()) {
+            (PuzzleIntent::Filter(game, theme), ..) if (profile.game, profile.theme) != (game, theme) => {
+                profile.game = game;
+                profile.theme = theme;
+                profile.save();
+            }
+            (PuzzleIntent::Start(index), ..) if start(&mut commands, index) => {
+                selected.0 = None;
+                next.set(Screen::Playing);
+            }
+            (PuzzleIntent::Hint, Some(session), Some(run)) => hint(session, run, &mut profile, &mut selected),
+            (PuzzleIntent::ShowSolution, Some(session), Some(run)) => {
+                selected.0 = None;
+                show_solution(session, run, &mut profile);
+            }
+            (PuzzleIntent::Next, _, Some(run)) => {
+                // The game's next puzzle, then the usual ones.
+                let rest = run.from_game.as_ref().map(|g| g.rest.clone()).unwrap_or_default();
+                *counter += 1;
+                let started = if rest.is_empty() {
+                    next_index(&profile, choice_seed(&profile, *counter))
+                        .is_some_and(|i| start(&mut commands, i))
+                } else {
+                    start_from_game(&mut commands, rest)
+                };
+                if started {
+                    selected.0 = None;
+                }
+            }
+            (PuzzleIntent::Lesson, _, Some(run)) => {
+                let lesson = lesson_for(run.puzzle());
+                if lesson.is_some_and(|(c, i)| crate::game::lessons::start(&mut commands, c, i)) {
+                    commands.remove_resource::<PuzzleRun>();
+                    selected.0 = None;
+                }
+            }
+            (PuzzleIntent::List, ..) => next.set(Screen::Puzzles),
+            (PuzzleIntent::Leave, ..) => next.set(Screen::Title),
+            _ => {}
+        }
+    }
+}
+
 fn startup(mut commands: Commands, settings: Res<Settings>, mut notices: ResMut<Notices>) {
     let (profile, notice) = PuzzleProfile::load(settings.lang);
     commands.insert_resource(profile);
     notices.0.extend(notice);
 }
 
-/// The puzzle profile, read at start.
+/// The puzzle profile, read at start, and the player's intents.
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Notices>().init_resource::<PuzzleProfile>().add_systems(Startup, startup);
+    app.init_resource::<Notices>()
+        .init_resource::<PuzzleProfile>()
+        .init_resource::<Selected>()
+        .add_message::<PuzzleIntent>()
+        .add_systems(Startup, startup)
+        .add_systems(Update, act.in_set(AppSet::Apply));
 }

@@ -2,16 +2,18 @@
 //! run in the background, the evaluations as they come, the position shown, and opening and
 //! leaving the analysis (the screen is `screens::analysis`). Once every position is evaluated,
 //! the puzzles of the game (`ludus_ai::puzzle::from_game`: a person's missed wins and captures)
-//! are made and checked in the background too.
+//! are made and checked in the background too. What the player asks of the analysis screen
+//! comes as an [`AnalysisIntent`], acted on here ([`act`]).
 
 use crate::app::{AppSet, Screen};
+use crate::board::view::BoardView;
 use crate::game::session::{Level, Player, Seats, Session};
 use crate::platform::background::Background;
 use crate::players::endgames::Endgames;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use ludus_ai::puzzle::from_game::{Finder, GamePuzzle, candidates};
-use ludus_ai::review::{Analyser, Mark, PlyEval, classify, prefix};
+use ludus_ai::review::{Analyser, Judgement, Mark, PlyEval, judge, prefix};
 use ludus_ai::tablebase::Tablebase;
 use ludus_rules::{AnyGame, AnyMove, Variant};
 use std::sync::Arc;
@@ -144,13 +146,19 @@ impl Analysis {
         &self.moves
     }
 
-    /// The mark of move `k` (from position `k` to `k + 1`), once both are evaluated.
-    pub fn mark(&self, k: usize) -> Option<Mark> {
+    /// How move `k` (from position `k` to `k + 1`) was judged, once both are evaluated: by
+    /// exact values where known (the rules, the tables, the book), else by the search.
+    pub fn judgement(&self, k: usize) -> Option<Judgement> {
         let mv = self.moves.get(k)?;
         let before = self.evals.get(k).copied().flatten()?;
         let after = self.evals.get(k + 1).copied().flatten()?;
         let mover = self.game.position_at(k).side_to_move();
-        Some(classify(before.eval, after.eval, mover, before.best == Some(*mv), self.forced[k]))
+        Some(judge(&before, &after, mover, before.best == Some(*mv), self.forced[k]))
+    }
+
+    /// The mark of move `k` (see [`Analysis::judgement`]).
+    pub fn mark(&self, k: usize) -> Option<Mark> {
+        self.judgement(k).map(|j| j.mark)
     }
 
     /// Blunders and mistakes of each side: `[[blunders, mistakes]; 2]`.
@@ -202,6 +210,82 @@ impl Analysis {
     }
 }
 
+/// What the player asks of the analysis (the screen `screens::analysis` and its keys write
+/// them; [`act`] carries them out).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalysisIntent {
+    /// Show the position after this many moves.
+    Show(usize),
+    /// Turn the board.
+    Flip,
+    /// Play the game's puzzles (once they are checked).
+    Puzzles,
+    /// Leave the analysis for where it was opened from.
+    Leave,
+}
+
+/// Carries out the player's intents on the analysis.
+pub fn act(
+    mut intents: MessageReader<AnalysisIntent>,
+    analysis: Option<ResMut<Analysis>>,
+    mut view: Option<ResMut<BoardView>>,
+    mut commands: Commands,
+    next: Option<ResMut<NextState<Screen>>>,
+) {
+    let (Some(mut a), Some(mut next)) = (analysis, next) else {
+        intents.clear();
+        return;
+    };
+    for intent in intents.read().copied().collect::<Vec<_>>() {
+        match intent {
+            AnalysisIntent::Show(p) => {
+                let p = p.min(a.moves().len());
+                if a.selected != p {
+                    a.selected = p;
+                }
+            }
+            AnalysisIntent::Flip => {
+                if let Some(view) = view.as_mut() {
+                    view.turned = !view.turned;
+                }
+            }
+            AnalysisIntent::Puzzles => {
+                if !open_game_puzzles(&mut commands, &mut next, &mut a) {
+                    continue;
+                }
+                if let Some(view) = view.as_mut() {
+                    view.hint = None;
+                    view.played = None;
+                }
+                return;
+            }
+            AnalysisIntent::Leave => {
+                close(&mut commands, &mut next, &mut a);
+                return;
+            }
+        }
+    }
+}
+
+/// Leaves the analysis for its game's puzzles ("Puzzles from this game"), once they are
+/// checked; false if there are none (yet).
+pub fn open_game_puzzles(
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+    analysis: &mut Analysis,
+) -> bool {
+    let Some(found) = analysis.game_puzzles().filter(|f| !f.is_empty()) else {
+        return false;
+    };
+    if !crate::game::puzzles::start_from_game(commands, found.to_vec()) {
+        return false;
+    }
+    analysis.stop();
+    commands.remove_resource::<Analysis>();
+    next.set(Screen::Playing);
+    true
+}
+
 fn poll_analysis(analysis: Option<ResMut<Analysis>>, endgames: Option<Res<Endgames>>) {
     if let Some(mut a) = analysis
         && a.busy()
@@ -210,9 +294,11 @@ fn poll_analysis(analysis: Option<ResMut<Analysis>>, endgames: Option<Res<Endgam
     }
 }
 
-/// The analysis without any screen: the background work (tests run it headless).
+/// The analysis without any screen: the background work and the player's intents (tests run
+/// it headless).
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, poll_analysis.in_set(AppSet::Think));
+    app.add_message::<AnalysisIntent>()
+        .add_systems(Update, (act.in_set(AppSet::Apply), poll_analysis.in_set(AppSet::Think)));
 }
 
 /// Seats for looking at a game: the board turned as it was for the person who played, and
@@ -222,6 +308,32 @@ fn review_seats(seats: Seats) -> Seats {
         Some(side) => Seats::versus_computer(side, Level::Hard),
         None => Seats::two_players(),
     }
+}
+
+/// The analysis of `game` and the review session that shows it (the board turned as it was
+/// for the person who played), for a start straight into the analysis; "Back" leads to the
+/// title.
+pub fn opened(game: AnyGame, seats: Seats) -> (Analysis, Session) {
+    let analysis = Analysis::new(game, seats);
+    let session = Session::review(prefix(&analysis.game, 0), review_seats(seats));
+    (analysis, session)
+}
+
+/// Reads a game from a file for `--analyse` and `--game-over`: the recent games as the game
+/// keeps them (`records.json`: the newest, with who played), one record, or a game in notation
+/// (`game::records::parse_pasted`; then two players). An error says what is wrong, in English
+/// (the command line's language).
+pub fn read_game_file(path: &std::path::Path) -> Result<(AnyGame, Seats), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Ok(recent) = crate::game::records::RecentGames::from_json(&text) {
+        let entry = recent.games.first().ok_or_else(|| format!("{}: no game in the file", path.display()))?;
+        let game =
+            entry.game().map_err(|e| format!("{}: {}", path.display(), e.text(crate::i18n::Lang::En)))?;
+        return Ok((game, entry.seats));
+    }
+    let game = crate::game::records::parse_pasted(&text)
+        .map_err(|e| format!("{}: {}", path.display(), e.text(crate::i18n::Lang::En)))?;
+    Ok((game, Seats::two_players()))
 }
 
 /// Opens the analysis of `game`; "Back" returns to `screen` with `session` (the session on

@@ -246,9 +246,10 @@ fn finish(
 /// browser that one frame is longer (not sliced like the move search, not measured there).
 const DRAW_NODES: u64 = 8_000;
 
-/// The computer answers a draw offered to it (a local game): it takes the draw when its
-/// evaluation says the game is drawn or it is behind ([`ludus_ai::accepts_draw`], with the
-/// endgame tables in Alquerque), and plays on when it is ahead.
+/// The computer answers a draw offered to it (a local game): it takes the draw when the
+/// endgame tables say the game is drawn, or its evaluation that it is behind, or level once the
+/// game has gone long without a capture; it plays on when it is ahead and in a level game still
+/// full of play ([`ludus_ai::accepts_draw`], with the endgame tables in Alquerque).
 fn answer_draw(
     session: Option<Res<Session>>,
     endgames: Option<Res<Endgames>>,
@@ -403,5 +404,24 @@ mod tests {
         assert_eq!(ahead.draw.open, None);
         assert_eq!(ahead.draw.declined_by, Some(Side::First));
         assert!(!ahead.may_offer_draw(Side::Second), "one offer per move");
+    }
+
+    #[test]
+    fn the_computer_declines_a_draw_in_a_level_game_full_of_play() {
+        // Both sides have moved, nothing is decided: the computer plays on.
+        let mut game = AnyGame::new(Variant::LatrunculiQuick);
+        for _ in 0..2 {
+            let mv = game.legal_moves()[0];
+            game.play(&mv).expect("legal");
+        }
+        let mut app =
+            computer_app(Session::from_game(game, Seats::versus_computer(Side::First, Level::Easy)));
+        app.update();
+        app.world_mut().write_message(GameCommand::OfferDraw);
+        app.update();
+        app.update();
+        let session = app.world().resource::<Session>();
+        assert!(!session.game.is_over(), "the computer does not take a draw in the opening");
+        assert_eq!(session.draw.declined_by, Some(Side::Second));
     }
 }

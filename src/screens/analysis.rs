@@ -1,19 +1,26 @@
-//! The analysis screen: the evaluation graph, the moves with their marks, any position with the
-//! engine's move and the move played; Left/Right step, Home/End jump.
+//! The analysis screen, a view: it reads the analysis (`players::analysis::Analysis`) and draws
+//! the evaluation graph, the position shown with the move played and how it was judged (by the
+//! book, the tables, the rules or the search), the moves with their marks; what the player does
+//! becomes an [`AnalysisIntent`] that the analysis acts on. Left/Right step, Home/End jump.
+//!
+//! The panel sits beside the board in a wide window and under it in a tall one; every text
+//! wraps, the step buttons wrap onto a second row if need be, and the moves scroll, so that it
+//! fits from a phone to a desktop at every text size ([`analysis_panel`], measured by
+//! `tests/client/analysis.rs`).
 
-use crate::app::Screen;
 use crate::board::palette::Colors;
 use crate::board::view::{BoardArea, BoardLayout, BoardView};
 use crate::game::session::Session;
 use crate::game::settings::{Settings, Theme};
-use crate::i18n::Lang;
-use crate::players::analysis::{self, Analysis};
+use crate::i18n::{Lang, id};
+use crate::players::analysis::{Analysis, AnalysisIntent};
 use crate::ui::root_ui;
 use crate::ui::widgets::{eval_text, players_line, reason_text, result_text, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use ludus_ai::review::{Mark, prefix};
-use ludus_rules::Side;
+use ludus_ai::review::{Judgement, Mark, Source, prefix};
+use ludus_ai::solve::Value;
+use ludus_rules::{Side, Variant};
 
 /// Keeps the board on the selected position, the engine's move and the move played drawn.
 pub(super) fn show_selected(
@@ -40,10 +47,11 @@ pub(super) fn show_selected(
 /// Left and Right step through the game, Home and End jump to its ends.
 pub(super) fn keys(
     keys: Res<ButtonInput<KeyCode>>,
-    analysis: Option<ResMut<Analysis>>,
+    analysis: Option<Res<Analysis>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut intents: MessageWriter<AnalysisIntent>,
 ) {
-    let Some(mut a) = analysis else { return };
+    let Some(a) = analysis else { return };
     if egui.as_ref().is_some_and(|e| e.wants_keyboard_input()) {
         return;
     }
@@ -61,7 +69,7 @@ pub(super) fn keys(
         s
     };
     if to != s {
-        a.selected = to;
+        intents.write(AnalysisIntent::Show(to));
     }
 }
 
@@ -184,197 +192,292 @@ fn mark_suffix(mark: Option<Mark>) -> (&'static str, Option<egui::Color32>) {
     }
 }
 
-/// What the analysis's panel asks for.
-#[derive(Default)]
-struct Asked {
-    /// A position to show.
-    pick: Option<usize>,
-    /// Leaving the analysis.
-    leave: bool,
-    /// The game's puzzles.
-    puzzles: bool,
+/// What the analysis screen shows: the words' language and the analysis.
+pub struct AnalysisView<'a> {
+    /// The interface's language.
+    pub lang: Lang,
+    /// The analysis.
+    pub analysis: &'a Analysis,
+    /// Bring the selected move into view in the list (it changed since the last frame).
+    pub scroll: bool,
 }
 
-/// "Puzzles from this game": looking for them, their number, or that there are none.
-fn game_puzzles_button(ui: &mut egui::Ui, lang: Lang, a: &Analysis) -> bool {
-    match a.game_puzzles() {
-        None => {
-            let text = lang.t("analysis-puzzles-looking");
-            ui.add_enabled(false, egui::Button::new(text).min_size(egui::vec2(0.0, 44.0)));
-            false
-        }
-        Some([]) => {
-            ui.label(lang.t("analysis-puzzles-none"));
-            false
-        }
-        Some(found) => {
-            let text = lang.fmt("analysis-puzzles", [("count", found.len().into())]);
-            ui.add(egui::Button::new(text).min_size(egui::vec2(0.0, 44.0))).clicked()
-        }
+/// The panel's sizes: under the board, a share of a tall window's height; beside it, of a wide
+/// one's width (points).
+const SIZES: (super::Share, super::Share) = (
+    super::Share { share: 0.5, min: 260.0, max: 560.0 },
+    super::Share { share: 0.34, min: 240.0, max: 460.0 },
+);
+
+/// A panel at least this tall and wide (points) keeps the position's words above the moves;
+/// a smaller one keeps only the buttons and the graph in place and scrolls the rest.
+const ROOMY: egui::Vec2 = egui::vec2(300.0, 480.0);
+
+/// What [`analysis_panel`] did: the player's intents, and the rest of the window, for the board
+/// (points).
+pub struct AnalysisPanel {
+    /// What the player asked for this frame.
+    pub intents: Vec<AnalysisIntent>,
+    /// Where the board goes.
+    pub board: egui::Rect,
+}
+
+/// Draws the analysis's panel under the board (tall window) or beside it (wide window) and
+/// returns the player's intents and the board's area: the window but the panel. No Bevy: tests
+/// lay it out at any size.
+pub fn analysis_panel(root: &mut egui::Ui, view: &AnalysisView) -> AnalysisPanel {
+    let viewport = root.ctx().viewport_rect();
+    let tall = super::portrait(viewport);
+    let (under, beside) = SIZES;
+    let mut intents = Vec::new();
+    let panel = |ui: &mut egui::Ui| panel_contents(ui, view, &mut intents);
+    let board = if tall {
+        let height = (viewport.height() * under.share).clamp(under.min, under.max);
+        let shown = egui::Panel::bottom("analysis").exact_size(height).show(root, panel);
+        egui::Rect::from_min_max(viewport.min, egui::pos2(viewport.max.x, shown.response.rect.top()))
+    } else {
+        let width = (viewport.width() * beside.share).clamp(beside.min, beside.max);
+        let shown = egui::Panel::right("analysis").exact_size(width).show(root, panel);
+        egui::Rect::from_min_max(viewport.min, egui::pos2(shown.response.rect.left(), viewport.max.y))
+    };
+    AnalysisPanel { intents, board }
+}
+
+/// The panel: the buttons and the graph always in place; in a roomy panel the title, the game
+/// and the position shown too, then (scrolling) the tally, the game's puzzles and the moves; in
+/// a small one all but the buttons and the graph scroll.
+fn panel_contents(ui: &mut egui::Ui, view: &AnalysisView, intents: &mut Vec<AnalysisIntent>) {
+    let (lang, a) = (view.lang, view.analysis);
+    ui.spacing_mut().item_spacing.y = 4.0;
+    let roomy = ui.available_width() >= ROOMY.x && ui.available_height() >= ROOMY.y;
+    if roomy {
+        title(ui, lang, a, intents, true);
+        about(ui, lang, a);
+    } else {
+        steps(ui, lang, a, intents, true);
     }
+    let share = if roomy { 0.2 } else { 0.16 };
+    let graph_height = (ui.available_height() * share).clamp(40.0, if roomy { 140.0 } else { 70.0 });
+    if let Some(p) = graph(ui, a, graph_height) {
+        intents.push(AnalysisIntent::Show(p));
+    }
+    if roomy {
+        position(ui, lang, a);
+        steps(ui, lang, a, intents, false);
+    }
+    ui.separator();
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        if !roomy {
+            position(ui, lang, a);
+            title(ui, lang, a, intents, false);
+            about(ui, lang, a);
+        }
+        summary(ui, lang, a, intents);
+        // In a small panel the position's words come first: stepping keeps them in view.
+        if let Some(p) = move_list(ui, a, view.scroll && roomy) {
+            intents.push(AnalysisIntent::Show(p));
+        }
+    });
 }
 
-/// The panel's upper part: the game, the progress, the graph, the position shown and the
-/// buttons.
-fn info_panel(ui: &mut egui::Ui, lang: Lang, a: &Analysis, portrait: bool, view: &mut BoardView) -> Asked {
-    let mut pick = None;
-    let mut leave = false;
-    let variant = a.game.variant();
-    let n = a.moves().len();
-    ui.horizontal(|ui| {
-        if crate::ui::widgets::back_button(ui, lang) {
-            leave = true;
+/// "Back" (when `back`) and the title.
+fn title(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>, back: bool) {
+    ui.horizontal_wrapped(|ui| {
+        if back && crate::ui::widgets::back_button(ui, lang) {
+            intents.push(AnalysisIntent::Leave);
         }
-        ui.heading(format!("{} — {}", lang.t("analysis-title"), lang.text(variant_key(variant))));
+        let title = format!("{} — {}", lang.t("analysis-title"), lang.text(variant_key(a.game.variant())));
+        ui.add(egui::Label::new(egui::RichText::new(title).heading()).wrap());
     });
-    ui.label(egui::RichText::new(players_line(lang, variant, &a.seats)).small());
+}
+
+/// Who played, the result and the progress.
+fn about(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
+    let variant = a.game.variant();
+    ui.add(egui::Label::new(egui::RichText::new(players_line(lang, variant, &a.seats)).small()).wrap());
     if let Some(outcome) = a.game.outcome() {
         let mover = a.moves().last().map(|_| !a.game.side_to_move());
-        ui.label(format!(
+        let text = format!(
             "{} · {}",
             result_text(lang, variant, &outcome),
             reason_text(lang, variant, &outcome, mover)
-        ));
+        );
+        ui.add(egui::Label::new(text).wrap());
     }
-    // Progress, then the graph.
-    let done = a.analysed();
     if a.took.is_none() {
-        let total = a.evals.len();
-        ui.add(
-            egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                .text(lang.fmt("analysis-progress", [("done", done.into()), ("total", total.into())])),
-        );
+        let (done, total) = (a.analysed(), a.evals.len());
+        let text = lang.fmt("analysis-progress", [("done", done.into()), ("total", total.into())]);
+        ui.add(egui::ProgressBar::new(done as f32 / total.max(1) as f32));
+        ui.add(egui::Label::new(egui::RichText::new(text).small()).wrap());
     }
-    let graph_height = if portrait { 90.0 } else { 140.0 };
-    if let Some(p) = graph(ui, a, graph_height) {
-        pick = Some(p);
+}
+
+/// A wrapping label, coloured if asked.
+fn line(ui: &mut egui::Ui, text: impl Into<String>, color: Option<egui::Color32>) {
+    let mut rt = egui::RichText::new(text.into());
+    if let Some(c) = color {
+        rt = rt.color(c);
     }
-    // The position shown.
+    ui.add(egui::Label::new(rt).wrap());
+}
+
+const PROVEN_COLOR: egui::Color32 = egui::Color32::from_rgb(230, 200, 110);
+const BETTER_COLOR: egui::Color32 = egui::Color32::from_rgb(90, 200, 120);
+
+/// The position shown: its evaluation, its proven value, the move played with its mark and what
+/// judged it, and the engine's move.
+fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
+    let variant = a.game.variant();
     let s = a.selected;
-    let eval = a.evals[s].map(|e| eval_text(lang, variant, e.eval));
-    ui.horizontal_wrapped(|ui| {
-        let at = if s == 0 {
-            lang.t("analysis-start").to_string()
-        } else {
-            lang.fmt("analysis-position", [("moves", s.into())])
-        };
-        ui.label(egui::RichText::new(at).strong());
-        ui.label(
-            egui::RichText::new(eval.unwrap_or_else(|| lang.t("analysis-pending").to_string()))
-                .size(20.0)
-                .strong(),
-        );
-    });
+    let at = if s == 0 {
+        lang.t("analysis-start").to_string()
+    } else {
+        lang.fmt("analysis-position", [("moves", s.into())])
+    };
+    let eval = a.evals[s]
+        .map_or_else(|| lang.t("analysis-pending").to_string(), |e| eval_text(lang, variant, e.eval));
+    ui.add(egui::Label::new(egui::RichText::new(format!("{at} {eval}")).strong().size(18.0)).wrap());
     if let Some(value) = a.evals[s].and_then(|e| e.proven) {
         let text = match value.winner() {
             Some(side) => lang.fmt("analysis-proven-win", [("side", side_name(lang, variant, side).into())]),
             None => lang.t("analysis-proven-draw").to_string(),
         };
-        ui.label(egui::RichText::new(text).color(egui::Color32::from_rgb(230, 200, 110)))
+        ui.add(egui::Label::new(egui::RichText::new(text).color(PROVEN_COLOR)).wrap())
             .on_hover_text(lang.t("analysis-proven-rules"));
     }
     let pos = a.game.position_at(s);
+    let judged = a.judgement(s);
     if let Some(mv) = a.moves().get(s) {
         let text = pos.move_to_string(mv).unwrap_or_default();
-        let (suffix, c) = mark_suffix(a.mark(s));
-        let word = match a.mark(s) {
+        let mark = judged.map(|j| j.mark);
+        let (suffix, c) = mark_suffix(mark);
+        let word = match mark {
             Some(Mark::Blunder) => format!(" — {}", lang.t("analysis-blunder")),
             Some(Mark::Mistake) => format!(" — {}", lang.t("analysis-mistake")),
             _ => String::new(),
         };
-        let mut rt = egui::RichText::new(format!(
-            "{} {text}{suffix}{word}",
-            lang.fmt("analysis-played", [("side", side_name(lang, variant, pos.side_to_move()).into())])
-        ));
-        if let Some(c) = c {
-            rt = rt.color(c);
-        }
-        ui.label(rt);
+        let side = side_name(lang, variant, pos.side_to_move());
+        line(ui, format!("{} {text}{suffix}{word}", lang.fmt("analysis-played", [("side", side.into())])), c);
+    }
+    if let Some(j) = judged {
+        line(ui, judgement_text(lang, variant, j), None);
     }
     if let Some(best) = a.evals[s].and_then(|e| e.best)
         && a.moves().get(s) != Some(&best)
     {
         let text = pos.move_to_string(&best).unwrap_or_default();
-        ui.label(
-            egui::RichText::new(format!("{} {text}", lang.t("analysis-better")))
-                .color(egui::Color32::from_rgb(90, 200, 120)),
-        );
+        // A move that kept the value or was not marked has no "better" move, only another one.
+        let marked = judged.is_some_and(|j| j.mark != Mark::Fine);
+        let (key, c) = if marked {
+            (id!("analysis-better"), BETTER_COLOR)
+        } else {
+            (id!("analysis-engine-move"), PROVEN_COLOR)
+        };
+        line(ui, format!("{} {text}", lang.text(key)), Some(c));
     }
-    // Stepping.
-    ui.horizontal(|ui| {
+}
+
+/// What judged the move and, when an exact value did, the value it kept.
+pub fn judgement_text(lang: Lang, variant: Variant, j: Judgement) -> String {
+    let source = lang.text(match j.source {
+        Source::Book => id!("analysis-judged-book"),
+        Source::Tables => id!("analysis-judged-tables"),
+        Source::Rules => id!("analysis-judged-rules"),
+        Source::Search => id!("analysis-judged-search"),
+    });
+    match j.kept {
+        Some(Value::Draw) => format!("{} · {source}", lang.t("analysis-keeps-draw")),
+        Some(v) => {
+            let side = v.winner().map(|w| side_name(lang, variant, w)).unwrap_or_default();
+            format!("{} · {source}", lang.fmt("analysis-keeps-win", [("side", side.into())]))
+        }
+        None => source.to_string(),
+    }
+}
+
+/// The step buttons and "Turn the board" (and first "Back", when `back`), wrapping onto more
+/// rows in a narrow panel.
+fn steps(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>, back: bool) {
+    let (n, s) = (a.moves().len(), a.selected);
+    ui.horizontal_wrapped(|ui| {
+        if back && crate::ui::widgets::back_button(ui, lang) {
+            intents.push(AnalysisIntent::Leave);
+        }
         for (label, to, enabled) in [
             ("|◀", 0, s > 0),
             ("◀", s.saturating_sub(1), s > 0),
             ("▶", (s + 1).min(n), s < n),
             ("▶|", n, s < n),
         ] {
-            if ui.add_enabled(enabled, egui::Button::new(label).min_size(egui::vec2(52.0, 44.0))).clicked() {
-                pick = Some(to);
+            if ui.add_enabled(enabled, egui::Button::new(label).min_size(egui::vec2(44.0, 44.0))).clicked() {
+                intents.push(AnalysisIntent::Show(to));
             }
         }
-        if ui.button(lang.t("hud-flip")).clicked() {
-            view.turned = !view.turned;
+        if ui.add(egui::Button::new(lang.t("hud-flip")).min_size(egui::vec2(0.0, 44.0))).clicked() {
+            intents.push(AnalysisIntent::Flip);
         }
     });
+}
+
+/// Each side's blunders and mistakes (once the analysis is done) and "Puzzles from this game".
+fn summary(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>) {
+    let variant = a.game.variant();
     if a.took.is_some() {
         let t = a.tally();
         for side in [Side::First, Side::Second] {
             let [b, m] = t[side.index()];
-            ui.label(lang.fmt(
+            let side = side_name(lang, variant, side);
+            let tally = lang.fmt(
                 "analysis-tally",
-                [
-                    ("side", side_name(lang, variant, side).into()),
-                    ("blunders", b.into()),
-                    ("mistakes", m.into()),
-                ],
-            ));
+                [("side", side.into()), ("blunders", b.into()), ("mistakes", m.into())],
+            );
+            line(ui, tally, None);
         }
     }
-    let puzzles = game_puzzles_button(ui, lang, a);
-    Asked { pick, leave, puzzles }
+    match a.game_puzzles() {
+        None => {
+            let text = lang.t("analysis-puzzles-looking");
+            ui.add_enabled(false, egui::Button::new(text).wrap().min_size(egui::vec2(0.0, 44.0)));
+        }
+        Some([]) => line(ui, lang.t("analysis-puzzles-none"), None),
+        Some(found) => {
+            let text = lang.fmt("analysis-puzzles", [("count", found.len().into())]);
+            if ui.add(egui::Button::new(text).wrap().min_size(egui::vec2(0.0, 44.0))).clicked() {
+                intents.push(AnalysisIntent::Puzzles);
+            }
+        }
+    }
 }
 
-/// The moves with their marks, in a scrolling grid; `scroll`: bring the selected one into view.
+/// The moves with their marks, flowing in rows, each side's move a button of its own (the first
+/// with the move's number); `scroll`: bring the selected one into view.
 fn move_list(ui: &mut egui::Ui, a: &Analysis, scroll: bool) -> Option<usize> {
     let mut pick = None;
-    let n = a.moves().len();
     let s = a.selected;
-    let first_is_second = a.game.start().side_to_move() == Side::Second;
+    let first = a.game.start().side_to_move();
     let notation = a.game.move_strings();
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        egui::Grid::new("analysis-moves").num_columns(3).spacing([6.0, 2.0]).show(ui, |ui| {
-            let mut k = 0;
-            let mut number = 1;
-            let mut cell = |ui: &mut egui::Ui, k: usize| {
-                let (suffix, c) = mark_suffix(a.mark(k));
-                let mut rt = egui::RichText::new(format!("{}{suffix}", notation[k])).monospace();
-                if let Some(c) = c {
-                    rt = rt.color(c);
-                }
-                let r = ui.add(egui::Button::selectable(s == k, rt).min_size(egui::vec2(96.0, 28.0)));
-                if r.clicked() {
-                    pick = Some(k);
-                }
-                if s == k && scroll {
-                    r.scroll_to_me(Some(egui::Align::Center));
-                }
+    ui.horizontal_wrapped(|ui| {
+        for (k, text) in notation.iter().enumerate() {
+            // The number of the move, counted in pairs from the first side's.
+            let pair = (k + usize::from(first == Side::Second)) / 2 + 1;
+            let numbered = match (k, first) {
+                (0, Side::Second) => format!("{pair}. … {text}"),
+                _ if (k + usize::from(first == Side::Second)) % 2 == 0 => format!("{pair}. {text}"),
+                _ => text.clone(),
             };
-            while k < n {
-                ui.label(egui::RichText::new(format!("{number:>3}.")).monospace());
-                if k == 0 && first_is_second {
-                    ui.label("…");
-                } else {
-                    cell(ui, k);
-                    k += 1;
-                }
-                if k < n {
-                    cell(ui, k);
-                    k += 1;
-                }
-                number += 1;
-                ui.end_row();
+            let (suffix, c) = mark_suffix(a.mark(k));
+            let mut rt = egui::RichText::new(format!("{numbered}{suffix}")).monospace();
+            if let Some(c) = c {
+                rt = rt.color(c);
             }
-        });
+            let r = ui.add(egui::Button::selectable(s == k, rt).min_size(egui::vec2(0.0, 36.0)));
+            if r.clicked() {
+                pick = Some(k);
+            }
+            if s == k && scroll {
+                r.scroll_to_me(Some(egui::Align::Center));
+            }
+        }
     });
     pick
 }
@@ -382,72 +485,28 @@ fn move_list(ui: &mut egui::Ui, a: &Analysis, scroll: bool) -> Option<usize> {
 pub(super) fn analysis_screen(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
-    analysis: Option<ResMut<Analysis>>,
+    analysis: Option<Res<Analysis>>,
     mut layout: ResMut<BoardLayout>,
-    mut view: ResMut<BoardView>,
     mut area: ResMut<BoardArea>,
-    mut next: ResMut<NextState<Screen>>,
-    mut commands: Commands,
+    mut intents: MessageWriter<AnalysisIntent>,
     mut scrolled: Local<Option<usize>>,
 ) -> Result {
-    let Some(mut analysis) = analysis else {
+    let Some(analysis) = analysis else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    let lang = settings.lang;
-    let viewport = ctx.viewport_rect();
-    let portrait = super::portrait(viewport);
-    let mut root = root_ui(ctx);
-    let mut asked = Asked::default();
-    let a = &*analysis;
-    let scroll = *scrolled != Some(a.selected);
-    *scrolled = Some(a.selected);
-    let panel = |ui: &mut egui::Ui| {
-        if portrait {
-            // Two columns: the graph and the position on the left, the moves on the right.
-            let (w, h) = (ui.available_width(), ui.available_height());
-            ui.horizontal_top(|ui| {
-                let top_down = egui::Layout::top_down(egui::Align::Min);
-                ui.allocate_ui_with_layout(egui::vec2(w * 0.6, h), top_down, |ui| {
-                    asked = info_panel(ui, lang, a, portrait, &mut view);
-                });
-                ui.separator();
-                ui.allocate_ui_with_layout(egui::vec2(ui.available_width(), h), top_down, |ui| {
-                    asked.pick = asked.pick.or(move_list(ui, a, scroll));
-                });
-            });
-        } else {
-            asked = info_panel(ui, lang, a, portrait, &mut view);
-            ui.separator();
-            asked.pick = asked.pick.or(move_list(ui, a, scroll));
-        }
-    };
-    let sizes = (
-        super::Share { share: 0.42, min: 260.0, max: 480.0 },
-        super::Share { share: 0.32, min: 300.0, max: 440.0 },
-    );
-    super::panel_beside_board(
-        &mut root,
-        "analysis",
-        sizes,
-        (&mut area, &mut layout),
-        settings.coordinates,
-        panel,
-    );
+    let scroll = *scrolled != Some(analysis.selected);
+    *scrolled = Some(analysis.selected);
+    let view = AnalysisView { lang: settings.lang, analysis: &analysis, scroll };
+    let panel = analysis_panel(&mut root_ui(ctx), &view);
+    super::give_board(&mut area, &mut layout, crate::ui::logical_rect(ctx, panel.board));
+    if settings.coordinates {
+        crate::ui::widgets::draw_coordinates(ctx, &layout);
+    }
     if analysis.game_puzzles().is_none() {
         // The work runs in the background: the progress shows five times a second.
         ctx.request_repaint_after(std::time::Duration::from_millis(200));
     }
-    if let Some(p) = asked.pick
-        && p != analysis.selected
-    {
-        analysis.selected = p;
-    }
-    if asked.puzzles && super::puzzles::open_game_puzzles(&mut commands, &mut next, &mut analysis) {
-        view.hint = None;
-        view.played = None;
-    } else if asked.leave {
-        analysis::close(&mut commands, &mut next, &mut analysis);
-    }
+    intents.write_batch(panel.intents);
     Ok(())
 }

@@ -56,6 +56,17 @@ impl Mood {
     }
 }
 
+/// The card's title for the person looking at it: "You win" or "You lose" to the person who
+/// played one side (against the computer, online), the winner's side named when nobody here plays
+/// one side (two players on one device, a spectator), or "Draw".
+pub fn card_title(lang: Lang, variant: Variant, outcome: &Outcome, mine: Option<Side>) -> String {
+    match Mood::of(outcome, mine) {
+        Mood::Win => lang.t("over-you-win").to_string(),
+        Mood::Loss => lang.t("over-you-lose").to_string(),
+        Mood::Draw | Mood::Winner(_) => result_text(lang, variant, outcome),
+    }
+}
+
 /// How far the moment has gone (0 to 1) `elapsed` seconds after it began, at `speed`; `None`
 /// when it is over (or the animations are off): then the card shows.
 pub fn moment_progress(elapsed: f64, speed: AnimSpeed) -> Option<f32> {
@@ -250,7 +261,8 @@ pub(super) fn game_over_card(
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
             .show(ctx, |ui| {
                 ui.vertical_centered(|ui| {
-                    ui.label(egui::RichText::new(result_text(lang, variant, &outcome)).size(30.0).strong());
+                    let title = card_title(lang, variant, &outcome, session.seats.human_side());
+                    ui.label(egui::RichText::new(title).size(30.0).strong());
                     ui.label(egui::RichText::new(reason_text(lang, variant, &outcome, mover)).size(18.0));
                     ui.add_space(10.0);
                     if let Some(online) = online {

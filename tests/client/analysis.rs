@@ -138,3 +138,134 @@ fn corrupt_records_are_set_aside_and_reported() {
     assert!(records::append(records::RecordEntry::of(&session), ludus::i18n::Lang::En).is_none());
     assert_eq!(records::load(ludus::i18n::Lang::En).0.games.len(), 1);
 }
+
+/// Alquerque's first move b2-c3 keeps the draw the book proves, as c2-c3 would: the analysis
+/// does not mark it, says the book judged it, and calls c2-c3 only "the engine's move".
+#[test]
+fn the_analysis_judges_b2_c3_by_the_book_as_keeping_the_draw() {
+    use ludus_ai::review::Source;
+    use ludus_ai::solve::Value;
+    let _guard = data_dir_lock();
+    fresh_data_dir("analysis-b2c3");
+    let mut app = headless();
+    app.init_resource::<ludus::players::endgames::Endgames>();
+    let mut game = AnyGame::new(Variant::Alquerque);
+    game.play_str("b2-c3").unwrap();
+    let seats = Seats::versus_computer(Side::First, Level::Easy);
+    let (analysis, session) = ludus::players::analysis::opened(game, seats);
+    app.insert_resource(session);
+    app.insert_resource(analysis);
+    let started = Instant::now();
+    while !app.world().resource::<Analysis>().is_done() {
+        assert!(started.elapsed() < Duration::from_secs(600), "the analysis stalled");
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let a = app.world().resource::<Analysis>();
+    let j = a.judgement(0).expect("judged");
+    assert_eq!(j.mark, Mark::Fine, "b2-c3 keeps the draw: {j:?}");
+    assert_eq!((j.source, j.kept), (Source::Book, Some(Value::Draw)));
+    let words = ludus::screens::analysis::judgement_text(ludus::i18n::Lang::En, Variant::Alquerque, j);
+    assert!(words.contains("Keeps the draw") && words.contains("book"), "{words}");
+}
+
+/// A finished Alquerque game of some length, analysed in part (evaluations made up: the layout
+/// does not depend on them), for the layout tests.
+fn laid_out_analysis() -> Analysis {
+    use ludus_ai::review::PlyEval;
+    let mut game = AnyGame::new(Variant::Alquerque);
+    for _ in 0..24 {
+        let Some(mv) = game.legal_moves().last().copied() else { break };
+        game.play(&mv).unwrap();
+        if game.is_over() {
+            break;
+        }
+    }
+    let n = game.ply();
+    let mut a = Analysis::new(game.clone(), Seats::versus_computer(Side::Second, Level::Medium));
+    for (i, e) in a.evals.iter_mut().enumerate().take(n * 2 / 3) {
+        let best = game.position_at(i).legal_moves().first().copied();
+        let eval = Eval::Cp(((i as i32 * 37) % 300) - 150);
+        *e = Some(PlyEval { eval, best, depth: 8, proven: None, exact: None, keeps: None });
+    }
+    a.selected = n / 2;
+    a
+}
+
+/// The text boxes of one frame: each text's whole box, the box it is clipped to, and its words.
+fn text_boxes(shapes: &[egui::epaint::ClippedShape]) -> Vec<(egui::Rect, egui::Rect, String)> {
+    fn walk(shape: &egui::Shape, clip: egui::Rect, out: &mut Vec<(egui::Rect, egui::Rect, String)>) {
+        match shape {
+            egui::Shape::Text(t) if !t.galley.text().trim().is_empty() => {
+                out.push((t.galley.rect.translate(t.pos.to_vec2()), clip, t.galley.text().to_string()));
+            }
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, clip, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    shapes.iter().for_each(|c| walk(&c.shape, c.clip_rect, &mut out));
+    out
+}
+
+use bevy_egui::egui;
+
+/// The analysis screen fits phone, tablet and desktop windows, in both languages, at 100 % and
+/// 200 % text: no text runs out of the window or its panel, none lies over the board, the step
+/// buttons and "Back" show whole, and the board keeps a fair share of the window.
+#[test]
+fn the_analysis_screen_fits_from_phone_to_desktop() {
+    use ludus::screens::analysis::{AnalysisView, analysis_panel};
+    let analysis = laid_out_analysis();
+    let mut failures = Vec::new();
+    for lang in [ludus::i18n::Lang::En, ludus::i18n::Lang::Vi] {
+        for (w, h) in [(390.0, 844.0), (768.0, 1024.0), (1280.0, 800.0)] {
+            for zoom in [1.0, 2.0] {
+                let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w / zoom, h / zoom));
+                let ctx = egui::Context::default();
+                let input = || egui::RawInput { screen_rect: Some(window), ..Default::default() };
+                ctx.run_ui(input(), |ui| ludus::ui::style_context(ui.ctx())).drop_without_applying_deltas();
+                let (mut shapes, mut board) = (Vec::new(), egui::Rect::NOTHING);
+                for _ in 0..3 {
+                    let view = AnalysisView { lang, analysis: &analysis, scroll: true };
+                    let mut out = ctx.run_ui(input(), |ui| {
+                        board = analysis_panel(&mut ludus::ui::root_ui(ui.ctx()), &view).board;
+                    });
+                    out.textures_delta.clear();
+                    shapes = out.shapes;
+                }
+                let at = format!("{w}x{h} at {}% {lang:?}", zoom * 100.0);
+                if board.width() < window.width() * 0.45 || board.height() < window.height() * 0.3 {
+                    failures.push(format!("{at}: the board's area {board:?} is too small"));
+                }
+                let whole = [lang.t("menu-back"), "|◀", "▶|", lang.t("hud-flip")];
+                let mut seen = 0;
+                for (rect, clip, text) in text_boxes(&shapes) {
+                    let shown = rect.intersect(clip);
+                    if rect.left() < clip.left() - 0.5 || rect.right() > clip.right() + 0.5 {
+                        failures.push(format!("{at}: {text:?} is cut at the side ({rect:?} in {clip:?})"));
+                    }
+                    if shown.width() < 1.0 || shown.height() < 1.0 {
+                        continue;
+                    }
+                    if !window.expand(0.5).contains_rect(shown) {
+                        failures.push(format!("{at}: {text:?} runs out of the window ({shown:?})"));
+                    }
+                    if shown.intersects(board.shrink(0.5)) {
+                        failures.push(format!("{at}: {text:?} lies over the board ({shown:?} on {board:?})"));
+                    }
+                    if whole.iter().any(|t| text.trim() == t.trim()) {
+                        seen += 1;
+                        if !clip.expand(0.5).contains_rect(rect) {
+                            failures.push(format!("{at}: {text:?} is not whole ({rect:?} in {clip:?})"));
+                        }
+                    }
+                }
+                if seen < whole.len() {
+                    failures.push(format!("{at}: only {seen} of Back, the step buttons and Turn drawn"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -83,3 +83,37 @@ fn online_the_server_decides_and_its_news_reach_the_session() {
     s.follow_server(&ServerUpdate::DrawLapsed);
     assert_eq!(s.draw.open, None);
 }
+
+/// The computer answers an offer by its evaluation: in a level game still full of play (both
+/// sides have moved, nothing decided) it plays on; five soldiers down it takes the draw.
+#[test]
+fn the_computer_declines_a_draw_its_evaluation_does_not_want() {
+    use ludus::game::session::Level;
+    let offer = |game: ludus_rules::AnyGame, name: &str| {
+        let _guard = crate::data_dir_lock();
+        crate::fresh_data_dir(name);
+        let mut app = crate::headless();
+        crate::puzzles::with_driver(&mut app, ludus::app::Screen::Playing);
+        app.insert_resource(Session::from_game(game, Seats::versus_computer(Side::First, Level::Easy)));
+        app.update();
+        send(&mut app, GameCommand::OfferDraw);
+        app.update();
+        app.world().resource::<Session>().clone()
+    };
+    let mut opening = ludus_rules::AnyGame::new(Variant::LatrunculiQuick);
+    for _ in 0..2 {
+        let mv = opening.legal_moves()[0];
+        opening.play(&mv).unwrap();
+    }
+    let s = offer(opening, "draw-opening");
+    assert!(!s.game.is_over(), "a level opening is played on");
+    assert_eq!(s.draw.declined_by, Some(Side::Second));
+    let pos =
+        ludus_rules::AnyPosition::parse(Variant::LatrunculiQuick, "B1bbb3/8/8/8/8/8/4R3/rrrrrrrr r").unwrap();
+    let s = offer(ludus_rules::AnyGame::from_position(pos), "draw-behind");
+    assert_eq!(
+        s.game.outcome(),
+        Some(Outcome::draw(Reason::Agreement)),
+        "five soldiers down, it takes the draw"
+    );
+}

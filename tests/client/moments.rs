@@ -31,3 +31,25 @@ fn the_moment_follows_the_animation_speed() {
     assert_eq!(moment_progress(0.9, AnimSpeed::Fast), None, "Fast halves it");
     assert!(moment_progress(1.8, AnimSpeed::Slow).is_some(), "Slow lengthens it");
 }
+
+/// The card speaks to the person who played: "You win" / "You lose" against the computer, the
+/// winner's side named between two players on one device, in both languages.
+#[test]
+fn the_card_says_you_win_or_you_lose_and_names_the_winner_between_two_players() {
+    use ludus::i18n::Lang;
+    use ludus::screens::game_over::card_title;
+    use ludus_rules::Variant;
+    let first_wins = outcome(Some(Side::First));
+    let v = Variant::Alquerque;
+    assert_eq!(card_title(Lang::En, v, &first_wins, Some(Side::First)), "You win");
+    assert_eq!(card_title(Lang::En, v, &first_wins, Some(Side::Second)), "You lose");
+    assert_eq!(card_title(Lang::En, v, &first_wins, None), "White wins");
+    assert_eq!(card_title(Lang::En, v, &outcome(None), Some(Side::First)), "Draw");
+    assert_eq!(card_title(Lang::En, Variant::Latrunculi, &outcome(Some(Side::Second)), None), "Black wins");
+    for lang in [Lang::En, Lang::Vi] {
+        let win = card_title(lang, v, &first_wins, Some(Side::First));
+        let loss = card_title(lang, v, &first_wins, Some(Side::Second));
+        let named = card_title(lang, v, &first_wins, None);
+        assert!(win != loss && win != named && loss != named, "{lang:?}: {win} / {loss} / {named}");
+    }
+}

@@ -350,3 +350,129 @@ fn each_lesson_leads_to_puzzles_that_practise_it() {
     }
     assert!(back > 300, "{back} puzzles lead to a lesson");
 }
+
+/// A new player's first misses cost what a puzzle player expects: at most
+/// `puzzles::MAX_CHANGE` for any puzzle, far less for one near their rating, and the deviation
+/// stays within its bounds however many tries.
+#[test]
+fn a_new_players_first_misses_cost_a_bounded_amount() {
+    let (least, most) = puzzles::DEVIATION_BOUNDS;
+    for p in all() {
+        let mut profile = PuzzleProfile::default();
+        let cost = profile.miss_cost(p);
+        assert!(cost <= 0 && (cost as f64) >= -puzzles::MAX_CHANGE, "{}: {cost}", p.id);
+        let before = profile.rating;
+        profile.record(p, false);
+        assert!(before - profile.rating <= puzzles::MAX_CHANGE + 1e-9, "{}", p.id);
+        assert_eq!(
+            profile.shown_rating() - before.round() as i64,
+            cost,
+            "{}: the cost said is the cost",
+            p.id
+        );
+    }
+    let near = all().iter().min_by_key(|p| (i64::from(p.rating) - 1500).abs()).unwrap();
+    let cost = PuzzleProfile::default().miss_cost(near);
+    assert!(cost > -100, "a miss near the new player's rating costs {cost}");
+    let mut profile = PuzzleProfile::default();
+    for (i, p) in all().iter().enumerate().take(60) {
+        profile.record(p, i % 3 == 0);
+        assert!((least..=most).contains(&profile.deviation), "{}", profile.deviation);
+    }
+}
+
+/// The hint says what it costs, and costs that: a miss, counted once; after a wrong move it is
+/// free.
+#[test]
+fn the_hint_says_its_cost_and_costs_that() {
+    use ludus::game::puzzles::PuzzleIntent;
+    use ludus::screens::puzzles::hint_label;
+    let _lock = data_dir_lock();
+    fresh_data_dir("puzzles-hint");
+    let p = all().iter().find(|p| p.steps() == 1).expect("a puzzle").clone();
+    let mut app = drive_app(&p);
+    let profile = app.world().resource::<PuzzleProfile>().clone();
+    let cost = profile.miss_cost(&p);
+    assert!(cost < 0, "{cost}");
+    let label = hint_label(Lang::En, app.world().resource::<puzzles::PuzzleRun>(), &profile);
+    assert!(label.contains(&cost.to_string()), "{label} says {cost}");
+    assert!(
+        hint_label(Lang::Vi, app.world().resource::<puzzles::PuzzleRun>(), &profile)
+            .contains(&cost.to_string())
+    );
+    app.world_mut().write_message(PuzzleIntent::Hint);
+    app.update();
+    let after = app.world().resource::<PuzzleProfile>();
+    assert_eq!(after.shown_rating() - profile.shown_rating(), cost, "the hint cost what it said");
+    assert_eq!(after.history.len(), 1);
+    let run = app.world().resource::<puzzles::PuzzleRun>();
+    assert!(run.hint && run.counted);
+    assert!(hint_label(Lang::En, run, after).contains("free"), "{}", hint_label(Lang::En, run, after));
+    let expected = p.position().unwrap().parse_move(&p.line[0]).unwrap();
+    let selected = app.world().resource::<ludus::game::selection::Selected>();
+    assert_eq!(selected.0.as_ref().map(|s| s.from), Some(expected.from()), "the piece to move is picked");
+}
+
+/// "See the solution" plays the line from the puzzle's start, one move a frame once the board is
+/// still, the board turned as for the player (the person's side stays the one at the bottom),
+/// and lists its moves.
+#[test]
+fn the_solution_is_shown_from_the_players_side_step_by_step_with_its_moves() {
+    use bevy_egui::egui;
+    use ludus::game::puzzles::PuzzleIntent;
+    use ludus::game::session::Session;
+    use ludus::screens::puzzles::{PuzzleView, puzzle_panel_contents};
+    let _lock = data_dir_lock();
+    fresh_data_dir("puzzles-solution");
+    // A puzzle for the second side, two player moves or more.
+    let p = all()
+        .iter()
+        .find(|p| {
+            p.steps() >= 2 && p.position().is_ok_and(|pos| pos.side_to_move() == ludus_rules::Side::Second)
+        })
+        .expect("a puzzle for Black")
+        .clone();
+    let person = ludus_rules::Side::Second;
+    let mut app = drive_app(&p);
+    play(&mut app, &p.line[0]);
+    app.world_mut().write_message(PuzzleIntent::ShowSolution);
+    app.update();
+    let mut seen = vec![app.world().resource::<Session>().game.ply()];
+    for _ in 0..p.line.len() + 2 {
+        app.update();
+        seen.push(app.world().resource::<Session>().game.ply());
+    }
+    let session = app.world().resource::<Session>().clone();
+    assert_eq!(session.game.move_strings(), p.line, "{}: the whole line is played", p.id);
+    assert!(seen.windows(2).all(|w| w[1] <= w[0] + 1), "one move at a time: {seen:?}");
+    assert!(seen.contains(&1), "step by step: {seen:?}");
+    assert_eq!(session.seats.human_side(), Some(person), "the board stays turned for the player");
+    assert!(!session.human_to_move() && session.computer_to_move().is_none(), "nobody plays on");
+    let run = app.world().resource::<puzzles::PuzzleRun>().clone();
+    assert!(run.showing);
+    let profile = app.world().resource::<PuzzleProfile>().clone();
+    // The panel lists the solution's moves.
+    let ctx = egui::Context::default();
+    ctx.run_ui(egui::RawInput::default(), |ui| ludus::ui::style_context(ui.ctx()))
+        .drop_without_applying_deltas();
+    let mut texts = Vec::new();
+    for _ in 0..2 {
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let view = PuzzleView { lang: Lang::En, run: &run, session: &session, profile: &profile };
+            puzzle_panel_contents(ui, &view);
+        });
+        out.textures_delta.clear();
+        texts = out
+            .shapes
+            .iter()
+            .filter_map(|c| match &c.shape {
+                egui::Shape::Text(t) => Some(t.galley.text().to_string()),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+    }
+    for (i, mv) in p.line.iter().enumerate() {
+        let want = format!("{}. {mv}", i + 1);
+        assert!(texts.contains(&want), "{want} listed in {texts:?}");
+    }
+}

@@ -286,13 +286,16 @@ pub fn best_move(game: &AnyGame, level: Level, limits: Limits, seed: u64) -> Opt
     AnySearch::new(game, level, limits, seed).run_to_end()
 }
 
-/// How far ahead (centi-soldiers) a side may be and still take a draw: the search's own noise.
+/// The search's own noise (centi-soldiers): within it either way a game counts as level for a
+/// draw offer ([`accepts_draw`]).
 pub const DRAW_MARGIN: i32 = 25;
 
-/// Whether `side` takes a draw offered in `game`: a search of `nodes` nodes with Hard's
-/// evaluation (and the endgame tables `tb`, when given and they cover the position) says the
-/// game is drawn or that `side` is behind or at most [`DRAW_MARGIN`] ahead. Never in a game
-/// that is over.
+/// Whether `side` takes a draw offered in `game`. The endgame tables `tb`, when given and they
+/// cover the position, decide: a draw or a loss for `side` is taken, a win is played on. Else a
+/// search of `nodes` nodes with Hard's evaluation: `side` takes the draw when it is behind by
+/// more than [`DRAW_MARGIN`], and in a level game (within the margin) only once the game has
+/// gone half the no-capture limit without a capture; it plays on when ahead, and in a level
+/// game still full of play (the opening, say). Never in a game that is over.
 pub fn accepts_draw(game: &AnyGame, side: Side, nodes: u64, tb: Option<Arc<Tablebase>>, seed: u64) -> bool {
     if game.is_over() {
         return false;
@@ -318,7 +321,12 @@ pub fn accepts_draw(game: &AnyGame, side: Side, nodes: u64, tb: Option<Arc<Table
         Score::LossIn(_) => -i32::MAX,
     };
     let value = if mine { for_mover } else { -for_mover };
-    value <= DRAW_MARGIN
+    let limit = match game {
+        AnyGame::Latrunculi(_) => latrunculi::NO_CAPTURE_LIMIT,
+        AnyGame::Alquerque(_) => alquerque::NO_CAPTURE_LIMIT,
+    };
+    let quiet = game.position().clock() >= limit / 2;
+    value < -DRAW_MARGIN || (value <= DRAW_MARGIN && quiet)
 }
 
 /// A game of `variant` after `plies` random moves (from `seed`) that leave a balanced

@@ -7,7 +7,13 @@
 //! side's point of view; wins found by the search count as [`CLAMP`], like any evaluation beyond
 //! it, so that they compare.
 //!
-//! Marks (see [`classify`]): a move is a **blunder** when it lowers the mover's evaluation by
+//! Exact values come first (see [`judge`]): where the rules (the game is over), the endgame
+//! tables or the book of proven values know a position's value ([`Exact`]), a move that keeps
+//! it (a win stays a win, a draw a draw) is never marked, and one that throws it away (a win
+//! into a draw or a loss, a draw into a loss) is a blunder; the judgement names its [`Source`].
+//! Only where no exact value decides does the search's evaluation mark the move.
+//!
+//! Marks by the search (see [`classify`]): a move is a **blunder** when it lowers the mover's evaluation by
 //! [`BLUNDER_DROP`] or more (one and a half soldiers; a win thrown away for less than
 //! [`DECIDED`] ahead, or a fair game turned into a forced loss, always does), a **mistake**
 //! from [`MISTAKE_DROP`]. Never for a move the engine itself chose, for the only legal move, for
@@ -119,6 +125,77 @@ pub fn classify(before: Eval, after: Eval, mover: Side, played_best: bool, force
     }
 }
 
+/// What knows a position's value, or judged a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The rules: the game is over.
+    Rules,
+    /// The book of proven values (the solver's results).
+    Book,
+    /// The endgame tables.
+    Tables,
+    /// The engine's search (an evaluation, not a proof).
+    Search,
+}
+
+/// A position's exact value and what knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exact {
+    /// The value with best play.
+    pub value: Value,
+    /// The rules, the tables or the book.
+    pub source: Source,
+}
+
+/// How a move was judged: its mark, what judged it and, when an exact value decided, the value
+/// the move kept (`None` when it threw it away or the search judged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// The mark.
+    pub mark: Mark,
+    /// What judged: an exact value's source, or the search.
+    pub source: Source,
+    /// The exact value kept by the move.
+    pub kept: Option<Value>,
+}
+
+/// How good a value is for `side`: 2 a win, 1 a draw, 0 a loss.
+fn rank(value: Value, side: Side) -> u8 {
+    match value.winner() {
+        Some(w) if w == side => 2,
+        None => 1,
+        Some(_) => 0,
+    }
+}
+
+/// Judges a move by `mover` from the position evaluated `before` to the one evaluated `after`:
+/// by exact values where they are known (a value kept is never marked, a value thrown away is a
+/// blunder; in a lost position nothing is marked), else by the search ([`classify`]).
+pub fn judge(before: &PlyEval, after: &PlyEval, mover: Side, played_best: bool, forced: bool) -> Judgement {
+    let by_search = || Judgement {
+        mark: classify(before.eval, after.eval, mover, played_best, forced),
+        source: Source::Search,
+        kept: None,
+    };
+    let Some(was) = before.exact else { return by_search() };
+    let keeps = |source| Judgement { mark: Mark::Fine, source, kept: Some(was.value) };
+    if rank(was.value, mover) == 0 {
+        return keeps(was.source);
+    }
+    if before.keeps == Some(true) {
+        return keeps(was.source);
+    }
+    match after.exact {
+        Some(now) if rank(now.value, mover) >= rank(was.value, mover) => keeps(now.source),
+        Some(now) => Judgement {
+            mark: if forced { Mark::Fine } else { Mark::Blunder },
+            source: if now.source == Source::Rules { was.source } else { now.source },
+            kept: None,
+        },
+        None => by_search(),
+    }
+}
+
 /// The endgame tables' exact verdict on the game's current position, with their best move,
 /// used instead of a search: Alquerque positions the tables cover, when the no-capture counter
 /// cannot change the result ("White wins in 9").
@@ -148,6 +225,12 @@ pub struct PlyEval {
     /// The position's proven value, when the book of proven values has it (Alquerque; the
     /// no-capture counter ignored).
     pub proven: Option<Value>,
+    /// The position's exact value, when the rules, the tables or the book know it.
+    pub exact: Option<Exact>,
+    /// Whether the book lists the move played here among those known to keep
+    /// [`PlyEval::exact`] (`Some(false)`: not listed, which proves nothing; `None`: the book
+    /// has no word on it).
+    pub keeps: Option<bool>,
 }
 
 /// The game up to `ply` moves (its ending kept only for the whole game).
@@ -170,6 +253,8 @@ pub struct Analyser {
     nodes: u64,
     tb: Option<Arc<Tablebase>>,
     book: Option<Arc<Book>>,
+    /// The exact value of the position being evaluated, found before its search.
+    exact: Option<(Exact, Option<bool>)>,
 }
 
 impl Analyser {
@@ -202,6 +287,7 @@ impl Analyser {
             nodes,
             tb: None,
             book: None,
+            exact: None,
         }
     }
 
@@ -222,9 +308,14 @@ impl Analyser {
                 Some(outcome) => Some((Eval::Over(outcome.winner), None)),
                 None => tablebase_verdict(&self.current, self.tb.as_deref()),
             };
+            self.exact = self.exact_here(known.map(|(eval, _)| eval));
             if let Some((eval, best)) = known {
+                let (exact, keeps) = self.exact.take().unzip();
                 self.advance();
-                return Some((ply, PlyEval { eval, best, depth: 0, proven: None }));
+                return Some((
+                    ply,
+                    PlyEval { eval, best, depth: 0, proven: None, exact, keeps: keeps.flatten() },
+                ));
             }
             // Hard without variety: the review's move is the best by its search, in the opening
             // too.
@@ -250,8 +341,35 @@ impl Analyser {
         let best = search.best_move();
         self.table = search.into_table();
         let eval = Eval::from_score(info.score, self.current.side_to_move());
+        let (exact, keeps) = self.exact.take().unzip();
         self.advance();
-        Some((ply, PlyEval { eval, best, depth: info.depth, proven: info.proven }))
+        Some((
+            ply,
+            PlyEval { eval, best, depth: info.depth, proven: info.proven, exact, keeps: keeps.flatten() },
+        ))
+    }
+
+    /// The current position's exact value, if known (`known`: the rules' or the tables'
+    /// evaluation, exact), and whether the book says the move played from it keeps it.
+    fn exact_here(&self, known: Option<Eval>) -> Option<(Exact, Option<bool>)> {
+        if let Some(eval) = known {
+            let (value, source) = match eval {
+                Eval::Over(winner) => (Value::from_winner(winner), Source::Rules),
+                Eval::Win { side, .. } => (Value::from_winner(Some(side)), Source::Tables),
+                Eval::Cp(_) => (Value::Draw, Source::Tables),
+            };
+            return Some((Exact { value, source }, None));
+        }
+        let (ludus_rules::AnyPosition::Alquerque(pos), Some(book)) = (self.current.position(), &self.book)
+        else {
+            return None;
+        };
+        let entry = book.get(&pos)?;
+        let keeps = match (self.moves.get(self.next), book.keeping_moves(&pos)) {
+            (Some(AnyMove::Alquerque(mv)), Some((_, keeping))) => Some(keeping.contains(mv)),
+            _ => None,
+        };
+        Some((Exact { value: entry.value, source: Source::Book }, keeps))
     }
 
     fn advance(&mut self) {
@@ -334,6 +452,66 @@ mod tests {
         // The engine's own move and the only legal move are never marked.
         assert_eq!(classify(Cp(0), Cp(-500), W, true, false), Mark::Fine);
         assert_eq!(classify(Cp(0), Cp(-500), W, false, true), Mark::Fine);
+    }
+
+    fn ply(eval: Eval, exact: Option<(Value, Source)>, keeps: Option<bool>) -> PlyEval {
+        let exact = exact.map(|(value, source)| Exact { value, source });
+        PlyEval { eval, best: None, depth: 0, proven: None, exact, keeps }
+    }
+
+    #[test]
+    fn exact_values_judge_before_the_search() {
+        use Eval::*;
+        let draw = Some((Value::Draw, Source::Book));
+        // The search sees a blunder, the book a draw kept: not marked, the book judged.
+        let j = judge(&ply(Cp(0), draw, None), &ply(Cp(-400), draw, None), W, false, false);
+        assert_eq!(j, Judgement { mark: Mark::Fine, source: Source::Book, kept: Some(Value::Draw) });
+        // The book lists the move among those that keep the draw, the position after unknown.
+        let j = judge(&ply(Cp(0), draw, Some(true)), &ply(Cp(-400), None, None), W, false, false);
+        assert_eq!((j.mark, j.source), (Mark::Fine, Source::Book));
+        // Not listed proves nothing: the search judges.
+        let j = judge(&ply(Cp(0), draw, Some(false)), &ply(Cp(-400), None, None), W, false, false);
+        assert_eq!((j.mark, j.source), (Mark::Blunder, Source::Search));
+        // A draw thrown into a loss, a win into a draw: blunders, whatever the search says.
+        let lost = Some((Value::BlackWins, Source::Tables));
+        let j = judge(&ply(Cp(0), draw, None), &ply(Cp(10), lost, None), W, false, false);
+        assert_eq!(j, Judgement { mark: Mark::Blunder, source: Source::Tables, kept: None });
+        let won = Some((Value::WhiteWins, Source::Tables));
+        let tables_draw = Some((Value::Draw, Source::Tables));
+        let j = judge(&ply(Cp(900), won, None), &ply(Cp(900), tables_draw, None), W, false, false);
+        assert_eq!(j.mark, Mark::Blunder);
+        // A win kept, even slowly, and any move in a lost position: fine.
+        let j = judge(&ply(Cp(900), won, None), &ply(Cp(100), won, None), W, false, false);
+        assert_eq!(j, Judgement { mark: Mark::Fine, source: Source::Tables, kept: Some(Value::WhiteWins) });
+        let j = judge(&ply(Cp(-900), lost, None), &ply(Cp(-100), None, None), W, false, false);
+        assert_eq!(j.mark, Mark::Fine);
+        // For the second side, a White win is its loss: a draw kept by Black is fine.
+        let j = judge(&ply(Cp(0), draw, None), &ply(Cp(300), draw, None), B, false, false);
+        assert_eq!(j.mark, Mark::Fine);
+        // Nothing exact: the search's marks as before.
+        let j = judge(&ply(Cp(0), None, None), &ply(Cp(-160), draw, None), W, false, false);
+        assert_eq!((j.mark, j.source), (Mark::Blunder, Source::Search));
+    }
+
+    #[test]
+    fn the_shipped_book_keeps_the_first_moves_draw() {
+        let bytes = include_bytes!("../../../assets/books/alquerque.lbk");
+        let book = Arc::new(Book::from_bytes(bytes, "the shipped book").expect("book"));
+        for first in ["b2-c3", "c2-c3"] {
+            let mut game = AnyGame::new(Variant::Alquerque);
+            game.play_str(first).unwrap();
+            let mut a = Analyser::with_nodes(&game, 2_000).with_book(Some(book.clone()));
+            let mut evals = [None; 2];
+            while !a.is_done() {
+                if let Some((ply, e)) = a.step(1_000) {
+                    evals[ply] = Some(e);
+                }
+            }
+            let (before, after) = (evals[0].unwrap(), evals[1].unwrap());
+            assert_eq!(before.exact.map(|e| e.value), Some(Value::Draw));
+            let j = judge(&before, &after, W, false, false);
+            assert_eq!((j.mark, j.source, j.kept), (Mark::Fine, Source::Book, Some(Value::Draw)), "{first}");
+        }
     }
 
     #[test]
