@@ -422,3 +422,11 @@ puzzles-theme-defence = Defence
 puzzles-theme-endgame = Endgame
 puzzles-hint = Hint: move the piece on { $square }.
 puzzles-from-game = From your game, move { $move }
+
+## Nothing lost: the unfinished game, confirmations
+menu-resume-at = Continue: { $game }, move { $move }
+menu-play-confirm = Tap again: a new game (the unfinished one ends)
+hud-resign-confirm = Tap again to resign
+hud-new-game-confirm = Tap again for a new game
+hud-draw-after-first-moves = A draw can be offered once both sides have moved.
+status-capture-compulsory = A capture is compulsory.

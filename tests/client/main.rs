@@ -9,6 +9,7 @@ mod draws;
 mod endgames;
 mod fonts;
 mod game_puzzles;
+mod intents;
 mod language;
 mod layout;
 mod lessons;
