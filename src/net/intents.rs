@@ -279,17 +279,25 @@ mod tests {
         app.add_plugins(MinimalPlugins);
         app.add_message::<NavIntent>()
             .add_message::<ToServer>()
+            .add_message::<crate::net::connection::FromServer>()
             .init_resource::<Link>()
             .init_resource::<OnlineConfig>()
             .add_plugins((crate::net::views::plugin, plugin));
         app
     }
 
+    /// The messages for the server that the frame after `intent` sent.
     fn sent(app: &mut App, intent: LobbyIntent) -> Vec<ClientMessage> {
         app.world_mut().write_message(intent);
+        frame_sent(app)
+    }
+
+    /// Runs a frame; the messages for the server it sent.
+    fn frame_sent(app: &mut App) -> Vec<ClientMessage> {
+        let mut cursor = app.world().resource::<Messages<ToServer>>().get_cursor_current();
         app.update();
         let messages = app.world().resource::<Messages<ToServer>>();
-        messages.iter_current_update_messages().map(|m| m.0.clone()).collect()
+        cursor.read(messages).map(|m| m.0.clone()).collect()
     }
 
     #[test]
@@ -361,13 +369,7 @@ mod tests {
         let notice = app.world().resource::<NetNotice>().0.clone();
         assert!(matches!(notice, Some((ErrorCode::ChatBadText, _))), "{notice:?}");
         app.world_mut().write_message(OnlineIntent::Say("  good   game ".into()));
-        app.update();
-        let messages: Vec<_> = app
-            .world()
-            .resource::<Messages<ToServer>>()
-            .iter_current_update_messages()
-            .map(|m| m.0.clone())
-            .collect();
+        let messages = frame_sent(&mut app);
         assert_eq!(
             messages,
             [ClientMessage::Chat { game: GameId(1), text: ChatText::Free("good game".into()) }]

@@ -298,8 +298,8 @@ fn lobby_section(
         if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-quick-match"))).clicked() {
             frame.ask(LobbyIntent::QuickMatch { variant, clock, rated });
         }
-        for (public, text) in [(true, "net-create-public"), (false, "net-create-private")] {
-            if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t(text))).clicked() {
+        for (public, text) in [(true, id!("net-create-public")), (false, id!("net-create-private"))] {
+            if ui.add_sized([200.0, 48.0], egui::Button::new(lang.text(text))).clicked() {
                 frame.ask(LobbyIntent::OpenRoom { variant, clock, public, rated });
             }
         }
@@ -617,8 +617,9 @@ fn host_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm) {
     ui.label(egui::RichText::new(lang.t("host-title")).strong());
     if let Some((desktop, browser)) = host.addresses() {
         ui.label(lang.t("host-running"));
-        for (key, address) in [("host-desktop", desktop), ("host-browser", browser)] {
-            ui.label(egui::RichText::new(lang.fmt(key, [("address", address.as_str().into())])).monospace());
+        for (key, address) in [(id!("host-desktop"), desktop), (id!("host-browser"), browser)] {
+            let text = lang.text_with(key, [("address", address.as_str().into())]);
+            ui.label(egui::RichText::new(text).monospace());
         }
         if ui.add_sized([220.0, 44.0], egui::Button::new(lang.t("host-stop"))).clicked() {
             frame.ask(LobbyIntent::StopHost);
