@@ -424,7 +424,7 @@ puzzles-hint = Hint: move the piece on { $square }.
 puzzles-from-game = From your game, move { $move }
 
 ## Nothing lost: the unfinished game, confirmations
-menu-resume-at = Continue: { $game }, move { $move }
+menu-resume-at = { $game }, move { $move }
 menu-play-confirm = Tap again: a new game (the unfinished one ends)
 hud-resign-confirm = Tap again to resign
 hud-new-game-confirm = Tap again for a new game

@@ -412,7 +412,7 @@ puzzles-hint = Gợi ý: hãy đi quân ở { $square }.
 puzzles-from-game = Từ ván của bạn, nước thứ { $move }
 
 ## Không mất gì: ván chưa xong, xác nhận
-menu-resume-at = Chơi tiếp: { $game }, nước { $move }
+menu-resume-at = { $game }, nước { $move }
 menu-play-confirm = Chạm lần nữa: ván mới (ván đang dở sẽ kết thúc)
 hud-resign-confirm = Chạm lần nữa để xin thua
 hud-new-game-confirm = Chạm lần nữa để chơi ván mới

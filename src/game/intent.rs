@@ -101,9 +101,8 @@ impl Confirming {
 /// Whether the game on the board is one to keep when the player leaves it: a local game going on
 /// with a move played (not online, not a lesson or a puzzle, not a finished game under review).
 pub fn worth_keeping(session: &Session) -> bool {
-    !(session.seats.is_online() || session.review || session.lesson)
-        && !session.game.is_over()
-        && session.game.ply() > 0
+    let elsewhere = session.seats.is_online() || session.review || session.lesson;
+    !(elsewhere || session.game.is_over()) && session.game.ply() > 0
 }
 
 /// Acts on the game's intents.

@@ -112,13 +112,15 @@ pub enum TitleAction {
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TitleFits(pub Option<bool>);
 
-/// The label of "continue": the unfinished game's name and the number of its move, as the move
-/// list numbers it.
+/// The label of "resume": the word, and under it the unfinished game's name and the number of
+/// its move, as the move list numbers it.
 pub fn resume_label(lang: Lang, session: &Session) -> String {
     let game = &session.game;
     let offset = usize::from(game.start().side_to_move() == Side::Second);
     let number = (game.ply() + offset).div_ceil(2).max(1);
-    lang.fmt("menu-resume-at", [("game", short_name(lang, game.variant()).into()), ("move", number.into())])
+    let at = lang
+        .fmt("menu-resume-at", [("game", short_name(lang, game.variant()).into()), ("move", number.into())]);
+    format!("{}\n{at}", lang.t("menu-resume"))
 }
 
 /// What the title screen reads besides the settings it edits.
