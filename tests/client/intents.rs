@@ -63,7 +63,7 @@ fn a_game_left_is_kept_and_the_title_offers_to_continue_it() {
     let moves = app.world().resource::<Session>().game.move_strings();
     ask(&mut app, GameIntent::Leave);
     assert_eq!(screen(&app), Screen::Title);
-    let Resumable::Game(kept) = &*app.world().resource::<Resumable>() else { panic!("the game is kept") };
+    let Resumable::Game(kept) = app.world().resource::<Resumable>() else { panic!("the game is kept") };
     assert_eq!(kept.game.move_strings(), moves);
     // "Continue" names the game and its move as the move list numbers it (three plies: move 2).
     let label = ludus::screens::title::resume_label(Lang::En, kept);
