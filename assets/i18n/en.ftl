@@ -483,3 +483,11 @@ puzzles-hint-free = Hint (free: this try already counts as a miss)
 puzzles-hint-unrated = Hint (this puzzle is not rated)
 puzzles-solution-moves = The solution's moves:
 puzzles-history-line = { $game } · difficulty { $difficulty } · your rating { $rating }
+
+## Nothing lost: the unfinished game, confirmations
+menu-resume-at = { $game }, move { $move }
+menu-play-confirm = Tap again: a new game (the unfinished one ends)
+hud-resign-confirm = Tap again to resign
+hud-new-game-confirm = Tap again for a new game
+hud-draw-after-first-moves = A draw can be offered once both sides have moved.
+status-capture-compulsory = A capture is compulsory.

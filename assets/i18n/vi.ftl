@@ -471,3 +471,11 @@ puzzles-hint-free = Gợi ý (miễn phí: lượt này đã tính là giải sa
 puzzles-hint-unrated = Gợi ý (câu đố này không tính điểm)
 puzzles-solution-moves = Các nước của lời giải:
 puzzles-history-line = { $game } · độ khó { $difficulty } · điểm của bạn { $rating }
+
+## Không mất gì: ván chưa xong, xác nhận
+menu-resume-at = { $game }, nước { $move }
+menu-play-confirm = Chạm lần nữa: ván mới (ván đang dở sẽ kết thúc)
+hud-resign-confirm = Chạm lần nữa để xin thua
+hud-new-game-confirm = Chạm lần nữa để chơi ván mới
+hud-draw-after-first-moves = Chỉ được cầu hòa khi cả hai bên đã đi.
+status-capture-compulsory = Bắt buộc phải ăn quân.

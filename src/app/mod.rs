@@ -1,7 +1,8 @@
-//! The app's frame: the screens (states), the order of work within a frame (sets), and what the
-//! game was started with (launch options).
+//! The app's frame: the screens (states) and going between them (navigation), the order of work
+//! within a frame (sets), and what the game was started with (launch options).
 
 pub mod launch;
+pub mod navigation;
 pub mod version;
 
 use bevy::prelude::*;
@@ -71,4 +72,5 @@ impl Screen {
 /// Orders the sets (every app and headless test app does this once).
 pub fn plugin(app: &mut App) {
     app.configure_sets(Update, (AppSet::Input, AppSet::Apply, AppSet::Think, AppSet::View).chain());
+    app.add_plugins(navigation::plugin);
 }

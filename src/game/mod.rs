@@ -1,6 +1,8 @@
-//! The game itself, without drawing: the session and its commands, the selection on the board,
-//! the player's settings, the unfinished game's save, the finished games' records and the lessons.
+//! The game itself, without drawing: the session and its commands, the player's intents, the
+//! selection on the board, the player's settings, the unfinished game's save, the finished
+//! games' records and the lessons.
 
+pub mod intent;
 pub mod lessons;
 pub mod puzzles;
 pub mod records;
@@ -16,6 +18,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins((
         settings::plugin,
         session::plugin,
+        intent::plugin,
         save::plugin,
         records::plugin,
         lessons::plugin,

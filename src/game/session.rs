@@ -413,11 +413,14 @@ impl Session {
         self.seats.human_side().or_else(|| self.seats.is_two_players().then(|| self.game.side_to_move()))
     }
 
-    /// Whether `side` may offer a draw now: a game going on, no offer of theirs open, none
-    /// made yet at this move.
+    /// Whether `side` may offer a draw now: a game going on in which both sides have moved (from
+    /// the game's usual start; a position set up for study may be drawn at once), no offer of
+    /// theirs open, none made yet at this move.
     pub fn may_offer_draw(&self, side: Side) -> bool {
+        let from_the_start = self.game.start() == self.game.variant().start();
         !matches!(self.mode, Mode::Review | Mode::Lesson)
             && !self.game.is_over()
+            && (self.game.ply() >= 2 || !from_the_start)
             && self.draw.open.is_none()
             && self.draw.offered_at[side.index()] != Some(self.game.ply())
     }

@@ -4,7 +4,9 @@
 use crate::app::AppSet;
 use crate::app::launch::{Launch, OnlineAction};
 use crate::net::address::default_server;
-use crate::net::connection::{LinkState, Net, OnlineConfig};
+use crate::net::connection::{Link, LinkState, OnlineConfig, ToServer};
+use crate::net::intents::LobbyIntent;
+use crate::net::views::Lobby;
 use bevy::prelude::*;
 use ludus_protocol::ClientMessage;
 use ludus_rules::Variant;
@@ -25,9 +27,12 @@ enum Progress {
 
 fn autostart(
     launch: Option<Res<Launch>>,
-    mut net: ResMut<Net>,
+    mut link: ResMut<Link>,
+    lobby: Res<Lobby>,
     mut config: ResMut<OnlineConfig>,
     mut progress: Local<Progress>,
+    mut intents: MessageWriter<LobbyIntent>,
+    mut out: MessageWriter<ToServer>,
 ) {
     let Some(auto) = launch.as_ref().and_then(|l| l.online.clone()) else { return };
     match *progress {
@@ -40,30 +45,34 @@ fn autostart(
                 config.nickname = nick.clone();
             }
             let server = if config.server.is_empty() { default_server() } else { config.server.clone() };
-            net.connect(&server, &config);
+            link.connect(&server, &config);
         }
-        Progress::SigningIn if net.phase == LinkState::SignedIn => {
+        Progress::SigningIn if link.phase == LinkState::SignedIn => {
             *progress = Progress::Done;
             let variant =
                 launch.as_ref().and_then(|l| l.game.as_ref()).map_or(Variant::Alquerque, |g| g.variant());
             let clock = config.time_control;
             match auto.action {
                 OnlineAction::Lobby => {}
-                OnlineAction::Quick => net.send(ClientMessage::FindMatch { variant, clock, rated: false }),
-                OnlineAction::Room => {
-                    net.send(ClientMessage::OpenRoom { variant, clock, public: false, rated: false })
+                OnlineAction::Quick => {
+                    intents.write(LobbyIntent::QuickMatch { variant, clock, rated: false });
                 }
-                OnlineAction::Join(code) => net.send(ClientMessage::JoinRoom { code }),
+                OnlineAction::Room => {
+                    intents.write(LobbyIntent::OpenRoom { variant, clock, public: false, rated: false });
+                }
+                OnlineAction::Join(code) => {
+                    intents.write(LobbyIntent::JoinRoom(code));
+                }
                 OnlineAction::Watch => {
                     *progress = Progress::LookingForGame;
-                    net.send(ClientMessage::Lobby);
+                    out.write(ToServer(ClientMessage::Lobby));
                 }
             }
         }
         Progress::LookingForGame => {
-            if let Some(game) = net.lobby.as_ref().and_then(|l| l.games.first()).map(|g| g.game) {
+            if let Some(game) = lobby.view.as_ref().and_then(|l| l.games.first()).map(|g| g.game) {
                 *progress = Progress::Done;
-                net.send(ClientMessage::Watch { game });
+                intents.write(LobbyIntent::Watch(game));
             }
         }
         Progress::SigningIn | Progress::Done => {}
@@ -72,5 +81,11 @@ fn autostart(
 
 /// Goes online at start when the launch asks for it.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, autostart.in_set(AppSet::Input).before(crate::net::connection::manage_link));
+    app.add_systems(
+        Update,
+        autostart
+            .in_set(AppSet::Input)
+            .before(crate::net::connection::manage_link)
+            .before(crate::net::intents::lobby_intents),
+    );
 }

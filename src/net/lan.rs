@@ -154,8 +154,17 @@ pub fn lan_ip() -> Option<IpAddr> {
     (!ip.is_unspecified()).then_some(ip)
 }
 
+/// Hears the servers announced on the network while the online screen shows them.
+fn listen(mut host: ResMut<LanHost>, time: Res<Time<Real>>) {
+    host.listen(time.elapsed_secs_f64());
+}
+
+/// Hosting, and the servers announced on the network (heard while the online screen is up).
 pub fn plugin(app: &mut App) {
-    app.init_resource::<LanHost>();
+    app.init_resource::<LanHost>().add_systems(
+        Update,
+        listen.in_set(crate::app::AppSet::Input).run_if(in_state(crate::app::Screen::Online)),
+    );
 }
 
 #[cfg(test)]

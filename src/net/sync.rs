@@ -2,10 +2,12 @@
 //! game's commands (its moves, its verdicts, its refusals), the person's moves and proposals sent
 //! to it, the clocks, the players' connections and the spectators' proposals ([`OnlineGame`]).
 
+use crate::app::navigation::NavIntent;
 use crate::app::{AppSet, Screen};
 use crate::board::view::BoardView;
 use crate::game::session::{GameCommand, Mode, Seats, ServerUpdate, Session, apply_commands};
-use crate::net::connection::{FromServer, Net};
+use crate::net::connection::{FromServer, Link, ToServer};
+use crate::net::views::NetNotice;
 use bevy::prelude::*;
 use ludus_protocol::{
     ArchivedGame, ChatLine, ClientMessage, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView,
@@ -111,14 +113,15 @@ impl OnlineGame {
 /// known one catches up; moves, the end, refusals go to the session as
 /// [`GameCommand::Server`]; clocks, players' connections, spectators and proposals go to the
 /// [`OnlineGame`].
+#[allow(clippy::too_many_arguments)]
 fn follow_server(
     mut news: MessageReader<FromServer>,
-    mut net: ResMut<Net>,
+    mut notice: ResMut<NetNotice>,
     time: Res<Time<Real>>,
     online: Option<ResMut<OnlineGame>>,
     session: Option<Res<Session>>,
     screen: Option<Res<State<Screen>>>,
-    mut next: Option<ResMut<NextState<Screen>>>,
+    mut nav: MessageWriter<NavIntent>,
     mut commands: Commands,
     mut game_commands: MessageWriter<GameCommand>,
 ) {
@@ -136,135 +139,24 @@ fn follow_server(
         game_commands.write(GameCommand::Server(update));
     };
     for FromServer(message) in news.read() {
-        match message {
-            ServerMessage::Error { code, .. } => {
-                if let Some(o) = current.as_mut() {
-                    to_session(ServerUpdate::Refused { confirmed: o.confirmed });
-                    if o.your_proposal.is_some() && *code == ErrorCode::IllegalMove {
-                        o.your_proposal = None;
-                    }
-                }
-            }
-            ServerMessage::Game(view) => match view.replay() {
+        if let ServerMessage::Game(view) = message {
+            match view.replay() {
                 Err(e) => {
                     warn!("the server sent a game that does not replay: {e}");
-                    net.notice = Some((ErrorCode::Internal, e.to_string()));
+                    notice.0 = Some((ErrorCode::Internal, e.to_string()));
                 }
                 Ok(game) => {
-                    let fresh = OnlineGame::from_view(view, now);
-                    match current.as_mut() {
-                        Some(o) if o.id == view.game => {
-                            // The chat so far follows the view again; the mutes stay.
-                            let keep = (o.verdict.clone(), o.rematch_sent, std::mem::take(&mut o.muted));
-                            *o = fresh;
-                            (o.verdict, o.rematch_sent, o.muted) = keep;
-                            to_session(ServerUpdate::Game(Box::new(game)));
-                        }
-                        _ => {
-                            current = Some(fresh);
-                            let side = match view.role {
-                                Role::Player(side) => Some(side),
-                                Role::Spectator => None,
-                            };
-                            let mut s = Session::from_game(game, Seats::online(side));
-                            s.mode = if view.role == Role::Spectator { Mode::Watch } else { Mode::Play };
-                            commands.insert_resource(s);
-                        }
+                    if let Some(session) = game_on_board(&mut current, view, game, now, &mut to_session) {
+                        commands.insert_resource(session);
                     }
-                    if screen.as_ref().is_none_or(|s| *s.get() != Screen::Playing)
-                        && let Some(next) = next.as_deref_mut()
-                    {
-                        next.set(Screen::Playing);
-                    }
-                }
-            },
-            ServerMessage::MovePlayed { game, ply, mv, clocks, crowd, .. } => {
-                let Some(o) = current.as_mut().filter(|o| o.id == *game) else { continue };
-                to_session(ServerUpdate::Move { ply: *ply as usize, mv: mv.clone() });
-                o.confirmed = *ply as usize + 1;
-                o.clocks = clocks.map(|c| (c, now));
-                o.proposals.clear();
-                o.your_proposal = None;
-                if let Some(crowd) = crowd {
-                    o.verdict = Some((mv.clone(), crowd.clone()));
-                }
-            }
-            ServerMessage::Proposals { game, ply, proposals } => {
-                if let Some(o) = current.as_mut()
-                    && o.id == *game
-                    && o.confirmed == *ply as usize
-                {
-                    o.proposals = proposals.clone();
-                }
-            }
-            ServerMessage::PlayerConnection { game, side, connected, hold_ms } => {
-                if let Some(o) = current.as_mut()
-                    && o.id == *game
-                {
-                    o.players[side.index()].connected = *connected;
-                    o.hold_until[side.index()] = hold_ms.map(|ms| now + f64::from(ms) / 1000.0);
-                }
-            }
-            ServerMessage::Spectators { game, count } => {
-                if let Some(o) = current.as_mut()
-                    && o.id == *game
-                {
-                    o.spectators = *count;
-                }
-            }
-            ServerMessage::GameOver { game, outcome, archive } => {
-                if let Some(o) = current.as_mut()
-                    && o.id == *game
-                {
-                    to_session(ServerUpdate::End(*outcome));
-                    if let Some((view, _)) = &mut o.clocks {
-                        view.running = None;
-                    }
-                    o.archive = Some(archive.clone());
-                    // Both channels, now that the game is over.
-                    o.chat = archive.chat.clone();
-                }
-            }
-            ServerMessage::Chat(line) => {
-                if let Some(o) = current.as_mut()
-                    && o.id == line.game
-                {
-                    if o.chat.len() >= CHAT_SHOWN {
-                        o.chat.remove(0);
-                    }
-                    o.chat.push(line.clone());
-                }
-            }
-            ServerMessage::Muted { game, player, muted } => {
-                if let Some(o) = current.as_mut()
-                    && o.id == *game
-                {
-                    o.muted.retain(|p| p != player);
-                    if *muted {
-                        o.muted.push(*player);
+                    if screen.as_ref().is_none_or(|s| *s.get() != Screen::Playing) {
+                        nav.write(NavIntent::Go(Screen::Playing));
                     }
                 }
             }
-            ServerMessage::DrawOffered { game, by } if current.as_ref().is_some_and(|o| o.id == *game) => {
-                to_session(ServerUpdate::DrawOffered(*by));
-            }
-            ServerMessage::DrawDeclined { game, by } if current.as_ref().is_some_and(|o| o.id == *game) => {
-                to_session(ServerUpdate::DrawDeclined(*by));
-            }
-            ServerMessage::DrawOfferLapsed { game, .. }
-                if current.as_ref().is_some_and(|o| o.id == *game) =>
-            {
-                to_session(ServerUpdate::DrawLapsed);
-            }
-            ServerMessage::RematchOffered { game, by } => {
-                if let Some(o) = current.as_mut()
-                    && o.id == *game
-                    && o.local_side() != Some(*by)
-                {
-                    o.rematch_offered = true;
-                }
-            }
-            _ => {}
+        } else if let Some(o) = current.as_mut() {
+            follow_game(o, message, now, &mut to_session);
+            follow_table(o, message, now);
         }
     }
     match (online, current) {
@@ -274,12 +166,122 @@ fn follow_server(
     }
 }
 
+/// A game view from the server: the known game catches up (returns nothing), or a new one goes
+/// on the board (returns its session).
+fn game_on_board(
+    current: &mut Option<OnlineGame>,
+    view: &GameView,
+    game: ludus_rules::AnyGame,
+    now: f64,
+    to_session: &mut impl FnMut(ServerUpdate),
+) -> Option<Session> {
+    let fresh = OnlineGame::from_view(view, now);
+    match current.as_mut() {
+        Some(o) if o.id == view.game => {
+            // The chat so far follows the view again; the mutes stay.
+            let keep = (o.verdict.clone(), o.rematch_sent, std::mem::take(&mut o.muted));
+            *o = fresh;
+            (o.verdict, o.rematch_sent, o.muted) = keep;
+            to_session(ServerUpdate::Game(Box::new(game)));
+            None
+        }
+        _ => {
+            *current = Some(fresh);
+            let side = match view.role {
+                Role::Player(side) => Some(side),
+                Role::Spectator => None,
+            };
+            let mut s = Session::from_game(game, Seats::online(side));
+            s.mode = if view.role == Role::Spectator { Mode::Watch } else { Mode::Play };
+            Some(s)
+        }
+    }
+}
+
+/// The server's news about the game itself (moves, refusals, the end, draw offers), for the
+/// session; the online game keeps what was confirmed.
+fn follow_game(
+    o: &mut OnlineGame,
+    message: &ServerMessage,
+    now: f64,
+    to_session: &mut impl FnMut(ServerUpdate),
+) {
+    match message {
+        ServerMessage::Error { code, .. } => {
+            to_session(ServerUpdate::Refused { confirmed: o.confirmed });
+            if o.your_proposal.is_some() && *code == ErrorCode::IllegalMove {
+                o.your_proposal = None;
+            }
+        }
+        ServerMessage::MovePlayed { game, ply, mv, clocks, crowd, .. } if o.id == *game => {
+            to_session(ServerUpdate::Move { ply: *ply as usize, mv: mv.clone() });
+            o.confirmed = *ply as usize + 1;
+            o.clocks = clocks.map(|c| (c, now));
+            o.proposals.clear();
+            o.your_proposal = None;
+            if let Some(crowd) = crowd {
+                o.verdict = Some((mv.clone(), crowd.clone()));
+            }
+        }
+        ServerMessage::GameOver { game, outcome, archive } if o.id == *game => {
+            to_session(ServerUpdate::End(*outcome));
+            if let Some((view, _)) = &mut o.clocks {
+                view.running = None;
+            }
+            o.archive = Some(archive.clone());
+            // Both channels, now that the game is over.
+            o.chat = archive.chat.clone();
+        }
+        ServerMessage::DrawOffered { game, by } if o.id == *game => {
+            to_session(ServerUpdate::DrawOffered(*by))
+        }
+        ServerMessage::DrawDeclined { game, by } if o.id == *game => {
+            to_session(ServerUpdate::DrawDeclined(*by))
+        }
+        ServerMessage::DrawOfferLapsed { game, .. } if o.id == *game => to_session(ServerUpdate::DrawLapsed),
+        _ => {}
+    }
+}
+
+/// The server's news around the game (proposals, the players' connections, spectators, chat,
+/// mutes, a rematch offered), for the online game.
+fn follow_table(o: &mut OnlineGame, message: &ServerMessage, now: f64) {
+    match message {
+        ServerMessage::Proposals { game, ply, proposals }
+            if o.id == *game && o.confirmed == *ply as usize =>
+        {
+            o.proposals = proposals.clone();
+        }
+        ServerMessage::PlayerConnection { game, side, connected, hold_ms } if o.id == *game => {
+            o.players[side.index()].connected = *connected;
+            o.hold_until[side.index()] = hold_ms.map(|ms| now + f64::from(ms) / 1000.0);
+        }
+        ServerMessage::Spectators { game, count } if o.id == *game => o.spectators = *count,
+        ServerMessage::Chat(line) if o.id == line.game => {
+            if o.chat.len() >= CHAT_SHOWN {
+                o.chat.remove(0);
+            }
+            o.chat.push(line.clone());
+        }
+        ServerMessage::Muted { game, player, muted } if o.id == *game => {
+            o.muted.retain(|p| p != player);
+            if *muted {
+                o.muted.push(*player);
+            }
+        }
+        ServerMessage::RematchOffered { game, by } if o.id == *game && o.local_side() != Some(*by) => {
+            o.rematch_offered = true;
+        }
+        _ => {}
+    }
+}
+
 /// A server's move that did not fit the game shown leaves the session behind the moves the
 /// server confirmed: a fresh connection brings the whole game back (once per such state).
 fn check_in_step(
     online: Option<Res<OnlineGame>>,
     session: Option<Res<Session>>,
-    mut net: ResMut<Net>,
+    mut link: ResMut<Link>,
     mut last: Local<Option<(GameId, usize)>>,
 ) {
     let (Some(online), Some(session)) = (online, session) else { return };
@@ -289,7 +291,7 @@ fn check_in_step(
     if *last != Some((online.id, online.confirmed)) {
         *last = Some((online.id, online.confirmed));
         warn!("out of step with the server at ply {}; reconnecting", session.game.ply());
-        net.reconnect();
+        link.reconnect();
     }
 }
 
@@ -297,7 +299,7 @@ fn check_in_step(
 /// requests to the server.
 fn send_commands(
     mut reader: MessageReader<GameCommand>,
-    mut net: ResMut<Net>,
+    mut out: MessageWriter<ToServer>,
     online: Option<ResMut<OnlineGame>>,
     session: Option<Res<Session>>,
 ) {
@@ -318,22 +320,22 @@ fn send_commands(
                 if session.is_watching() {
                     if !session.game.is_over() {
                         online.your_proposal = Some(text.clone());
-                        net.send(ClientMessage::Propose { game, ply, mv: text });
+                        out.write(ToServer(ClientMessage::Propose { game, ply, mv: text }));
                     }
                 } else if session.human_to_move() {
-                    net.send(ClientMessage::Move { game, ply, mv: text });
+                    out.write(ToServer(ClientMessage::Move { game, ply, mv: text }));
                 }
             }
             GameCommand::Resign => {
                 if online.local_side().is_some() && !session.game.is_over() {
-                    net.send(ClientMessage::Resign { game });
+                    out.write(ToServer(ClientMessage::Resign { game }));
                 }
             }
             GameCommand::OfferDraw => {
                 if let Some(side) = online.local_side()
                     && session.may_offer_draw(side)
                 {
-                    net.send(ClientMessage::OfferDraw { game });
+                    out.write(ToServer(ClientMessage::OfferDraw { game }));
                 }
             }
             GameCommand::AnswerDraw(accept) => {
@@ -341,28 +343,18 @@ fn send_commands(
                     && session.draw.open == Some(!side)
                     && !session.game.is_over()
                 {
-                    net.send(ClientMessage::AnswerDraw { game, accept: *accept });
+                    out.write(ToServer(ClientMessage::AnswerDraw { game, accept: *accept }));
                 }
             }
             GameCommand::NewGame => {
                 if online.local_side().is_some() && session.game.is_over() && !online.rematch_sent {
                     online.rematch_sent = true;
-                    net.send(ClientMessage::Rematch { game });
+                    out.write(ToServer(ClientMessage::Rematch { game }));
                 }
             }
             GameCommand::Undo | GameCommand::Redo | GameCommand::Server(_) => {}
         }
     }
-}
-
-/// Leaves the online game on the board (resigning it if it is still going) and shows the lobby.
-pub fn leave_game(commands: &mut Commands, net: &mut Net, next: &mut NextState<Screen>) {
-    net.send(ClientMessage::Leave);
-    net.waiting = None;
-    net.lobby_asked = None;
-    commands.remove_resource::<OnlineGame>();
-    commands.remove_resource::<Session>();
-    next.set(Screen::Online);
 }
 
 /// Spectators' proposals as ghost moves for the board: each legal proposal with its count.

@@ -7,7 +7,7 @@
 use crate::app::{AppSet, Screen};
 use crate::board::view::BoardView;
 use crate::game::session::{GameCommand, HintRequest, Level, Player, Session};
-use crate::net::connection::Net;
+use crate::net::connection::Link;
 use crate::platform::background::{Background, Wake};
 use crate::players::endgames::Endgames;
 use crate::players::warmup::Warmup;
@@ -289,7 +289,7 @@ const THINKING_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// 100 ms. Not while connected to a server, whose connection needs its updates.
 fn pace(
     thinking: Res<Thinking>,
-    net: Option<Res<Net>>,
+    net: Option<Res<Link>>,
     settings: Option<ResMut<bevy::winit::WinitSettings>>,
     mut usual: Local<Option<std::time::Duration>>,
 ) {

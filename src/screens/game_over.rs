@@ -4,14 +4,15 @@
 //! straight to the card.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::board::view::BoardView;
-use crate::game::session::GameCommand;
+use crate::game::intent::GameIntent;
 use crate::game::session::Session;
 use crate::game::settings::AnimSpeed;
 use crate::i18n::Lang;
-use crate::net::sync::leave_game;
+use crate::net::intents::OnlineIntent;
 use crate::players::analysis;
-use crate::screens::play::{GameActions, GameShown, OverCardHidden};
+use crate::screens::play::{GameShown, OverCardHidden, PlayIntents};
 use crate::ui::widgets::{big_button, piece_colors, reason_text, result_text};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
@@ -236,7 +237,9 @@ pub(super) fn game_over_card(
     view: Res<BoardView>,
     mut hidden: ResMut<OverCardHidden>,
     moment: Res<EndMoment>,
-    mut actions: GameActions,
+    mut actions: PlayIntents,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let Some(session) = shown.session.as_deref().filter(|s| !s.is_lesson()) else {
         return Ok(()); // a lesson says itself how the move went
@@ -274,15 +277,15 @@ pub(super) fn game_over_card(
                         }
                         let can = online.local_side().is_some() && !online.rematch_sent;
                         if can && big_button(ui, lang.t("over-rematch"), 260.0).clicked() {
-                            actions.game.write(GameCommand::NewGame);
+                            actions.game.write(GameIntent::NewGame);
                         }
                     } else if big_button(ui, lang.t("over-rematch"), 260.0).clicked() {
-                        actions.game.write(GameCommand::NewGame);
+                        actions.game.write(GameIntent::NewGame);
                     }
                     if big_button(ui, lang.t("over-analyse"), 260.0).clicked() {
                         analysis::open(
-                            &mut actions.commands,
-                            &mut actions.next,
+                            &mut commands,
+                            &mut next,
                             game.clone(),
                             session.seats,
                             Screen::Playing,
@@ -296,10 +299,10 @@ pub(super) fn game_over_card(
                         let back = big_button(ui, lang.t("over-back-lobby"), 260.0);
                         actions.taps.note(ui, "back_lobby", &back);
                         if back.clicked() {
-                            leave_game(&mut actions.commands, &mut actions.net, &mut actions.next);
+                            actions.online.write(OnlineIntent::LeaveGame);
                         }
                     } else if big_button(ui, lang.t("over-back"), 260.0).clicked() {
-                        actions.next.set(Screen::Title);
+                        actions.nav.write(NavIntent::Go(Screen::Title));
                     }
                 });
             });

@@ -2,11 +2,12 @@
 //! highlighted; the choice is saved and never asked again.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::game::settings::{FirstStart, Settings};
 use crate::i18n::Lang;
 use crate::ui::root_ui;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// The languages in the order the choice shows them: `detected` first.
 pub fn choice_order(detected: Lang) -> [Lang; 2] {
@@ -20,7 +21,7 @@ pub(super) fn language_screen(
     mut contexts: EguiContexts,
     mut settings: ResMut<Settings>,
     mut first: ResMut<FirstStart>,
-    mut next: ResMut<NextState<Screen>>,
+    mut nav: MessageWriter<NavIntent>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let detected = settings.lang;
@@ -47,7 +48,15 @@ pub(super) fn language_screen(
         settings.lang = lang;
         settings.save();
         first.0 = false;
-        next.set(Screen::Title);
+        nav.write(NavIntent::Go(Screen::Title));
     }
     Ok(())
+}
+
+/// The first start's language choice.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        language_screen.run_if(in_state(Screen::Language)).in_set(crate::ui::UiSet::Screens),
+    );
 }

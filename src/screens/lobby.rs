@@ -1,23 +1,28 @@
 //! The "Play online" screen: the server and the nickname, the connection's state, the lobby
 //! (quick match, rooms, joining by code, open rooms and live games to watch) and, on the desktop,
-//! hosting on this network.
+//! hosting on this network. It shows the link and the server's views and turns the player's taps
+//! into [`LobbyIntent`]s (the network acts on them) and [`NavIntent`]s.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::game::session::Session;
 use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
 use crate::net::address::default_server;
-use crate::net::connection::{LinkState, Net, OnlineConfig, Waiting};
+use crate::net::connection::{Link, LinkState, OnlineConfig};
+use crate::net::intents::LobbyIntent;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::lan::LanHost;
 use crate::net::sync::OnlineGame;
+use crate::net::views::{Leaderboards, Lobby, NetNotice, Profiles, Waiting};
+use crate::ui::theme::{Palette, palette};
 use crate::ui::widgets::{big_button, choice, error_key, link_text, rating_text, variant_key};
 use crate::ui::{TapTargets, root_ui};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use ludus_protocol::{
-    ClientMessage, ClockSpec, GameSummary, LobbyView, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, Password,
-    RoomSummary,
+    ClockSpec, GameSummary, LobbyView, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, Password, RoomSummary,
 };
 use ludus_rules::Variant;
 #[cfg(not(target_arch = "wasm32"))]
@@ -68,25 +73,62 @@ impl LobbyFilter {
     }
 }
 
+/// What the online screen shows: the link and the server's views, the game on the board.
+#[derive(SystemParam)]
+pub(super) struct LobbyShown<'w> {
+    link: Res<'w, Link>,
+    lobby: Res<'w, Lobby>,
+    profiles: Res<'w, Profiles>,
+    boards: Res<'w, Leaderboards>,
+    notice: Res<'w, NetNotice>,
+    online: Option<Res<'w, OnlineGame>>,
+    session: Option<Res<'w, Session>>,
+    #[cfg(not(target_arch = "wasm32"))]
+    host: Option<Res<'w, LanHost>>,
+}
+
+/// One frame of the online screen: what it reads, and the intents it writes.
+struct Frame<'a, 'w> {
+    lang: Lang,
+    colors: Palette,
+    shown: &'a LobbyShown<'w>,
+    out: Vec<LobbyIntent>,
+    nav: Option<Screen>,
+}
+
+impl Frame<'_, '_> {
+    fn ask(&mut self, intent: LobbyIntent) {
+        self.out.push(intent);
+    }
+}
+
 pub(super) fn online_screen(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
     mut config: ResMut<OnlineConfig>,
-    mut net: ResMut<Net>,
+    shown: LobbyShown,
     mut fields: ResMut<LobbyForm>,
     mut taps: ResMut<TapTargets>,
-    online: Option<Res<OnlineGame>>,
-    session: Option<Res<Session>>,
-    mut next: ResMut<NextState<Screen>>,
-    #[cfg(not(target_arch = "wasm32"))] mut host: ResMut<LanHost>,
+    mut intents: MessageWriter<LobbyIntent>,
+    mut nav: MessageWriter<NavIntent>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = settings.lang;
     if !fields.ready {
         fields.server = if config.server.is_empty() { default_server() } else { config.server.clone() };
         fields.nickname = config.nickname.clone();
         fields.ready = true;
     }
+    // While connected the field shows the server in use (a hosted one's local address too).
+    if shown.link.is_active() && fields.server != shown.link.server {
+        fields.server = shown.link.server.clone();
+    }
+    let mut frame = Frame {
+        lang: settings.lang,
+        colors: palette(settings.theme),
+        shown: &shown,
+        out: Vec::new(),
+        nav: None,
+    };
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
         // One centred column, like the other menu screens.
         let column = ui.available_width().min(720.0);
@@ -95,94 +137,113 @@ pub(super) fn online_screen(
             ui.add_space(pad);
             ui.vertical(|ui| {
                 ui.set_width(column);
-                ui.horizontal(|ui| {
-                    if crate::ui::widgets::back_button(ui, lang) {
-                        if net.waiting.is_some() {
-                            net.send(ClientMessage::Leave);
-                        }
-                        if online.is_none() {
-                            net.disconnect();
-                        }
-                        next.set(Screen::Title);
-                    }
-                    ui.heading(egui::RichText::new(lang.t("net-title")).size(28.0));
-                });
-                let (color, text) = link_text(lang, &net);
-                ui.horizontal(|ui| {
-                    let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                    ui.painter().circle_filled(rect.center(), 6.0, color);
-                    ui.label(egui::RichText::new(text).color(color));
-                });
-                notice_box(ui, lang, &mut net);
+                screen_top(ui, &mut frame);
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.set_max_width(720.0);
-                    if online.is_some()
-                        && session.as_ref().is_some_and(|s| !s.game.is_over())
-                        && big_button(ui, lang.t("net-back-to-game"), 320.0).clicked()
-                    {
-                        next.set(Screen::Playing);
-                    }
-                    let connected = net.is_active();
-                    ui.add_space(6.0);
-                    ui.label(lang.t("net-server"));
-                    ui.add_enabled_ui(!connected, |ui| {
-                        ui.add(egui::TextEdit::singleline(&mut fields.server).desired_width(360.0));
-                        ui.label(lang.t("net-nickname"));
-                        ui.add(
-                            egui::TextEdit::singleline(&mut fields.nickname)
-                                .desired_width(240.0)
-                                .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
-                        );
-                    });
-                    ui.horizontal_wrapped(|ui| {
-                        if !connected {
-                            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-connect"))).clicked()
-                            {
-                                config.server = fields.server.trim().to_string();
-                                config.nickname = fields.nickname.trim().to_string();
-                                let server = config.server.clone();
-                                net.connect(&server, &config);
-                            }
-                        } else if ui
-                            .add_sized([180.0, 44.0], egui::Button::new(lang.t("net-disconnect")))
-                            .clicked()
-                        {
-                            net.disconnect();
-                        }
-                    });
-                    #[cfg(not(target_arch = "wasm32"))]
-                    host_section(ui, lang, &mut host, &mut net, &mut config, &mut fields.server);
-                    if net.phase != LinkState::SignedIn {
-                        return;
-                    }
-                    ui.separator();
-                    if account_section(ui, lang, &mut net, &mut fields, &mut taps) {
-                        next.set(Screen::Profile);
-                    }
-                    let LobbyForm { code, filter, .. } = &mut *fields;
-                    if lobby_section(ui, lang, &mut net, &mut config, code, filter) {
-                        next.set(Screen::Profile);
-                    }
+                    screen_body(ui, &mut frame, &mut config, &mut fields, &mut taps);
                 });
             });
         });
     });
+    intents.write_batch(frame.out);
+    if let Some(screen) = frame.nav {
+        nav.write(NavIntent::Go(screen));
+    }
     Ok(())
 }
 
+/// The header (back), the connection's line and the last refusal.
+fn screen_top(ui: &mut egui::Ui, frame: &mut Frame) {
+    let shown = frame.shown;
+    let lang = frame.lang;
+    ui.horizontal(|ui| {
+        if crate::ui::widgets::back_button(ui, lang) {
+            frame.ask(LobbyIntent::Close);
+            frame.nav = Some(Screen::Title);
+        }
+        ui.heading(egui::RichText::new(lang.t("net-title")).size(28.0));
+    });
+    let (tone, text) = link_text(lang, &shown.link);
+    let color = tone.color(&frame.colors);
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+        ui.painter().circle_filled(rect.center(), 6.0, color);
+        ui.label(egui::RichText::new(text).color(color));
+    });
+    if notice_box(ui, lang, &frame.colors, &shown.notice) {
+        frame.ask(LobbyIntent::DismissNotice);
+    }
+}
+
+/// The scrolling part: back to the game, the server and nickname, hosting, the account and the
+/// lobby once signed in.
+fn screen_body(
+    ui: &mut egui::Ui,
+    frame: &mut Frame,
+    config: &mut OnlineConfig,
+    fields: &mut LobbyForm,
+    taps: &mut TapTargets,
+) {
+    let (lang, shown) = (frame.lang, frame.shown);
+    if shown.online.is_some()
+        && shown.session.as_ref().is_some_and(|s| !s.game.is_over())
+        && big_button(ui, lang.t("net-back-to-game"), 320.0).clicked()
+    {
+        frame.nav = Some(Screen::Playing);
+    }
+    connect_section(ui, frame, fields);
+    #[cfg(not(target_arch = "wasm32"))]
+    host_section(ui, frame, fields);
+    if shown.link.phase != LinkState::SignedIn {
+        return;
+    }
+    ui.separator();
+    account_section(ui, frame, fields, taps);
+    let LobbyForm { code, filter, .. } = fields;
+    lobby_section(ui, frame, config, code, filter);
+}
+
+/// The server and the nickname, and connect or disconnect.
+fn connect_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm) {
+    let shown = frame.shown;
+    let lang = frame.lang;
+    let connected = shown.link.is_active();
+    ui.add_space(6.0);
+    ui.label(lang.t("net-server"));
+    ui.add_enabled_ui(!connected, |ui| {
+        ui.add(egui::TextEdit::singleline(&mut fields.server).desired_width(360.0));
+        ui.label(lang.t("net-nickname"));
+        ui.add(
+            egui::TextEdit::singleline(&mut fields.nickname)
+                .desired_width(240.0)
+                .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
+        );
+    });
+    ui.horizontal_wrapped(|ui| {
+        if !connected {
+            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-connect"))).clicked() {
+                frame.ask(LobbyIntent::Connect {
+                    server: fields.server.clone(),
+                    nickname: fields.nickname.clone(),
+                });
+            }
+        } else if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-disconnect"))).clicked() {
+            frame.ask(LobbyIntent::Disconnect);
+        }
+    });
+}
+
 /// The server's last refusal, until the person closes it: the refusal's words in the player's
-/// language (the server's own English sentence went to the log when it came).
-pub(super) fn notice_box(ui: &mut egui::Ui, lang: Lang, net: &mut Net) {
-    let Some((code, _)) = &net.notice else { return };
+/// language (the server's own English sentence went to the log when it came). True: closed.
+pub(super) fn notice_box(ui: &mut egui::Ui, lang: Lang, colors: &Palette, notice: &NetNotice) -> bool {
+    let Some((code, _)) = &notice.0 else { return false };
     let text = lang.text(error_key(*code));
     let mut close = false;
-    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
-        ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
+    egui::Frame::group(ui.style()).fill(colors.notice).show(ui, |ui| {
+        ui.label(egui::RichText::new(text).color(colors.on_notice));
         close = ui.button(lang.t("ui-ok")).clicked();
     });
-    if close {
-        net.notice = None;
-    }
+    close
 }
 
 fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
@@ -192,40 +253,79 @@ fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
     }
 }
 
-/// The lobby: the game, time control and rated choice, quick match and rooms, the open rooms
-/// and live games (filtered), the leaderboard. `true`: a nickname was tapped, its profile asked
-/// for.
+/// The room or queue the person waits in, and "cancel".
+fn waiting_box(ui: &mut egui::Ui, frame: &mut Frame, waiting: &Waiting) {
+    let lang = frame.lang;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        match waiting {
+            Waiting::Room { code, variant, public } => {
+                ui.label(lang.fmt("net-room-waiting", [("game", lang.text(variant_key(*variant)).into())]));
+                ui.label(egui::RichText::new(code).size(40.0).monospace().strong());
+                ui.label(if *public { lang.t("net-room-public") } else { lang.t("net-room-private") });
+            }
+            Waiting::Queue { variant } => {
+                ui.label(lang.fmt("net-queue-waiting", [("game", lang.text(variant_key(*variant)).into())]));
+            }
+        }
+        if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-cancel"))).clicked() {
+            frame.ask(LobbyIntent::CancelWaiting);
+        }
+    });
+}
+
+/// The lobby: the room waited in, or the game, time control and rated choice, quick match and
+/// rooms; the open rooms and live games (filtered), the leaderboard.
 fn lobby_section(
     ui: &mut egui::Ui,
-    lang: Lang,
-    net: &mut Net,
+    frame: &mut Frame,
     config: &mut OnlineConfig,
     code: &mut String,
     filter: &mut LobbyFilter,
-) -> bool {
-    if let Some(waiting) = net.waiting.clone() {
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            match &waiting {
-                Waiting::Room { code, variant, public } => {
-                    ui.label(
-                        lang.fmt("net-room-waiting", [("game", lang.text(variant_key(*variant)).into())]),
-                    );
-                    ui.label(egui::RichText::new(code).size(40.0).monospace().strong());
-                    ui.label(if *public { lang.t("net-room-public") } else { lang.t("net-room-private") });
-                }
-                Waiting::Queue { variant } => {
-                    ui.label(
-                        lang.fmt("net-queue-waiting", [("game", lang.text(variant_key(*variant)).into())]),
-                    );
-                }
-            }
-            if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-cancel"))).clicked() {
-                net.send(ClientMessage::Leave);
-            }
-        });
-        return false;
+) {
+    let shown = frame.shown;
+    if let Some(waiting) = &shown.lobby.waiting {
+        waiting_box(ui, frame, waiting);
+        return;
     }
     let variant = config.variant.unwrap_or(Variant::Alquerque);
+    match_choices(ui, frame.lang, config, variant);
+    // Rated play needs a claimed nickname (above).
+    let claimed = shown.profiles.own.as_ref().is_some_and(|p| p.claimed);
+    let rated = rated_choice(ui, frame.lang, config, claimed);
+    let clock = config.time_control;
+    let lang = frame.lang;
+    ui.horizontal_wrapped(|ui| {
+        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-quick-match"))).clicked() {
+            frame.ask(LobbyIntent::QuickMatch { variant, clock, rated });
+        }
+        for (public, text) in [(true, id!("net-create-public")), (false, id!("net-create-private"))] {
+            if ui.add_sized([200.0, 48.0], egui::Button::new(lang.text(text))).clicked() {
+                frame.ask(LobbyIntent::OpenRoom { variant, clock, public, rated });
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label(lang.t("net-code"));
+        ui.add(egui::TextEdit::singleline(code).desired_width(120.0).char_limit(12));
+        if ui.add_enabled(!code.trim().is_empty(), egui::Button::new(lang.t("net-join"))).clicked() {
+            frame.ask(LobbyIntent::JoinRoom(code.trim().to_string()));
+        }
+    });
+    ui.separator();
+    let Some(lobby) = shown.lobby.view.as_ref() else {
+        ui.spinner();
+        return;
+    };
+    ui.label(lang.fmt("net-online-count", [("count", lobby.online.into())]));
+    filter_row(ui, lang, filter);
+    rooms_list(ui, frame, lobby, filter, claimed);
+    ui.add_space(6.0);
+    games_list(ui, frame, lobby, filter);
+    leaderboard_section(ui, frame, variant);
+}
+
+/// The game and the time control for quick match and new rooms.
+fn match_choices(ui: &mut egui::Ui, lang: Lang, config: &mut OnlineConfig, variant: Variant) {
     ui.label(egui::RichText::new(lang.t("menu-game")).strong());
     ui.horizontal_wrapped(|ui| {
         for v in Variant::ALL {
@@ -237,18 +337,16 @@ fn lobby_section(
     ui.label(egui::RichText::new(lang.t("net-time-control")).strong());
     ui.horizontal_wrapped(|ui| {
         let choices = std::iter::once(None).chain(ClockSpec::CONTROLS.map(Some));
-        for choice in choices {
-            if ui
-                .add(crate::ui::widgets::choice(config.time_control == choice, clock_label(lang, choice)))
-                .clicked()
-            {
-                config.time_control = choice;
+        for c in choices {
+            if ui.add(choice(config.time_control == c, clock_label(lang, c))).clicked() {
+                config.time_control = c;
             }
         }
     });
-    let clock = config.time_control;
-    // Rated play needs a claimed nickname (above).
-    let claimed = net.profile.as_ref().is_some_and(|p| p.claimed);
+}
+
+/// Rated or not (with a claimed nickname only). Returns whether the games asked for are rated.
+fn rated_choice(ui: &mut egui::Ui, lang: Lang, config: &mut OnlineConfig, claimed: bool) -> bool {
     let mut rated = config.rated && claimed;
     let rated_box = ui.add_enabled(claimed, egui::Checkbox::new(&mut rated, lang.t("net-rated")));
     // The rules of rated play: what makes a game count.
@@ -258,33 +356,13 @@ fn lobby_section(
     if !claimed {
         ui.label(egui::RichText::new(lang.t("net-rated-needs-claim")).small());
     }
-    ui.horizontal_wrapped(|ui| {
-        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-quick-match"))).clicked() {
-            net.send(ClientMessage::FindMatch { variant, clock, rated });
-        }
-        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-create-public"))).clicked() {
-            net.send(ClientMessage::OpenRoom { variant, clock, public: true, rated });
-        }
-        if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-create-private"))).clicked() {
-            net.send(ClientMessage::OpenRoom { variant, clock, public: false, rated });
-        }
-    });
-    ui.horizontal(|ui| {
-        ui.label(lang.t("net-code"));
-        ui.add(egui::TextEdit::singleline(code).desired_width(120.0).char_limit(12));
-        if ui.add_enabled(!code.trim().is_empty(), egui::Button::new(lang.t("net-join"))).clicked() {
-            net.send(ClientMessage::JoinRoom { code: code.trim().to_string() });
-        }
-    });
-    ui.separator();
-    let Some(lobby) = net.lobby.clone() else {
-        ui.spinner();
-        return false;
-    };
-    let mut profile = None;
-    ui.label(lang.fmt("net-online-count", [("count", lobby.online.into())]));
-    filter_row(ui, lang, filter);
-    let rooms = filter.rooms(&lobby);
+    rated
+}
+
+/// The open rooms the filter lets through: join, the host's profile.
+fn rooms_list(ui: &mut egui::Ui, frame: &mut Frame, lobby: &LobbyView, filter: &LobbyFilter, claimed: bool) {
+    let lang = frame.lang;
+    let rooms = filter.rooms(lobby);
     list_heading(ui, lang, id!("net-open-rooms"), lobby.total_rooms, rooms.len(), lobby.rooms.len());
     for room in rooms {
         ui.horizontal_wrapped(|ui| {
@@ -292,7 +370,7 @@ fn lobby_section(
             let can = !room.rated || claimed;
             let join = ui.add_enabled(can, egui::Button::new(lang.t("net-join")));
             if join.clicked() {
-                net.send(ClientMessage::JoinRoom { code: room.code.clone() });
+                frame.ask(LobbyIntent::JoinRoom(room.code.clone()));
             }
             if !can {
                 join.on_disabled_hover_text(lang.t("net-rated-needs-claim"));
@@ -302,7 +380,7 @@ fn lobby_section(
                 None => room.host.clone(),
             };
             if ui.link(host).clicked() {
-                profile = Some(room.host.clone());
+                open_profile(frame, room.host.clone());
             }
             ui.label(format!(
                 "{} · {} · {}",
@@ -312,13 +390,17 @@ fn lobby_section(
             ));
         });
     }
-    ui.add_space(6.0);
-    let games = filter.games(&lobby);
+}
+
+/// The live games the filter lets through: watch.
+fn games_list(ui: &mut egui::Ui, frame: &mut Frame, lobby: &LobbyView, filter: &LobbyFilter) {
+    let lang = frame.lang;
+    let games = filter.games(lobby);
     list_heading(ui, lang, id!("net-live-games"), lobby.total_games, games.len(), lobby.games.len());
     for g in games {
         ui.horizontal_wrapped(|ui| {
             if ui.button(lang.t("net-watch")).clicked() {
-                net.send(ClientMessage::Watch { game: g.game });
+                frame.ask(LobbyIntent::Watch(g.game));
             }
             ui.label(format!(
                 "{} – {} · {} · {} · {} · {}{}",
@@ -332,16 +414,12 @@ fn lobby_section(
             ));
         });
     }
-    if let Some(name) = leaderboard_section(ui, lang, net, variant) {
-        profile = Some(name);
-    }
-    match profile {
-        Some(name) => {
-            net.view_profile(&name);
-            true
-        }
-        None => false,
-    }
+}
+
+/// A nickname tapped: its profile asked for, and the profile screen shown.
+fn open_profile(frame: &mut Frame, nickname: String) {
+    frame.ask(LobbyIntent::OpenProfile(nickname));
+    frame.nav = Some(Screen::Profile);
 }
 
 /// A list's heading with the server's total, how many of those listed the filter shows, and
@@ -404,17 +482,11 @@ fn filter_row(ui: &mut egui::Ui, lang: Lang, filter: &mut LobbyFilter) {
 }
 
 /// The nickname's claim and the ratings: claim the nickname with a password (then it is the
-/// person's alone, on any device), or sign in as a claimed nickname with its password. `true`:
-/// the person's own profile was asked for.
-fn account_section(
-    ui: &mut egui::Ui,
-    lang: Lang,
-    net: &mut Net,
-    fields: &mut LobbyForm,
-    taps: &mut TapTargets,
-) -> bool {
-    let Some(profile) = net.profile.clone() else { return false };
-    let mut own = false;
+/// person's alone, on any device), or sign in as a claimed nickname with its password.
+fn account_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm, taps: &mut TapTargets) {
+    let shown = frame.shown;
+    let lang = frame.lang;
+    let Some(profile) = shown.profiles.own.as_ref() else { return };
     if profile.claimed {
         let ratings: Vec<String> = profile
             .ratings
@@ -427,184 +499,163 @@ fn account_section(
     let mine = ui.button(lang.t("net-my-profile"));
     taps.note(ui, "my_profile", &mine);
     if mine.clicked() {
-        net.view_profile(&profile.nickname);
-        own = true;
+        open_profile(frame, profile.nickname.clone());
     }
     if profile.claimed {
-        return own;
+        return;
     }
-    egui::CollapsingHeader::new(lang.t("net-account")).id_salt("account").show(ui, |ui| {
-        ui.label(lang.t("net-claim-why"));
-        // The password travels inside netcode's encryption, whose keys come over HTTP: only
-        // https keeps them from the network.
-        let secure = ["https://", "wss://"].iter().any(|p| net.server.to_ascii_lowercase().starts_with(p));
-        if !secure {
-            ui.label(
-                egui::RichText::new(lang.t("net-password-insecure"))
-                    .color(egui::Color32::from_rgb(230, 170, 90)),
-            );
-        }
-        ui.horizontal_wrapped(|ui| {
-            ui.label(lang.t("net-password"));
-            ui.add(
-                egui::TextEdit::singleline(&mut fields.password)
-                    .password(true)
-                    .char_limit(PASSWORD_MAX_CHARS)
-                    .desired_width(200.0),
-            );
-        });
-        let long_enough = fields.password.chars().count() >= PASSWORD_MIN_CHARS;
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .add_enabled(
-                    long_enough,
-                    egui::Button::new(
-                        lang.fmt("net-claim", [("nickname", profile.nickname.as_str().into())]),
-                    ),
-                )
-                .clicked()
-            {
-                net.send(ClientMessage::ClaimNickname {
-                    password: Password(std::mem::take(&mut fields.password)),
-                });
-            }
-        });
-        ui.separator();
-        ui.label(lang.t("net-sign-in-claimed"));
-        ui.horizontal_wrapped(|ui| {
-            ui.label(lang.t("net-nickname"));
-            ui.add(
-                egui::TextEdit::singleline(&mut fields.claimed_name)
-                    .char_limit(ludus_protocol::NICKNAME_MAX_CHARS)
-                    .desired_width(200.0),
-            );
-        });
-        let ready = long_enough && !fields.claimed_name.trim().is_empty();
-        if ui.add_enabled(ready, egui::Button::new(lang.t("net-sign-in"))).clicked() {
-            net.send(ClientMessage::SignInClaimed {
-                nickname: fields.claimed_name.trim().to_string(),
-                password: Password(std::mem::take(&mut fields.password)),
-            });
-        }
-        if !long_enough {
-            ui.label(
-                egui::RichText::new(lang.fmt("net-password-length", [("count", PASSWORD_MIN_CHARS.into())]))
-                    .small(),
-            );
-        }
+    let nickname = profile.nickname.clone();
+    egui::CollapsingHeader::new(lang.t("net-account"))
+        .id_salt("account")
+        .show(ui, |ui| claim_form(ui, frame, fields, &nickname));
+}
+
+/// Claiming the nickname, or signing in as a claimed one.
+fn claim_form(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm, nickname: &str) {
+    let shown = frame.shown;
+    let lang = frame.lang;
+    ui.label(lang.t("net-claim-why"));
+    // The password travels inside netcode's encryption, whose keys come over HTTP: only https
+    // keeps them from the network.
+    let server = shown.link.server.to_ascii_lowercase();
+    if !["https://", "wss://"].iter().any(|p| server.starts_with(p)) {
+        ui.label(egui::RichText::new(lang.t("net-password-insecure")).color(frame.colors.caution));
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label(lang.t("net-password"));
+        ui.add(
+            egui::TextEdit::singleline(&mut fields.password)
+                .password(true)
+                .char_limit(PASSWORD_MAX_CHARS)
+                .desired_width(200.0),
+        );
     });
-    own
+    let long_enough = fields.password.chars().count() >= PASSWORD_MIN_CHARS;
+    let claim = egui::Button::new(lang.fmt("net-claim", [("nickname", nickname.into())]));
+    if ui.add_enabled(long_enough, claim).clicked() {
+        frame.ask(LobbyIntent::Claim(Password(std::mem::take(&mut fields.password))));
+    }
+    ui.separator();
+    ui.label(lang.t("net-sign-in-claimed"));
+    ui.horizontal_wrapped(|ui| {
+        ui.label(lang.t("net-nickname"));
+        ui.add(
+            egui::TextEdit::singleline(&mut fields.claimed_name)
+                .char_limit(ludus_protocol::NICKNAME_MAX_CHARS)
+                .desired_width(200.0),
+        );
+    });
+    let ready = long_enough && !fields.claimed_name.trim().is_empty();
+    if ui.add_enabled(ready, egui::Button::new(lang.t("net-sign-in"))).clicked() {
+        frame.ask(LobbyIntent::SignIn {
+            nickname: fields.claimed_name.trim().to_string(),
+            password: Password(std::mem::take(&mut fields.password)),
+        });
+    }
+    if !long_enough {
+        let text = lang.fmt("net-password-length", [("count", PASSWORD_MIN_CHARS.into())]);
+        ui.label(egui::RichText::new(text).small());
+    }
 }
 
 /// The best rated players of the chosen game, and the person's own place (asked for when the
-/// section is opened and when another game is chosen). A tapped name is returned (its profile).
-fn leaderboard_section(ui: &mut egui::Ui, lang: Lang, net: &mut Net, variant: Variant) -> Option<String> {
+/// section is opened, when another game is chosen and with each refresh of the lobby). A tapped
+/// name opens its profile.
+fn leaderboard_section(ui: &mut egui::Ui, frame: &mut Frame, variant: Variant) {
+    let shown = frame.shown;
+    let lang = frame.lang;
     ui.add_space(6.0);
+    let title = lang.fmt("net-leaderboard", [("game", lang.text(variant_key(variant)).into())]);
     let mut tapped = None;
-    let header = egui::CollapsingHeader::new(
-        egui::RichText::new(lang.fmt("net-leaderboard", [("game", lang.text(variant_key(variant)).into())]))
-            .strong(),
-    )
-    .id_salt("leaderboard")
-    .show(ui, |ui| {
-        let board = net.leaderboard.clone().filter(|b| b.variant == variant);
-        let Some(board) = board else {
-            ui.spinner();
-            return;
-        };
-        if board.top.is_empty() {
-            ui.label(egui::RichText::new(lang.t("net-none")).italics());
-        }
-        for (i, entry) in board.top.iter().take(20).enumerate() {
-            let line = format!(
-                "{:>3}. {}  {}  ({})",
-                i + 1,
-                entry.nickname,
-                rating_text(&entry.rating),
-                entry.games
-            );
-            let text = egui::RichText::new(line).monospace();
-            let text = if Some(entry.player) == net.player { text.strong() } else { text };
-            if ui.add(egui::Button::new(text).frame(false)).clicked() {
-                tapped = Some(entry.nickname.clone());
+    let header = egui::CollapsingHeader::new(egui::RichText::new(title).strong())
+        .id_salt("leaderboard")
+        .show(ui, |ui| {
+            let Some(board) = shown.boards.shown.as_ref().filter(|b| b.variant == variant) else {
+                ui.spinner();
+                return;
+            };
+            if board.top.is_empty() {
+                ui.label(egui::RichText::new(lang.t("net-none")).italics());
             }
-        }
-        if let Some((place, entry)) = &board.yours {
-            ui.label(lang.fmt(
-                "net-your-place",
-                [("place", place.into()), ("rating", rating_text(&entry.rating).into())],
-            ));
-        }
-    });
-    // Asked for when opened, for another game, and with each refresh of the lobby.
-    let open = header.body_returned.is_some();
-    if open {
-        net.ask_leaderboard(variant);
+            for (i, entry) in board.top.iter().take(20).enumerate() {
+                let line = format!(
+                    "{:>3}. {}  {}  ({})",
+                    i + 1,
+                    entry.nickname,
+                    rating_text(&entry.rating),
+                    entry.games
+                );
+                let text = egui::RichText::new(line).monospace();
+                let text = if Some(entry.player) == shown.link.player { text.strong() } else { text };
+                if ui.add(egui::Button::new(text).frame(false)).clicked() {
+                    tapped = Some(entry.nickname.clone());
+                }
+            }
+            if let Some((place, entry)) = &board.yours {
+                ui.label(lang.fmt(
+                    "net-your-place",
+                    [("place", place.into()), ("rating", rating_text(&entry.rating).into())],
+                ));
+            }
+        });
+    if header.body_returned.is_some() {
+        frame.ask(LobbyIntent::AskLeaderboard(variant));
     }
-    tapped
+    if let Some(name) = tapped {
+        open_profile(frame, name);
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-/// The hosting part of the online screen.
-fn host_section(
-    ui: &mut egui::Ui,
-    lang: Lang,
-    host: &mut LanHost,
-    net: &mut Net,
-    config: &mut OnlineConfig,
-    server_field: &mut String,
-) {
-    let now = ui.ctx().input(|i| i.time);
-    host.listen(now);
+/// The hosting part of the online screen: host, stop, or join a server announced on the network.
+fn host_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm) {
+    let shown = frame.shown;
+    let Some(host) = shown.host.as_deref() else { return };
+    let lang = frame.lang;
     ui.add_space(6.0);
     ui.separator();
     ui.label(egui::RichText::new(lang.t("host-title")).strong());
     if let Some((desktop, browser)) = host.addresses() {
         ui.label(lang.t("host-running"));
-        ui.label(
-            egui::RichText::new(lang.fmt("host-desktop", [("address", desktop.as_str().into())])).monospace(),
-        );
-        ui.label(
-            egui::RichText::new(lang.fmt("host-browser", [("address", browser.as_str().into())])).monospace(),
-        );
+        for (key, address) in [(id!("host-desktop"), desktop), (id!("host-browser"), browser)] {
+            let text = lang.text_with(key, [("address", address.as_str().into())]);
+            ui.label(egui::RichText::new(text).monospace());
+        }
         if ui.add_sized([220.0, 44.0], egui::Button::new(lang.t("host-stop"))).clicked() {
-            net.disconnect();
-            host.stop();
+            frame.ask(LobbyIntent::StopHost);
         }
     } else {
         ui.label(lang.t("host-explain"));
         if ui.add_sized([260.0, 44.0], egui::Button::new(lang.t("host-start"))).clicked() {
-            let name = if config.nickname.trim().is_empty() { "Ludus" } else { config.nickname.trim() };
-            match host.start(name) {
-                Ok(local) => {
-                    host.error = None;
-                    *server_field = local.clone();
-                    net.connect(&local, config);
-                }
-                Err(e) => host.error = Some(e),
-            }
+            frame.ask(LobbyIntent::Host);
         }
         if let Some(e) = &host.error {
-            ui.label(
-                egui::RichText::new(lang.fmt("host-failed", [("error", e.into())]))
-                    .color(egui::Color32::LIGHT_RED),
-            );
+            let text = lang.fmt("host-failed", [("error", e.into())]);
+            ui.label(egui::RichText::new(text).color(frame.colors.warn));
         }
     }
-    if !host.found.is_empty() && !net.is_active() {
+    if !host.found.is_empty() && !shown.link.is_active() {
         ui.label(lang.t("host-found"));
-        for (addr, (name, _)) in host.found.clone() {
+        for (addr, (name, _)) in &host.found {
             ui.horizontal(|ui| {
                 if ui.button(lang.t("net-connect")).clicked() {
-                    *server_field = addr.clone();
-                    config.server = addr.clone();
-                    net.connect(&addr, config);
+                    fields.server = addr.clone();
+                    let nickname = fields.nickname.clone();
+                    frame.out.push(LobbyIntent::Connect { server: addr.clone(), nickname });
                 }
                 ui.label(format!("{name} — {addr}"));
             });
         }
     }
-    if net.phase == LinkState::Offline {
+    if shown.link.phase == LinkState::Offline {
         ui.ctx().request_repaint_after(Duration::from_millis(500));
     }
+}
+
+/// The online screen.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LobbyForm>().add_systems(
+        EguiPrimaryContextPass,
+        online_screen.run_if(in_state(Screen::Online)).in_set(crate::ui::UiSet::Screens),
+    );
 }

@@ -80,20 +80,26 @@ pub(crate) fn panel_beside_board(
     }
 }
 
-/// Every screen.
+/// Every screen: each screen's own plugin, and the game screen's panels in their order (the
+/// game's panel, a lesson's or a puzzle's, the spectators' counts, the end of the game).
 pub fn plugin(app: &mut App) {
     app.init_state::<Screen>()
         .init_resource::<play::OverCardHidden>()
         .init_resource::<play::TypedMove>()
         .init_resource::<game_over::EndMoment>()
-        .init_resource::<title::TitleFits>()
-        .init_resource::<lobby::LobbyForm>()
+        .add_plugins((
+            title::plugin,
+            settings::plugin,
+            rules::plugin,
+            language::plugin,
+            lessons::plugin,
+            lobby::plugin,
+            profile::plugin,
+            records::plugin,
+        ))
         .add_systems(
             EguiPrimaryContextPass,
             (
-                title::title_screen.run_if(in_state(Screen::Title)),
-                settings::settings_screen.run_if(in_state(Screen::Settings)),
-                rules::rules_screen.run_if(in_state(Screen::Rules)),
                 (
                     play::panel,
                     lessons::lesson_panel,
@@ -104,12 +110,7 @@ pub fn plugin(app: &mut App) {
                 )
                     .chain()
                     .run_if(in_state(Screen::Playing)),
-                lobby::online_screen.run_if(in_state(Screen::Online)),
                 analysis::analysis_screen.run_if(in_state(Screen::Analysis)),
-                records::records_screen.run_if(in_state(Screen::Records)),
-                profile::profile_screen.run_if(in_state(Screen::Profile)),
-                language::language_screen.run_if(in_state(Screen::Language)),
-                lessons::lessons_screen.run_if(in_state(Screen::Lessons)),
                 puzzles::puzzles_screen.run_if(in_state(Screen::Puzzles)),
             )
                 .in_set(UiSet::Screens),
@@ -123,7 +124,5 @@ pub fn plugin(app: &mut App) {
             Update,
             puzzles::drive.after(AppSet::Apply).before(AppSet::Think).run_if(in_state(Screen::Playing)),
         )
-        .add_systems(OnExit(Screen::Playing), puzzles::leave)
-        .add_systems(OnEnter(Screen::Records), records::open_picker)
-        .add_systems(OnExit(Screen::Records), records::close_picker);
+        .add_systems(OnExit(Screen::Playing), puzzles::leave);
 }

@@ -2,15 +2,18 @@
 //! games, each opening in the replay and analysis screen from the server's archive.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
-use crate::net::connection::Net;
+use crate::net::connection::Link;
+use crate::net::intents::LobbyIntent;
+use crate::net::views::{Archives, NetNotice, Profiles};
 use crate::players::analysis;
 use crate::ui::widgets::{rating_text, screen_header, variant_key};
 use crate::ui::{TapTargets, root_ui};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use ludus_protocol::{ArchivedGame, GameResult, ProfileView, RecentGame};
 use ludus_rules::{AnyGame, Side};
 
@@ -77,78 +80,105 @@ fn ratings_grid(ui: &mut egui::Ui, lang: Lang, profile: &ProfileView) {
 pub(super) fn profile_screen(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
-    mut net: ResMut<Net>,
+    views: (Res<Profiles>, Res<Archives>, Res<NetNotice>),
     mut taps: ResMut<TapTargets>,
-    session: Option<Res<Session>>,
-    mut next: ResMut<NextState<Screen>>,
-    mut commands: Commands,
+    mut intents: MessageWriter<LobbyIntent>,
+    mut nav: MessageWriter<NavIntent>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
-    let mut failed = None;
+    let colors = crate::ui::theme::palette(settings.theme);
+    let (profiles, archives, notice) = views;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
         if screen_header(ui, lang, crate::i18n::id!("profile-title")) {
-            next.set(Screen::Online);
+            nav.write(NavIntent::Go(Screen::Online));
         }
-        super::lobby::notice_box(ui, lang, &mut net);
-        let Some(profile) = net.viewed.clone() else {
+        if super::lobby::notice_box(ui, lang, &colors, &notice) {
+            intents.write(LobbyIntent::DismissNotice);
+        }
+        let Some(profile) = profiles.viewed.as_ref() else {
             ui.spinner();
             return;
         };
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.set_max_width(ui.available_width().min(760.0));
-            let width = ui.available_width();
-            ui.heading(egui::RichText::new(&profile.nickname).size(26.0));
-            if profile.claimed {
-                ratings_grid(ui, lang, &profile);
-            } else {
-                ui.add(egui::Label::new(lang.t("profile-not-claimed")).wrap());
-            }
-            ui.add_space(10.0);
-            ui.heading(lang.t("profile-recent"));
-            if profile.recent.is_empty() {
-                ui.label(egui::RichText::new(lang.t("net-none")).italics());
-            }
-            let waiting = net.archive_asked;
-            for (i, g) in profile.recent.iter().enumerate() {
-                let mut text = recent_text(lang, g);
-                if waiting == Some(g.game) {
-                    text = format!("{text}  …");
-                }
-                let button =
-                    egui::Button::new(egui::RichText::new(text)).wrap().min_size(egui::vec2(width, 44.0));
-                let button = ui.add_enabled(waiting.is_none(), button);
-                if i == 0 {
-                    taps.note(ui, "recent_game", &button);
-                }
-                if button.clicked() {
-                    net.ask_archive(g.game);
-                }
-            }
-            if !profile.recent.is_empty() {
-                ui.add(egui::Label::new(egui::RichText::new(lang.t("profile-replay-hint")).small()).wrap());
+            if let Some(game) = profile_body(ui, lang, profile, archives.asked, &mut taps) {
+                intents.write(LobbyIntent::AskArchive(game));
             }
         });
     });
-    // The archive asked for came: its replay and analysis, "Back" returning here.
-    if let Some(archive) = net.archive.take() {
-        match archived_game(&archive, net.nickname.as_deref()) {
-            Ok((game, seats)) => {
-                analysis::open(
-                    &mut commands,
-                    &mut next,
-                    game,
-                    seats,
-                    Screen::Profile,
-                    session.map(|s| s.clone()),
-                );
-            }
-            Err(e) => failed = Some(e),
+    Ok(())
+}
+
+/// The profile: the nickname, the ratings, the recent games (a tap asks for one's archive,
+/// returned).
+fn profile_body(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    profile: &ProfileView,
+    waiting: Option<ludus_protocol::GameId>,
+    taps: &mut TapTargets,
+) -> Option<ludus_protocol::GameId> {
+    let width = ui.available_width();
+    ui.heading(egui::RichText::new(&profile.nickname).size(26.0));
+    if profile.claimed {
+        ratings_grid(ui, lang, profile);
+    } else {
+        ui.add(egui::Label::new(lang.t("profile-not-claimed")).wrap());
+    }
+    ui.add_space(10.0);
+    ui.heading(lang.t("profile-recent"));
+    if profile.recent.is_empty() {
+        ui.label(egui::RichText::new(lang.t("net-none")).italics());
+    }
+    let mut asked = None;
+    for (i, g) in profile.recent.iter().enumerate() {
+        let mut text = recent_text(lang, g);
+        if waiting == Some(g.game) {
+            text = format!("{text}  …");
+        }
+        let button = egui::Button::new(egui::RichText::new(text)).wrap().min_size(egui::vec2(width, 44.0));
+        let button = ui.add_enabled(waiting.is_none(), button);
+        if i == 0 {
+            taps.note(ui, "recent_game", &button);
+        }
+        if button.clicked() {
+            asked = Some(g.game);
         }
     }
-    if let Some(e) = failed {
-        warn!("an archived game does not replay: {e}");
-        net.notice = Some((ludus_protocol::ErrorCode::Malformed, e));
+    if !profile.recent.is_empty() {
+        ui.add(egui::Label::new(egui::RichText::new(lang.t("profile-replay-hint")).small()).wrap());
     }
-    Ok(())
+    asked
+}
+
+/// The archive asked for came: its replay and analysis open, "Back" returning to the profile.
+pub(super) fn open_archive(
+    mut archives: ResMut<Archives>,
+    link: Res<Link>,
+    mut notice: ResMut<NetNotice>,
+    session: Option<Res<Session>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+) {
+    let Some(archive) = archives.came.take() else { return };
+    match archived_game(&archive, link.nickname.as_deref()) {
+        Ok((game, seats)) => {
+            let back = session.map(|s| s.clone());
+            analysis::open(&mut commands, &mut next, game, seats, Screen::Profile, back);
+        }
+        Err(e) => {
+            warn!("an archived game does not replay: {e}");
+            notice.0 = Some((ludus_protocol::ErrorCode::Malformed, e));
+        }
+    }
+}
+
+/// A player's profile, and the replay of a game opened from it.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        profile_screen.run_if(in_state(Screen::Profile)).in_set(crate::ui::UiSet::Screens),
+    )
+    .add_systems(Update, open_archive.in_set(crate::app::AppSet::Apply).run_if(in_state(Screen::Profile)));
 }

@@ -2,6 +2,7 @@
 //! analysis.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::game::records::{self, RecentGames, RecordEntry};
 use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
@@ -10,7 +11,7 @@ use crate::players::analysis;
 use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, players_line, result_text, variant_key};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use ludus_rules::AnyGame;
 
 /// The recent games and the paste box, loaded when the screen opens.
@@ -20,6 +21,8 @@ pub(super) struct Picker {
     notice: Option<String>,
     pasted: String,
     error: Option<String>,
+    /// The game chosen this frame, opened in the analysis by [`open_chosen`].
+    chosen: Option<(AnyGame, Seats)>,
 }
 
 pub(super) fn open_picker(mut commands: Commands, settings: Res<Settings>) {
@@ -52,25 +55,24 @@ pub(super) fn records_screen(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
     picker: Option<ResMut<Picker>>,
-    session: Option<Res<Session>>,
-    mut next: ResMut<NextState<Screen>>,
-    mut commands: Commands,
+    mut nav: MessageWriter<NavIntent>,
 ) -> Result {
     let Some(mut picker) = picker else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
+    let colors = crate::ui::theme::palette(settings.theme);
     let mut chosen: Option<(AnyGame, Seats)> = None;
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
         if crate::ui::widgets::screen_header(ui, lang, crate::i18n::id!("records-title")) {
-            next.set(Screen::Title);
+            nav.write(NavIntent::Go(Screen::Title));
         }
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.set_max_width(760.0);
             let width = ui.available_width();
             if let Some(text) = picker.notice.clone() {
-                egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+                egui::Frame::group(ui.style()).fill(colors.notice).show(ui, |ui| {
                     ui.set_max_width(width);
-                    ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
+                    ui.label(egui::RichText::new(text).color(colors.on_notice));
                     if ui.button(lang.t("ui-ok")).clicked() {
                         picker.notice = None;
                     }
@@ -115,15 +117,36 @@ pub(super) fn records_screen(
             }
             if let Some(e) = &picker.error {
                 ui.label(
-                    egui::RichText::new(lang.fmt("records-bad", [("error", e.into())]))
-                        .color(egui::Color32::from_rgb(255, 120, 100)),
+                    egui::RichText::new(lang.fmt("records-bad", [("error", e.into())])).color(colors.warn),
                 );
             }
         });
     });
-    if let Some((game, seats)) = chosen {
+    if chosen.is_some() {
         picker.error = None;
-        analysis::open(&mut commands, &mut next, game, seats, Screen::Records, session.map(|s| s.clone()));
+        picker.chosen = chosen;
     }
     Ok(())
+}
+
+/// The game chosen opens in the analysis ("Back" returns here).
+pub(super) fn open_chosen(
+    picker: Option<ResMut<Picker>>,
+    session: Option<Res<Session>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+) {
+    let Some((game, seats)) = picker.and_then(|mut p| p.chosen.take()) else { return };
+    analysis::open(&mut commands, &mut next, game, seats, Screen::Records, session.map(|s| s.clone()));
+}
+
+/// "Analyse a game", and the analysis of the game chosen.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        records_screen.run_if(in_state(Screen::Records)).in_set(crate::ui::UiSet::Screens),
+    )
+    .add_systems(Update, open_chosen.in_set(crate::app::AppSet::Apply).run_if(in_state(Screen::Records)))
+    .add_systems(OnEnter(Screen::Records), open_picker)
+    .add_systems(OnExit(Screen::Records), close_picker);
 }

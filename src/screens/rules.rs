@@ -1,22 +1,24 @@
 //! The rules, history and tips of both games, with small diagrams, and a few questions answered.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::game::settings::Settings;
 use crate::screens::diagrams;
 use crate::ui::root_ui;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn rules_screen(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
-    mut next: ResMut<NextState<Screen>>,
+    mut nav: MessageWriter<NavIntent>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
+    let ink = diagrams::Ink::of(settings.theme);
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
         if crate::ui::widgets::screen_header(ui, lang, crate::i18n::id!("rules-title")) {
-            next.set(Screen::Title);
+            nav.write(NavIntent::Go(Screen::Title));
         }
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.set_max_width(760.0);
@@ -33,9 +35,9 @@ pub(super) fn rules_screen(
             ] {
                 para(ui, text);
             }
-            diagrams::sandwich(ui, lang);
+            diagrams::sandwich(ui, lang, &ink);
             para(ui, lang.t("rules-latrunculi-king"));
-            diagrams::immobilised_king(ui, lang);
+            diagrams::immobilised_king(ui, lang, &ink);
             para(ui, lang.t("rules-latrunculi-end"));
             tips(
                 ui,
@@ -57,7 +59,7 @@ pub(super) fn rules_screen(
             ] {
                 para(ui, text);
             }
-            diagrams::chain(ui, lang);
+            diagrams::chain(ui, lang, &ink);
             para(ui, lang.t("rules-alquerque-chain"));
             para(ui, lang.t("rules-alquerque-end"));
             tips(
@@ -101,4 +103,12 @@ fn tips<const N: usize>(ui: &mut egui::Ui, lang: crate::i18n::Lang, tips: [&str;
         ui.add_space(4.0);
     }
     ui.add_space(4.0);
+}
+
+/// The rules page.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        rules_screen.run_if(in_state(Screen::Rules)).in_set(crate::ui::UiSet::Screens),
+    );
 }

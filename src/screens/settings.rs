@@ -1,17 +1,18 @@
 //! The settings screen: language, text size, animation speed, board theme, coordinates, sound.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::game::settings::{AnimSpeed, Settings, TextSize, Theme};
 use crate::i18n::Lang;
 use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, choice};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn settings_screen(
     mut contexts: EguiContexts,
     mut settings: ResMut<Settings>,
-    mut next: ResMut<NextState<Screen>>,
+    mut nav: MessageWriter<NavIntent>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
@@ -81,7 +82,7 @@ pub(super) fn settings_screen(
                 }
                 ui.add_space(16.0);
                 if big_button(ui, lang.t("menu-back"), width).clicked() {
-                    next.set(Screen::Title);
+                    nav.write(NavIntent::Go(Screen::Title));
                 }
             });
         });
@@ -90,4 +91,12 @@ pub(super) fn settings_screen(
         *settings = s;
     }
     Ok(())
+}
+
+/// The settings screen.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        settings_screen.run_if(in_state(Screen::Settings)).in_set(crate::ui::UiSet::Screens),
+    );
 }

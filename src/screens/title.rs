@@ -1,24 +1,21 @@
 //! The title screen: the main menu, the game, the opponent, resuming the unfinished game.
 
 use crate::app::Screen;
+use crate::app::navigation::NavIntent;
 use crate::board::palette::Colors;
 use crate::game::Notices;
+use crate::game::intent::{Confirm, Confirming, GameIntent};
 use crate::game::lessons::LessonProgress;
 use crate::game::save::Resumable;
 use crate::game::session::{LEVELS, Level, Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
 use crate::ui::root_ui;
+use crate::ui::theme::egui_color;
 use crate::ui::widgets::{level_key, side_name, variant_key};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use ludus_rules::{AnyGame, AnyPosition, Side, Variant};
-
-/// Starts a game and switches to the board.
-pub fn start_game(commands: &mut Commands, next: &mut NextState<Screen>, session: Session) {
-    commands.insert_resource(session);
-    next.set(Screen::Playing);
-}
 
 /// What the title screen shows besides the settings it edits.
 pub struct TitleView<'a> {
@@ -28,6 +25,8 @@ pub struct TitleView<'a> {
     pub notice: Option<&'a str>,
     /// The label of the "resume" button, when there is an unfinished game.
     pub resume: Option<String>,
+    /// "Play" waits for a second tap (it would end the unfinished game).
+    pub confirm_play: bool,
     /// No lesson is done yet: the lessons are offered first.
     pub new_player: bool,
     /// Whether there is a "Quit" button (not in the browser).
@@ -113,68 +112,92 @@ pub enum TitleAction {
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TitleFits(pub Option<bool>);
 
+/// The label of "resume": the word, and under it the unfinished game's name and the number of
+/// its move, as the move list numbers it.
+pub fn resume_label(lang: Lang, session: &Session) -> String {
+    let game = &session.game;
+    let offset = usize::from(game.start().side_to_move() == Side::Second);
+    let number = (game.ply() + offset).div_ceil(2).max(1);
+    let at = lang
+        .fmt("menu-resume-at", [("game", short_name(lang, game.variant()).into()), ("move", number.into())]);
+    format!("{}\n{at}", lang.t("menu-resume"))
+}
+
+/// What the title screen reads besides the settings it edits.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct TitleShown<'w> {
+    time: Res<'w, Time<Real>>,
+    resumable: Res<'w, Resumable>,
+    notices: Res<'w, Notices>,
+    progress: Res<'w, LessonProgress>,
+    confirming: Res<'w, Confirming>,
+}
+
 pub(super) fn title_screen(
     mut contexts: EguiContexts,
     mut fits: ResMut<TitleFits>,
-    time: Res<Time<Real>>,
+    shown: TitleShown,
     mut live: Local<LiveBoard>,
     mut settings: ResMut<Settings>,
-    mut commands: Commands,
-    mut next: ResMut<NextState<Screen>>,
-    mut resumable: ResMut<Resumable>,
-    mut notices: ResMut<Notices>,
-    progress: Res<LessonProgress>,
-    mut exit: MessageWriter<AppExit>,
+    mut game: MessageWriter<GameIntent>,
+    mut nav: MessageWriter<NavIntent>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = settings.lang;
-    let resume = match &*resumable {
-        Resumable::Game(saved) => {
-            Some(format!("{} — {}", lang.t("menu-resume"), short_name(lang, saved.game.variant())))
-        }
+    let now = shown.time.elapsed_secs_f64();
+    let resume = match &*shown.resumable {
+        Resumable::Game(saved) => Some(resume_label(lang, saved)),
         Resumable::None => None,
     };
     let moving = settings.anim != crate::game::settings::AnimSpeed::Off;
-    let position = live.advance(settings.variant, time.elapsed_secs_f64(), moving);
+    let position = live.advance(settings.variant, now, moving);
+    let confirm_play = shown.confirming.armed(Confirm::Replace, now);
+    if confirm_play {
+        ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+            crate::game::intent::CONFIRM_WINDOW_S + 0.1,
+        ));
+    }
     let view = TitleView {
         lang,
-        notice: notices.0.first().map(String::as_str),
+        notice: shown.notices.0.first().map(String::as_str),
         resume,
-        new_player: progress.done.is_empty(),
+        confirm_play,
+        new_player: shown.progress.done.is_empty(),
         can_quit: !cfg!(target_arch = "wasm32"),
         live: Some(&position),
     };
     let panel = title_panel(&mut root_ui(ctx), &mut settings, &view);
     fits.set_if_neq(TitleFits(Some(panel.fits())));
-    let action = panel.action;
-    match action {
-        None => {}
-        Some(TitleAction::CloseNotice) => {
-            notices.0.remove(0);
+    let Some(action) = panel.action else { return Ok(()) };
+    let go = |screen| Some(NavIntent::Go(screen));
+    let to = match action {
+        TitleAction::CloseNotice => {
+            game.write(GameIntent::DismissNotice);
+            None
         }
-        Some(TitleAction::Resume) => {
-            if let Resumable::Game(saved) = std::mem::take(&mut *resumable) {
-                start_game(&mut commands, &mut next, *saved);
-            }
+        TitleAction::Resume => {
+            game.write(GameIntent::Resume);
+            None
         }
-        Some(TitleAction::Play) => {
+        TitleAction::Play => {
             let seats = if settings.vs_computer {
                 Seats::versus_computer(settings.human_side, settings.level)
             } else {
                 Seats::two_players()
             };
-            *resumable = Resumable::None;
-            start_game(&mut commands, &mut next, Session::new(settings.variant, seats));
+            game.write(GameIntent::Start { variant: settings.variant, seats });
+            None
         }
-        Some(TitleAction::Lessons) => next.set(Screen::Lessons),
-        Some(TitleAction::Puzzles) => next.set(Screen::Puzzles),
-        Some(TitleAction::Rules) => next.set(Screen::Rules),
-        Some(TitleAction::Settings) => next.set(Screen::Settings),
-        Some(TitleAction::Online) => next.set(Screen::Online),
-        Some(TitleAction::Analyse) => next.set(Screen::Records),
-        Some(TitleAction::Quit) => {
-            exit.write(AppExit::Success);
-        }
+        TitleAction::Lessons => go(Screen::Lessons),
+        TitleAction::Puzzles => go(Screen::Puzzles),
+        TitleAction::Rules => go(Screen::Rules),
+        TitleAction::Settings => go(Screen::Settings),
+        TitleAction::Online => go(Screen::Online),
+        TitleAction::Analyse => go(Screen::Records),
+        TitleAction::Quit => Some(NavIntent::Quit),
+    };
+    if let Some(to) = to {
+        nav.write(to);
     }
     Ok(())
 }
@@ -203,7 +226,12 @@ pub fn title_panel(root: &mut egui::Ui, settings: &mut Settings, view: &TitleVie
     egui::CentralPanel::default()
         .show(root, |ui| {
             if let Some(position) = view.live {
-                live_board(ui, position, &Colors::of(settings.theme));
+                live_board(
+                    ui,
+                    position,
+                    &Colors::of(settings.theme),
+                    crate::ui::theme::palette(settings.theme).shadow,
+                );
             }
             let out = egui::ScrollArea::both().show(ui, |ui| title_ui(ui, settings, view));
             TitlePanel { action: out.inner, content: out.content_size, viewport: out.inner_rect.size() }
@@ -214,11 +242,11 @@ pub fn title_panel(root: &mut egui::Ui, settings: &mut Settings, view: &TitleVie
 /// The live board, large and faint behind the menu: a texture for the background, never a
 /// rival to the text. In a wide window the menu stands on opaque cards over it; in a narrow one
 /// it is washed almost into the panel.
-fn live_board(ui: &egui::Ui, position: &AnyPosition, colors: &Colors) {
+fn live_board(ui: &egui::Ui, position: &AnyPosition, colors: &Colors, shadow: egui::Color32) {
     let window = ui.max_rect();
     let side = window.width().min(window.height()) * 0.92;
     let area = egui::Rect::from_center_size(window.center(), egui::vec2(side, side));
-    board_picture(ui.painter(), area, position, colors);
+    board_picture(ui.painter(), area, position, colors, shadow);
     let wash = if wide_layout(window.size()) { 0.88 } else { 0.95 };
     ui.painter().rect_filled(window, 0.0, ui.visuals().panel_fill.gamma_multiply(wash));
 }
@@ -273,13 +301,17 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
     let game_column = |ui: &mut egui::Ui, settings: &mut Settings, action: &mut Option<TitleAction>| {
         ui.set_width(width);
         if !wide {
-            first_things(ui, view, width, true, action);
+            first_things(ui, &crate::ui::theme::palette(settings.theme), view, width, true, action);
         }
         game_choice(ui, settings, view.lang, width);
         opponent(ui, settings, view.lang, width);
         ui.add_space(4.0);
-        let text = egui::RichText::new(view.lang.t("menu-play")).font(crate::ui::display(30.0));
-        if ui.add_sized([width, 56.0], egui::Button::new(text).selected(true)).clicked() {
+        let play = if view.confirm_play {
+            egui::RichText::new(view.lang.t("menu-play-confirm")).size(18.0).strong()
+        } else {
+            egui::RichText::new(view.lang.t("menu-play")).font(crate::ui::display(30.0))
+        };
+        if sized(ui, egui::Button::new(play).selected(true), width, 56.0).clicked() {
             *action = Some(TitleAction::Play);
         }
     };
@@ -295,7 +327,14 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
             card(ui).show(ui, |ui| {
                 ui.vertical(|ui| {
                     ui.set_width(width);
-                    first_things(ui, view, width, false, &mut action);
+                    first_things(
+                        ui,
+                        &crate::ui::theme::palette(settings.theme),
+                        view,
+                        width,
+                        false,
+                        &mut action,
+                    );
                     menu(ui, view, width, 1, &mut action);
                 })
             });
@@ -318,6 +357,7 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
 /// above the other beside the game's column).
 fn first_things(
     ui: &mut egui::Ui,
+    colors: &crate::ui::theme::Palette,
     view: &TitleView,
     width: f32,
     column: bool,
@@ -325,9 +365,9 @@ fn first_things(
 ) {
     let lang = view.lang;
     if let Some(text) = view.notice {
-        egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(90, 40, 30)).show(ui, |ui| {
+        egui::Frame::group(ui.style()).fill(colors.notice).show(ui, |ui| {
             ui.set_max_width(width - 16.0);
-            ui.label(egui::RichText::new(text).color(egui::Color32::WHITE));
+            ui.label(egui::RichText::new(text).color(colors.on_notice));
             if ui.button(lang.t("ui-ok")).clicked() {
                 *action = Some(TitleAction::CloseNotice);
             }
@@ -407,6 +447,7 @@ fn menu(ui: &mut egui::Ui, view: &TitleView, width: f32, columns: usize, action:
 /// The three games as pictures of their boards, and what the chosen one is.
 fn game_choice(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) {
     let colors = Colors::of(settings.theme);
+    let shadow = crate::ui::theme::palette(settings.theme).shadow;
     let spacing = ui.spacing().item_spacing.x;
     let card_w = (width - 2.0 * spacing) / 3.0;
     let narrow = width < 420.0;
@@ -449,7 +490,7 @@ fn game_choice(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f3
                 rect.min + egui::vec2(6.0, 6.0),
                 egui::vec2(card_w - 12.0, picture_h),
             );
-            board_picture(p, picture, &v.start(), &colors);
+            board_picture(p, picture, &v.start(), &colors, shadow);
             let text_pos = egui::pos2(rect.center().x - name.size().x / 2.0, picture.max.y + 4.0);
             p.galley(text_pos, name, visuals.text_color());
         }
@@ -480,25 +521,25 @@ fn short_name(lang: Lang, variant: Variant) -> &'static str {
     }
 }
 
-/// An egui colour from a Bevy one.
-fn color32(c: Color) -> egui::Color32 {
-    let [r, g, b, a] = c.to_srgba().to_u8_array();
-    egui::Color32::from_rgba_unmultiplied(r, g, b, a)
-}
-
 /// A small drawing of `variant`'s board at the start, in the theme's colours, inside `area`.
-pub fn board_picture(p: &egui::Painter, area: egui::Rect, position: &AnyPosition, colors: &Colors) {
+pub fn board_picture(
+    p: &egui::Painter,
+    area: egui::Rect,
+    position: &AnyPosition,
+    colors: &Colors,
+    shadow: egui::Color32,
+) {
     let start = position;
     let (cols, rows) = (f32::from(start.width()), f32::from(start.height()));
     let alquerque = matches!(position, AnyPosition::Alquerque(_));
     // The frame (a quarter of a cell on each side) stays inside `area` too.
     let cell = (area.width() / (cols + 0.5)).min(area.height() / (rows + 0.5));
     let board = egui::Rect::from_center_size(area.center(), egui::vec2(cell * cols, cell * rows));
-    p.rect_filled(board.expand(cell * 0.25), 3.0, color32(colors.frame));
+    p.rect_filled(board.expand(cell * 0.25), 3.0, egui_color(colors.frame));
     let at = |f: f32, r: f32| board.min + egui::vec2((f + 0.5) * cell, (rows - r - 0.5) * cell);
     if alquerque {
-        p.rect_filled(board, 2.0, color32(colors.light_square));
-        let s = egui::Stroke::new((cell * 0.08).max(1.0), color32(colors.line));
+        p.rect_filled(board, 2.0, egui_color(colors.light_square));
+        let s = egui::Stroke::new((cell * 0.08).max(1.0), egui_color(colors.line));
         for i in 0..5 {
             let i = i as f32;
             p.line_segment([at(i, 0.0), at(i, 4.0)], s);
@@ -519,7 +560,11 @@ pub fn board_picture(p: &egui::Painter, area: egui::Rect, position: &AnyPosition
             for r in 0..start.height() {
                 let color = if (f + r) % 2 == 0 { colors.dark_square } else { colors.light_square };
                 let min = board.min + egui::vec2(f32::from(f) * cell, (rows - f32::from(r) - 1.0) * cell);
-                p.rect_filled(egui::Rect::from_min_size(min, egui::Vec2::splat(cell)), 0.0, color32(color));
+                p.rect_filled(
+                    egui::Rect::from_min_size(min, egui::Vec2::splat(cell)),
+                    0.0,
+                    egui_color(color),
+                );
             }
         }
     }
@@ -528,9 +573,9 @@ pub fn board_picture(p: &egui::Painter, area: egui::Rect, position: &AnyPosition
         let (f, r) = (f32::from(sq.0 % start.width()), f32::from(sq.0 / start.width()));
         let [rim, body, _] = colors.piece(alquerque, piece.side, piece.king);
         let c = at(f, r);
-        p.circle_filled(c + egui::vec2(0.0, radius * 0.15), radius, egui::Color32::from_black_alpha(70));
-        p.circle_filled(c, radius, color32(rim));
-        p.circle_filled(c, radius * 0.8, color32(body));
+        p.circle_filled(c + egui::vec2(0.0, radius * 0.15), radius, shadow);
+        p.circle_filled(c, radius, egui_color(rim));
+        p.circle_filled(c, radius * 0.8, egui_color(body));
     }
 }
 
@@ -603,4 +648,12 @@ fn level_about_key(variant: Variant, level: Level) -> Id {
         (false, Level::Medium) => id!("level-medium-about-alquerque"),
         (false, Level::Hard) => id!("level-hard-about-alquerque"),
     }
+}
+
+/// The title screen.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<TitleFits>().add_systems(
+        EguiPrimaryContextPass,
+        title_screen.run_if(in_state(Screen::Title)).in_set(crate::ui::UiSet::Screens),
+    );
 }

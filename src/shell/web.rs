@@ -7,8 +7,9 @@ use crate::app::Screen;
 use crate::board::view::{BoardLayout, BoardView};
 use crate::game::selection::Selected;
 use crate::game::session::Session;
-use crate::net::connection::{LinkState, Net, Waiting};
+use crate::net::connection::{Link, LinkState};
 use crate::net::sync::OnlineGame;
+use crate::net::views::{Lobby, NetNotice, Waiting};
 use crate::players::computer::Thinking;
 use bevy::prelude::*;
 use ludus_rules::{Side, Square};
@@ -53,7 +54,8 @@ struct OnlineState {
     chat: Vec<String>,
 }
 
-fn online_state(net: &Net, game: Option<&OnlineGame>) -> Option<OnlineState> {
+fn online_state(net: &Link, views: (&Lobby, &NetNotice), game: Option<&OnlineGame>) -> Option<OnlineState> {
+    let (lobby, notice) = views;
     if net.phase == LinkState::Offline {
         return None;
     }
@@ -67,12 +69,12 @@ fn online_state(net: &Net, game: Option<&OnlineGame>) -> Option<OnlineState> {
         },
         server: net.server.clone(),
         nickname: net.nickname.clone(),
-        waiting: net.waiting.as_ref().map(|w| match w {
+        waiting: lobby.waiting.as_ref().map(|w| match w {
             Waiting::Room { code, .. } => code.clone(),
             Waiting::Queue { .. } => "queue".to_string(),
         }),
         game: game.map(|g| (g.id.0, g.local_side().map_or("spectator", side_name))),
-        notice: net.notice.as_ref().map(|(code, text)| format!("{code:?}: {text}")),
+        notice: notice.0.as_ref().map(|(code, text)| format!("{code:?}: {text}")),
         no_network: !crate::platform::network_available(),
         chat: game
             .map(|g| g.chat.iter().map(|l| format!("{}: {:?}", l.nickname, l.text)).collect())
@@ -264,7 +266,8 @@ fn publish(
     view: Res<BoardView>,
     selected: Res<Selected>,
     thinking: Res<Thinking>,
-    net: Res<Net>,
+    net: Res<Link>,
+    views: (Res<Lobby>, Res<NetNotice>),
     online: Option<Res<OnlineGame>>,
     warmup: Res<crate::players::warmup::Warmup>,
     title_fits: Res<crate::screens::title::TitleFits>,
@@ -320,7 +323,7 @@ fn publish(
         start: steps.clone(),
         title_fits: if screen == Screen::Title { title_fits.0 } else { None },
         game,
-        online: online_state(&net, online.as_deref()),
+        online: online_state(&net, (&views.0, &views.1), online.as_deref()),
         taps: taps.0.clone(),
     };
     if last.as_ref() == Some(&state) {

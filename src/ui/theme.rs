@@ -37,6 +37,25 @@ pub struct Palette {
     pub warn: Color32,
     /// A text field's well.
     pub field: Color32,
+    /// Good news on the surface: connected, signed in.
+    pub good: Color32,
+    /// Something under way or to mind, on the surface: connecting, an opponent away, a password
+    /// sent unencrypted.
+    pub caution: Color32,
+    /// The fill of a refusal's box (the server's, a document set aside).
+    pub notice: Color32,
+    /// Text on [`Palette::notice`].
+    pub on_notice: Color32,
+    /// The fill of a badge over the board: the spectators' count on a proposed move.
+    pub badge: Color32,
+    /// Text on [`Palette::badge`].
+    pub on_badge: Color32,
+    /// The fill of a jump's number over the board, while an Alquerque chain is played.
+    pub jump: Color32,
+    /// The rim of [`Palette::jump`] and its text.
+    pub on_jump: Color32,
+    /// The soft shadow under a piece drawn on a picture of the board.
+    pub shadow: Color32,
 }
 
 /// The palette of a board theme.
@@ -57,6 +76,15 @@ pub fn palette(theme: Theme) -> Palette {
             on_accent: c(0x24, 0x19, 0x11),
             warn: c(0xff, 0x9e, 0x80),
             field: c(0x1a, 0x12, 0x0c),
+            good: c(0x6e, 0xc8, 0x6e),
+            caution: c(0xe6, 0xbe, 0x5a),
+            notice: c(0x5a, 0x28, 0x1e),
+            on_notice: c(0xff, 0xff, 0xff),
+            badge: c(0x28, 0x46, 0x78),
+            on_badge: c(0xff, 0xff, 0xff),
+            jump: c(0xfa, 0xc8, 0x40),
+            on_jump: c(0x28, 0x14, 0x05),
+            shadow: Color32::from_black_alpha(70),
         },
         // Slate panels, granite buttons, marble text, a pale bronze accent.
         Theme::Stone => Palette {
@@ -72,6 +100,15 @@ pub fn palette(theme: Theme) -> Palette {
             on_accent: c(0x1b, 0x1e, 0x23),
             warn: c(0xff, 0xa0, 0x8a),
             field: c(0x13, 0x15, 0x19),
+            good: c(0x7c, 0xcf, 0x7c),
+            caution: c(0xe6, 0xc2, 0x6a),
+            notice: c(0x5a, 0x28, 0x1e),
+            on_notice: c(0xff, 0xff, 0xff),
+            badge: c(0x28, 0x46, 0x78),
+            on_badge: c(0xff, 0xff, 0xff),
+            jump: c(0xfa, 0xc8, 0x40),
+            on_jump: c(0x28, 0x14, 0x05),
+            shadow: Color32::from_black_alpha(70),
         },
         // Black and white with a yellow accent: the strongest contrast.
         Theme::Contrast => Palette {
@@ -87,8 +124,24 @@ pub fn palette(theme: Theme) -> Palette {
             on_accent: c(0x00, 0x00, 0x00),
             warn: c(0xff, 0x8c, 0x8c),
             field: c(0x00, 0x00, 0x00),
+            good: c(0x80, 0xff, 0x80),
+            caution: c(0xff, 0xd4, 0x00),
+            notice: c(0x60, 0x00, 0x00),
+            on_notice: c(0xff, 0xff, 0xff),
+            badge: c(0x00, 0x30, 0x80),
+            on_badge: c(0xff, 0xff, 0xff),
+            jump: c(0xff, 0xd4, 0x00),
+            on_jump: c(0x00, 0x00, 0x00),
+            shadow: Color32::from_black_alpha(70),
         },
     }
+}
+
+/// An egui colour from a Bevy one (the board's palette).
+pub fn egui_color(c: bevy::prelude::Color) -> Color32 {
+    use bevy::color::ColorToPacked;
+    let [r, g, b, a] = c.to_srgba().to_u8_array();
+    Color32::from_rgba_unmultiplied(r, g, b, a)
 }
 
 /// The relative luminance of a colour (WCAG 2), from 0 (black) to 1 (white).
@@ -195,6 +248,14 @@ mod tests {
                 ("text in a field", p.text, p.field),
                 ("warning on surface", p.warn, p.surface),
                 ("accent on surface", p.accent, p.surface),
+                ("warning on raised", p.warn, p.raised),
+                ("accent on raised", p.accent, p.raised),
+                ("good news on surface", p.good, p.surface),
+                ("caution on surface", p.caution, p.surface),
+                ("weak text (offline) on surface", p.text_weak, p.surface),
+                ("text on a notice", p.on_notice, p.notice),
+                ("text on a badge", p.on_badge, p.badge),
+                ("text on a jump's number", p.on_jump, p.jump),
             ];
             for (what, fg, bg) in pairs {
                 let ratio = contrast(fg, bg);

@@ -6,7 +6,7 @@ use crate::game::selection::Selected;
 use crate::game::session::{Level, Session};
 use crate::game::session::{Player, Seats};
 use crate::i18n::{Id, Lang, id};
-use crate::net::connection::{LinkFailure, LinkState, Net};
+use crate::net::connection::{Link, LinkFailure, LinkState};
 use bevy::prelude::*;
 use bevy_egui::egui;
 use ludus_ai::review::Eval;
@@ -104,12 +104,17 @@ pub fn status_text(lang: Lang, session: &Session, thinking: bool, selected: &Sel
     let pos = game.position();
     let must_capture = matches!(pos, AnyPosition::Alquerque(_))
         && game.legal_moves().first().is_some_and(|m| m.is_capture());
+    let yours = session.seats.human_side() == Some(side);
     if thinking {
         lines.push(lang.t("status-thinking").to_string());
+    } else if yours {
+        // Still "your move" when a capture is forced: the rule comes on the next line.
+        lines.push(lang.fmt("status-your-move", [("side", name.into())]));
+        if must_capture {
+            lines.push(lang.t("status-capture-compulsory").to_string());
+        }
     } else if must_capture {
         lines.push(lang.fmt("status-must-capture", [("side", name.into())]));
-    } else if session.seats.human_side() == Some(side) {
-        lines.push(lang.fmt("status-your-move", [("side", name.into())]));
     } else {
         lines.push(lang.fmt("status-to-move", [("side", name.into())]));
     }
@@ -162,7 +167,8 @@ pub fn side_swatch(ui: &mut egui::Ui, variant: Variant, side: Side) {
 /// The files' letters and the ranks' numbers around the board.
 pub fn draw_coordinates(ctx: &egui::Context, layout: &BoardLayout) {
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("coords")));
-    let color = egui::Color32::from_gray(200);
+    // The theme's secondary text, on the surface around the board.
+    let color = ctx.global_style().visuals.weak_text_color();
     let z = ctx.zoom_factor();
     let font = egui::FontId::proportional((layout.cell * 0.28 / z).clamp(10.0 / z, 18.0));
     for (p, text) in layout.coordinates() {
@@ -251,18 +257,41 @@ pub fn error_key(code: ErrorCode) -> Id {
     }
 }
 
-/// The connection line shown on every online screen.
-pub fn link_text(lang: Lang, net: &Net) -> (egui::Color32, String) {
-    let ok = egui::Color32::from_rgb(110, 200, 110);
-    let busy = egui::Color32::from_rgb(230, 190, 90);
-    let bad = egui::Color32::from_rgb(230, 110, 100);
+/// How a connection line reads: its colour in the theme's palette.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Nothing going on.
+    Quiet,
+    /// Good news.
+    Good,
+    /// Under way.
+    Busy,
+    /// Something failed.
+    Bad,
+}
+
+impl Tone {
+    /// The tone's colour in `palette`.
+    pub fn color(self, palette: &crate::ui::theme::Palette) -> egui::Color32 {
+        match self {
+            Tone::Quiet => palette.text_weak,
+            Tone::Good => palette.good,
+            Tone::Busy => palette.caution,
+            Tone::Bad => palette.warn,
+        }
+    }
+}
+
+/// The connection line shown on every online screen, and its tone.
+pub fn link_text(lang: Lang, net: &Link) -> (Tone, String) {
+    let (ok, busy, bad) = (Tone::Good, Tone::Busy, Tone::Bad);
     let trying =
         matches!(net.phase, LinkState::Connecting | LinkState::Reconnecting(_) | LinkState::Failed(_));
     if trying && !crate::platform::network_available() {
         return (bad, lang.t("net-no-internet").to_string());
     }
     match &net.phase {
-        LinkState::Offline => (egui::Color32::GRAY, lang.t("net-offline").to_string()),
+        LinkState::Offline => (Tone::Quiet, lang.t("net-offline").to_string()),
         LinkState::Connecting => (busy, lang.fmt("net-connecting", [("server", net.server.as_str().into())])),
         LinkState::SignedIn => (
             ok,

@@ -1,6 +1,6 @@
-//! Draw offers on one device: two players offer and answer on the same screen (one offer per
-//! side and move, lapsing when the offerer moves, an agreed draw ending the game), and an online
-//! game's offers are the server's to decide. The computer's answer is tested with the computer
+//! Draw offers on one device: two players offer and answer on the same screen (only once both
+//! sides have moved, one offer per side and move, lapsing when the offerer moves, an agreed draw
+//! ending the game), and an online game's offers are the server's to decide. The computer's answer is tested with the computer
 //! player (`src/players/computer.rs`), the server's rules in `crates/server`.
 
 use ludus::game::session::{GameCommand, Seats, ServerUpdate, Session};
@@ -9,6 +9,15 @@ use ludus_rules::{Outcome, Reason, Side, Variant};
 /// A game between two players on one device, in its own data directory (the app saves the
 /// game and keeps it when it ends): the app and the directory's lock.
 fn two_players(name: &str) -> (crate::DataDirGuard, bevy::prelude::App) {
+    let (guard, mut app) = fresh_two_players(name);
+    // A draw is offered only once both sides have moved.
+    play_first_legal(&mut app);
+    play_first_legal(&mut app);
+    (guard, app)
+}
+
+/// A new game between two players, no move played yet.
+fn fresh_two_players(name: &str) -> (crate::DataDirGuard, bevy::prelude::App) {
     let guard = crate::data_dir_lock();
     crate::fresh_data_dir(name);
     let mut app = crate::headless();
@@ -116,4 +125,24 @@ fn the_computer_declines_a_draw_its_evaluation_does_not_want() {
         Some(Outcome::draw(Reason::Agreement)),
         "five soldiers down, it takes the draw"
     );
+}
+
+#[test]
+fn no_draw_is_offered_before_both_sides_have_moved() {
+    let (_guard, mut app) = fresh_two_players("draw-too-early");
+    let s = send(&mut app, GameCommand::OfferDraw);
+    assert_eq!(s.draw.open, None, "an offer at move 0 is refused");
+    assert!(!s.game.is_over(), "the game goes on");
+    assert!(!s.may_offer_draw(Side::First));
+    let s = play_first_legal(&mut app);
+    assert!(!s.may_offer_draw(Side::Second), "one side has moved, not both");
+    let s = send(&mut app, GameCommand::OfferDraw);
+    assert_eq!(s.draw.open, None);
+    let s = play_first_legal(&mut app);
+    assert!(s.may_offer_draw(Side::First), "both sides have moved");
+    // Against the computer, the offer the computer would answer at once is refused as well.
+    let mut computer =
+        Session::new(Variant::Alquerque, Seats::versus_computer(Side::First, ludus_ai::Level::Easy));
+    assert!(!computer.offer_draw(Side::First));
+    assert_eq!(computer.draw.open, None);
 }

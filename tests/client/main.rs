@@ -10,6 +10,7 @@ mod endgames;
 mod fonts;
 mod game_puzzles;
 mod imports;
+mod intents;
 mod language;
 mod layout;
 mod lessons;

@@ -6,8 +6,10 @@ use crate::{data_dir_lock, fresh_data_dir};
 use bevy::prelude::*;
 use ludus::game::session::{GameCommand, Session};
 use ludus::net::connection::FromServer;
-use ludus::net::connection::{LinkFailure, LinkState, Net, OnlineConfig, Waiting};
+use ludus::net::connection::{Link, LinkFailure, LinkState, OnlineConfig};
+use ludus::net::intents::{LobbyIntent, OnlineIntent};
 use ludus::net::sync::OnlineGame;
+use ludus::net::views::{Archives, Leaderboards, Lobby, NetNotice, Profiles, Waiting};
 use ludus_protocol::client::{Client, ClientConfig, Transport};
 use ludus_protocol::{ClientMessage, GameId, GameView, PlayerId, PlayerInfo, Role, ServerMessage};
 use ludus_rules::{AnyGame, Reason, Side, Variant};
@@ -34,7 +36,7 @@ fn server_with_app(config: ServerConfig) -> (ServerHandle, SocketAddr, App) {
     let mut app = headless();
     connect(&mut app, &addr.to_string());
     run_until(&mut app, &mut [], 10, "sign in", |app, _| {
-        app.world().resource::<Net>().phase == LinkState::SignedIn
+        app.world().resource::<Link>().phase == LinkState::SignedIn
     });
     (server, addr, app)
 }
@@ -154,7 +156,7 @@ fn one_ply(app: &mut App, bot: &mut Bot) {
 
 fn connect(app: &mut App, server: &str) {
     app.world_mut().resource_mut::<OnlineConfig>().nickname = "Ann".to_string();
-    app.world_mut().resource_scope(|world, mut net: Mut<Net>| {
+    app.world_mut().resource_scope(|world, mut net: Mut<Link>| {
         let config = world.resource::<OnlineConfig>().clone();
         net.connect(server, &config);
     });
@@ -170,14 +172,14 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     assert!(app.world().resource::<OnlineConfig>().tokens.contains_key(&addr.to_string()));
 
     // A public room (private games cannot be watched), joined by a bot with its code.
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::OpenRoom {
+    app.world_mut().write_message(LobbyIntent::OpenRoom {
         variant: Variant::Alquerque,
         clock: None,
         public: true,
         rated: false,
     });
-    run_until(&mut app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
-    let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
+    run_until(&mut app, &mut [], 10, "the room", |app, _| app.world().resource::<Lobby>().waiting.is_some());
+    let Some(Waiting::Room { code, .. }) = app.world().resource::<Lobby>().waiting.clone() else {
         panic!("not a room")
     };
     let mut bot = Bot::new(addr, "Bot");
@@ -225,7 +227,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     let mut eve = headless();
     eve.world_mut().resource_mut::<OnlineConfig>().tokens.clear();
     eve.world_mut().resource_mut::<OnlineConfig>().nickname = "Eve".to_string();
-    eve.world_mut().resource_scope(|world, mut net: Mut<Net>| {
+    eve.world_mut().resource_scope(|world, mut net: Mut<Link>| {
         let config = world.resource::<OnlineConfig>().clone();
         net.connect(&addr.to_string(), &config);
     });
@@ -244,9 +246,9 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
             }
         };
     both(&mut app, &mut eve, &mut bot, "Eve signed in", &|_, eve| {
-        eve.world().resource::<Net>().phase == LinkState::SignedIn
+        eve.world().resource::<Link>().phase == LinkState::SignedIn
     });
-    eve.world_mut().resource_mut::<Net>().send(ClientMessage::Watch { game: online.id });
+    eve.world_mut().write_message(LobbyIntent::Watch(online.id));
     both(&mut app, &mut eve, &mut bot, "Eve watching", &|_, eve| {
         eve.world().get_resource::<Session>().is_some_and(|s| s.is_watching())
     });
@@ -270,7 +272,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
         let o = eve.world().resource::<OnlineGame>();
         o.verdict.is_some() && eve.world().resource::<Session>().game.move_strings() == session_moves(app)
     });
-    eve.world_mut().resource_mut::<Net>().disconnect();
+    eve.world_mut().resource_mut::<Link>().disconnect();
     drop(eve);
 
     // The server goes away and comes back on the same port with the same database: the game
@@ -279,7 +281,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     drop(watcher);
     server.stop();
     run_until(&mut app, &mut [&mut bot], 20, "the drop noticed", |app, _| {
-        matches!(app.world().resource::<Net>().phase, LinkState::Reconnecting(_))
+        matches!(app.world().resource::<Link>().phase, LinkState::Reconnecting(_))
     });
     let server = respawn_on(addr, &server_dir);
     let bot_token = bot.client.token().cloned();
@@ -289,7 +291,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
         heard: Vec::new(),
     };
     run_until(&mut app, &mut [&mut bot], 30, "both back in the game", |app, bots| {
-        app.world().resource::<Net>().phase == LinkState::SignedIn && bots[0].game.is_some()
+        app.world().resource::<Link>().phase == LinkState::SignedIn && bots[0].game.is_some()
     });
     assert_eq!(session_moves(&app), before, "no move lost");
     assert_eq!(bot.game.as_ref().map(|(_, _, g)| g.move_strings()), Some(before.clone()));
@@ -306,7 +308,7 @@ fn an_online_game_survives_a_server_restart_and_spectators_propose() {
     let outcome = app.world().resource::<Session>().game.outcome().expect("over");
     assert_eq!(outcome.reason, Reason::Resignation);
     assert_eq!(outcome.winner, app.world().resource::<OnlineGame>().local_side());
-    app.world_mut().resource_mut::<Net>().disconnect();
+    app.world_mut().resource_mut::<Link>().disconnect();
     server.stop();
 }
 
@@ -357,9 +359,9 @@ fn a_refusal_of_the_token_endpoint_is_said_in_the_players_language() {
     let mut app = headless();
     connect(&mut app, &addr.to_string());
     run_until(&mut app, &mut [], 30, "the refusal", |app, _| {
-        matches!(app.world().resource::<Net>().phase, LinkState::Failed(_))
+        matches!(app.world().resource::<Link>().phase, LinkState::Failed(_))
     });
-    let net = app.world().resource::<Net>();
+    let net = app.world().resource::<Link>();
     assert_eq!(net.phase, LinkState::Failed(LinkFailure::Refused(429)));
     assert!(!net.is_active());
     for lang in [ludus::i18n::Lang::Vi, ludus::i18n::Lang::En] {
@@ -386,11 +388,11 @@ fn an_unreachable_server_is_reported() {
     connect(&mut app, &addr.to_string());
     // The token endpoint (TCP, at that port) refuses the connection.
     run_until(&mut app, &mut [], 30, "the failure", |app, _| {
-        matches!(app.world().resource::<Net>().phase, LinkState::Failed(LinkFailure::Unreachable(_)))
+        matches!(app.world().resource::<Link>().phase, LinkState::Failed(LinkFailure::Unreachable(_)))
     });
-    assert!(!app.world().resource::<Net>().is_active());
+    assert!(!app.world().resource::<Link>().is_active());
     connect(&mut app, "not an address at all");
-    assert!(matches!(app.world().resource::<Net>().phase, LinkState::Failed(LinkFailure::BadAddress(_))));
+    assert!(matches!(app.world().resource::<Link>().phase, LinkState::Failed(LinkFailure::BadAddress(_))));
     drop(reserved);
 }
 
@@ -502,14 +504,14 @@ fn server_news_change_the_session_through_its_commands() {
 /// The app opens an Alquerque room (`public`: listed, so that it can be watched) and a bot joins
 /// it by its code; returns the bot once the game is on both ends.
 fn game_with_bot(app: &mut App, addr: SocketAddr, public: bool) -> Bot {
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::OpenRoom {
+    app.world_mut().write_message(LobbyIntent::OpenRoom {
         variant: Variant::Alquerque,
         clock: None,
         public,
         rated: false,
     });
-    run_until(app, &mut [], 10, "the room", |app, _| app.world().resource::<Net>().waiting.is_some());
-    let Some(Waiting::Room { code, .. }) = app.world().resource::<Net>().waiting.clone() else {
+    run_until(app, &mut [], 10, "the room", |app, _| app.world().resource::<Lobby>().waiting.is_some());
+    let Some(Waiting::Room { code, .. }) = app.world().resource::<Lobby>().waiting.clone() else {
         panic!("not a room")
     };
     let mut bot = Bot::new(addr, "Bot");
@@ -533,7 +535,9 @@ fn draw_offers_go_through_the_server_both_ways() {
     let mine = online.local_side().expect("the app plays");
     let game = online.id;
 
-    // The app offers; the bot hears it and declines.
+    // Once both sides have moved, the app offers; the bot hears it and declines.
+    one_ply(&mut app, &mut bot);
+    one_ply(&mut app, &mut bot);
     app.world_mut().write_message(GameCommand::OfferDraw);
     run_until(&mut app, &mut [&mut bot], 10, "the offer on both ends", |app, bots| {
         app.world().resource::<Session>().draw.open == Some(mine)
@@ -596,9 +600,7 @@ fn the_chat_goes_through_the_server_and_the_spectators_are_read_after_the_game()
 
     bot.client.send(&ClientMessage::Chat { game, text: ChatText::Phrase(QuickPhrase::GoodLuck) });
     run_until(&mut app, &mut [&mut bot], 10, "the bot's phrase", |app, _| shown(app) == ["Bot: Good luck!"]);
-    app.world_mut()
-        .resource_mut::<Net>()
-        .send(ClientMessage::Chat { game, text: ChatText::Free("  thanks,   you too ".into()) });
+    app.world_mut().write_message(OnlineIntent::Say("  thanks,   you too ".into()));
     run_until(&mut app, &mut [&mut bot], 10, "the app's line at the bot", |_, bots| {
         bots[0].heard.iter().any(|m| {
             matches!(m, ServerMessage::Chat(l) if l.text == ChatText::Free("thanks, you too".into()) && l.channel == ChatChannel::Players)
@@ -623,7 +625,7 @@ fn the_chat_goes_through_the_server_and_the_spectators_are_read_after_the_game()
     let bot_id =
         app.world().resource::<OnlineGame>().players.iter().find(|p| p.nickname == "Bot").map(|p| p.id);
     let bot_id = bot_id.expect("the bot plays");
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::Mute { game, player: bot_id, muted: true });
+    app.world_mut().write_message(OnlineIntent::Mute { player: bot_id, muted: true });
     run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the mute", |app, _| {
         app.world().resource::<OnlineGame>().muted == [bot_id]
     });
@@ -635,7 +637,7 @@ fn the_chat_goes_through_the_server_and_the_spectators_are_read_after_the_game()
         bots[0].heard.iter().any(|m| matches!(m, ServerMessage::Chat(l) if l.text == oops))
     });
     let ping = ChatText::Free("ping".into());
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::Chat { game, text: ping.clone() });
+    app.world_mut().write_message(OnlineIntent::Say("ping".into()));
     run_until(&mut app, &mut [&mut bot, &mut watcher], 10, "the app's own line back", |app, _| {
         app.world().resource::<OnlineGame>().chat.iter().any(|l| l.text == ping)
     });
@@ -660,19 +662,17 @@ fn the_own_profile_follows_the_claim_and_the_leaderboard_arrives() {
     let dir = fresh_data_dir("online-claim");
     let (_server, _addr, mut app) = server_and_app(&dir.join("server"));
     run_until(&mut app, &mut [], 10, "the own profile", |app, _| {
-        app.world().resource::<Net>().profile.as_ref().is_some_and(|p| !p.claimed && p.nickname == "Ann")
+        app.world().resource::<Profiles>().own.as_ref().is_some_and(|p| !p.claimed && p.nickname == "Ann")
     });
-    app.world_mut()
-        .resource_mut::<Net>()
-        .send(ClientMessage::ClaimNickname { password: Password("correct horse battery".into()) });
+    app.world_mut().write_message(LobbyIntent::Claim(Password("correct horse battery".into())));
     run_until(&mut app, &mut [], 10, "the claim in the profile", |app, _| {
-        app.world().resource::<Net>().profile.as_ref().is_some_and(|p| p.claimed)
+        app.world().resource::<Profiles>().own.as_ref().is_some_and(|p| p.claimed)
     });
-    app.world_mut().resource_mut::<Net>().ask_leaderboard(Variant::Alquerque);
+    app.world_mut().write_message(LobbyIntent::AskLeaderboard(Variant::Alquerque));
     run_until(&mut app, &mut [], 10, "the leaderboard", |app, _| {
-        app.world().resource::<Net>().leaderboard.as_ref().is_some_and(|b| b.variant == Variant::Alquerque)
+        app.world().resource::<Leaderboards>().shown.as_ref().is_some_and(|b| b.variant == Variant::Alquerque)
     });
-    let board = app.world().resource::<Net>().leaderboard.clone().expect("a leaderboard");
+    let board = app.world().resource::<Leaderboards>().shown.clone().expect("a leaderboard");
     assert!(board.top.is_empty() && board.yours.is_none(), "nobody has played a rated game: {board:?}");
 }
 
@@ -690,36 +690,32 @@ fn profiles_wait_their_turn_and_a_recent_game_opens_from_its_archive() {
         let online = app.world().resource::<OnlineGame>();
         (online.id, online.local_side().expect("the app plays"))
     };
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::Resign { game });
+    app.world_mut().resource_mut::<Link>().send(ClientMessage::Resign { game });
     run_until(&mut app, &mut [&mut bot], 10, "the archive at the end", |app, _| {
         app.world().resource::<OnlineGame>().archive.is_some()
     });
     let played = app.world().resource::<OnlineGame>().archive.clone().expect("archived");
     // Two asks in one frame: the server answers one profile at a time, the game asks in turn.
-    {
-        let mut net = app.world_mut().resource_mut::<Net>();
-        net.view_profile("Bot");
-        net.view_profile("Ann");
-    }
+    app.world_mut().write_message(LobbyIntent::OpenProfile("Bot".into()));
+    app.world_mut().write_message(LobbyIntent::OpenProfile("Ann".into()));
     run_until(&mut app, &mut [&mut bot], 10, "the second profile", |app, _| {
-        app.world().resource::<Net>().viewed.as_ref().is_some_and(|p| p.nickname == "Ann")
+        app.world().resource::<Profiles>().viewed.as_ref().is_some_and(|p| p.nickname == "Ann")
     });
-    let net = app.world().resource::<Net>();
-    assert_eq!(net.notice, None, "no refusal");
-    let own = net.viewed.clone().expect("a profile");
+    assert_eq!(app.world().resource::<NetNotice>().0, None, "no refusal");
+    let own = app.world().resource::<Profiles>().viewed.clone().expect("a profile");
     assert_eq!(own.recent.first().map(|g| g.game), Some(game), "a private game is in the own profile");
     // Bot's profile (which came first) does not show it to the app.
-    app.world_mut().resource_mut::<Net>().view_profile("Bot");
+    app.world_mut().write_message(LobbyIntent::OpenProfile("Bot".into()));
     run_until(&mut app, &mut [&mut bot], 10, "Bot's profile", |app, _| {
-        app.world().resource::<Net>().viewed.as_ref().is_some_and(|p| p.nickname == "Bot")
+        app.world().resource::<Profiles>().viewed.as_ref().is_some_and(|p| p.nickname == "Bot")
     });
-    let theirs = app.world().resource::<Net>().viewed.clone().expect("a profile");
+    let theirs = app.world().resource::<Profiles>().viewed.clone().expect("a profile");
     assert!(theirs.recent.is_empty(), "others do not see a private game: {:?}", theirs.recent);
-    app.world_mut().resource_mut::<Net>().ask_archive(game);
+    app.world_mut().write_message(LobbyIntent::AskArchive(game));
     run_until(&mut app, &mut [&mut bot], 10, "the archive", |app, _| {
-        app.world().resource::<Net>().archive.is_some()
+        app.world().resource::<Archives>().came.is_some()
     });
-    let archive = app.world_mut().resource_mut::<Net>().archive.take().expect("the archive");
+    let archive = app.world_mut().resource_mut::<Archives>().came.take().expect("the archive");
     assert_eq!(*archive, played, "the archive is the game as it ended");
     let (replayed, seats) = archived_game(&archive, Some("Ann")).expect("a valid record");
     assert_eq!(replayed.move_strings(), played.record.moves);
@@ -827,39 +823,39 @@ fn the_game_follows_a_redirect_to_the_node_with_the_room() {
     let a_addr = a.udp_addr().expect("udp").to_string();
     connect(&mut app, &a_addr);
     run_until(&mut app, &mut [&mut bot], 10, "sign in on node a", |app, _| {
-        app.world().resource::<Net>().phase == LinkState::SignedIn
+        app.world().resource::<Link>().phase == LinkState::SignedIn
     });
-    let me = app.world().resource::<Net>().player;
+    let me = app.world().resource::<Link>().player;
     // Node a lists node b's room once b has published its lobby (a few hundred milliseconds).
     let mut asked_at = Instant::now() - Duration::from_secs(1);
     run_until(&mut app, &mut [&mut bot], 10, "node b's room in node a's lobby", |app, _| {
         if asked_at.elapsed() >= Duration::from_millis(200) {
             asked_at = Instant::now();
-            app.world_mut().resource_mut::<Net>().send(ClientMessage::Lobby);
+            app.world_mut().resource_mut::<Link>().send(ClientMessage::Lobby);
         }
-        let net = app.world().resource::<Net>();
-        net.lobby.as_ref().is_some_and(|l| l.rooms.iter().any(|r| r.code == code))
+        let lobby = app.world().resource::<Lobby>();
+        lobby.view.as_ref().is_some_and(|l| l.rooms.iter().any(|r| r.code == code))
     });
-    app.world_mut().resource_mut::<Net>().send(ClientMessage::JoinRoom { code });
+    app.world_mut().write_message(LobbyIntent::JoinRoom(code));
     run_until(&mut app, &mut [&mut bot], 20, "the game on node b", |app, bots| {
-        if let Some(notice) = &app.world().resource::<Net>().notice {
+        if let Some(notice) = &app.world().resource::<NetNotice>().0 {
             panic!("refused: {notice:?}");
         }
         bots[0].game.is_some() && app.world().get_resource::<OnlineGame>().is_some()
     });
-    let net = app.world().resource::<Net>();
+    assert_eq!(app.world().resource::<NetNotice>().0, None);
+    let net = app.world().resource::<Link>();
     assert_eq!(net.player, me, "the same player on node b");
     assert_eq!(net.server, a_addr, "the server as given stays the one to come back to");
-    assert_eq!(net.notice, None);
     assert_eq!(net.node(), b.udp_addr(), "on node b");
     one_ply(&mut app, &mut bot);
     one_ply(&mut app, &mut bot);
     // A reconnection goes to node a first, which sends the game back to its seat on node b.
-    app.world_mut().resource_mut::<Net>().reconnect();
+    app.world_mut().resource_mut::<Link>().reconnect();
     let game = app.world().resource::<OnlineGame>().id;
-    assert_eq!(app.world().resource::<Net>().node(), a.udp_addr(), "back to the server as given");
+    assert_eq!(app.world().resource::<Link>().node(), a.udp_addr(), "back to the server as given");
     run_until(&mut app, &mut [&mut bot], 20, "the seat on node b again after reconnecting", |app, _| {
-        let net = app.world().resource::<Net>();
+        let net = app.world().resource::<Link>();
         net.phase == LinkState::SignedIn && net.player == me && net.node() == b.udp_addr()
     });
     one_ply(&mut app, &mut bot);

@@ -543,10 +543,10 @@ fn a_record_that_cannot_be_read_is_told_in_the_players_language() {
 
 #[test]
 fn a_server_of_another_version_is_told_in_the_players_language() {
-    use ludus::net::connection::{LinkFailure, LinkState, Net};
+    use ludus::net::connection::{Link, LinkFailure, LinkState};
     let ours = ludus_protocol::PROTOCOL_VERSION;
     for (theirs, en_word, vi_word) in [(ours + 1, "older", "cũ hơn"), (ours - 1, "newer", "mới hơn")] {
-        let mut net = Net::default();
+        let mut net = Link::default();
         net.phase = LinkState::Failed(LinkFailure::Incompatible(theirs));
         let (_, en) = ludus::ui::widgets::link_text(Lang::En, &net);
         let (_, vi) = ludus::ui::widgets::link_text(Lang::Vi, &net);

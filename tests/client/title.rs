@@ -77,6 +77,7 @@ fn no_button_label_wraps_at_desktop_sizes() {
                 resume: Some(resume.clone()),
                 new_player: true,
                 can_quit: true,
+                confirm_play: false,
                 live: None,
             };
             let mut labels: Vec<String> = [
@@ -135,6 +136,7 @@ fn the_title_screen_fits_without_scrolling() {
                         }),
                         new_player,
                         can_quit: true,
+                        confirm_play: false,
                         // The live board is painted behind the menu and takes no room.
                         live: Some(&live),
                     };
@@ -165,6 +167,7 @@ fn a_window_too_small_is_measured_as_such() {
         resume: None,
         new_player: true,
         can_quit: true,
+        confirm_play: false,
         live: None,
     };
     let small = lay_out(390.0, 400.0, &settings, &view);
@@ -317,6 +320,7 @@ fn every_title_text_reads_over_the_live_board() {
                     resume: Some(format!("{} — {}", lang.t("menu-resume"), lang.t("title-card-alquerque"))),
                     new_player: true,
                     can_quit: true,
+                    confirm_play: false,
                     live: Some(&position),
                 };
                 for (w, h) in SIZES {
