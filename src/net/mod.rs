@@ -17,7 +17,14 @@ use bevy::prelude::*;
 
 /// The connection and the online game on the board (tests run this headless).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((connection::plugin, views::plugin, intents::plugin, sync::plugin, autostart::plugin));
+    app.add_plugins((
+        connection::plugin,
+        views::plugin,
+        intents::plugin,
+        sync::plugin,
+        autostart::plugin,
+        servers::plugin,
+    ));
     #[cfg(not(target_arch = "wasm32"))]
     app.add_plugins(lan::plugin);
 }

@@ -9,6 +9,7 @@
 //! still counts.
 
 use crate::i18n::Lang;
+use crate::net::connection::OnlineConfig;
 use crate::platform::storage::StorageError;
 use bevy::prelude::*;
 use ludus_protocol::{DEFAULT_UDP_PORT, DEFAULT_WS_PORT};
@@ -331,6 +332,32 @@ impl KnownServers {
     }
 }
 
+/// The online menu's list, made anew each time the menu opens (from `--server`, the last
+/// server typed and `servers.txt`) and following the games that host on this network.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(crate::app::Screen::Online), refresh);
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_systems(Update, follow_lan.run_if(in_state(crate::app::Screen::Online)));
+}
+
+fn refresh(
+    mut commands: Commands,
+    launch: Option<Res<crate::app::launch::Launch>>,
+    config: Res<OnlineConfig>,
+) {
+    let given = launch.as_deref().and_then(|l| l.online.as_ref()).and_then(|o| o.server.clone());
+    commands.insert_resource(KnownServers::load(given.as_deref(), Some(&config.server)));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn follow_lan(host: Option<Res<super::lan::LanHost>>, known: Option<ResMut<KnownServers>>) {
+    if let (Some(host), Some(mut known)) = (host, known)
+        && host.is_changed()
+    {
+        known.set_lan(host.found.iter().map(|(address, (name, _))| (address.clone(), name.clone())));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,7 +434,7 @@ mod tests {
         let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
         let unreadable = FileProblem::Unreadable(ReadFailure(std::sync::Arc::new(StorageError::Io(denied))));
         for lang in [Lang::En, Lang::Vi] {
-            assert!(unreadable.text(lang).contains(&*lang.t("storage-denied")), "{}", unreadable.text(lang));
+            assert!(unreadable.text(lang).contains(lang.t("storage-denied")), "{}", unreadable.text(lang));
             assert!(!unreadable.text(lang).contains("net-servers"));
         }
     }

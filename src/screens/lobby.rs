@@ -7,12 +7,14 @@ use crate::app::Screen;
 use crate::app::navigation::NavIntent;
 use crate::game::session::Session;
 use crate::game::settings::Settings;
+use crate::i18n::player_name;
 use crate::i18n::{Id, Lang, id};
 use crate::net::address::default_server;
 use crate::net::connection::{Link, LinkState, OnlineConfig};
 use crate::net::intents::LobbyIntent;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::lan::LanHost;
+use crate::net::servers::KnownServers;
 use crate::net::sync::OnlineGame;
 use crate::net::views::{Leaderboards, Lobby, NetNotice, Profiles, Waiting};
 use crate::ui::theme::{Palette, palette};
@@ -81,6 +83,7 @@ pub(super) struct LobbyShown<'w> {
     profiles: Res<'w, Profiles>,
     boards: Res<'w, Leaderboards>,
     notice: Res<'w, NetNotice>,
+    known: Option<Res<'w, KnownServers>>,
     online: Option<Res<'w, OnlineGame>>,
     session: Option<Res<'w, Session>>,
     #[cfg(not(target_arch = "wasm32"))]
@@ -210,6 +213,9 @@ fn connect_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm)
     let connected = shown.link.is_active();
     ui.add_space(6.0);
     ui.label(lang.t("net-server"));
+    if !connected && let Some(known) = shown.known.as_deref() {
+        known_servers(ui, lang, &frame.colors, known, &mut fields.server);
+    }
     ui.add_enabled_ui(!connected, |ui| {
         ui.add(egui::TextEdit::singleline(&mut fields.server).desired_width(360.0));
         ui.label(lang.t("net-nickname"));
@@ -231,6 +237,29 @@ fn connect_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm)
             frame.ask(LobbyIntent::Disconnect);
         }
     });
+}
+
+/// The servers the game knows, each a tap that puts its address in the field; with none, what
+/// to do (host on this network, or run a server); and what was wrong with `servers.txt`.
+fn known_servers(ui: &mut egui::Ui, lang: Lang, colors: &Palette, known: &KnownServers, field: &mut String) {
+    let list = known.list();
+    if list.is_empty() {
+        ui.add(egui::Label::new(egui::RichText::new(KnownServers::none_text(lang)).small()).wrap());
+    } else {
+        ui.horizontal_wrapped(|ui| {
+            for server in list {
+                let label = format!("{} · {}", server.address, server.origin.text(lang));
+                if ui.selectable_label(*field == server.address, label).clicked() {
+                    *field = server.address;
+                }
+            }
+        });
+    }
+    for problem in &known.problems {
+        ui.add(
+            egui::Label::new(egui::RichText::new(problem.text(lang)).small().color(colors.caution)).wrap(),
+        );
+    }
 }
 
 /// The server's last refusal, until the person closes it: the refusal's words in the player's
@@ -376,8 +405,8 @@ fn rooms_list(ui: &mut egui::Ui, frame: &mut Frame, lobby: &LobbyView, filter: &
                 join.on_disabled_hover_text(lang.t("net-rated-needs-claim"));
             }
             let host = match &room.host_rating {
-                Some(r) => format!("{} {}", room.host, rating_text(r)),
-                None => room.host.clone(),
+                Some(r) => format!("{} {}", player_name(lang, &room.host), rating_text(r)),
+                None => player_name(lang, &room.host).into_owned(),
             };
             if ui.link(host).clicked() {
                 open_profile(frame, room.host.clone());
@@ -404,8 +433,8 @@ fn games_list(ui: &mut egui::Ui, frame: &mut Frame, lobby: &LobbyView, filter: &
             }
             ui.label(format!(
                 "{} – {} · {} · {} · {} · {}{}",
-                g.players[0],
-                g.players[1],
+                player_name(lang, &g.players[0]),
+                player_name(lang, &g.players[1]),
                 lang.text(variant_key(g.variant)),
                 clock_label(lang, g.clock),
                 lang.fmt("net-plies", [("count", g.ply.into())]),
@@ -581,7 +610,7 @@ fn leaderboard_section(ui: &mut egui::Ui, frame: &mut Frame, variant: Variant) {
                 let line = format!(
                     "{:>3}. {}  {}  ({})",
                     i + 1,
-                    entry.nickname,
+                    player_name(lang, &entry.nickname),
                     rating_text(&entry.rating),
                     entry.games
                 );

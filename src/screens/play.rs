@@ -10,6 +10,7 @@ use crate::game::intent::{Confirm, Confirming, GameIntent};
 use crate::game::selection::Selected;
 use crate::game::session::{Player, Session};
 use crate::game::settings::Settings;
+use crate::i18n::player_name;
 use crate::i18n::{Id, Lang, id};
 use crate::net::connection::{Link, LinkState};
 use crate::net::intents::OnlineIntent;
@@ -597,10 +598,13 @@ pub fn chat_line_text(lang: Lang, line: &ChatLine, viewer_plays: bool) -> String
     if viewer_plays && line.channel == ChatChannel::Spectators {
         lang.fmt(
             "chat-spectator-line",
-            [("name", line.nickname.as_str().into()), ("message", said.as_str().into())],
+            [
+                ("name", player_name(lang, &line.nickname).into_owned().into()),
+                ("message", said.as_str().into()),
+            ],
         )
     } else {
-        format!("{}: {said}", line.nickname)
+        format!("{}: {said}", player_name(lang, &line.nickname))
     }
 }
 
@@ -702,7 +706,7 @@ fn mute_row(
         ui.label(lang.t("chat-mute"));
         for (player, nickname) in speakers {
             let muted = online.muted.contains(&player);
-            if ui.add(egui::Button::selectable(muted, nickname)).clicked() {
+            if ui.add(egui::Button::selectable(muted, player_name(lang, nickname).into_owned())).clicked() {
                 out.write(OnlineIntent::Mute { player, muted: !muted });
             }
         }
@@ -745,7 +749,8 @@ fn player_row(ui: &mut egui::Ui, v: &PanelView, online: &OnlineGame, side: Side)
         let dot = if info.connected { colors.good } else { colors.text_weak };
         ui.painter().circle_filled(rect.center(), 5.0, dot);
         let rated = info.rating.map(|r| format!(" {}", rating_text(&r))).unwrap_or_default();
-        let mut name = format!("{}{rated} ({})", info.nickname, side_name(lang, variant, side));
+        let mut name =
+            format!("{}{rated} ({})", player_name(lang, &info.nickname), side_name(lang, variant, side));
         if online.local_side() == Some(side) {
             name = lang.fmt("net-you", [("name", name.as_str().into())]);
         }
@@ -763,7 +768,10 @@ fn player_row(ui: &mut egui::Ui, v: &PanelView, online: &OnlineGame, side: Side)
         let left = ((until - v.now).max(0.0) * 1000.0) as u64;
         let text = lang.fmt(
             "net-opponent-away",
-            [("name", info.nickname.as_str().into()), ("time", clock_text(left).into())],
+            [
+                ("name", player_name(lang, &info.nickname).into_owned().into()),
+                ("time", clock_text(left).into()),
+            ],
         );
         ui.label(egui::RichText::new(text).color(colors.caution));
     }

@@ -350,6 +350,10 @@ pub fn title_ui(ui: &mut egui::Ui, settings: &mut Settings, view: &TitleView) ->
             });
         });
     }
+    ui.add_space(6.0);
+    ui.vertical_centered(|ui| {
+        ui.label(egui::RichText::new(crate::app::version::version_line()).small().weak())
+    });
     action
 }
 

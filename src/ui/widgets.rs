@@ -299,7 +299,12 @@ pub fn link_text(lang: Lang, net: &Link) -> (Tone, String) {
                 "net-signed-in",
                 [
                     ("server", net.server.as_str().into()),
-                    ("nickname", net.nickname.as_deref().unwrap_or("?").into()),
+                    (
+                        "nickname",
+                        crate::i18n::player_name(lang, net.nickname.as_deref().unwrap_or("?"))
+                            .into_owned()
+                            .into(),
+                    ),
                 ],
             ),
         ),
