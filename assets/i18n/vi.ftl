@@ -418,7 +418,7 @@ net-servers-file = từ servers.txt
 net-servers-lan = trong mạng này: { $name }
 net-servers-none = Chưa biết máy chủ nào. Muốn chơi với người ở gần, hãy chọn “Làm máy chủ trong mạng nội bộ (LAN)”: trò chơi của họ sẽ tự tìm thấy bạn. Muốn có máy chủ để ai cũng vào được, hãy chạy một dòng lệnh trên máy tính luôn bật: ludus-server
 net-servers-bad-line = servers.txt, dòng { $line }: “{ $text }” không phải là địa chỉ máy chủ ({ $reason }); dòng này được bỏ qua.
-net-servers-too-many = servers.txt có nhiều máy chủ hơn số trình đơn hiển thị được: { $count } máy chủ cuối cùng bị bỏ qua.
+net-servers-too-many = Menu chỉ hiện được một số máy chủ đầu trong servers.txt: { $count } máy chủ cuối bị bỏ qua.
 net-servers-unreadable = Không đọc được tệp servers.txt: { $error }.
 net-servers-reason-spaces = có dấu cách
 net-servers-reason-scheme = chỉ dùng được máy:cổng, ws://, wss://, http:// và https://
@@ -468,9 +468,9 @@ analysis-keeps-draw = Giữ được thế hòa
 analysis-keeps-win = Giữ nguyên kết quả: { $side } thắng nếu chơi đúng
 puzzles-hint-cost = Gợi ý (tính là giải sai: { $change })
 puzzles-hint-free = Gợi ý (miễn phí: lượt này đã tính là giải sai)
-puzzles-hint-unrated = Gợi ý (câu đố này không tính điểm)
+puzzles-hint-unrated = Gợi ý (câu đố này không được xếp hạng)
 puzzles-solution-moves = Các nước của lời giải:
-puzzles-history-line = { $game } · độ khó { $difficulty } · điểm của bạn { $rating }
+puzzles-history-line = { $game } · độ khó { $difficulty } · hệ số của bạn { $rating }
 
 ## Không mất gì: ván chưa xong, xác nhận
 menu-resume-at = { $game }, nước { $move }

@@ -517,7 +517,7 @@ pub fn choice_seed(profile: &PuzzleProfile, counter: u64) -> u64 {
 /// Nobody moves any more (the puzzle solved, or its solution shown); the board stays turned
 /// as it was for the player.
 pub fn freeze(session: &mut Session) {
-    session.mode = Mode::Review;
+    session.mode = Mode::LessonOver;
 }
 
 /// The run's hint: the piece to move selected on the board, the try counted as missed.

@@ -109,6 +109,9 @@ pub enum Mode {
     Lesson,
     /// A position of a finished game shown by the analysis: nobody plays, nothing is saved.
     Review,
+    /// A lesson or puzzle that is over (solved, or its solution shown): still a lesson, and
+    /// nobody plays any more, as in a review.
+    LessonOver,
 }
 
 /// Draw offers: one open at a time, at most one per side and move, lapsing when the offerer
@@ -155,14 +158,15 @@ impl Session {
         Session { mode: Mode::Review, ..Session::from_game(game, seats) }
     }
 
-    /// Whether this is a position of a finished game under review (the analysis).
+    /// Whether nobody plays here: a position of a finished game under review (the analysis),
+    /// or a lesson or puzzle that is over.
     pub fn is_review(&self) -> bool {
-        self.mode == Mode::Review
+        matches!(self.mode, Mode::Review | Mode::LessonOver)
     }
 
     /// Whether this is a lesson or a puzzle.
     pub fn is_lesson(&self) -> bool {
-        self.mode == Mode::Lesson
+        matches!(self.mode, Mode::Lesson | Mode::LessonOver)
     }
 
     /// Whether the person here watches an online game.
@@ -418,7 +422,7 @@ impl Session {
     /// theirs open, none made yet at this move.
     pub fn may_offer_draw(&self, side: Side) -> bool {
         let from_the_start = self.game.start() == self.game.variant().start();
-        !matches!(self.mode, Mode::Review | Mode::Lesson)
+        !matches!(self.mode, Mode::Review | Mode::Lesson | Mode::LessonOver)
             && !self.game.is_over()
             && (self.game.ply() >= 2 || !from_the_start)
             && self.draw.open.is_none()

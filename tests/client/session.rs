@@ -81,7 +81,7 @@ fn the_mode_says_who_may_touch_the_board_and_what_a_new_game_is() {
     assert_eq!(play_here.mode, Mode::Play);
     assert!(play_here.human_to_move() && play_here.can_touch());
     assert_eq!(play_here.offering_side(), Some(Side::First));
-    assert!(play_here.may_offer_draw(Side::First));
+    assert!(!play_here.may_offer_draw(Side::First), "no draw before both sides have moved");
     play(&mut play_here, "g2-g5");
     assert_eq!(play_here.computer_to_move(), Some(Level::Easy));
 

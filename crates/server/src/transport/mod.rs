@@ -33,7 +33,7 @@
 
 use crate::addresses::{Addresses, Binding, address_key};
 use crate::faults;
-use admission::Policy;
+pub(super) use admission::{Policy, evictee};
 use ludus_protocol::IDLE_FLUSH_INTERVAL;
 use renet2::RenetServer;
 use renet2_netcode::{NetcodeTransportError, ServerSocket};

@@ -2,10 +2,9 @@
 //! renet2, the routes from addresses to shards, the clients, the handshakes in progress and the
 //! tokens they used.
 
-use super::admission::{Policy, evictee};
 use super::{
-    CONNECTION_REQUEST_PREFIX, HandshakeStats, PENDING_PER_IP, PENDING_PER_PREFIX, PENDING_PER_SHARD,
-    request_expiry,
+    CONNECTION_REQUEST_PREFIX, HandshakeStats, PENDING_PER_IP, PENDING_PER_PREFIX, PENDING_PER_SHARD, Policy,
+    evictee, request_expiry,
 };
 use crate::addresses::{Addresses, address_key, prefix_key};
 use crate::faults;
