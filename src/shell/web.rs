@@ -273,8 +273,7 @@ fn publish(
     title_fits: Res<crate::screens::title::TitleFits>,
     taps: Res<crate::ui::TapTargets>,
     press_log: Res<crate::board::input::PressLog>,
-    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    touches: Res<Touches>,
+    (egui, touches): (Option<Res<bevy_egui::input::EguiWantsInput>>, Res<Touches>),
     mut steps: ResMut<StartSteps>,
     mut last: Local<Option<PageState>>,
 ) {
