@@ -438,8 +438,10 @@ fn empty_and_control_websocket_frames_close_the_connection_past_a_budget() {
         let spent = started.elapsed();
         let cpu = cpu.zip(server_cpu()).map(|(before, after)| after.saturating_sub(before));
         eprintln!("{what} frames: {frames} written in {spent:?}, server CPU {cpu:?}");
-        // Closed within the first burst or so (the connection took millions of them in 2 s).
-        assert!(frames <= 100_000, "{frames} {what} frames taken");
+        // Cut off by the server long before the flood's 2 s (an open connection took millions of
+        // them for the whole 2 s). How many the kernel's buffers took first depends on the
+        // machine, so the count is printed, not asserted.
+        assert!(spent < Duration::from_secs(2), "{frames} {what} frames taken in {spent:?}: never cut off");
         assert!(closed_by_server(stream), "a flood of {what} frames kept its connection");
     }
     wait_status(&server, "empty floods counted", |s| s.ws.empty_floods >= 4);
