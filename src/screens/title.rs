@@ -598,7 +598,15 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
     if !settings.vs_computer {
         return;
     }
-    let label_w = (width * 0.2).min(92.0);
+    // As wide as the longer label, so that neither breaks inside a word ("Cầm quân").
+    let measure = |text: &str| {
+        ui.painter()
+            .layout_no_wrap(text.to_string(), egui::FontId::proportional(15.0), egui::Color32::WHITE)
+            .size()
+            .x
+    };
+    let longest = measure(lang.t("menu-play-as")).max(measure(lang.t("menu-level")));
+    let label_w = (longest + 6.0).clamp((width * 0.2).min(92.0), width * 0.3);
     let row = |ui: &mut egui::Ui, label: &str, f: &mut dyn FnMut(&mut egui::Ui)| {
         ui.horizontal(|ui| {
             ui.add_sized([label_w, 44.0], egui::Label::new(egui::RichText::new(label).size(15.0)).wrap());
