@@ -194,24 +194,6 @@ pub fn now_secs() -> u64 {
     }
 }
 
-/// A date as `YYYY-MM-DD HH:MM` (UTC), for files and logs. The screens show dates with
-/// [`crate::i18n::local_date_time`] (the player's time zone, the language's form).
-pub fn date_text(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
-}
-
 /// Records the game when it ends (not a position under review, not a game that was already
 /// over when it appeared: a game shown again after its analysis).
 fn record_finished(
@@ -316,12 +298,5 @@ mod tests {
         ));
         assert!(parse_pasted("alquerque\na1-a5").is_err());
         assert!(parse_pasted("{\"variant\": \"Alquerque\"}").is_err());
-    }
-
-    #[test]
-    fn dates() {
-        assert_eq!(date_text(0), "1970-01-01 00:00");
-        assert_eq!(date_text(1_700_000_000), "2023-11-14 22:13");
-        assert_eq!(date_text(951_782_400), "2000-02-29 00:00");
     }
 }
