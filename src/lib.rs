@@ -34,6 +34,7 @@ pub fn game_plugin(app: &mut App) {
         screens::plugin,
         board::plugin,
         net::plugin,
+        players::analysis::archive_plugin,
         players::computer::plugin,
         players::endgames::plugin,
         players::warmup::plugin,

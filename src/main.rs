@@ -6,7 +6,7 @@ use bevy::winit::{UpdateMode, WinitSettings};
 use ludus::app::Screen;
 #[cfg(not(target_arch = "wasm32"))]
 use ludus::app::launch::Options;
-use ludus::app::launch::{Launch, Opponent};
+use ludus::app::launch::{Launch, LaunchError, Opponent};
 use ludus::game::Notices;
 use ludus::game::session::{Seats, Session};
 use ludus::game::settings::Settings;
@@ -16,7 +16,7 @@ use std::time::Duration;
 /// error prints the usage and exits 2), the page's address in the browser
 /// (`?game=alquerque&level=easy`).
 #[cfg(not(target_arch = "wasm32"))]
-fn options() -> Result<Launch, String> {
+fn options() -> Result<Launch, LaunchError> {
     use clap::{CommandFactory, FromArgMatches};
     // `--version` names the commit too (ludus::app::version).
     let version: &'static str = ludus::app::version::long_version().leak();
@@ -29,7 +29,7 @@ fn options() -> Result<Launch, String> {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn options() -> Result<Launch, String> {
+fn options() -> Result<Launch, LaunchError> {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     Launch::from_query(&search)
 }
@@ -72,7 +72,7 @@ fn main() -> AppExit {
             })
             .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
     );
-    if let Some(e) = ignored {
+    if let Some(e) = &ignored {
         warn!("ignored the address's options: {e}");
     }
     // Nothing moves, nothing runs: the game waits for input (animations ask for frames).
@@ -87,9 +87,11 @@ fn main() -> AppExit {
     app.insert_resource(ClearColor(Color::srgb(0.16, 0.13, 0.11)));
     let (settings_vs_computer, settings_side, settings_level) =
         (settings.vs_computer, settings.human_side, settings.level);
+    // A link that asked for something the game does not know: the player is told, in their words.
+    let ignored = ignored.map(|_| settings.lang.t("launch-address-ignored").to_string());
     app.insert_resource(settings);
     app.insert_resource(first_start);
-    app.insert_resource(Notices(notice.into_iter().collect()));
+    app.insert_resource(Notices(notice.into_iter().chain(ignored).collect()));
     app.add_plugins(ludus::game_plugin);
     if launch.online.is_some() {
         app.insert_state(Screen::Online);

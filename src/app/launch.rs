@@ -12,6 +12,33 @@ use ludus_ai::Level;
 use ludus_rules::{AnyGame, AnyMove, AnyPosition, Side, Variant};
 use std::path::PathBuf;
 
+/// Why the options cannot start the game, in English: the command line's language and the
+/// log's (a page whose address is wrong opens on the title and says so in the player's words).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    /// clap's own message, with the usage.
+    #[error("{0}")]
+    Usage(String),
+    /// Options that do not go together, or one missing its partner.
+    #[error("{0}")]
+    Combination(&'static str),
+    /// A value the option does not know: what it names, the value, what it can be.
+    #[error("unknown {what} '{value}': {expected}")]
+    Unknown { what: &'static str, value: String, expected: &'static str },
+    /// `--size` out of shape or range.
+    #[error("expects WxH with each from 200 to 8192, not '{0}'")]
+    Size(String),
+    /// The position given does not read.
+    #[error("bad position: {0}")]
+    Position(String),
+    /// A move of `--play` (1-based) that does not read or cannot be played.
+    #[error("--play: move {index} '{text}': {problem}")]
+    Move { index: usize, text: String, problem: String },
+    /// A value of the page's address that is not UTF-8 once decoded.
+    #[error("'{0}' is not UTF-8")]
+    NotUtf8(String),
+}
+
 /// What the game was started with.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Launch {
@@ -86,7 +113,7 @@ pub enum OnlineAction {
 }
 
 impl OnlineAction {
-    fn parse(s: &str) -> Result<OnlineAction, String> {
+    fn parse(s: &str) -> Result<OnlineAction, LaunchError> {
         match s {
             "lobby" | "" => Ok(OnlineAction::Lobby),
             "quick" => Ok(OnlineAction::Quick),
@@ -94,27 +121,48 @@ impl OnlineAction {
             "watch" => Ok(OnlineAction::Watch),
             _ => match s.strip_prefix("join:") {
                 Some(code) if !code.is_empty() => Ok(OnlineAction::Join(code.to_string())),
-                _ => Err(format!("unknown online action '{s}': lobby, quick, room, watch or join:CODE")),
+                _ => Err(LaunchError::Unknown {
+                    what: "online action",
+                    value: s.to_string(),
+                    expected: "lobby, quick, room, watch or join:CODE",
+                }),
             },
         }
     }
 }
 
-fn parse_variant(s: &str) -> Result<Variant, String> {
-    Variant::parse(s).map_err(|e| e.to_string())
+fn parse_variant(s: &str) -> Result<Variant, LaunchError> {
+    Variant::parse(s).map_err(|_| LaunchError::Unknown {
+        what: "game",
+        value: s.to_string(),
+        expected: "latrunculi, latrunculi-quick or alquerque",
+    })
 }
 
-fn parse_lang(s: &str) -> Result<Lang, String> {
-    Lang::parse(s).ok_or_else(|| format!("unknown language '{s}': en or vi"))
+fn parse_lang(s: &str) -> Result<Lang, LaunchError> {
+    Lang::parse(s).ok_or_else(|| LaunchError::Unknown {
+        what: "language",
+        value: s.to_string(),
+        expected: "en or vi",
+    })
+}
+
+/// `--screen`'s value.
+fn parse_screen(s: &str) -> Result<Screen, LaunchError> {
+    Screen::parse(s).ok_or_else(|| LaunchError::Unknown {
+        what: "screen",
+        value: s.to_string(),
+        expected: "title, language, lessons, puzzles, rules, settings or records",
+    })
 }
 
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (w, h) = s.split_once('x').ok_or_else(|| format!("expects WxH, not '{s}'"))?;
+fn parse_size(s: &str) -> Result<(u32, u32), LaunchError> {
+    let (w, h) = s.split_once('x').ok_or_else(|| LaunchError::Size(s.to_string()))?;
     let parse = |s: &str| s.parse::<u32>().ok().filter(|n| (200..=8192).contains(n));
     match (parse(w), parse(h)) {
         (Some(w), Some(h)) => Ok((w, h)),
-        _ => Err(format!("expects WxH with each from 200 to 8192, not '{s}'")),
+        _ => Err(LaunchError::Size(s.to_string())),
     }
 }
 
@@ -147,7 +195,7 @@ pub struct Options {
         value_parser = clap::value_parser!(u64).range(0..=60_000)))]
     pub screenshot_after: u64,
     /// Start on a screen: title, language, lessons, puzzles, rules, settings or records.
-    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "NAME", value_parser = Screen::parse))]
+    #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "NAME", value_parser = parse_screen))]
     pub screen: Option<Screen>,
     /// Start a lesson, by its id (`latrunculi-1`, `alquerque-3`...).
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ID"))]
@@ -179,7 +227,7 @@ pub struct Options {
 
 impl Options {
     /// The options checked together; an error says what is wrong.
-    pub fn launch(self) -> Result<Launch, String> {
+    pub fn launch(self) -> Result<Launch, LaunchError> {
         let mut launch = Launch {
             lang: self.lang,
             size: self.size,
@@ -203,50 +251,51 @@ impl Options {
         .count()
             > 1
         {
-            return Err("--screen, --lesson, --analyse, --game-over and --game or --online each choose the \
-                        first screen: give one"
-                .into());
+            return Err(LaunchError::Combination(
+                "--screen, --lesson, --analyse, --game-over and --game or --online each choose the first \
+                 screen: give one",
+            ));
         }
         if self.screenshot_after > 0 && launch.screenshot.is_none() {
-            return Err("--screenshot-after needs --screenshot".to_string());
+            return Err(LaunchError::Combination("--screenshot-after needs --screenshot"));
         }
         match self.online {
             Some(action) => {
                 if self.position.is_some() || launch.screenshot.is_some() {
-                    return Err("--online does not go with --position or --screenshot".to_string());
+                    return Err(LaunchError::Combination(
+                        "--online does not go with --position or --screenshot",
+                    ));
                 }
                 launch.online = Some(OnlineLaunch { server: self.server, nickname: self.nick, action });
             }
             None if self.server.is_some() || self.nick.is_some() => {
-                return Err("--server and --nick need --online".to_string());
+                return Err(LaunchError::Combination("--server and --nick need --online"));
             }
             None => {}
         }
         if let Some(p) = &self.position {
-            let v = self.game.ok_or("--position needs --game")?;
-            let pos = AnyPosition::parse(v, p).map_err(|e| format!("bad position: {e}"))?;
+            let v = self.game.ok_or(LaunchError::Combination("--position needs --game"))?;
+            let pos = AnyPosition::parse(v, p).map_err(|e| LaunchError::Position(e.to_string()))?;
             launch.game = Some(AnyGame::from_position(pos));
         } else if let Some(v) = self.game {
             launch.game = Some(AnyGame::new(v));
         }
         if let Some(moves) = &self.play {
             if launch.screenshot.is_none() {
-                return Err("--play needs --screenshot".to_string());
+                return Err(LaunchError::Combination("--play needs --screenshot"));
             }
-            let mut game = launch.game.clone().ok_or("--play needs --game")?;
+            let mut game = launch.game.clone().ok_or(LaunchError::Combination("--play needs --game"))?;
             for (i, mv) in moves.split_whitespace().enumerate() {
+                let bad = |problem: String| LaunchError::Move { index: i + 1, text: mv.to_string(), problem };
                 if game.is_over() {
-                    return Err(format!("--play: move {} '{mv}' comes after the end of the game", i + 1));
+                    return Err(bad("it comes after the end of the game".to_string()));
                 }
-                let parsed = game
-                    .position()
-                    .parse_move(mv)
-                    .map_err(|e| format!("--play: move {} '{mv}': {e}", i + 1))?;
-                game.play(&parsed).map_err(|e| format!("--play: move {} '{mv}': {e}", i + 1))?;
+                let parsed = game.position().parse_move(mv).map_err(|e| bad(e.to_string()))?;
+                game.play(&parsed).map_err(|e| bad(e.to_string()))?;
                 launch.play.push(parsed);
             }
             if launch.play.is_empty() {
-                return Err("--play needs at least one move".to_string());
+                return Err(LaunchError::Combination("--play needs at least one move"));
             }
         }
         if launch.screenshot.is_some()
@@ -266,11 +315,11 @@ impl Launch {
     /// Reads command-line options (without the program's name); an error says what is wrong
     /// (clap's message, with the usage, for an option it refuses).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn parse(args: &[String]) -> Result<Launch, String> {
+    pub fn parse(args: &[String]) -> Result<Launch, LaunchError> {
         use clap::Parser;
         let options =
             Options::try_parse_from(std::iter::once("ludus".to_string()).chain(args.iter().cloned()))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| LaunchError::Usage(e.to_string()))?;
         options.launch()
     }
 
@@ -278,7 +327,7 @@ impl Launch {
     /// `game`, `position`, `lang`, `online`, `server` and `nick` as on the command line; `level`
     /// plays the computer at that level (`none`: two players), the person playing `side` (`first`
     /// unless given).
-    pub fn from_query(query: &str) -> Result<Launch, String> {
+    pub fn from_query(query: &str) -> Result<Launch, LaunchError> {
         let mut options = Options::default();
         let mut level = None;
         let mut side = None;
@@ -287,7 +336,7 @@ impl Launch {
             // A `+` is a space in a query.
             let value = percent_encoding::percent_decode_str(&value.replace('+', " "))
                 .decode_utf8()
-                .map_err(|_| format!("'{value}' is not UTF-8"))?
+                .map_err(|_| LaunchError::NotUtf8(value.to_string()))?
                 .into_owned();
             match key {
                 "game" => options.game = Some(parse_variant(&value)?),
@@ -296,7 +345,7 @@ impl Launch {
                 "online" => options.online = Some(OnlineAction::parse(&value)?),
                 "server" => options.server = Some(value),
                 "nick" => options.nick = Some(value),
-                "screen" => options.screen = Some(Screen::parse(&value)?),
+                "screen" => options.screen = Some(parse_screen(&value)?),
                 "lesson" => options.lesson = Some(value),
                 "level" => {
                     level = Some(match value.as_str() {
@@ -304,14 +353,26 @@ impl Launch {
                         "medium" => Some(Level::Medium),
                         "hard" => Some(Level::Hard),
                         "none" => None,
-                        _ => return Err(format!("unknown level '{value}': easy, medium, hard or none")),
+                        _ => {
+                            return Err(LaunchError::Unknown {
+                                what: "level",
+                                value,
+                                expected: "easy, medium, hard or none",
+                            });
+                        }
                     })
                 }
                 "side" => {
                     side = Some(match value.as_str() {
                         "first" => Side::First,
                         "second" => Side::Second,
-                        _ => return Err(format!("unknown side '{value}': first or second")),
+                        _ => {
+                            return Err(LaunchError::Unknown {
+                                what: "side",
+                                value,
+                                expected: "first or second",
+                            });
+                        }
                     })
                 }
                 _ => {} // other parameters belong to the page
@@ -323,7 +384,7 @@ impl Launch {
                 Some(Opponent::Computer { level, person: side.unwrap_or(Side::First) })
             }
             (Some(None), _) => Some(Opponent::Friend),
-            (None, Some(_)) => return Err("side needs a level".to_string()),
+            (None, Some(_)) => return Err(LaunchError::Combination("side needs a level")),
             (None, None) => None,
         };
         Ok(launch)
@@ -474,7 +535,7 @@ mod tests {
             &["--game", "alquerque", "--play", " ", "--screenshot", "x.png"],
         ] {
             let e = Launch::parse(&args(bad)).unwrap_err();
-            assert!(e.contains("--play"), "{bad:?}: {e}");
+            assert!(e.to_string().contains("--play"), "{bad:?}: {e}");
         }
     }
 }

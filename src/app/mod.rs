@@ -51,8 +51,8 @@ pub enum Screen {
 
 impl Screen {
     /// Reads a screen's name for `--screen` / `?screen=`.
-    pub fn parse(s: &str) -> Result<Screen, String> {
-        Ok(match s {
+    pub fn parse(s: &str) -> Option<Screen> {
+        Some(match s {
             "title" => Screen::Title,
             "language" => Screen::Language,
             "lessons" => Screen::Lessons,
@@ -60,11 +60,7 @@ impl Screen {
             "settings" => Screen::Settings,
             "records" => Screen::Records,
             "puzzles" => Screen::Puzzles,
-            _ => {
-                return Err(format!(
-                    "unknown screen '{s}': title, language, lessons, puzzles, rules, settings or records"
-                ));
-            }
+            _ => return None,
         })
     }
 }

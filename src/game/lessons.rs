@@ -130,39 +130,69 @@ pub struct Course {
     pub lessons: Vec<Lesson>,
 }
 
+/// What is wrong in a course's file (the lessons are the game's own: the tests keep them right,
+/// and this says where a mistake is, in English).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LessonError {
+    #[error("not a course: {0}")]
+    Json(String),
+    #[error("no lessons")]
+    NoLessons,
+    #[error("lesson {id}: {problem}")]
+    Lesson { id: String, problem: LessonProblem },
+}
+
+/// What is wrong in one lesson.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LessonProblem {
+    #[error("{0}")]
+    Game(ludus_rules::ParseError),
+    #[error("bad position: {0}")]
+    Position(ludus_rules::ParseError),
+    #[error("no square '{0}'")]
+    Square(String),
+    #[error("capture names no square")]
+    CaptureNothing,
+    #[error("capture_count of 0")]
+    CaptureNone,
+    #[error("a text is empty in one language")]
+    EmptyText,
+}
+
 /// Reads a course's file; an error says which lesson is wrong and how.
-pub fn parse_course(text: &str) -> Result<Course, String> {
-    let data: CourseData = serde_json::from_str(text).map_err(|e| e.to_string())?;
+pub fn parse_course(text: &str) -> Result<Course, LessonError> {
+    let data: CourseData = serde_json::from_str(text).map_err(|e| LessonError::Json(e.to_string()))?;
     let mut lessons = Vec::new();
     for l in data.lessons {
         let id = l.id.clone();
-        let lesson = parse_lesson(l).map_err(|e| format!("lesson {id}: {e}"))?;
+        let lesson = parse_lesson(l).map_err(|problem| LessonError::Lesson { id, problem })?;
         lessons.push(lesson);
     }
     if lessons.is_empty() {
-        return Err("no lessons".into());
+        return Err(LessonError::NoLessons);
     }
     Ok(Course { title: data.title, lessons })
 }
 
-fn parse_lesson(l: LessonData) -> Result<Lesson, String> {
-    let variant = Variant::parse(&l.variant).map_err(|e| e.to_string())?;
-    let position = AnyPosition::parse(variant, &l.position).map_err(|e| format!("bad position: {e}"))?;
+fn parse_lesson(l: LessonData) -> Result<Lesson, LessonProblem> {
+    let variant = Variant::parse(&l.variant).map_err(LessonProblem::Game)?;
+    let position = AnyPosition::parse(variant, &l.position).map_err(LessonProblem::Position)?;
     let square = |name: &str| {
-        Square::parse(name, position.width(), position.height()).ok_or_else(|| format!("no square '{name}'"))
+        Square::parse(name, position.width(), position.height())
+            .ok_or_else(|| LessonProblem::Square(name.into()))
     };
     let goal = match l.goal {
         GoalData::Reach(s) => Goal::Reach(square(&s)?),
-        GoalData::Capture(list) if list.is_empty() => return Err("capture names no square".into()),
+        GoalData::Capture(list) if list.is_empty() => return Err(LessonProblem::CaptureNothing),
         GoalData::Capture(list) => Goal::Capture(list.iter().map(|s| square(s)).collect::<Result<_, _>>()?),
-        GoalData::CaptureCount(0) => return Err("capture_count of 0".into()),
+        GoalData::CaptureCount(0) => return Err(LessonProblem::CaptureNone),
         GoalData::CaptureCount(n) => Goal::CaptureCount(n),
         GoalData::Win => Goal::Win,
         GoalData::BeatEasy => Goal::BeatEasy,
     };
     for words in [&l.title, &l.text, &l.task, &l.hint] {
         if words.en.trim().is_empty() || words.vi.trim().is_empty() {
-            return Err("a text is empty in one language".into());
+            return Err(LessonProblem::EmptyText);
         }
     }
     Ok(Lesson {

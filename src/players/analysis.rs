@@ -8,6 +8,9 @@
 use crate::app::{AppSet, Screen};
 use crate::board::view::BoardView;
 use crate::game::session::{Level, Player, Seats, Session};
+use crate::i18n::Lang;
+use crate::net::connection::Link;
+use crate::net::views::{Archives, NetNotice};
 use crate::platform::background::Background;
 use crate::players::endgames::Endgames;
 use bevy::platform::time::Instant;
@@ -15,7 +18,8 @@ use bevy::prelude::*;
 use ludus_ai::puzzle::from_game::{Finder, GamePuzzle, candidates};
 use ludus_ai::review::{Analyser, Judgement, Mark, PlyEval, judge, prefix};
 use ludus_ai::tablebase::Tablebase;
-use ludus_rules::{AnyGame, AnyMove, Variant};
+use ludus_protocol::ArchivedGame;
+use ludus_rules::{AnyGame, AnyMove, RecordError, Side, Variant};
 use std::sync::Arc;
 
 /// Where the analysis's "Back" leads: a screen, and the game that was on the board.
@@ -294,11 +298,74 @@ fn poll_analysis(analysis: Option<ResMut<Analysis>>, endgames: Option<Res<Endgam
     }
 }
 
+/// A game to analyse, asked for by a screen (the game-over card, "Analyse a game"): the
+/// analysis opens on it, its "Back" returning to `back` with the game on the board now.
+#[derive(Message, Clone, Debug)]
+pub struct OpenAnalysis {
+    pub game: AnyGame,
+    pub seats: Seats,
+    pub back: Screen,
+}
+
+/// Opens the analysis asked for (the last ask of the frame wins).
+fn open_asked(
+    mut asked: MessageReader<OpenAnalysis>,
+    session: Option<Res<Session>>,
+    next: Option<ResMut<NextState<Screen>>>,
+    mut commands: Commands,
+) {
+    let Some(ask) = asked.read().last().cloned() else { return };
+    let Some(mut next) = next else { return };
+    open(&mut commands, &mut next, ask.game, ask.seats, ask.back, session.map(|s| s.clone()));
+}
+
+/// The game an archive records, with the person here on their side if they played it.
+pub fn archived_game(archive: &ArchivedGame, me: Option<&str>) -> Result<(AnyGame, Seats), RecordError> {
+    let game = AnyGame::from_record(&archive.record)?;
+    let local = archive
+        .players
+        .iter()
+        .position(|p| Some(p.as_str()) == me)
+        .map(|i| if i == 0 { Side::First } else { Side::Second });
+    Ok((game, Seats::online(local)))
+}
+
+/// The archive the profile asked for came: its replay and analysis open, "Back" returning to
+/// the profile; a record that does not replay is a refusal to show.
+fn replay_archive(
+    mut archives: ResMut<Archives>,
+    link: Res<Link>,
+    mut notice: ResMut<NetNotice>,
+    session: Option<Res<Session>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+) {
+    let Some(archive) = archives.came.take() else { return };
+    match archived_game(&archive, link.nickname.as_deref()) {
+        Ok((game, seats)) => {
+            let back = session.map(|s| s.clone());
+            open(&mut commands, &mut next, game, seats, Screen::Profile, back);
+        }
+        Err(e) => {
+            warn!("an archived game does not replay: {e}");
+            notice.0 = Some((ludus_protocol::ErrorCode::Malformed, e.to_string()));
+        }
+    }
+}
+
 /// The analysis without any screen: the background work and the player's intents (tests run
 /// it headless).
 pub fn plugin(app: &mut App) {
-    app.add_message::<AnalysisIntent>()
-        .add_systems(Update, (act.in_set(AppSet::Apply), poll_analysis.in_set(AppSet::Think)));
+    app.add_message::<AnalysisIntent>().add_message::<OpenAnalysis>().add_systems(
+        Update,
+        (act.in_set(AppSet::Apply), open_asked.in_set(AppSet::Apply), poll_analysis.in_set(AppSet::Think)),
+    );
+}
+
+/// The replay of an archived game asked for on the profile screen (the online part of the
+/// game; its resources come with the link).
+pub fn archive_plugin(app: &mut App) {
+    app.add_systems(Update, replay_archive.in_set(AppSet::Apply).run_if(in_state(Screen::Profile)));
 }
 
 /// Seats for looking at a game: the board turned as it was for the person who played, and
@@ -323,17 +390,31 @@ pub fn opened(game: AnyGame, seats: Seats) -> (Analysis, Session) {
 /// keeps them (`records.json`: the newest, with who played), one record, or a game in notation
 /// (`game::records::parse_pasted`; then two players). An error says what is wrong, in English
 /// (the command line's language).
-pub fn read_game_file(path: &std::path::Path) -> Result<(AnyGame, Seats), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_game_file(path: &std::path::Path) -> Result<(AnyGame, Seats), GameFileError> {
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|source| GameFileError::Read { file: file.clone(), source })?;
+    let not_a_game = |e: crate::game::records::PasteError| GameFileError::NotAGame {
+        file: file.clone(),
+        problem: e.text(Lang::En),
+    };
     if let Ok(recent) = crate::game::records::RecentGames::from_json(&text) {
-        let entry = recent.games.first().ok_or_else(|| format!("{}: no game in the file", path.display()))?;
-        let game =
-            entry.game().map_err(|e| format!("{}: {}", path.display(), e.text(crate::i18n::Lang::En)))?;
-        return Ok((game, entry.seats));
+        let entry = recent.games.first().ok_or_else(|| GameFileError::NoGame(file.clone()))?;
+        return Ok((entry.game().map_err(not_a_game)?, entry.seats));
     }
-    let game = crate::game::records::parse_pasted(&text)
-        .map_err(|e| format!("{}: {}", path.display(), e.text(crate::i18n::Lang::En)))?;
+    let game = crate::game::records::parse_pasted(&text).map_err(not_a_game)?;
     Ok((game, Seats::two_players()))
+}
+
+/// Why a file given to `--analyse` or `--game-over` holds no game to show.
+#[derive(Debug, thiserror::Error)]
+pub enum GameFileError {
+    #[error("{file}: {source}")]
+    Read { file: String, source: std::io::Error },
+    #[error("{0}: no game in the file")]
+    NoGame(String),
+    #[error("{file}: {problem}")]
+    NotAGame { file: String, problem: String },
 }
 
 /// Opens the analysis of `game`; "Back" returns to `screen` with `session` (the session on

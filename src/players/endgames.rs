@@ -65,11 +65,26 @@ impl Endgames {
 
 /// The background load or build of the tables (desktop), until it is over.
 #[derive(Resource, Default)]
-struct Loading(Option<Background<Result<Tablebase, String>>>);
+struct Loading(Option<Background<Result<Tablebase, LoadError>>>);
 
 /// The background load of a desktop book, until it is over.
 #[derive(Resource, Default)]
-struct LoadingBook(Option<Background<Result<Book, String>>>);
+struct LoadingBook(Option<Background<Result<Book, LoadError>>>);
+
+/// Why the desktop's own tables or book are not used (for the log: the game plays on without
+/// them, with what it ships).
+#[derive(Debug, thiserror::Error)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub enum LoadError {
+    #[error("cannot read {file}: {source}")]
+    Read { file: String, source: std::io::Error },
+    #[error(transparent)]
+    Tables(#[from] ludus_ai::tablebase::TbError),
+    #[error(transparent)]
+    Book(#[from] ludus_ai::solve::SolveError),
+    #[error("the tables built in {0} do not load")]
+    Incomplete(String),
+}
 
 /// The tables shipped in the web bundle (every material of up to four pieces).
 #[cfg(target_arch = "wasm32")]
@@ -101,9 +116,9 @@ fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, la
     if book.exists() {
         loading_book.0 = Some(Background::spawn("book", move |out| {
             out.push(
-                std::fs::read(&book).map_err(|e| format!("cannot read {}: {e}", book.display())).and_then(
-                    |bytes| Book::from_bytes(&bytes, &book.display().to_string()).map_err(|e| e.to_string()),
-                ),
+                std::fs::read(&book)
+                    .map_err(|source| LoadError::Read { file: book.display().to_string(), source })
+                    .and_then(|bytes| Ok(Book::from_bytes(&bytes, &book.display().to_string())?)),
             );
             true
         }));
@@ -121,7 +136,7 @@ fn start(mut loading: ResMut<Loading>, mut loading_book: ResMut<LoadingBook>, la
 /// meanwhile; the sound ones are kept). A bigger table that fails its check is left unused,
 /// with a warning.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn load_or_build(dir: &std::path::Path, pieces: u32) -> Result<Tablebase, String> {
+pub fn load_or_build(dir: &std::path::Path, pieces: u32) -> Result<Tablebase, LoadError> {
     let complete = |tb: &Tablebase| {
         (2..=pieces).all(|total| {
             (1..total).all(|mover| {
@@ -134,10 +149,9 @@ pub fn load_or_build(dir: &std::path::Path, pieces: u32) -> Result<Tablebase, St
         Ok(tb) if complete(&tb) => tb,
         _ => {
             info!("building the endgame tables (up to {pieces} pieces) in {}", dir.display());
-            let tb = ludus_ai::tablebase::generate_with_threads(pieces, Some(dir), 1, |_| {})
-                .map_err(|e| e.to_string())?;
+            let tb = ludus_ai::tablebase::generate_with_threads(pieces, Some(dir), 1, |_| {})?;
             if !complete(&tb) {
-                return Err(format!("the tables built in {} do not load", dir.display()));
+                return Err(LoadError::Incomplete(dir.display().to_string()));
             }
             tb
         }

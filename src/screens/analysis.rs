@@ -15,6 +15,7 @@ use crate::game::settings::{Settings, Theme};
 use crate::i18n::{Lang, id};
 use crate::players::analysis::{Analysis, AnalysisIntent};
 use crate::ui::root_ui;
+use crate::ui::theme::{MARKS, egui_color};
 use crate::ui::widgets::{eval_text, players_line, reason_text, result_text, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -73,19 +74,6 @@ pub(super) fn keys(
     }
 }
 
-fn color(c: Color) -> egui::Color32 {
-    let c = c.to_srgba();
-    egui::Color32::from_rgba_unmultiplied(
-        (c.red * 255.0) as u8,
-        (c.green * 255.0) as u8,
-        (c.blue * 255.0) as u8,
-        (c.alpha * 255.0) as u8,
-    )
-}
-
-const BLUNDER_COLOR: egui::Color32 = egui::Color32::from_rgb(230, 60, 50);
-const MISTAKE_COLOR: egui::Color32 = egui::Color32::from_rgb(240, 160, 40);
-
 /// The evaluation graph: x the ply, y the evaluation (soft clamp), each side's area in its
 /// colour, blunders and mistakes marked, the position shown highlighted; a click or a drag
 /// picks a position. Returns the position picked.
@@ -95,15 +83,15 @@ fn graph(ui: &mut egui::Ui, analysis: &Analysis, height: f32) -> Option<usize> {
     let painter = ui.painter_at(rect);
     let variant = analysis.game.variant();
     let colors = Colors::of(Theme::Wood);
-    let side_color = |side: Side| color(colors.piece(!variant.is_latrunculi(), side, false)[1]);
-    painter.rect_filled(rect, 4.0, egui::Color32::from_gray(96));
+    let side_color = |side: Side| egui_color(colors.piece(!variant.is_latrunculi(), side, false)[1]);
+    painter.rect_filled(rect, 4.0, MARKS.graph_well);
     let n = analysis.moves().len().max(1) as f32;
     let inner = rect.shrink2(egui::vec2(6.0, 6.0));
     let x = |ply: usize| inner.left() + inner.width() * ply as f32 / n;
     let mid = inner.center().y;
     let y = |v: f32| mid - v * inner.height() / 2.0;
     // The first side's colour above the line, black below, on a grey between them.
-    let (first, second) = (side_color(Side::First), egui::Color32::from_gray(24));
+    let (first, second) = (side_color(Side::First), MARKS.graph_second);
     // Each side's area, segment by segment (split where the curve crosses zero).
     let points: Vec<Option<egui::Pos2>> = analysis
         .evals
@@ -139,11 +127,11 @@ fn graph(ui: &mut egui::Ui, analysis: &Analysis, height: f32) -> Option<usize> {
     painter.add(egui::Shape::mesh(mesh));
     painter.line_segment(
         [egui::pos2(inner.left(), mid), egui::pos2(inner.right(), mid)],
-        egui::Stroke::new(1.0, egui::Color32::from_gray(150)),
+        egui::Stroke::new(1.0, MARKS.graph_axis),
     );
     for w in points.windows(2) {
         if let (Some(a), Some(b)) = (w[0], w[1]) {
-            painter.line_segment([a, b], egui::Stroke::new(2.0, egui::Color32::from_rgb(235, 185, 60)));
+            painter.line_segment([a, b], egui::Stroke::new(2.0, MARKS.graph_curve));
         }
     }
     // Still to analyse: shaded.
@@ -151,27 +139,27 @@ fn graph(ui: &mut egui::Ui, analysis: &Analysis, height: f32) -> Option<usize> {
     if done < analysis.evals.len() {
         let from = x(done.saturating_sub(1)).max(inner.left());
         let shade = egui::Rect::from_min_max(egui::pos2(from, rect.top()), rect.max);
-        painter.rect_filled(shade, 0.0, egui::Color32::from_black_alpha(90));
+        painter.rect_filled(shade, 0.0, MARKS.graph_pending);
     }
     // The position shown.
     let sx = x(analysis.selected);
     painter.line_segment(
         [egui::pos2(sx, rect.top()), egui::pos2(sx, rect.bottom())],
-        egui::Stroke::new(2.0, egui::Color32::from_rgb(90, 170, 255)),
+        egui::Stroke::new(2.0, MARKS.graph_cursor),
     );
     // Marks where the move's damage shows: at the position after it.
     for k in 0..analysis.moves().len() {
         let c = match analysis.mark(k) {
-            Some(Mark::Blunder) => BLUNDER_COLOR,
-            Some(Mark::Mistake) => MISTAKE_COLOR,
+            Some(Mark::Blunder) => MARKS.blunder,
+            Some(Mark::Mistake) => MARKS.mistake,
             _ => continue,
         };
         if let Some(p) = points[k + 1] {
-            painter.circle(p, 5.5, c, egui::Stroke::new(1.5, egui::Color32::WHITE));
+            painter.circle(p, 5.5, c, egui::Stroke::new(1.5, MARKS.reason));
         }
     }
     if let Some(p) = points[analysis.selected] {
-        painter.circle_stroke(p, 6.0, egui::Stroke::new(2.0, egui::Color32::from_rgb(90, 170, 255)));
+        painter.circle_stroke(p, 6.0, egui::Stroke::new(2.0, MARKS.graph_cursor));
     }
     let picked = if response.clicked() || response.dragged() {
         response.interact_pointer_pos().map(|p| {
@@ -186,8 +174,8 @@ fn graph(ui: &mut egui::Ui, analysis: &Analysis, height: f32) -> Option<usize> {
 
 fn mark_suffix(mark: Option<Mark>) -> (&'static str, Option<egui::Color32>) {
     match mark {
-        Some(Mark::Blunder) => ("??", Some(BLUNDER_COLOR)),
-        Some(Mark::Mistake) => ("?", Some(MISTAKE_COLOR)),
+        Some(Mark::Blunder) => ("??", Some(MARKS.blunder)),
+        Some(Mark::Mistake) => ("?", Some(MARKS.mistake)),
         _ => ("", None),
     }
 }
@@ -321,9 +309,6 @@ fn line(ui: &mut egui::Ui, text: impl Into<String>, color: Option<egui::Color32>
     ui.add(egui::Label::new(rt).wrap());
 }
 
-const PROVEN_COLOR: egui::Color32 = egui::Color32::from_rgb(230, 200, 110);
-const BETTER_COLOR: egui::Color32 = egui::Color32::from_rgb(90, 200, 120);
-
 /// The position shown: its evaluation, its proven value, the move played with its mark and what
 /// judged it, and the engine's move.
 fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
@@ -342,7 +327,7 @@ fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
             Some(side) => lang.fmt("analysis-proven-win", [("side", side_name(lang, variant, side).into())]),
             None => lang.t("analysis-proven-draw").to_string(),
         };
-        ui.add(egui::Label::new(egui::RichText::new(text).color(PROVEN_COLOR)).wrap())
+        ui.add(egui::Label::new(egui::RichText::new(text).color(MARKS.proven)).wrap())
             .on_hover_text(lang.t("analysis-proven-rules"));
     }
     let pos = a.game.position_at(s);
@@ -369,9 +354,9 @@ fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
         // A move that kept the value or was not marked has no "better" move, only another one.
         let marked = judged.is_some_and(|j| j.mark != Mark::Fine);
         let (key, c) = if marked {
-            (id!("analysis-better"), BETTER_COLOR)
+            (id!("analysis-better"), MARKS.better)
         } else {
-            (id!("analysis-engine-move"), PROVEN_COLOR)
+            (id!("analysis-engine-move"), MARKS.proven)
         };
         line(ui, format!("{} {text}", lang.text(key)), Some(c));
     }

@@ -11,8 +11,9 @@ use crate::game::session::Session;
 use crate::game::settings::AnimSpeed;
 use crate::i18n::Lang;
 use crate::net::intents::OnlineIntent;
-use crate::players::analysis;
+use crate::players::analysis::OpenAnalysis;
 use crate::screens::play::{GameShown, OverCardHidden, PlayIntents};
+use crate::ui::theme::MARKS;
 use crate::ui::widgets::{big_button, piece_colors, reason_text, result_text};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
@@ -104,8 +105,7 @@ fn ease_out_back(t: f32) -> f32 {
 }
 
 fn with_alpha(color: egui::Color32, alpha: f32) -> egui::Color32 {
-    let [r, g, b, _] = color.to_array();
-    egui::Color32::from_rgba_unmultiplied(r, g, b, (alpha.clamp(0.0, 1.0) * 255.0) as u8)
+    color.gamma_multiply(alpha.clamp(0.0, 1.0))
 }
 
 /// Draws the moment at progress `t` over the whole window.
@@ -122,28 +122,12 @@ fn draw_moment(
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("end-moment")));
     let fade = smoothstep(0.0, 0.15, t) * (1.0 - smoothstep(0.85, 1.0, t));
     let center = screen.center();
-    painter.rect_filled(screen, 0.0, egui::Color32::from_black_alpha((110.0 * fade) as u8));
-    let (band, ink, title) = match mood {
-        Mood::Win => (
-            egui::Color32::from_rgb(70, 48, 8),
-            egui::Color32::from_rgb(255, 215, 90),
-            lang.t("over-moment-win").to_string(),
-        ),
-        Mood::Loss => (
-            egui::Color32::from_rgb(48, 16, 16),
-            egui::Color32::from_rgb(230, 170, 160),
-            lang.t("over-moment-loss").to_string(),
-        ),
-        Mood::Draw => (
-            egui::Color32::from_rgb(28, 32, 44),
-            egui::Color32::from_rgb(220, 225, 235),
-            lang.t("over-draw").to_string(),
-        ),
-        Mood::Winner(_) => (
-            egui::Color32::from_rgb(40, 34, 20),
-            egui::Color32::from_rgb(250, 235, 200),
-            result_text(lang, variant, outcome),
-        ),
+    painter.rect_filled(screen, 0.0, with_alpha(MARKS.veil, fade));
+    let ([band, ink], title) = match mood {
+        Mood::Win => (MARKS.win, lang.t("over-moment-win").to_string()),
+        Mood::Loss => (MARKS.loss, lang.t("over-moment-loss").to_string()),
+        Mood::Draw => (MARKS.draw, lang.t("over-draw").to_string()),
+        Mood::Winner(_) => (MARKS.winner, result_text(lang, variant, outcome)),
     };
     let band_height = 150.0_f32.min(screen.height() * 0.4);
     let band_rect = egui::Rect::from_center_size(
@@ -160,11 +144,7 @@ fn draw_moment(
             let k = smoothstep(0.05, 0.9, t);
             let dir = egui::vec2(angle.cos(), angle.sin());
             let p = center + dir * reach * speed * k + egui::vec2(0.0, 120.0 * k * k);
-            let color = if i % 3 == 0 {
-                egui::Color32::from_rgb(120, 170, 70)
-            } else {
-                egui::Color32::from_rgb(255, 200, 60)
-            };
+            let color = if i % 3 == 0 { MARKS.sparks[1] } else { MARKS.sparks[0] };
             painter.circle_filled(p, 5.0 * (1.0 - 0.7 * k), with_alpha(color, fade));
         }
     }
@@ -197,7 +177,7 @@ fn draw_moment(
         egui::Align2::CENTER_CENTER,
         reason,
         egui::FontId::proportional(20.0),
-        with_alpha(egui::Color32::WHITE, reason_fade),
+        with_alpha(MARKS.reason, reason_fade),
     );
 }
 
@@ -238,8 +218,7 @@ pub(super) fn game_over_card(
     mut hidden: ResMut<OverCardHidden>,
     moment: Res<EndMoment>,
     mut actions: PlayIntents,
-    mut commands: Commands,
-    mut next: ResMut<NextState<Screen>>,
+    mut analyse: MessageWriter<OpenAnalysis>,
 ) -> Result {
     let Some(session) = shown.session.as_deref().filter(|s| !s.is_lesson()) else {
         return Ok(()); // a lesson says itself how the move went
@@ -283,14 +262,11 @@ pub(super) fn game_over_card(
                         actions.game.write(GameIntent::NewGame);
                     }
                     if big_button(ui, lang.t("over-analyse"), 260.0).clicked() {
-                        analysis::open(
-                            &mut commands,
-                            &mut next,
-                            game.clone(),
-                            session.seats,
-                            Screen::Playing,
-                            Some(session.clone()),
-                        );
+                        analyse.write(OpenAnalysis {
+                            game: game.clone(),
+                            seats: session.seats,
+                            back: Screen::Playing,
+                        });
                     }
                     if big_button(ui, lang.t("over-view"), 260.0).clicked() {
                         hidden.0 = true;

@@ -3,19 +3,15 @@
 
 use crate::app::Screen;
 use crate::app::navigation::NavIntent;
-use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n::{Id, Lang, id};
-use crate::net::connection::Link;
 use crate::net::intents::LobbyIntent;
 use crate::net::views::{Archives, NetNotice, Profiles};
-use crate::players::analysis;
 use crate::ui::widgets::{rating_text, screen_header, variant_key};
 use crate::ui::{TapTargets, root_ui};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use ludus_protocol::{ArchivedGame, GameResult, ProfileView, RecentGame};
-use ludus_rules::{AnyGame, Side};
+use ludus_protocol::{GameResult, ProfileView, RecentGame};
 
 /// The message id of a game's result for the profile's player.
 fn result_key(result: GameResult) -> Id {
@@ -39,17 +35,6 @@ pub fn recent_text(lang: Lang, g: &RecentGame) -> String {
         lang.text(result_key(g.result)),
         if g.rated { lang.t("net-game-rated") } else { lang.t("net-game-casual") },
     )
-}
-
-/// The game an archive records, with the person here on their side if they played it.
-pub fn archived_game(archive: &ArchivedGame, me: Option<&str>) -> Result<(AnyGame, Seats), String> {
-    let game = AnyGame::from_record(&archive.record).map_err(|e| e.to_string())?;
-    let local = archive
-        .players
-        .iter()
-        .position(|p| Some(p.as_str()) == me)
-        .map(|i| if i == 0 { Side::First } else { Side::Second });
-    Ok((game, Seats::online(local)))
 }
 
 /// The ratings table: a line per game.
@@ -152,33 +137,10 @@ fn profile_body(
     asked
 }
 
-/// The archive asked for came: its replay and analysis open, "Back" returning to the profile.
-pub(super) fn open_archive(
-    mut archives: ResMut<Archives>,
-    link: Res<Link>,
-    mut notice: ResMut<NetNotice>,
-    session: Option<Res<Session>>,
-    mut next: ResMut<NextState<Screen>>,
-    mut commands: Commands,
-) {
-    let Some(archive) = archives.came.take() else { return };
-    match archived_game(&archive, link.nickname.as_deref()) {
-        Ok((game, seats)) => {
-            let back = session.map(|s| s.clone());
-            analysis::open(&mut commands, &mut next, game, seats, Screen::Profile, back);
-        }
-        Err(e) => {
-            warn!("an archived game does not replay: {e}");
-            notice.0 = Some((ludus_protocol::ErrorCode::Malformed, e));
-        }
-    }
-}
-
 /// A player's profile, and the replay of a game opened from it.
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         profile_screen.run_if(in_state(Screen::Profile)).in_set(crate::ui::UiSet::Screens),
-    )
-    .add_systems(Update, open_archive.in_set(crate::app::AppSet::Apply).run_if(in_state(Screen::Profile)));
+    );
 }

@@ -10,14 +10,12 @@ use crate::game::session::Session;
 use crate::game::settings::Settings;
 use crate::i18n::Lang;
 use crate::ui::root_ui;
+use crate::ui::theme::MARKS;
 use crate::ui::widgets::{big_button, choice, side_name, variant_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_ai::puzzle::Theme;
 use ludus_rules::Variant;
-
-const GOOD: egui::Color32 = egui::Color32::from_rgb(130, 210, 120);
-const BAD: egui::Color32 = egui::Color32::from_rgb(235, 130, 110);
 
 pub use crate::game::puzzles::{session_for, start, start_from_game};
 pub use crate::players::analysis::open_game_puzzles;
@@ -181,7 +179,7 @@ pub fn puzzles_page(ui: &mut egui::Ui, lang: Lang, profile: &PuzzleProfile, seed
                 ui.add_space(10.0);
                 ui.label(egui::RichText::new(lang.t("puzzles-history")).strong());
                 for t in profile.history.iter().rev() {
-                    let (mark, color) = if t.solved { ("✔", GOOD) } else { ("✘", BAD) };
+                    let (mark, color) = if t.solved { ("✔", MARKS.right) } else { ("✘", MARKS.wrong) };
                     ui.horizontal_wrapped(|ui| {
                         ui.label(egui::RichText::new(mark).color(color));
                         ui.label(history_line(lang, t));
@@ -233,11 +231,11 @@ fn progress(ui: &mut egui::Ui, view: &PuzzleView) {
     if run.showing {
         ui.label(egui::RichText::new(lang.t("puzzles-showing")).size(19.0));
     } else if run.trainer.solved {
-        ui.label(egui::RichText::new(lang.t("puzzles-correct")).size(24.0).strong().color(GOOD));
+        ui.label(egui::RichText::new(lang.t("puzzles-correct")).size(24.0).strong().color(MARKS.right));
     } else if run.wrong {
-        ui.label(egui::RichText::new(lang.t("puzzles-wrong")).size(19.0).color(BAD));
+        ui.label(egui::RichText::new(lang.t("puzzles-wrong")).size(19.0).color(MARKS.wrong));
     } else if run.trainer.step > 0 {
-        ui.label(egui::RichText::new(lang.t("puzzles-keep-going")).size(19.0).color(GOOD));
+        ui.label(egui::RichText::new(lang.t("puzzles-keep-going")).size(19.0).color(MARKS.right));
     } else {
         ui.label(lang.t("puzzles-your-move"));
     }
@@ -264,7 +262,7 @@ fn solution_moves(ui: &mut egui::Ui, lang: Lang, run: &PuzzleRun, on_board: usiz
     ui.horizontal_wrapped(|ui| {
         for (i, mv) in run.puzzle().line.iter().enumerate() {
             let text = egui::RichText::new(format!("{}. {mv}", i + 1)).monospace();
-            ui.label(if i < on_board { text.strong().color(GOOD) } else { text.weak() });
+            ui.label(if i < on_board { text.strong().color(MARKS.right) } else { text.weak() });
         }
     });
 }

@@ -4,10 +4,10 @@
 use crate::app::Screen;
 use crate::app::navigation::NavIntent;
 use crate::game::records::{self, RecentGames, RecordEntry};
-use crate::game::session::{Seats, Session};
+use crate::game::session::Seats;
 use crate::game::settings::Settings;
 use crate::i18n::Lang;
-use crate::players::analysis;
+use crate::players::analysis::OpenAnalysis;
 use crate::ui::root_ui;
 use crate::ui::widgets::{big_button, players_line, result_text, variant_key};
 use bevy::prelude::*;
@@ -21,8 +21,6 @@ pub(super) struct Picker {
     notice: Option<String>,
     pasted: String,
     error: Option<String>,
-    /// The game chosen this frame, opened in the analysis by [`open_chosen`].
-    chosen: Option<(AnyGame, Seats)>,
 }
 
 pub(super) fn open_picker(mut commands: Commands, settings: Res<Settings>) {
@@ -56,6 +54,7 @@ pub(super) fn records_screen(
     settings: Res<Settings>,
     picker: Option<ResMut<Picker>>,
     mut nav: MessageWriter<NavIntent>,
+    mut analyse: MessageWriter<OpenAnalysis>,
 ) -> Result {
     let Some(mut picker) = picker else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -122,22 +121,11 @@ pub(super) fn records_screen(
             }
         });
     });
-    if chosen.is_some() {
+    if let Some((game, seats)) = chosen {
         picker.error = None;
-        picker.chosen = chosen;
+        analyse.write(OpenAnalysis { game, seats, back: Screen::Records });
     }
     Ok(())
-}
-
-/// The game chosen opens in the analysis ("Back" returns here).
-pub(super) fn open_chosen(
-    picker: Option<ResMut<Picker>>,
-    session: Option<Res<Session>>,
-    mut next: ResMut<NextState<Screen>>,
-    mut commands: Commands,
-) {
-    let Some((game, seats)) = picker.and_then(|mut p| p.chosen.take()) else { return };
-    analysis::open(&mut commands, &mut next, game, seats, Screen::Records, session.map(|s| s.clone()));
 }
 
 /// "Analyse a game", and the analysis of the game chosen.
@@ -146,7 +134,6 @@ pub(super) fn plugin(app: &mut App) {
         EguiPrimaryContextPass,
         records_screen.run_if(in_state(Screen::Records)).in_set(crate::ui::UiSet::Screens),
     )
-    .add_systems(Update, open_chosen.in_set(crate::app::AppSet::Apply).run_if(in_state(Screen::Records)))
     .add_systems(OnEnter(Screen::Records), open_picker)
     .add_systems(OnExit(Screen::Records), close_picker);
 }

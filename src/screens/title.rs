@@ -601,7 +601,7 @@ fn opponent(ui: &mut egui::Ui, settings: &mut Settings, lang: Lang, width: f32) 
     // As wide as the longer label, so that neither breaks inside a word ("Cầm quân").
     let measure = |text: &str| {
         ui.painter()
-            .layout_no_wrap(text.to_string(), egui::FontId::proportional(15.0), egui::Color32::WHITE)
+            .layout_no_wrap(text.to_string(), egui::FontId::proportional(15.0), egui::Color32::PLACEHOLDER)
             .size()
             .x
     };

@@ -137,6 +137,66 @@ pub fn palette(theme: Theme) -> Palette {
     }
 }
 
+/// Colours that mean the same in every theme, on the dark panels every theme has: the
+/// analysis's marks and graph, the end of a game. Each text colour here reads at 4.5:1 on every
+/// theme's surface and raised panels (tested).
+pub struct Marks {
+    /// A blunder's mark ("??"), in the move list and on the graph.
+    pub blunder: Color32,
+    /// A mistake's mark ("?").
+    pub mistake: Color32,
+    /// A proven value (book or tables), and the engine's move.
+    pub proven: Color32,
+    /// A better move than the one played.
+    pub better: Color32,
+    /// A puzzle solved, a right move; a puzzle failed, a wrong move.
+    pub right: Color32,
+    pub wrong: Color32,
+    /// The graph's well, its zero line, its curve and the position shown.
+    pub graph_well: Color32,
+    pub graph_axis: Color32,
+    pub graph_curve: Color32,
+    pub graph_cursor: Color32,
+    /// The second side's area under the graph's zero line.
+    pub graph_second: Color32,
+    /// The shade over the part of the graph still to analyse.
+    pub graph_pending: Color32,
+    /// The veil over the window during the end-of-game moment.
+    pub veil: Color32,
+    /// The moment's band and title ink: the player won, lost, drew, or (two players, or a
+    /// game watched) a side won; the reason's text under them.
+    pub win: [Color32; 2],
+    pub loss: [Color32; 2],
+    pub draw: [Color32; 2],
+    pub winner: [Color32; 2],
+    pub reason: Color32,
+    /// The winners' sparks: gold and laurel green.
+    pub sparks: [Color32; 2],
+}
+
+/// The colours of [`Marks`].
+pub const MARKS: Marks = Marks {
+    blunder: Color32::from_rgb(255, 110, 95),
+    mistake: Color32::from_rgb(240, 160, 40),
+    proven: Color32::from_rgb(230, 200, 110),
+    better: Color32::from_rgb(90, 200, 120),
+    right: Color32::from_rgb(130, 210, 120),
+    wrong: Color32::from_rgb(235, 130, 110),
+    graph_well: Color32::from_gray(96),
+    graph_axis: Color32::from_gray(150),
+    graph_curve: Color32::from_rgb(235, 185, 60),
+    graph_cursor: Color32::from_rgb(90, 170, 255),
+    graph_second: Color32::from_gray(24),
+    graph_pending: Color32::from_black_alpha(90),
+    veil: Color32::from_black_alpha(110),
+    win: [Color32::from_rgb(70, 48, 8), Color32::from_rgb(255, 215, 90)],
+    loss: [Color32::from_rgb(48, 16, 16), Color32::from_rgb(230, 170, 160)],
+    draw: [Color32::from_rgb(28, 32, 44), Color32::from_rgb(220, 225, 235)],
+    winner: [Color32::from_rgb(40, 34, 20), Color32::from_rgb(250, 235, 200)],
+    reason: Color32::WHITE,
+    sparks: [Color32::from_rgb(255, 200, 60), Color32::from_rgb(120, 170, 70)],
+};
+
 /// An egui colour from a Bevy one (the board's palette).
 pub fn egui_color(c: bevy::prelude::Color) -> Color32 {
     use bevy::color::ColorToPacked;
@@ -261,6 +321,34 @@ mod tests {
                 let ratio = contrast(fg, bg);
                 assert!(ratio >= 4.5, "{theme:?}: {what} has a contrast of {ratio:.2}, below 4.5");
             }
+        }
+    }
+
+    #[test]
+    fn the_marks_read_on_every_theme_and_the_moment_on_its_band() {
+        let m = &MARKS;
+        for theme in [Theme::Wood, Theme::Stone, Theme::Contrast] {
+            let p = palette(theme);
+            for (what, fg) in [
+                ("blunder", m.blunder),
+                ("mistake", m.mistake),
+                ("proven", m.proven),
+                ("better", m.better),
+                ("right", m.right),
+                ("wrong", m.wrong),
+            ] {
+                for (on, bg) in [("surface", p.surface), ("raised", p.raised)] {
+                    let ratio = contrast(fg, bg);
+                    assert!(ratio >= 4.5, "{theme:?}: {what} on {on} has a contrast of {ratio:.2}");
+                }
+            }
+        }
+        for (what, [band, ink]) in [("win", m.win), ("loss", m.loss), ("draw", m.draw), ("winner", m.winner)]
+        {
+            let ratio = contrast(ink, band);
+            assert!(ratio >= 4.5, "the {what} moment's title has a contrast of {ratio:.2}");
+            let ratio = contrast(m.reason, band);
+            assert!(ratio >= 4.5, "the {what} moment's reason has a contrast of {ratio:.2}");
         }
     }
 

@@ -12,19 +12,49 @@ use ludus::game::session::{GameCommand, Seats, Session};
 use ludus::i18n::Lang;
 use ludus_rules::{AnyGame, AnyPosition, Reason, Side, Variant};
 
-#[test]
-fn no_screen_names_a_message_of_the_protocol() {
+/// Every screen's source, by file name.
+fn screens_sources() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/screens");
-    let mut read = 0;
+    let mut out = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("src/screens") {
         let path = entry.expect("an entry").path();
         if path.extension().is_some_and(|e| e == "rs") {
             let text = std::fs::read_to_string(&path).expect("a screen's file");
-            assert!(!text.contains("ClientMessage"), "{} names ClientMessage", path.display());
-            read += 1;
+            out.push((path.file_name().expect("a name").to_string_lossy().into_owned(), text));
         }
     }
-    assert!(read >= 10, "only {read} screens read");
+    assert!(out.len() >= 10, "only {} screens read", out.len());
+    out
+}
+
+#[test]
+fn no_screen_names_a_message_of_the_protocol() {
+    for (name, text) in screens_sources() {
+        assert!(!text.contains("ClientMessage"), "{name} names ClientMessage");
+    }
+}
+
+/// A screen asks (intents) and the wing that owns the concern moves between screens; the
+/// screens' plugin (`mod.rs`) alone wires states.
+#[test]
+fn no_screen_moves_to_another_screen_itself() {
+    for (name, text) in screens_sources().into_iter().filter(|(n, _)| n != "mod.rs") {
+        for what in ["NextState", "analysis::open("] {
+            assert!(!text.contains(what), "{name} writes {what}: it should send an intent");
+        }
+    }
+}
+
+/// Every colour a screen paints comes from the interface's look (`ui::theme`: the palette of
+/// the theme, the marks that mean the same in all), none is written in a screen.
+#[test]
+fn no_screen_writes_a_colour_of_its_own() {
+    let named = ["Color32::from_", "Color32::WHITE", "Color32::BLACK", "Color32::RED", "Color32::GREEN"];
+    for (name, text) in screens_sources() {
+        for what in named {
+            assert!(!text.contains(what), "{name} writes a colour ({what}): name it in ui::theme");
+        }
+    }
 }
 
 /// The game's core on a headless app with the screens' states, showing a game between two

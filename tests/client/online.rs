@@ -681,7 +681,7 @@ fn the_own_profile_follows_the_claim_and_the_leaderboard_arrives() {
 /// opens as the game it was, with the person here on their side.
 #[test]
 fn profiles_wait_their_turn_and_a_recent_game_opens_from_its_archive() {
-    use ludus::screens::profile::archived_game;
+    use ludus::players::analysis::archived_game;
     let _guard = data_dir_lock();
     let dir = fresh_data_dir("online-profiles");
     let (_server, addr, mut app) = server_and_app(&dir.join("server"));
