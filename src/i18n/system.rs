@@ -7,7 +7,31 @@ use std::io::{Error, ErrorKind};
 
 /// What the system said, in `lang`: a clause for a message's `{ $error }`.
 pub fn io_error(lang: Lang, error: &Error) -> String {
-    let what = match error.kind() {
+    SystemError::of(error).text(lang)
+}
+
+/// A system error kept to be said later (an `std::io::Error` is neither `Clone` nor
+/// comparable): its kind and the system's error number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SystemError {
+    pub kind: ErrorKind,
+    pub code: Option<i32>,
+}
+
+impl SystemError {
+    /// What is kept of `error`.
+    pub fn of(error: &Error) -> SystemError {
+        SystemError { kind: error.kind(), code: error.raw_os_error() }
+    }
+
+    /// The error in `lang`: a clause for a message's `{ $error }`.
+    pub fn text(self, lang: Lang) -> String {
+        text(lang, self.kind, self.code)
+    }
+}
+
+fn text(lang: Lang, kind: ErrorKind, code: Option<i32>) -> String {
+    let what = match kind {
         ErrorKind::ConnectionRefused => lang.t("system-refused"),
         ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted | ErrorKind::BrokenPipe => {
             lang.t("system-cut")
@@ -22,7 +46,7 @@ pub fn io_error(lang: Lang, error: &Error) -> String {
         ErrorKind::NotFound => lang.t("system-not-found"),
         _ => lang.t("system-other"),
     };
-    match error.raw_os_error() {
+    match code {
         Some(code) => lang.fmt("system-code", [("problem", what.into()), ("code", code.into())]),
         None => what.to_string(),
     }

@@ -16,8 +16,8 @@ pub enum AddressError {
     SecureWebSocketOnDesktop,
     /// Not the shape of an address (spaces, no host): what was typed.
     Malformed(String),
-    /// The host name does not resolve: the host and the system's reason.
-    Unresolved(String, String),
+    /// The host name does not resolve: the host (the system's reason goes to the log).
+    Unresolved(String),
 }
 
 impl AddressError {
@@ -27,9 +27,7 @@ impl AddressError {
             AddressError::Empty => lang.t("net-address-empty").to_string(),
             AddressError::SecureWebSocketOnDesktop => lang.t("net-address-wss-on-desktop").to_string(),
             AddressError::Malformed(text) => lang.fmt("net-address-malformed", [("address", text.into())]),
-            AddressError::Unresolved(host, why) => {
-                lang.fmt("net-address-unresolved", [("host", host.into()), ("error", why.into())])
-            }
+            AddressError::Unresolved(host) => lang.fmt("net-address-unresolved", [("host", host.into())]),
         }
     }
 }
@@ -96,9 +94,12 @@ pub fn client_config(text: &str) -> Result<ClientConfig, AddressError> {
         let with_port = if has_port(host) { host.to_string() } else { format!("{host}:{port}") };
         let addr = with_port
             .to_socket_addrs()
-            .map_err(|e| AddressError::Unresolved(host.to_string(), e.to_string()))?
+            .map_err(|e| {
+                bevy::log::info!("{host} does not resolve: {e}");
+                AddressError::Unresolved(host.to_string())
+            })?
             .min_by_key(|a| a.is_ipv6())
-            .ok_or_else(|| AddressError::Unresolved(host.to_string(), String::new()))?;
+            .ok_or_else(|| AddressError::Unresolved(host.to_string()))?;
         let config = ClientConfig::new(addr, transport);
         Ok(match scheme {
             Some(prefix) => config.api(format!("{prefix}{with_port}")),
@@ -192,7 +193,7 @@ mod tests {
         assert_eq!(client_config(" ").err(), Some(AddressError::Empty));
         assert_eq!(client_config("a b").err(), Some(AddressError::Malformed("a b".to_string())));
         assert!(
-            matches!(client_config("nosuchhost.invalid"), Err(AddressError::Unresolved(h, _)) if h == "nosuchhost.invalid")
+            matches!(client_config("nosuchhost.invalid"), Err(AddressError::Unresolved(h)) if h == "nosuchhost.invalid")
         );
     }
 }

@@ -87,8 +87,8 @@ pub enum LinkState {
 pub enum LinkFailure {
     /// The address makes no sense or cannot be resolved.
     BadAddress(crate::net::address::AddressError),
-    /// Nobody answered (or the connection could not be set up): the system's reason, shown only
-    /// as a quoted detail.
+    /// Nobody answered (or the connection could not be set up): the system's reason, in English,
+    /// for the log (the player reads what to check, in their language).
     Unreachable(String),
     /// The server's token endpoint answered with this HTTP status instead of a token: 429 (too
     /// many connections or new players from this address), 503 (busy), or another refusal. The

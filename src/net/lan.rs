@@ -2,9 +2,11 @@
 //! game, the addresses other devices type to join, and UDP broadcast announcements so that
 //! other Ludus games on the network list it without typing anything.
 
+use crate::i18n::Lang;
+use crate::i18n::system::SystemError;
 use bevy::prelude::*;
 use ludus_protocol::{DEFAULT_UDP_PORT, DEFAULT_WS_PORT};
-use ludus_server::{ServerConfig, ServerHandle};
+use ludus_server::{ServerConfig, ServerError, ServerHandle};
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::Arc;
@@ -20,13 +22,46 @@ const ANNOUNCE_EVERY: Duration = Duration::from_secs(2);
 /// A host not heard from for this long leaves the list (seconds).
 const FORGET_AFTER_S: f64 = 7.0;
 
+/// Why the server would not start here (its own words go to the log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostFailure {
+    /// A socket or a thread would not start: the system's error.
+    System(SystemError),
+    /// The server's files in the game's data folder (its database, its key) would not open.
+    Data,
+    /// Anything else.
+    Other,
+}
+
+impl HostFailure {
+    fn of(error: &ServerError) -> HostFailure {
+        match error {
+            ServerError::Bind { source, .. } | ServerError::Start { source, .. } => {
+                HostFailure::System(SystemError::of(source))
+            }
+            ServerError::Store(_) | ServerError::Key(_) => HostFailure::Data,
+            _ => HostFailure::Other,
+        }
+    }
+
+    /// What went wrong, in `lang`.
+    pub fn text(self, lang: Lang) -> String {
+        let why = match self {
+            HostFailure::System(e) => e.text(lang),
+            HostFailure::Data => lang.t("host-failed-data").to_string(),
+            HostFailure::Other => lang.t("system-other").to_string(),
+        };
+        lang.fmt("host-failed", [("error", why.into())])
+    }
+}
+
 /// A server hosted by this game, and the servers heard of on the network.
 #[derive(Resource, Default)]
 pub struct LanHost {
     server: Option<ServerHandle>,
     announcing: Option<Arc<AtomicBool>>,
     /// Why hosting failed, if it did.
-    pub error: Option<String>,
+    pub error: Option<HostFailure>,
     listener: Option<UdpSocket>,
     listen_tried: bool,
     /// Servers announced on the network: address to type → (host's name, last heard).
@@ -50,7 +85,7 @@ impl LanHost {
 
     /// Starts the server on every interface (ports 5000 and 5001, or free ones when those are
     /// taken) and announces it. Returns the local address to connect to.
-    pub fn start(&mut self, name: &str) -> Result<String, String> {
+    pub fn start(&mut self, name: &str) -> Result<String, HostFailure> {
         self.stop();
         let dir = crate::platform::storage::data_dir().unwrap_or_else(std::env::temp_dir).join("lan-server");
         let any = |port| Some(SocketAddr::from(([0, 0, 0, 0], port)));
@@ -61,7 +96,10 @@ impl LanHost {
             ..base.clone()
         })
         .or_else(|_| ServerHandle::spawn(ServerConfig { udp: any(0), ws: any(0), ..base }))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| {
+            warn!("cannot host a server here: {e}");
+            HostFailure::of(&e)
+        })?;
         let udp = handle.udp_addr().map(|a| a.port()).unwrap_or_default();
         let ws = handle.ws_addr().map(|a| a.port()).unwrap_or_default();
         self.server = Some(handle);
@@ -170,6 +208,29 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_to_host_is_said_in_the_players_language() {
+        let in_use = HostFailure::System(SystemError { kind: std::io::ErrorKind::AddrInUse, code: Some(98) });
+        assert_eq!(
+            in_use.text(Lang::Vi),
+            "Không khởi động được máy chủ trên máy này: cổng này đang được một chương trình khác dùng \
+             (mã lỗi hệ thống 98)."
+        );
+        assert_eq!(
+            HostFailure::Data.text(Lang::En),
+            "Could not start the server here: the server's files in the game's data folder could not be opened."
+        );
+        // A configuration the game never makes still reads as the system's error, not as Rust's.
+        let odd = ServerError::Config("no transport");
+        assert_eq!(HostFailure::of(&odd), HostFailure::Other);
+        let bind = ServerError::Bind {
+            what: "UDP",
+            addr: SocketAddr::from(([127, 0, 0, 1], 5000)),
+            source: std::io::Error::from_raw_os_error(98),
+        };
+        assert!(matches!(HostFailure::of(&bind), HostFailure::System(e) if e.code == Some(98)));
+    }
 
     #[test]
     fn announcements_parse_and_reject_garbage() {

@@ -658,8 +658,8 @@ fn host_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm) {
         if ui.add_sized([260.0, 44.0], egui::Button::new(lang.t("host-start"))).clicked() {
             frame.ask(LobbyIntent::Host);
         }
-        if let Some(e) = &host.error {
-            let text = lang.fmt("host-failed", [("error", e.into())]);
+        if let Some(e) = host.error {
+            let text = e.text(lang);
             ui.label(egui::RichText::new(text).color(frame.colors.warn));
         }
     }

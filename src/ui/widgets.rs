@@ -315,8 +315,8 @@ pub fn link_text(lang: Lang, net: &Link) -> (Tone, String) {
         LinkState::Failed(LinkFailure::BadAddress(e)) => {
             (bad, lang.fmt("net-bad-address", [("reason", e.text(lang).into())]))
         }
-        LinkState::Failed(LinkFailure::Unreachable(e)) => {
-            (bad, lang.fmt("net-unreachable", [("server", net.server.as_str().into()), ("error", e.into())]))
+        LinkState::Failed(LinkFailure::Unreachable(_)) => {
+            (bad, lang.fmt("net-unreachable", [("server", net.server.as_str().into())]))
         }
         LinkState::Failed(LinkFailure::Refused(status)) => {
             let server = net.server.as_str();
