@@ -2,12 +2,15 @@
 # Pictures of every screen of the game, in both languages and the three board themes, for the
 # documentation: docs/screens-wood.jpg, docs/screens-stone.jpg, docs/screens-contrast.jpg, each
 # a sheet of the screens at a third of their size, four a row (English on the first three rows,
-# Vietnamese on the next three). Each screen is the real game in a window under Xvfb (Mesa's
+# Vietnamese on the next three); and docs/screens-sizes-en.jpg, docs/screens-sizes-vi.jpg: the
+# title, a game of each kind, the analysis and the rules at phone (390x844), tablet (768x1024)
+# and desktop (1280x800) sizes, a row a size. Each screen is the real game in a window under Xvfb (Mesa's
 # software Vulkan), started with `--screenshot` and taken once it has settled and moved: the
 # title after its live board has played a few moves, a game after its first move, the end of a
 # game with its card.
 #
 #   bash docs/screens.sh            # about ten minutes on two cores, after the debug build
+#   bash docs/screens.sh sizes      # only the sheets of sizes
 #
 # Needs what CI's screenshots need (xvfb, mesa-vulkan-drivers) and ImageMagick's `montage`
 # (installed here if it is missing).
@@ -37,6 +40,38 @@ screens=(
   "alquerque|--game;alquerque;--play;b2-c3;--screenshot-after;1500"
   "game-over|--game;alquerque;--position;5/5/2B2/1W3/5 w;--play;b2xd4;--screenshot-after;4000"
 )
+# A short game to analyse: Alquerque's first move and the capture it gives.
+game="$work/alquerque-game.txt"
+echo "alquerque b2-c3 d4xb2" >"$game"
+sizes=(
+  "title|--screen;title;--screenshot-after;3000"
+  "alquerque|--game;alquerque;--play;b2-c3;--screenshot-after;1500"
+  "latrunculi|--game;latrunculi;--play;g2-g5;--screenshot-after;1500"
+  "analysis|--analyse;$game;--screenshot-after;2000"
+  "rules|--screen;rules"
+)
+for lang in en vi; do
+  tiles=()
+  for size in 390x844 768x1024 1280x800; do
+    for entry in "${sizes[@]}"; do
+      name="${entry%%|*}"
+      IFS=';' read -r -a options <<<"${entry#*|}"
+      data="$work/data-sizes-$lang-$size-$name"
+      mkdir -p "$data"
+      png="$work/sizes-$lang-$size-$name.png"
+      LUDUS_DATA_DIR="$data" WGPU_BACKEND=vulkan timeout 180 xvfb-run -a -s "-screen 0 1280x1024x24" \
+        "$bin" --lang "$lang" --size "$size" --screenshot "$png" "${options[@]}" >"$work/log" 2>&1 ||
+        { cat "$work/log" >&2; exit 1; }
+      tiles+=("$png")
+    done
+  done
+  # A row a size, each screen scaled into the same box.
+  montage "${tiles[@]}" -tile 5x -geometry 300x300+4+4 -background '#111111' -quality 85 \
+    "docs/screens-sizes-$lang.jpg"
+  echo "docs/screens-sizes-$lang.jpg: ${#tiles[@]} screens"
+done
+[ "${1:-}" = sizes ] && exit 0
+
 for theme in wood stone contrast; do
   Theme="$(tr '[:lower:]' '[:upper:]' <<<"${theme:0:1}")${theme:1}"
   tiles=()

@@ -223,7 +223,16 @@ fn status_section(ui: &mut egui::Ui, v: &PanelView) {
     });
     for (i, line) in status_text(lang, v.session, v.thinking, v.selected).iter().enumerate() {
         let text = egui::RichText::new(line);
-        ui.label(if i == 0 { text.size(20.0).strong() } else { text });
+        let text = if i == 0 { text.size(20.0).strong() } else { text };
+        if v.thinking && line == lang.t("status-thinking") {
+            // A turning wheel while the engine searches (it asks for its own frames).
+            ui.horizontal(|ui| {
+                ui.add(egui::Spinner::new().size(16.0));
+                ui.add(egui::Label::new(text).wrap());
+            });
+        } else {
+            ui.label(text);
+        }
     }
     let level = v.session.seats.players.iter().find_map(|p| match p {
         Player::Computer(l) => Some(*l),
