@@ -270,7 +270,7 @@ fn panel_contents(ui: &mut egui::Ui, view: &AnalysisView, intents: &mut Vec<Anal
 
 /// "Back" (when `back`) and the title.
 fn title(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>, back: bool) {
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         if back && crate::ui::widgets::back_button(ui, lang) {
             intents.push(AnalysisIntent::Leave);
         }
@@ -384,7 +384,7 @@ pub fn judgement_text(lang: Lang, variant: Variant, j: Judgement) -> String {
 /// rows in a narrow panel.
 fn steps(ui: &mut egui::Ui, lang: Lang, a: &Analysis, intents: &mut Vec<AnalysisIntent>, back: bool) {
     let (n, s) = (a.moves().len(), a.selected);
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         if back && crate::ui::widgets::back_button(ui, lang) {
             intents.push(AnalysisIntent::Leave);
         }

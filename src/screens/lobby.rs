@@ -225,7 +225,7 @@ fn connect_section(ui: &mut egui::Ui, frame: &mut Frame, fields: &mut LobbyForm)
                 .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
         );
     });
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         if !connected {
             if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-connect"))).clicked() {
                 frame.ask(LobbyIntent::Connect {
@@ -323,7 +323,7 @@ fn lobby_section(
     let rated = rated_choice(ui, frame.lang, config, claimed);
     let clock = config.time_control;
     let lang = frame.lang;
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         if ui.add_sized([200.0, 48.0], egui::Button::new(lang.t("net-quick-match"))).clicked() {
             frame.ask(LobbyIntent::QuickMatch { variant, clock, rated });
         }
@@ -356,7 +356,7 @@ fn lobby_section(
 /// The game and the time control for quick match and new rooms.
 fn match_choices(ui: &mut egui::Ui, lang: Lang, config: &mut OnlineConfig, variant: Variant) {
     ui.label(egui::RichText::new(lang.t("menu-game")).strong());
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         for v in Variant::ALL {
             if ui.add(choice(variant == v, lang.text(variant_key(v)))).clicked() {
                 config.variant = Some(v);
@@ -364,7 +364,7 @@ fn match_choices(ui: &mut egui::Ui, lang: Lang, config: &mut OnlineConfig, varia
         }
     });
     ui.label(egui::RichText::new(lang.t("net-time-control")).strong());
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         let choices = std::iter::once(None).chain(ClockSpec::CONTROLS.map(Some));
         for c in choices {
             if ui.add(choice(config.time_control == c, clock_label(lang, c))).clicked() {
@@ -394,7 +394,7 @@ fn rooms_list(ui: &mut egui::Ui, frame: &mut Frame, lobby: &LobbyView, filter: &
     let rooms = filter.rooms(lobby);
     list_heading(ui, lang, id!("net-open-rooms"), lobby.total_rooms, rooms.len(), lobby.rooms.len());
     for room in rooms {
-        ui.horizontal_wrapped(|ui| {
+        crate::ui::widgets::button_row(ui, |ui| {
             // A rated room takes claimed players only: the server would refuse the others.
             let can = !room.rated || claimed;
             let join = ui.add_enabled(can, egui::Button::new(lang.t("net-join")));
@@ -427,7 +427,7 @@ fn games_list(ui: &mut egui::Ui, frame: &mut Frame, lobby: &LobbyView, filter: &
     let games = filter.games(lobby);
     list_heading(ui, lang, id!("net-live-games"), lobby.total_games, games.len(), lobby.games.len());
     for g in games {
-        ui.horizontal_wrapped(|ui| {
+        crate::ui::widgets::button_row(ui, |ui| {
             if ui.button(lang.t("net-watch")).clicked() {
                 frame.ask(LobbyIntent::Watch(g.game));
             }
@@ -470,7 +470,7 @@ fn list_heading(ui: &mut egui::Ui, lang: Lang, heading: Id, total: u32, shown: u
 
 /// The lists' filter: one game, one time control, rated or casual (each "all" by default).
 fn filter_row(ui: &mut egui::Ui, lang: Lang, filter: &mut LobbyFilter) {
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         ui.label(lang.t("net-show"));
         let all = lang.t("net-all");
         let game_text = |v: Option<Variant>| v.map_or(all, |v| lang.text(variant_key(v)));

@@ -249,11 +249,13 @@ fn captured_row(ui: &mut egui::Ui, v: &PanelView) {
     let variant = game.variant();
     let (start, now) = (game.start(), game.position());
     let count = |pos: &AnyPosition, side: Side| pos.pieces().iter().filter(|(_, p)| p.side == side).count();
-    ui.horizontal(|ui| {
+    // Wraps on a narrow panel (a phone at 200 % text): a row wider than the panel would widen
+    // the whole scrolled panel past the window's edge.
+    crate::ui::widgets::button_row(ui, |ui| {
         ui.label(v.lang.t("hud-captured"));
         for side in [Side::First, Side::Second] {
-            side_swatch(ui, variant, side);
-            ui.label(format!("×{}", count(&start, side).saturating_sub(count(&now, side))));
+            let lost = count(&start, side).saturating_sub(count(&now, side));
+            crate::ui::widgets::swatch_text(ui, variant, side, &format!("×{lost}"));
         }
     });
 }
@@ -275,7 +277,7 @@ fn local_buttons(ui: &mut egui::Ui, v: &PanelView, intents: &mut PlayIntents, ch
     let game = &session.game;
     let human_turn_or_over = session.human_to_move() || game.is_over() || session.seats.is_two_players();
     let out = &mut intents.game;
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud-undo"))).clicked() {
             out.write(GameIntent::Undo);
         }
@@ -346,7 +348,7 @@ fn online_buttons(
 ) {
     let (lang, session) = (v.lang, v.session);
     let playing = online.local_side().is_some() && !session.game.is_over();
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         let armed = v.confirming.armed(Confirm::Resign, v.now);
         if playing && confirm_button(ui, true, lang.t("hud-resign"), lang.t("net-resign-confirm"), armed) {
             intents.game.write(GameIntent::Resign);
@@ -511,7 +513,7 @@ fn draw_offer(ui: &mut egui::Ui, v: &PanelView, out: &mut MessageWriter<GameInte
         if answers_here {
             let text = lang.fmt("draw-offered", [("side", side_name(lang, variant, by).into())]);
             ui.label(egui::RichText::new(text).color(news));
-            ui.horizontal_wrapped(|ui| {
+            crate::ui::widgets::button_row(ui, |ui| {
                 if ui.button(lang.t("draw-accept")).clicked() {
                     out.write(GameIntent::AnswerDraw(true));
                 }
@@ -664,7 +666,7 @@ fn chat_input(
     out: &mut MessageWriter<OnlineIntent>,
 ) -> Option<egui::Response> {
     let mut good_game = None;
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         for phrase in QuickPhrase::ALL {
             let button = ui.small_button(lang.text(phrase_key(phrase)));
             if button.clicked() {
@@ -711,7 +713,7 @@ fn mute_row(
     if speakers.is_empty() {
         return;
     }
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         ui.label(lang.t("chat-mute"));
         for (player, nickname) in speakers {
             let muted = online.muted.contains(&player);

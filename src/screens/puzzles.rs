@@ -113,7 +113,7 @@ fn history_line(lang: Lang, t: &puzzles::Try) -> String {
 fn filters(ui: &mut egui::Ui, lang: Lang, profile: &PuzzleProfile, intents: &mut Vec<PuzzleIntent>) {
     ui.label(egui::RichText::new(lang.t("puzzles-filter-game")).strong());
     let (mut game, mut theme) = (profile.game, profile.theme);
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         if ui.add(choice(game.is_none(), lang.t("puzzles-all-games"))).clicked() {
             game = None;
         }
@@ -124,7 +124,7 @@ fn filters(ui: &mut egui::Ui, lang: Lang, profile: &PuzzleProfile, intents: &mut
         }
     });
     ui.label(egui::RichText::new(lang.t("puzzles-filter-theme")).strong());
-    ui.horizontal_wrapped(|ui| {
+    crate::ui::widgets::button_row(ui, |ui| {
         if ui.add(choice(theme.is_none(), lang.t("puzzles-any-theme"))).clicked() {
             theme = None;
         }

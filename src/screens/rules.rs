@@ -42,7 +42,7 @@ pub(super) fn rules_screen(
         // The part shown lives in egui's memory for the time the game runs.
         let key = egui::Id::new("rules-part");
         let mut part = ui.data(|d| d.get_temp::<Part>(key)).unwrap_or(first);
-        ui.horizontal_wrapped(|ui| {
+        crate::ui::widgets::button_row(ui, |ui| {
             for (p, text) in [
                 (Part::Latrunculi, lang.t("rules-latrunculi-title")),
                 (Part::Alquerque, lang.t("rules-alquerque-title")),
@@ -59,7 +59,7 @@ pub(super) fn rules_screen(
         ui.data_mut(|d| d.insert_temp(key, part));
         ui.add_space(6.0);
         egui::ScrollArea::vertical().id_salt(("rules", part as u8)).show(ui, |ui| {
-            ui.set_max_width(WIDEST);
+            ui.set_max_width(ui.available_width().min(WIDEST));
             match part {
                 Part::Latrunculi => game_page(ui, lang, Variant::Latrunculi, &ink),
                 Part::Alquerque => game_page(ui, lang, Variant::Alquerque, &ink),

@@ -47,6 +47,17 @@ pub fn choice<'a>(selected: bool, text: impl Into<egui::WidgetText>) -> egui::Bu
     egui::Button::new(text).selected(selected)
 }
 
+/// A row of buttons that wraps to the next line where a button does not fit whole (in a
+/// wrapping row egui would otherwise shrink a button's words to the space left on the line,
+/// cutting them: "Tiến nướ" at 200 % text on a phone).
+pub fn button_row<R>(ui: &mut egui::Ui, add_contents: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    ui.horizontal_wrapped(|ui| {
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+        add_contents(ui)
+    })
+    .inner
+}
+
 /// A big button for menus (touch friendly), its word in the display face.
 pub fn big_button(ui: &mut egui::Ui, text: &str, width: f32) -> egui::Response {
     ui.add_sized([width, 48.0], egui::Button::new(egui::RichText::new(text).font(crate::ui::display(23.0))))
@@ -162,6 +173,26 @@ pub fn side_swatch(ui: &mut egui::Ui, variant: Variant, side: Side) {
     let [rim, body] = piece_colors(variant, side);
     ui.painter().circle_filled(rect.center(), 9.0, rim);
     ui.painter().circle_filled(rect.center(), 7.5, body);
+}
+
+/// A side's swatch and a short text after it, as one item (a wrapping row keeps them together).
+pub fn swatch_text(ui: &mut egui::Ui, variant: Variant, side: Side, text: &str) -> egui::Response {
+    let galley = egui::WidgetText::from(text).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    let gap = 4.0;
+    let size = egui::vec2(18.0 + gap + galley.size().x, galley.size().y.max(18.0));
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let [rim, body] = piece_colors(variant, side);
+    let center = egui::pos2(rect.left() + 9.0, rect.center().y);
+    ui.painter().circle_filled(center, 9.0, rim);
+    ui.painter().circle_filled(center, 7.5, body);
+    let at = egui::pos2(rect.left() + 18.0 + gap, rect.center().y - galley.size().y / 2.0);
+    ui.painter().galley(at, galley, ui.visuals().text_color());
+    response
 }
 
 /// The files' letters and the ranks' numbers around the board.
