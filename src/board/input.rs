@@ -146,6 +146,7 @@ fn keyboard(
     mut selected: ResMut<Selected>,
     mut view: ResMut<BoardView>,
     mut hint: MessageWriter<crate::game::session::HintRequest>,
+    mut intents: MessageWriter<crate::game::intent::GameIntent>,
     egui: Option<Res<EguiWantsInput>>,
 ) {
     if egui.as_ref().is_some_and(|e| e.wants_keyboard_input()) {
@@ -171,9 +172,11 @@ fn keyboard(
         selected.0 = None;
         out.write(GameCommand::Redo);
     }
+    // A new game asks for a second press, as its button does (the game in progress is not
+    // thrown away by one key).
     if keys.just_pressed(KeyCode::KeyN) {
         selected.0 = None;
-        out.write(GameCommand::NewGame);
+        intents.write(crate::game::intent::GameIntent::NewGame);
     }
     if keys.just_pressed(KeyCode::KeyF) {
         view.turned = !view.turned;

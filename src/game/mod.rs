@@ -2,6 +2,7 @@
 //! selection on the board, the player's settings, the unfinished game's save, the finished
 //! games' records and the lessons.
 
+pub mod describe;
 pub mod intent;
 pub mod lessons;
 pub mod puzzles;

@@ -1,6 +1,9 @@
 //! The screens, one file each: the first start's language choice, title, settings, rules, lessons (with their diagrams), puzzles, the game (play and
 //! the game-over card), online (the lobby and players' profiles), the analysis and "Analyse a game" (records).
 
+// egui's AccessKit output is the desktop's (the browser's reader needs a document of its own).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod access;
 pub mod analysis;
 pub mod diagrams;
 pub mod game_over;
@@ -83,6 +86,8 @@ pub(crate) fn panel_beside_board(
 /// Every screen: each screen's own plugin, and the game screen's panels in their order (the
 /// game's panel, a lesson's or a puzzle's, the spectators' counts, the end of the game).
 pub fn plugin(app: &mut App) {
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_plugins(access::plugin);
     app.init_state::<Screen>()
         .init_resource::<play::OverCardHidden>()
         .init_resource::<play::TypedMove>()

@@ -164,6 +164,7 @@ fn questions(ui: &mut egui::Ui, lang: Lang) {
         lang.t("rules-faq-backward"),
         lang.t("rules-faq-draw"),
         lang.t("rules-faq-online"),
+        lang.t("rules-faq-keys"),
     ] {
         para(ui, text);
     }

@@ -1,6 +1,7 @@
 //! The interface's toolkit: egui set up (fonts, sizes, the text size's zoom, a bevy_egui fix) and the widgets and
 //! words every screen shares.
 
+pub mod announce;
 pub mod theme;
 pub mod widgets;
 
@@ -171,6 +172,7 @@ pub fn plugin(app: &mut App) {
             .before(bevy_egui::EguiPreUpdateSet::BeginPass),
     );
     app.init_resource::<TapTargets>();
+    app.add_plugins(announce::plugin);
     app.add_systems(EguiPrimaryContextPass, (apply_settings, clear_taps).in_set(UiSet::Setup));
     app.configure_sets(EguiPrimaryContextPass, UiSet::Setup.before(UiSet::Screens));
 }

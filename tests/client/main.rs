@@ -2,6 +2,7 @@
 //! undo and redo, game over, saves, the text tables, the post-game analysis, and online play
 //! against a real server.
 
+mod access;
 mod analysis;
 mod app;
 mod board_place;

@@ -230,6 +230,9 @@ const SAME_IN_BOTH: &[&str] = &[
     "title-card-alquerque",
     // A word Vietnamese games use as it is.
     "hud-menu",
+    // Punctuation around names: "d4, red soldier", "Red: king g2".
+    "a11y-square",
+    "a11y-side",
 ];
 
 #[test]

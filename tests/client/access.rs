@@ -1,0 +1,109 @@
+//! The game for a player who does not see it: the desktop's AccessKit tree holds the board as a
+//! grid of named cells that follows the game, and a live region reads the announcements; the
+//! announcements say each move (a chain's every landing and every piece taken) and the status.
+
+use bevy::math::{Rect, Vec2};
+use bevy_egui::egui;
+use bevy_egui::egui::accesskit::{Live, Node, Role};
+use ludus::board::layout::BoardLayout;
+use ludus::i18n::Lang;
+use ludus::screens::access::{AccessView, access_nodes};
+use ludus_rules::{AnyGame, AnyPosition, Variant};
+
+/// The AccessKit nodes of one frame showing `pos` (or no board) and `announcement`.
+fn tree(lang: Lang, pos: Option<&AnyPosition>, announcement: &str) -> Vec<Node> {
+    let ctx = egui::Context::default();
+    ctx.enable_accesskit();
+    let layouts = pos.map(|p| {
+        let points = matches!(p, AnyPosition::Alquerque(_));
+        BoardLayout::fit(
+            Rect::from_corners(Vec2::ZERO, Vec2::new(900.0, 700.0)),
+            p.width(),
+            p.height(),
+            points,
+            false,
+        )
+    });
+    let board = pos.zip(layouts.as_ref());
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+        ..Default::default()
+    };
+    let mut out = ctx.run_ui(input, |ui| access_nodes(ui.ctx(), &AccessView { lang, board, announcement }));
+    out.textures_delta.clear();
+    let update = out.platform_output.accesskit_update.expect("AccessKit is on");
+    update.nodes.into_iter().map(|(_, node)| node).collect()
+}
+
+fn cells(nodes: &[Node]) -> Vec<String> {
+    nodes
+        .iter()
+        .filter(|n| n.role() == Role::GridCell)
+        .map(|n| n.label().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn the_board_is_a_grid_of_named_cells_that_changes_after_a_move() {
+    for (variant, count) in
+        [(Variant::Latrunculi, 96), (Variant::LatrunculiQuick, 64), (Variant::Alquerque, 25)]
+    {
+        let mut game = AnyGame::new(variant);
+        let nodes = tree(Lang::En, Some(&game.position()), "");
+        let grid = nodes.iter().find(|n| n.role() == Role::Grid).expect("a grid");
+        assert_eq!(grid.row_count().zip(grid.column_count()).map(|(r, c)| r * c), Some(count));
+        let before = cells(&nodes);
+        assert_eq!(before.len(), count, "{variant:?}");
+        let names: std::collections::BTreeSet<&str> =
+            before.iter().map(|c| c.split(',').next().unwrap_or_default()).collect();
+        assert_eq!(names.len(), count, "{variant:?}: every square named once");
+        // Every cell lies where the board is drawn: inside the grid's bounds.
+        let whole = grid.bounds().expect("the grid's place");
+        for cell in nodes.iter().filter(|n| n.role() == Role::GridCell) {
+            let b = cell.bounds().expect("a cell's place");
+            assert!(
+                b.x0 >= whole.x0 - 0.5
+                    && b.x1 <= whole.x1 + 0.5
+                    && b.y0 >= whole.y0 - 0.5
+                    && b.y1 <= whole.y1 + 0.5
+            );
+        }
+        let mv = game.legal_moves()[0];
+        let (from, to) = (mv.from().name(game.position().width()), mv.to().name(game.position().width()));
+        game.play(&mv).expect("a legal move");
+        let after = cells(&tree(Lang::En, Some(&game.position()), ""));
+        let changed: Vec<&String> = after.iter().filter(|c| !before.contains(c)).collect();
+        assert!(changed.iter().any(|c| c.starts_with(&format!("{from}, empty"))), "{changed:?}");
+        assert!(changed.iter().any(|c| c.starts_with(&format!("{to}, "))), "{changed:?}");
+    }
+    let vi = cells(&tree(Lang::Vi, Some(&Variant::Latrunculi.start()), ""));
+    assert!(vi.contains(&"g2, vua đỏ".to_string()), "{vi:?}");
+}
+
+#[test]
+fn the_live_region_reads_the_newest_announcement_on_every_screen() {
+    for board in [None, Some(Variant::Alquerque.start())] {
+        let nodes = tree(Lang::Vi, board.as_ref(), "Trắng đi quân từ b2 đến c3.");
+        let live = nodes.iter().find(|n| n.live() == Some(Live::Polite)).expect("a live region");
+        assert_eq!(live.label(), Some("Trắng đi quân từ b2 đến c3."));
+        assert_eq!(nodes.iter().any(|n| n.role() == Role::Grid), board.is_some());
+    }
+}
+
+#[test]
+fn a_move_is_told_with_its_captures_then_the_status() {
+    use ludus::ui::announce::play_news;
+    let start = AnyPosition::parse(Variant::Alquerque, "BBBBB/1B1B1/BBB1W/WWWWW/WWWWW w").unwrap();
+    let mut game = AnyGame::from_position(start);
+    game.play_str("c2xc4xa4").unwrap();
+    let news = play_news(Lang::En, &game, Some(0), &["Black to move.".to_string()]);
+    assert_eq!(
+        news,
+        "White jumps the piece from c2 to c4, then a4, capturing the black piece on c3 and the black piece \
+         on b4. Black to move."
+    );
+    // Taken back: said as such, then the status.
+    game.undo();
+    let news = play_news(Lang::Vi, &game, Some(1), &["Đến lượt Trắng.".to_string()]);
+    assert_eq!(news, "Đến lượt Trắng.", "back at the start: the status alone");
+}
