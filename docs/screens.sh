@@ -20,9 +20,12 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/ludus-target}"
 command -v montage >/dev/null 2>&1 || {
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq imagemagick >/dev/null
 }
-# The same build as CI's test step: the game's binary in target/debug.
-cargo test --workspace --locked --no-run >/dev/null 2>&1 || cargo test --workspace --locked --no-run
-bin="$CARGO_TARGET_DIR/debug/ludus"
+# The same build as CI's test step: the game's binary in target/debug (or LUDUS_BIN, a game
+# binary already built).
+bin="${LUDUS_BIN:-$CARGO_TARGET_DIR/debug/ludus}"
+if [ -z "${LUDUS_BIN:-}" ]; then
+  cargo test --workspace --locked --no-run >/dev/null 2>&1 || cargo test --workspace --locked --no-run
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

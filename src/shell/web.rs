@@ -34,6 +34,119 @@ struct PageState {
     online: Option<OnlineState>,
     /// Where some of the panel's buttons are (see [`crate::ui::TapTargets`]).
     taps: std::collections::BTreeMap<&'static str, [f32; 2]>,
+    /// What the page's document for screen readers shows (`web/index.html` keeps it in step).
+    access: AccessState,
+}
+
+/// The page's document for screen readers: the player's language, the newest announcement, and
+/// on the game screen the board (each square's words and the point to tap, the top rank first)
+/// and the keys of the game screen with their names.
+#[derive(Serialize, PartialEq)]
+struct AccessState {
+    lang: &'static str,
+    said: String,
+    serial: u64,
+    board: Option<AccessBoard>,
+    /// `[key code, name]` of the game screen's reading and action keys.
+    keys: Vec<(&'static str, String)>,
+    /// The page's links that start a game, with their names: `[query, name]`.
+    starts: Vec<(String, String)>,
+    /// The names the document's parts and its move field go by.
+    words: AccessWords,
+}
+
+#[derive(Serialize, PartialEq)]
+struct AccessBoard {
+    label: String,
+    rows: Vec<Vec<(String, [f32; 2])>>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct AccessWords {
+    heading: String,
+    moves: String,
+    start: String,
+    title: String,
+    not_legal: String,
+}
+
+fn access_state(
+    lang: crate::i18n::Lang,
+    screen: Screen,
+    session: Option<&Session>,
+    layout: &BoardLayout,
+    said: &crate::ui::announce::Announcement,
+) -> AccessState {
+    use crate::game::describe;
+    let board = match (screen, session) {
+        (Screen::Playing, Some(session)) if layout.width == session.game.position().width() => {
+            let pos = session.game.position();
+            let (w, h) = (pos.width(), pos.height());
+            let variant = session.game.variant();
+            Some(AccessBoard {
+                label: lang.fmt(
+                    "a11y-board",
+                    [("game", lang.text(crate::ui::widgets::variant_key(variant)).into())],
+                ),
+                rows: (0..h)
+                    .rev()
+                    .map(|rank| {
+                        (0..w)
+                            .map(|file| {
+                                let sq = Square::new(file, rank, w);
+                                (describe::square_text(lang, &pos, sq), point(layout, sq))
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            })
+        }
+        _ => None,
+    };
+    let keys = if board.is_some() {
+        vec![
+            ("KeyP", lang.t("a11y-key-position").to_string()),
+            ("KeyL", lang.t("a11y-key-last").to_string()),
+            ("KeyM", lang.t("a11y-key-mine").to_string()),
+            ("KeyO", lang.t("a11y-key-theirs").to_string()),
+            ("KeyC", lang.t("a11y-key-captures").to_string()),
+            ("KeyT", lang.t("a11y-key-status").to_string()),
+            ("KeyU", lang.t("hud-undo").to_string()),
+            ("KeyH", lang.t("hud-hint").to_string()),
+            ("KeyN", lang.t("hud-new-game").to_string()),
+        ]
+    } else {
+        Vec::new()
+    };
+    let mut starts = Vec::new();
+    for variant in [ludus_rules::Variant::Alquerque, ludus_rules::Variant::Latrunculi] {
+        let game = lang.text(crate::ui::widgets::variant_key(variant));
+        for (level, name) in [
+            ("easy", lang.t("level-easy")),
+            ("medium", lang.t("level-medium")),
+            ("hard", lang.t("level-hard")),
+        ] {
+            starts.push((
+                format!("?game={}&level={level}", variant.name()),
+                lang.fmt("a11y-start", [("game", game.into()), ("level", name.into())]),
+            ));
+        }
+    }
+    AccessState {
+        lang: lang.code(),
+        said: said.text.clone(),
+        serial: said.serial,
+        board,
+        keys,
+        starts,
+        words: AccessWords {
+            heading: lang.t("a11y-page").to_string(),
+            moves: lang.t("a11y-move-field").to_string(),
+            start: lang.t("a11y-starts").to_string(),
+            title: lang.t("a11y-to-title").to_string(),
+            not_legal: lang.t("a11y-not-legal").to_string(),
+        },
+    }
 }
 
 #[derive(Serialize, PartialEq)]
@@ -269,8 +382,8 @@ fn publish(
     net: Res<Link>,
     views: (Res<Lobby>, Res<NetNotice>),
     online: Option<Res<OnlineGame>>,
-    warmup: Res<crate::players::warmup::Warmup>,
-    title_fits: Res<crate::screens::title::TitleFits>,
+    (warmup, title_fits): (Res<crate::players::warmup::Warmup>, Res<crate::screens::title::TitleFits>),
+    (settings, said): (Res<crate::game::settings::Settings>, Res<crate::ui::announce::Announcement>),
     taps: Res<crate::ui::TapTargets>,
     press_log: Res<crate::board::input::PressLog>,
     (egui, touches): (Option<Res<bevy_egui::input::EguiWantsInput>>, Res<Touches>),
@@ -324,6 +437,7 @@ fn publish(
         game,
         online: online_state(&net, (&views.0, &views.1), online.as_deref()),
         taps: taps.0.clone(),
+        access: access_state(settings.lang, screen, session.as_deref(), &layout, &said),
     };
     if last.as_ref() == Some(&state) {
         return;

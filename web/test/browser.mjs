@@ -434,6 +434,55 @@ const FIRST_VISITS = 3;
  * a blank page: the same procedure for the game and its yardstick. `visit()` makes the next visit
  * (the first downloads the code; the later ones get it from the service worker) and returns its
  * steps; `close()` ends the browser. */
+/** The accessibility tree's nodes of `page` with their role and name. */
+async function axNodes(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Accessibility.enable');
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  return nodes.map((n) => ({ role: n.role?.value ?? '', name: n.name?.value ?? '', live: n.properties?.find((p) => p.name === 'live')?.value?.value }));
+}
+
+async function screenReaderGame() {
+  const page = await context.newPage();
+  watch(page, 'screen reader');
+  await page.goto(`${base}?game=alquerque&level=easy&lang=en`);
+  let s = await until(page, 'the game against Easy to be ready', (s) => s.ready_ms != null && s.game?.interactive, 60000);
+  let ax = await axNodes(page);
+  const cells = ax.filter((n) => n.role === 'gridcell');
+  check('screen reader: the board is a grid of 25 named cells', ax.some((n) => n.role === 'grid') && cells.length === 25 &&
+    cells.some((n) => n.name === 'b2, white piece') && cells.some((n) => n.name === 'c3, empty'), cells.slice(0, 6).map((n) => n.name).join(' | '));
+  check('screen reader: a live region', ax.some((n) => n.live === 'polite'));
+  // b2-c3 with the keys: the grid starts at a5 (top left); b2 is three rows down, one right.
+  await page.focus('#a11y-board [role=gridcell][tabindex="0"]');
+  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
+  await until(page, 'b2 to be picked from the grid', (s) => s.game.selected.length === 1, 5000);
+  for (const key of ['ArrowUp', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
+  s = await until(page, 'b2-c3 played from the grid', (s) => s.game.moves.length >= 1, 5000);
+  check('screen reader: a move played with the grid\'s keys', s.game.moves[0] === 'b2-c3', s.game.moves.join(' '));
+  let heard = 0;
+  let said = '';
+  for (let turn = 0; turn < 150; turn++) {
+    s = await until(page, 'the computer to answer', (s) => s.game.outcome || s.game.interactive, 30000);
+    if (said !== s.access.said && /Black (moves|jumps)/.test(s.access.said)) heard += 1;
+    said = s.access.said;
+    if (s.game.outcome) break;
+    const before = s.game.moves.length;
+    const mv = s.game.legal[Math.floor(Math.random() * s.game.legal.length)];
+    await page.fill('#a11y-move', mv.notation);
+    await page.focus('#a11y-move');
+    await page.keyboard.press('Enter');
+    await until(page, `${mv.notation} typed and played`, (s) => s.game.moves.length > before || s.game.outcome, 10000);
+  }
+  s = await state(page);
+  check('screen reader: the game played to its end without the canvas', s.game.outcome != null, `${s.game.moves.length} moves`);
+  check('screen reader: the computer\'s moves were announced', heard > 0, `${heard} heard`);
+  ax = await axNodes(page);
+  const live = ax.find((n) => n.live === 'polite');
+  check('screen reader: the end is announced', /wins|Draw/.test(live?.name ?? '') || /wins|Draw/.test(s.access.said), s.access.said);
+  await page.close();
+}
+
 async function visitor(url, label) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ludus-chromium-visits-'));
   const browser = await launch(dir);
@@ -996,7 +1045,13 @@ try {
     await context.setOffline(false);
   }
 
-  // 7. Two versions: the service worker never runs a page of one version with the code of
+  // 7. A blind player: the page's document for screen readers, read through Chromium's
+  // accessibility tree, plays a whole game of Alquerque against Easy without touching the
+  // canvas: the first move with the grid's arrow keys and Enter, the rest typed in the move
+  // field; the computer's replies and the end are read from the live region.
+  await screenReaderGame();
+
+  // 8. Two versions: the service worker never runs a page of one version with the code of
   // another. Version 1 is this bundle; version 2 the same code with one more section in the
   // module (web/test.sh makes it with web/package.sh). Both are served in turn at one address.
   const site = process.env.LUDUS_SITE_LINK ?? '';
