@@ -85,22 +85,49 @@ fn main() -> AppExit {
         }
     });
     app.insert_resource(ClearColor(Color::srgb(0.16, 0.13, 0.11)));
-    let (settings_vs_computer, settings_side, settings_level) =
-        (settings.vs_computer, settings.human_side, settings.level);
+    // The player's usual opponent, for a game started from the command line or the address.
+    let usual = if settings.vs_computer {
+        Seats::versus_computer(settings.human_side, settings.level)
+    } else {
+        Seats::two_players()
+    };
     // A link that asked for something the game does not know: the player is told, in their words.
     let ignored = ignored.map(|_| settings.lang.t("launch-address-ignored").to_string());
     app.insert_resource(settings);
+    let first = first_start.0;
     app.insert_resource(first_start);
     app.insert_resource(Notices(notice.into_iter().chain(ignored).collect()));
     app.add_plugins(ludus::game_plugin);
+    if let Err(e) = first_screen(&mut app, &launch, usual, first) {
+        eprintln!("ludus: {e}");
+        return AppExit::error();
+    }
+    app.insert_resource(launch);
+    app.run()
+}
+
+/// Why the game cannot start on the screen asked for.
+#[derive(Debug, thiserror::Error)]
+enum StartError {
+    #[error("no lesson '{0}'")]
+    NoLesson(String),
+    #[error(transparent)]
+    GameFile(#[from] ludus::players::analysis::GameFileError),
+    #[error("{0}: the game is not over")]
+    NotOver(String),
+}
+
+/// The first screen and what it shows: online, a lesson, a screen, a game's analysis or its
+/// end, a game (two players for a screenshot, else the seats asked for, else the player's usual
+/// opponent), or the language's choice on the very first start.
+fn first_screen(app: &mut App, launch: &Launch, usual: Seats, first_start: bool) -> Result<(), StartError> {
     if launch.online.is_some() {
         app.insert_state(Screen::Online);
     } else if let Some(id) = &launch.lesson {
         let Some((session, run)) =
             ludus::game::lessons::find(id).and_then(|(c, i)| ludus::game::lessons::begin(c, i))
         else {
-            eprintln!("ludus: no lesson '{id}'");
-            return AppExit::error();
+            return Err(StartError::NoLesson(id.clone()));
         };
         app.insert_resource(session);
         app.insert_resource(run);
@@ -108,13 +135,7 @@ fn main() -> AppExit {
     } else if let Some(screen) = launch.screen {
         app.insert_state(screen);
     } else if let Some(path) = launch.analyse.as_ref().or(launch.game_over.as_ref()) {
-        let (game, seats) = match ludus::players::analysis::read_game_file(path) {
-            Ok(found) => found,
-            Err(e) => {
-                eprintln!("ludus: {e}");
-                return AppExit::error();
-            }
-        };
+        let (game, seats) = ludus::players::analysis::read_game_file(path)?;
         if launch.analyse.is_some() {
             let (analysis, session) = ludus::players::analysis::opened(game, seats);
             app.insert_resource(session);
@@ -124,8 +145,7 @@ fn main() -> AppExit {
             app.insert_resource(Session::from_game(game, seats));
             app.insert_state(Screen::Playing);
         } else {
-            eprintln!("ludus: {}: the game is not over", path.display());
-            return AppExit::error();
+            return Err(StartError::NotOver(path.display().to_string()));
         }
     } else if let Some(game) = launch.game.clone() {
         // Screenshots need a board that waits: two players. Otherwise the seats asked for (the
@@ -137,16 +157,13 @@ fn main() -> AppExit {
                 Opponent::Computer { level, person } => Seats::versus_computer(person, level),
                 Opponent::Friend => Seats::two_players(),
             }
-        } else if !settings_vs_computer {
-            Seats::two_players()
         } else {
-            Seats::versus_computer(settings_side, settings_level)
+            usual
         };
         app.insert_resource(Session::from_game(game, seats));
         app.insert_state(Screen::Playing);
-    } else if first_start.0 {
+    } else if first_start {
         app.insert_state(Screen::Language);
     }
-    app.insert_resource(launch);
-    app.run()
+    Ok(())
 }

@@ -218,3 +218,50 @@ fn a_bad_document_on_disk_is_told_in_vietnamese() {
     assert!(notice.contains("phiên bản 2"), "{notice}");
     assert_eq!(english_sentence(&notice), None, "{notice}");
 }
+
+/// The network's and hosting's failures as a Vietnamese player reads them: what to check, in
+/// Vietnamese; the system's English reason stays in the log.
+#[test]
+fn no_network_or_hosting_error_reaches_a_vietnamese_screen_in_english() {
+    use ludus::i18n::system::SystemError;
+    use ludus::net::address::AddressError;
+    use ludus::net::connection::{Link, LinkFailure, LinkState};
+    use ludus::net::lan::HostFailure;
+    use std::io::ErrorKind;
+    let mut told = Vec::new();
+    let addresses = [
+        AddressError::Empty,
+        AddressError::SecureWebSocketOnDesktop,
+        AddressError::Malformed("ws://a b".into()),
+        AddressError::Unresolved("nosuchhost.invalid".into()),
+    ];
+    for failure in addresses
+        .into_iter()
+        .map(LinkFailure::BadAddress)
+        .chain([
+            LinkFailure::Unreachable("Connection refused (os error 111)".into()),
+            LinkFailure::Refused(429),
+            LinkFailure::Refused(503),
+            LinkFailure::Refused(418),
+            LinkFailure::Incompatible(99),
+        ])
+    {
+        let mut link = Link::default();
+        link.server = "192.168.1.20:5000".into();
+        link.phase = LinkState::Failed(failure);
+        told.push(ludus::ui::widgets::link_text(Lang::Vi, &link).1);
+    }
+    for failure in [
+        HostFailure::System(SystemError { kind: ErrorKind::AddrInUse, code: Some(98) }),
+        HostFailure::System(SystemError { kind: ErrorKind::PermissionDenied, code: Some(13) }),
+        HostFailure::System(SystemError { kind: ErrorKind::Other, code: None }),
+        HostFailure::Data,
+        HostFailure::Other,
+    ] {
+        told.push(failure.text(Lang::Vi));
+    }
+    for text in &told {
+        assert_eq!(english_sentence(text), None, "{text}");
+        assert!(!text.contains("os error") && !text.contains("refused"), "{text}");
+    }
+}

@@ -60,6 +60,10 @@ pub const SERVER_IDLE_TIMEOUT: Duration = Duration::from_secs(20);
 const ROUTE_EXPIRY: Duration = Duration::from_secs(30);
 /// netcode's largest packet.
 const MAX_PACKET_BYTES: usize = renetcode2::NETCODE_MAX_PACKET_BYTES;
+/// The most datagrams (and receive errors) one socket is read for in one tick: a flood cannot
+/// hold the game loop; what is left waits in the socket's buffer for the next tick (and the
+/// kernel drops what does not fit, as it would for any slow reader).
+pub const RECEIVE_BUDGET: usize = 4096;
 /// First byte of a netcode connection request.
 const CONNECTION_REQUEST_PREFIX: u8 = 0;
 /// A connection request: prefix, version (13), protocol id (8), expiry (8), nonce (24), private
@@ -184,6 +188,10 @@ pub struct Transport {
     /// The server's private key: netcode checks connect tokens with it (only the server's
     /// HTTP endpoint mints them, [`crate::tokens`]).
     connect_key: [u8; 32],
+    /// Datagrams read per socket per tick ([`RECEIVE_BUDGET`]).
+    receive_budget: usize,
+    /// Ticks that stopped reading a socket at the budget.
+    budget_hits: u64,
 }
 
 impl Transport {
@@ -246,6 +254,8 @@ impl Transport {
             last_pending_sweep: now,
             protocol_id,
             connect_key: private_key,
+            receive_budget: RECEIVE_BUDGET,
+            budget_hits: 0,
         }
     }
 
@@ -265,6 +275,11 @@ impl Transport {
     /// Handshake counters.
     pub fn handshakes(&self) -> HandshakeStats {
         self.io.handshakes
+    }
+
+    /// Ticks that stopped reading a socket at its budget.
+    pub fn budget_hits(&self) -> u64 {
+        self.budget_hits
     }
 
     /// Takes the user data of a connected client's connect token (written by the server's
@@ -324,17 +339,22 @@ impl Transport {
         std::mem::take(&mut self.io.active)
     }
 
-    /// Receives and processes every waiting packet.
+    /// Receives and processes the waiting packets, at most [`RECEIVE_BUDGET`] a socket.
     pub fn receive(&mut self) {
         for socket_id in 0..self.io.sockets.len() {
             self.io.sockets[socket_id].preupdate();
-            loop {
+            for read in 0.. {
+                if read == self.receive_budget {
+                    self.budget_hits += 1;
+                    faults::note("a socket read up to its budget in one tick (the rest waits)");
+                    break;
+                }
                 let (len, addr) = match self.io.sockets[socket_id].try_recv(&mut self.buffer[..]) {
                     Ok(r) => r,
                     Err(e) if e.kind() == ErrorKind::WouldBlock || e.kind() == ErrorKind::Interrupted => {
                         break;
                     }
-                    Err(_) => continue, // ICMP errors, resets: not fatal.
+                    Err(_) => continue, // ICMP errors, resets: not fatal (and counted).
                 };
                 let packet = &mut self.buffer[..len];
                 if !netcode_framing_ok(packet) {
@@ -630,5 +650,36 @@ impl Transport {
         for socket in &mut self.io.sockets {
             socket.close();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use renet2_netcode::NativeSocket;
+    use std::net::UdpSocket;
+
+    /// A flood is read a budget at a time: one tick reads at most the budget, the next ticks the
+    /// rest, and nothing is lost that fitted in the socket's buffer.
+    #[test]
+    fn a_flood_is_read_a_budget_a_tick() {
+        let server = UdpSocket::bind("127.0.0.1:0").expect("a loopback socket");
+        let at = server.local_addr().expect("its address");
+        let socket = NativeSocket::new(server).expect("a netcode socket");
+        let mut transport =
+            Transport::new(vec![Box::new(socket)], SHARD_SIZE, 7, Duration::from_secs(1_000_000), [3; 32]);
+        transport.receive_budget = 40;
+        let flood = UdpSocket::bind("127.0.0.1:0").expect("a loopback socket");
+        // Malformed for netcode (a prefix no packet has): each is counted and dropped.
+        for _ in 0..100 {
+            flood.send_to(&[0x0f, 1, 2, 3], at).expect("sent on loopback");
+        }
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            transport.receive();
+            seen.push(transport.handshakes().malformed);
+        }
+        assert_eq!(seen, [40, 80, 100, 100], "packets read after each tick");
+        assert_eq!(transport.budget_hits(), 2);
     }
 }
