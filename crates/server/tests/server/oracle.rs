@@ -1,0 +1,261 @@
+//! The Alquerque oracle (`GET /api/alquerque/value`) over raw 127.0.0.1 TCP: its values against
+//! the endgame tables' own probes (tables built here) and the shipped book, "unknown" where
+//! nothing knows, the refusals, the per-address limit, and the checks of `--tables` at start.
+
+use crate::common::*;
+use crate::http::{Response, get};
+use ludus_ai::solve::book::Book;
+use ludus_ai::solve::position_of;
+use ludus_ai::tablebase::{self, Material, Probe, Tablebase, Wdl, index};
+use ludus_rules::alquerque::Position;
+use ludus_rules::{GamePosition, Side};
+use ludus_server::oracle::{OracleConfig, VALUE_PATH, open_tables};
+use ludus_server::{Server, ServerConfig, ServerError, ServerHandle};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+/// Pieces of the tables built for these tests (1.5 MB, about a second).
+const PIECES: u32 = 5;
+
+/// Tables of up to [`PIECES`] pieces in a fresh directory named after `name`.
+fn build_tables(name: &str) -> (PathBuf, Tablebase) {
+    let dir = data_dir(name).join("tables");
+    tablebase::generate(PIECES, Some(&dir), |_| {}).expect("tables built");
+    let tb = Tablebase::open(&dir).expect("tables open");
+    (dir, tb)
+}
+
+fn oracle_server(name: &str, oracle: OracleConfig) -> (ServerHandle, SocketAddr) {
+    let mut config = ServerConfig::local(data_dir(name).join("data"));
+    config.oracle = Some(oracle);
+    let server = spawn(config);
+    let addr = server.http_addr().expect("HTTP is on");
+    (server, addr)
+}
+
+fn ask(addr: SocketAddr, position: &str) -> (Response, serde_json::Value) {
+    let r = get(addr, &format!("{VALUE_PATH}?position={}", position.replace(' ', "+")), None);
+    let json = serde_json::from_slice(&r.body).unwrap_or_else(|e| panic!("{position}: {e}"));
+    (r, json)
+}
+
+fn wdl_name(w: Wdl) -> &'static str {
+    match w {
+        Wdl::Win => "win",
+        Wdl::Draw => "draw",
+        Wdl::Loss => "loss",
+    }
+}
+
+/// The JSON of a value the tables gave: its name and its distance (none for a draw).
+fn expected(p: Probe) -> (String, Option<u64>) {
+    let plies = (p.wdl != Wdl::Draw).then_some(u64::from(p.plies_to_end));
+    (wdl_name(p.wdl).to_string(), plies)
+}
+
+fn got(v: &serde_json::Value) -> (String, Option<u64>) {
+    (v["value"].as_str().expect("a value").to_string(), v["plies"].as_u64())
+}
+
+#[test]
+fn every_value_equals_the_tables_probe_for_a_thousand_positions() {
+    let (dir, tb) = build_tables("oracle-tables");
+    let config = OracleConfig { tables: Some(dir), per_minute: 0, ..OracleConfig::default() };
+    let (_server, addr) = oracle_server("oracle-tables-server", config);
+    let materials: Vec<Material> = tb.materials();
+    let mut rng = SmallRng::seed_from_u64(70);
+    let (mut asked, mut moves_checked, mut sources) = (0, 0, HashMap::<String, usize>::new());
+    while asked < 1_000 {
+        let m = materials[rng.random_range(0..materials.len())];
+        let (mover, other) = index::unindex(rng.random_range(0..m.positions()), m);
+        let mut pos = index::position(mover, other);
+        if rng.random_bool(0.5) {
+            // The same position with Black to move: colours swapped, board turned over.
+            pos = Position::from_bitboards(
+                index::flip(pos.pieces(Side::Second)),
+                index::flip(pos.pieces(Side::First)),
+                Side::Second,
+                0,
+            )
+            .unwrap();
+        }
+        if pos.outcome(false).is_some() {
+            continue;
+        }
+        asked += 1;
+        let text = pos.to_string();
+        let (r, json) = ask(addr, &text);
+        assert_eq!(r.status, 200, "{text}: {json}");
+        assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+        assert_eq!(json["position"], text);
+        assert_eq!(got(&json), expected(tb.probe(&pos).unwrap()), "{text}");
+        assert_eq!(json["source"], "tables", "{text}");
+        let moves = json["moves"].as_array().unwrap();
+        let legal = pos.legal_moves();
+        assert_eq!(moves.len(), legal.len(), "{text}");
+        for mv in &legal {
+            let name = pos.move_to_string(mv);
+            let entry = moves.iter().find(|e| e["move"] == name.as_str()).unwrap_or_else(|| panic!("{name}"));
+            let want = tb.probe(&pos.play_unchecked(mv)).unwrap().before_move();
+            assert_eq!(got(entry), expected(want), "{text} {name}");
+            *sources.entry(entry["source"].as_str().unwrap().to_string()).or_default() += 1;
+            moves_checked += 1;
+        }
+        // Best first: the first move's value is the position's.
+        assert_eq!(got(&moves[0]), got(&json), "{text}");
+    }
+    // Moves that end the game are the rules'; every other the tables'.
+    assert!(sources.keys().all(|s| s == "tables" || s == "rules"), "{sources:?}");
+    assert!(moves_checked > 3_000, "{moves_checked} moves");
+}
+
+#[test]
+fn book_positions_equal_the_book_and_the_rest_is_unknown() {
+    let (dir, _tb) = build_tables("oracle-book");
+    let config = OracleConfig { tables: Some(dir), per_minute: 0, solve_nodes: 0, ..OracleConfig::default() };
+    let (_server, addr) = oracle_server("oracle-book-server", config);
+    let book = Book::from_bytes(include_bytes!("../../../../assets/books/alquerque.lbk"), "book").unwrap();
+    let (_, json_start) = ask(addr, &Position::start().to_string());
+    assert_eq!(json_start["value"], "draw");
+    assert_eq!(json_start["source"], "book");
+    assert_eq!(json_start["pieces"], 24);
+    // Every 100th position of the book: its value, and its keeping moves' values.
+    let mut checked = 0;
+    for &(k, entry) in book.entries().iter().step_by(100) {
+        let pos = position_of(k).unwrap();
+        let text = pos.to_string();
+        let (r, json) = ask(addr, &text);
+        assert_eq!(r.status, 200, "{text}");
+        let side = pos.side_to_move();
+        let want = match entry.value.winner() {
+            None => "draw",
+            Some(w) if w == side => "win",
+            Some(_) => "loss",
+        };
+        assert_eq!(json["value"], want, "{text}");
+        assert_eq!(json["source"], "book", "{text}");
+        let (_, keeping) = book.keeping_moves(&pos).unwrap();
+        for mv in keeping {
+            let name = pos.move_to_string(&mv);
+            let e = json["moves"].as_array().unwrap().iter().find(|e| e["move"] == name.as_str()).unwrap();
+            assert_eq!(e["value"], want, "{text} {name}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 100, "{checked}");
+    // Nothing knows a position of many pieces that no game reaches, nor its moves: unknown,
+    // without a source.
+    let far = "BBBBB/BBBB1/W3B/W4/WWWWW w";
+    let (r, json) = ask(addr, far);
+    assert_eq!(r.status, 200, "{json}");
+    assert_eq!(json["value"], "unknown");
+    assert!(json["source"].is_null() && json["plies"].is_null());
+    let moves = json["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    assert!(moves.iter().all(|m| m["value"] == "unknown" && m["source"].is_null()), "{json}");
+}
+
+#[test]
+fn bad_positions_are_refused_with_a_clear_error() {
+    let (_server, addr) =
+        oracle_server("oracle-refusals", OracleConfig { per_minute: 0, ..OracleConfig::default() });
+    for (query, code, words) in [
+        ("position=5/5/2X2/1W3/W4+w", "malformed-position", "not an Alquerque position"),
+        ("position=5/5/2B2/1W3/W4", "malformed-position", "not an Alquerque position"),
+        ("position=5/5/2B2/1W3+w", "malformed-position", "not an Alquerque position"),
+        ("position=%ff%fe", "malformed-position", "UTF-8"),
+        ("position=WWWWW/WWWWW/WWW2/5/B4+w", "too-many-pieces", "not an Alquerque position"),
+        ("position=5/5/5/1W3/W4+b", "finished-game", "the game is over"),
+        ("position=5/5/2B2/1W3/W4+w+50", "finished-game", "the game is over"),
+        ("pos=5/5/2B2/1W3/W4+w", "missing-position", "no position"),
+        ("", "missing-position", "no position"),
+    ] {
+        let r = get(addr, &format!("{VALUE_PATH}?{query}"), None);
+        assert_eq!(r.status, 400, "{query}");
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+        let json: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(json["error"], code, "{query}: {json}");
+        assert!(json["message"].as_str().unwrap().contains(words), "{query}: {json}");
+    }
+    // Only GET and HEAD, as everywhere on the HTTP side.
+    let r = crate::http::request(addr, "POST", &format!("{VALUE_PATH}?position=5/5/2B2/1W3/W4+w"), "");
+    assert_eq!(r.status, 405);
+    // A server without the oracle does not serve the path.
+    let plain = spawn(ServerConfig::local(data_dir("oracle-off")));
+    let r = get(plain.http_addr().unwrap(), &format!("{VALUE_PATH}?position=5/5/2B2/1W3/W4+w"), None);
+    assert_eq!(r.status, 404);
+}
+
+#[test]
+fn a_flood_from_one_address_hits_the_limit() {
+    let per_minute = 12;
+    let (_server, addr) =
+        oracle_server("oracle-flood", OracleConfig { per_minute, ..OracleConfig::default() });
+    let mut statuses = Vec::new();
+    for i in 0..(per_minute + 8) {
+        // Cached or not, malformed or not, every request counts.
+        let path = if i % 2 == 0 { "position=5/5/2B2/1W3/W4+w" } else { "position=nonsense" };
+        let r = get(addr, &format!("{VALUE_PATH}?{path}"), None);
+        if r.status == 429 {
+            let wait: u64 = r.header("retry-after").expect("Retry-After").parse().unwrap();
+            assert!((1..=60).contains(&wait), "{wait}");
+            let json: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+            assert_eq!(json["error"], "rate-limited");
+        }
+        statuses.push(r.status);
+    }
+    let served = statuses.iter().filter(|&&s| s != 429).count();
+    // The bucket refills at 12 a minute: at most one more while the loop runs.
+    assert!((per_minute as usize..=per_minute as usize + 1).contains(&served), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+}
+
+fn start_error(tables: &Path) -> String {
+    let mut config = ServerConfig::local(data_dir("oracle-start").join("data"));
+    config.oracle = Some(OracleConfig { tables: Some(tables.to_path_buf()), ..OracleConfig::default() });
+    match Server::bind(config) {
+        Err(e @ ServerError::Oracle(_)) => e.to_string(),
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("the server started"),
+    }
+}
+
+#[test]
+fn missing_or_damaged_tables_stop_the_server_at_start() {
+    let (dir, _tb) = build_tables("oracle-damaged");
+    let (tb, held) = open_tables(&dir, u64::MAX).unwrap();
+    assert_eq!((held.max_pieces, held.files, held.streamed), (PIECES, 10, 0));
+    assert_eq!(held.in_memory, 1_473_621, "the 5-piece tables' bytes");
+    drop(tb);
+    // Streamed: the same files, none held.
+    let (_, streamed) = open_tables(&dir, 0).unwrap();
+    assert_eq!((streamed.in_memory, streamed.streamed), (0, held.in_memory));
+
+    let err = start_error(&dir.join("nowhere"));
+    assert!(err.contains("cannot read tablebase directory"), "{err}");
+    let empty = data_dir("oracle-empty");
+    let err = start_error(&empty);
+    assert!(err.contains("no tables"), "{err}");
+
+    // A table of fewer pieces missing.
+    let file = dir.join("alq-2v2.ltb");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let err = start_error(&dir);
+    assert!(err.contains("missing: alq-2v2.ltb"), "{err}");
+    // One byte changed, then a truncated file.
+    let mut damaged = bytes.clone();
+    damaged[100] ^= 1;
+    std::fs::write(&file, &damaged).unwrap();
+    let err = start_error(&dir);
+    assert!(err.contains("alq-2v2.ltb") || err.contains("checksum"), "{err}");
+    std::fs::write(&file, &bytes[..bytes.len() - 1]).unwrap();
+    let err = start_error(&dir);
+    assert!(err.contains("endgame tables"), "{err}");
+    std::fs::write(&file, &bytes).unwrap();
+    assert!(open_tables(&dir, u64::MAX).is_ok());
+}
