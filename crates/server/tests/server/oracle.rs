@@ -259,3 +259,100 @@ fn missing_or_damaged_tables_stop_the_server_at_start() {
     std::fs::write(&file, &bytes).unwrap();
     assert!(open_tables(&dir, u64::MAX).is_ok());
 }
+
+/// Answers a second from the tables of `LUDUS_ORACLE_TABLES` (default: tables of up to
+/// `LUDUS_ORACLE_PIECES`, 7, built once under the target directory), held in memory and
+/// streamed from disk: the service alone (an answer computed and written as JSON, no cache),
+/// then over HTTP (a connection a request, two clients), random positions of the most pieces.
+#[test]
+#[ignore = "a benchmark: cargo test -p ludus-server --test server oracle::answers_a_second -- --ignored --nocapture"]
+fn answers_a_second_streamed_and_in_memory() {
+    use ludus_ai::oracle::Oracle;
+    use ludus_server::oracle::OracleService;
+    use std::sync::Arc;
+    use std::time::Instant;
+    let dir = match std::env::var_os("LUDUS_ORACLE_TABLES") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let pieces = std::env::var("LUDUS_ORACLE_PIECES").ok().and_then(|p| p.parse().ok()).unwrap_or(7);
+            let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("oracle-bench-tables-{pieces}"));
+            let start = Instant::now();
+            tablebase::generate(pieces, Some(&dir), |_| {}).expect("tables built");
+            println!(
+                "tables of up to {pieces} pieces in {}: {:.1} s",
+                dir.display(),
+                start.elapsed().as_secs_f64()
+            );
+            dir
+        }
+    };
+    let answers: usize =
+        std::env::var("LUDUS_ORACLE_ANSWERS").ok().and_then(|p| p.parse().ok()).unwrap_or(20_000);
+    let (tb, _) = open_tables(&dir, u64::MAX).unwrap();
+    let top = tb.max_pieces();
+    let materials: Vec<Material> = tb.materials().into_iter().filter(|m| m.total() == top).collect();
+    drop(tb);
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut queries = Vec::with_capacity(answers);
+    while queries.len() < answers {
+        let m = materials[rng.random_range(0..materials.len())];
+        let (mover, other) = index::unindex(rng.random_range(0..m.positions()), m);
+        let pos = index::position(mover, other);
+        if pos.outcome(false).is_none() {
+            queries.push(format!("position={}", pos.to_string().replace(' ', "+")));
+        }
+    }
+    let mut first: Option<Vec<Arc<str>>> = None;
+    for (name, stream_above) in [("in memory", u64::MAX), ("streamed", 0)] {
+        let start = Instant::now();
+        let (tb, held) = open_tables(&dir, stream_above).unwrap();
+        let open = start.elapsed().as_secs_f64();
+        let config =
+            OracleConfig { cache_entries: 0, per_minute: 0, solve_nodes: 0, ..OracleConfig::default() };
+        let service = OracleService::with_oracle(Oracle::new(Some(Arc::new(tb)), None), held, &config);
+        let start = Instant::now();
+        let got: Vec<Arc<str>> = queries.iter().map(|q| service.answer_query(Some(q)).unwrap()).collect();
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: tables of up to {top} pieces, {} files, {} bytes held in memory, {} bytes on disk; \
+             opened and checked in {open:.1} s; {answers} answers in {secs:.2} s: {:.0} answers a second \
+             ({:.1} µs an answer, one thread)",
+            held.files,
+            held.in_memory,
+            held.streamed,
+            answers as f64 / secs,
+            secs * 1e6 / answers as f64,
+        );
+        match &first {
+            None => first = Some(got),
+            Some(before) => assert!(before == &got, "the streamed tables answer otherwise"),
+        }
+        // Over HTTP, from two clients.
+        let mut config = ServerConfig::local(data_dir("oracle-bench").join("data"));
+        config.oracle = Some(OracleConfig {
+            tables: Some(dir.clone()),
+            stream_above,
+            cache_entries: 0,
+            per_minute: 0,
+            solve_nodes: 0,
+        });
+        let server = spawn(config);
+        let addr = server.http_addr().unwrap();
+        let http_answers = answers.min(4_000);
+        let start = Instant::now();
+        std::thread::scope(|s| {
+            for part in queries[..http_answers].chunks(http_answers / 2) {
+                s.spawn(move || {
+                    for q in part {
+                        assert_eq!(get(addr, &format!("{VALUE_PATH}?{q}"), None).status, 200);
+                    }
+                });
+            }
+        });
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}, over HTTP: {http_answers} answers in {secs:.2} s: {:.0} answers a second",
+            http_answers as f64 / secs
+        );
+    }
+}
