@@ -109,8 +109,9 @@ pub struct OracleArgs {
     /// Requests of /api/alquerque/value a minute per address (0: no limit)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PER_MINUTE)]
     oracle_per_minute: u32,
-    /// Nodes of solving for a position the tables and the book leave open (0: none)
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_NODES, value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+    /// Nodes of solving for a position the tables and the book leave open (0: none; at most
+    /// 1,000,000, about a second and 100 MB for each answer computed at once)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_NODES, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     oracle_solve_nodes: u64,
     /// Do not serve /api/alquerque/value
     #[arg(long, conflicts_with = "tables")]
@@ -502,5 +503,26 @@ mod tests {
         assert_eq!(v["value"], "win");
         assert_eq!(v["plies"], 1);
         assert_eq!(v["moves"][0]["move"], "b2xd4");
+    }
+
+    #[test]
+    fn answers_are_cached_whatever_the_counter_and_the_cache_is_bounded() {
+        let config = OracleConfig { cache_entries: 2, ..OracleConfig::default() };
+        let service = OracleService::start(&config).unwrap();
+        let a = "position=5/5/2B2/1W3/W4+w";
+        let first = service.answer_query(Some(a)).unwrap();
+        // The same position with another counter: the same answer, from the cache.
+        assert!(Arc::ptr_eq(&first, &service.answer_query(Some("position=5/5/2B2/1W3/W4+w+7")).unwrap()));
+        service.answer_query(Some("position=5/5/2B2/2W2/W4+w")).unwrap();
+        service.answer_query(Some("position=5/5/2B2/3W1/W4+w")).unwrap();
+        // Two answers kept: the first one, least recently used, was dropped and is computed again.
+        let again = service.answer_query(Some(a)).unwrap();
+        assert!(!Arc::ptr_eq(&first, &again));
+        assert_eq!(first, again);
+        // Without a cache, every answer is computed.
+        let uncached =
+            OracleService::start(&OracleConfig { cache_entries: 0, ..OracleConfig::default() }).unwrap();
+        let one = uncached.answer_query(Some(a)).unwrap();
+        assert!(!Arc::ptr_eq(&one, &uncached.answer_query(Some(a)).unwrap()));
     }
 }

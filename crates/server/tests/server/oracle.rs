@@ -113,6 +113,55 @@ fn every_value_equals_the_tables_probe_for_a_thousand_positions() {
 }
 
 #[test]
+fn what_the_solver_settles_beyond_the_shipped_tables_is_what_bigger_tables_say() {
+    let (_dir, tb) = build_tables("oracle-solver");
+    // The shipped tables of up to 4 pieces, and the default solving.
+    let (_server, addr) =
+        oracle_server("oracle-solver-server", OracleConfig { per_minute: 0, ..OracleConfig::default() });
+    let materials: Vec<Material> = tb.materials().into_iter().filter(|m| m.total() == PIECES).collect();
+    let mut rng = SmallRng::seed_from_u64(5);
+    let (mut asked, mut by_solver, mut unknown) = (0, 0, 0);
+    while asked < 100 {
+        let m = materials[rng.random_range(0..materials.len())];
+        let (mover, other) = index::unindex(rng.random_range(0..m.positions()), m);
+        let pos = index::position(mover, other);
+        if pos.outcome(false).is_some() {
+            continue;
+        }
+        asked += 1;
+        let text = pos.to_string();
+        let (r, json) = ask(addr, &text);
+        assert_eq!(r.status, 200, "{text}");
+        let want = tb.probe(&pos).unwrap();
+        match json["value"].as_str().unwrap() {
+            "unknown" => unknown += 1,
+            v => {
+                assert_eq!(v, wdl_name(want.wdl), "{text}: {json}");
+                // A distance only where tables give one, and then the right one.
+                if let Some(plies) = json["plies"].as_u64() {
+                    assert_eq!(Some(plies), expected(want).1, "{text}: {json}");
+                }
+            }
+        }
+        if json["source"] == "solver" {
+            by_solver += 1;
+        }
+        for e in json["moves"].as_array().unwrap() {
+            let mv = pos.parse_move(e["move"].as_str().unwrap()).unwrap();
+            let want = tb.probe(&pos.play_unchecked(&mv)).unwrap().before_move();
+            if e["value"] != "unknown" {
+                assert_eq!(e["value"], wdl_name(want.wdl), "{text}: {e}");
+            }
+            if let Some(plies) = e["plies"].as_u64() {
+                assert_eq!(Some(plies), expected(want).1, "{text}: {e}");
+            }
+        }
+    }
+    // 58 and 2 when measured.
+    assert!(by_solver >= 40 && unknown <= 10, "solver {by_solver}, unknown {unknown} of 100");
+}
+
+#[test]
 fn book_positions_equal_the_book_and_the_rest_is_unknown() {
     let (dir, _tb) = build_tables("oracle-book");
     let config = OracleConfig { tables: Some(dir), per_minute: 0, solve_nodes: 0, ..OracleConfig::default() };
