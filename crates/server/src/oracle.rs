@@ -16,7 +16,8 @@
 //!   every per-address limit of the server: [`NewPlayerLimit`]) of `--oracle-per-minute`
 //!   (`429` and `Retry-After` beyond); the connections are those of the HTTP listener, bounded
 //!   per address by [`crate::http_limits`]. Answers not in the cache are computed on tokio's
-//!   blocking threads, at most as many at once as the machine has cores.
+//!   blocking threads, at most half as many at once as the machine has cores (one on two cores),
+//!   so that however many addresses ask, the games keep the rest.
 //! - **Refusals** are `400` with JSON `{"error": CODE, "message": TEXT}`: `missing-position`,
 //!   `malformed-position`, `too-many-pieces` (more than 12 of a side), `finished-game`.
 
@@ -271,12 +272,13 @@ impl OracleService {
     /// A service around `oracle` (tests and benchmarks give their own tables).
     pub fn with_oracle(oracle: Oracle, held: TablesHeld, config: &OracleConfig) -> OracleService {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let at_once = (cores / 2).max(1);
         OracleService {
             oracle,
             held,
             cache: (config.cache_entries > 0).then(|| Mutex::new(LruCache::new(config.cache_entries))),
             limit: NewPlayerLimit::new(config.per_minute),
-            busy: Semaphore::new(cores),
+            busy: Semaphore::new(at_once),
         }
     }
 
