@@ -23,6 +23,7 @@
 
 use crate::addresses::address_key;
 use crate::http_limits::Peer;
+use crate::metrics::Metrics;
 use crate::tokens::NewPlayerLimit;
 use axum::Router;
 use axum::extract::Request;
@@ -320,9 +321,9 @@ impl OracleService {
         Ok(json)
     }
 
-    /// The routes of the service.
-    pub fn router(self: Arc<Self>) -> Router {
-        Router::new().route(VALUE_PATH, get(move |req: Request| value(self.clone(), req)))
+    /// The routes of the service, counting its requests in `metrics`.
+    pub fn router(self: Arc<Self>, metrics: Metrics) -> Router {
+        Router::new().route(VALUE_PATH, get(move |req: Request| value(self.clone(), metrics.clone(), req)))
     }
 }
 
@@ -433,7 +434,7 @@ fn refusal_response(r: &Refusal) -> Response {
 }
 
 /// `GET /api/alquerque/value`.
-async fn value(service: Arc<OracleService>, req: Request) -> Response {
+async fn value(service: Arc<OracleService>, metrics: Metrics, req: Request) -> Response {
     let Some(Peer(peer)) = req.extensions().get::<Peer>().copied() else {
         return refusal_response(&Refusal {
             status: 500,
@@ -442,6 +443,7 @@ async fn value(service: Arc<OracleService>, req: Request) -> Response {
         });
     };
     if let Err(wait) = service.limit.take(address_key(&peer), Instant::now()) {
+        metrics.oracle_request("rate_limited");
         let secs = wait.as_secs() + 1;
         let mut r = refusal_response(&Refusal {
             status: 429,
@@ -455,19 +457,32 @@ async fn value(service: Arc<OracleService>, req: Request) -> Response {
     }
     let pos = match position_of_query(req.uri().query()) {
         Ok(pos) => pos,
-        Err(r) => return refusal_response(&r),
+        Err(r) => {
+            metrics.oracle_request("refused");
+            return refusal_response(&r);
+        }
     };
     const PUBLIC: &str = "public, max-age=3600";
     if let Some(hit) = service.cached(&pos) {
+        metrics.oracle_request("cached");
         return json_response(StatusCode::OK, PUBLIC, hit.to_string());
     }
     let Ok(_permit) = service.busy.acquire().await else {
         return refusal_response(&Refusal { status: 503, code: "stopping", message: "stopping".into() });
     };
     let worker = service.clone();
-    match tokio::task::spawn_blocking(move || worker.compute(&pos)).await {
-        Ok(Ok(json)) => json_response(StatusCode::OK, PUBLIC, json.to_string()),
-        Ok(Err(r)) => refusal_response(&r),
+    let started = Instant::now();
+    let computed = tokio::task::spawn_blocking(move || worker.compute(&pos)).await;
+    metrics.oracle_compute(started.elapsed().as_secs_f64());
+    match computed {
+        Ok(Ok(json)) => {
+            metrics.oracle_request("computed");
+            json_response(StatusCode::OK, PUBLIC, json.to_string())
+        }
+        Ok(Err(r)) => {
+            metrics.oracle_request("refused");
+            refusal_response(&r)
+        }
         Err(_) => {
             refusal_response(&Refusal { status: 500, code: "internal", message: "internal error".into() })
         }

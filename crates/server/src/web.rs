@@ -242,7 +242,7 @@ fn router(
     metrics: &Metrics,
 ) -> Router {
     let info: Arc<str> = info.into();
-    let mut app = oracle.map_or_else(Router::new, crate::oracle::OracleService::router);
+    let mut app = oracle.map_or_else(Router::new, |o| o.router(metrics.clone()));
     if let Some(minter) = minter {
         let (body_timeout, metrics) = (limits.body_timeout, metrics.clone());
         app = app.route(

@@ -242,8 +242,11 @@ fn bad_positions_are_refused_with_a_clear_error() {
 #[test]
 fn a_flood_from_one_address_hits_the_limit() {
     let per_minute = 12;
-    let (_server, addr) =
-        oracle_server("oracle-flood", OracleConfig { per_minute, ..OracleConfig::default() });
+    let mut config = ServerConfig::local(data_dir("oracle-flood"));
+    config.oracle = Some(OracleConfig { per_minute, ..OracleConfig::default() });
+    config.metrics = Some(SocketAddr::from(([127, 0, 0, 1], 0)));
+    let server = spawn(config);
+    let addr = server.http_addr().unwrap();
     let mut statuses = Vec::new();
     for i in 0..(per_minute + 8) {
         // Cached or not, malformed or not, every request counts.
@@ -261,6 +264,24 @@ fn a_flood_from_one_address_hits_the_limit() {
     // The bucket refills at 12 a minute: at most one more while the loop runs.
     assert!((per_minute as usize..=per_minute as usize + 1).contains(&served), "{statuses:?}");
     assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    // The metrics count them: one answer computed, the same from the cache, the malformed
+    // refused, the rest limited.
+    if cfg!(feature = "metrics") {
+        let text = String::from_utf8(get(server.metrics_addr().unwrap(), "/metrics", None).body).unwrap();
+        let count = |outcome: &str| {
+            text.lines()
+                .find_map(|l| {
+                    l.strip_prefix(&format!("ludus_oracle_requests_total{{outcome=\"{outcome}\"}} "))
+                })
+                .map_or(0, |n| n.parse::<usize>().unwrap())
+        };
+        let twos = statuses.iter().filter(|&&s| s == 200).count();
+        assert_eq!(count("computed"), 1, "{text}");
+        assert_eq!(count("cached"), twos - 1, "{text}");
+        assert_eq!(count("refused"), statuses.iter().filter(|&&s| s == 400).count(), "{text}");
+        assert_eq!(count("rate_limited"), statuses.len() - served, "{text}");
+        assert!(text.contains("ludus_oracle_compute_seconds_count 1"), "{text}");
+    }
 }
 
 fn start_error(tables: &Path) -> String {
