@@ -511,6 +511,37 @@ mod tests {
     }
 
     #[test]
+    fn options() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            oracle: OracleArgs,
+        }
+        let parse = |s: &str| {
+            Cli::try_parse_from(std::iter::once("ludus-server").chain(s.split_whitespace()))
+                .map(|c| c.oracle.config())
+        };
+        let c = parse("").unwrap().expect("on by default");
+        assert_eq!(
+            (c.tables, c.cache_entries, c.per_minute),
+            (None, DEFAULT_CACHE_ENTRIES, DEFAULT_PER_MINUTE)
+        );
+        assert_eq!((c.solve_nodes, c.stream_above), (DEFAULT_SOLVE_NODES, 256 << 20));
+        let c = parse("--tables tb8 --tables-stream-above 0 --oracle-cache 0 --oracle-per-minute 0")
+            .unwrap()
+            .unwrap();
+        assert_eq!(c.tables, Some(PathBuf::from("tb8")));
+        assert_eq!((c.stream_above, c.cache_entries, c.per_minute), (0, 0, 0));
+        assert!(parse("--no-oracle").unwrap().is_none());
+        for bad in
+            ["--no-oracle --tables tb8", "--oracle-solve-nodes 2000000", "--oracle-cache -1", "--tables"]
+        {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn the_shipped_tables_and_book_pass_their_checks() {
         let service = OracleService::start(&OracleConfig::default()).unwrap();
         assert_eq!(service.held().max_pieces, 4);
