@@ -166,7 +166,8 @@ impl Oracle {
     }
 
     /// Solves what the tables and the book leave unknown for at most `nodes` nodes in all for
-    /// one question (0: never), the first half for the position, the rest shared by its moves.
+    /// one question (0: never): half for the position when its value is unknown, the rest
+    /// shared by the moves whose values are.
     pub fn with_solve_nodes(mut self, nodes: u64) -> Oracle {
         self.solve_nodes = nodes;
         self.max_graph = usize::try_from(nodes).unwrap_or(usize::MAX).clamp(1_000, 1 << 22);
@@ -214,12 +215,13 @@ impl Oracle {
         let mut value = self.known(&pos)?.or_else(|| one_ply_down(&values));
         if self.solve_nodes > 0 && (value.is_none() || values.iter().any(Option::is_none)) {
             let mut table = SolvedTable::new();
-            if value.is_none() {
-                self.solve(&pos, &mut table, self.solve_nodes / 2)?;
+            let for_position = if value.is_none() { self.solve_nodes / 2 } else { 0 };
+            if for_position > 0 {
+                self.solve(&pos, &mut table, for_position)?;
                 value = solved(&pos, &table);
             }
             let unknown = values.iter().filter(|v| v.is_none()).count() as u64;
-            let share = (self.solve_nodes - self.solve_nodes / 2).checked_div(unknown).unwrap_or(0);
+            let share = (self.solve_nodes - for_position).checked_div(unknown).unwrap_or(0);
             for (mv, v) in moves.iter().zip(values.iter_mut()) {
                 if v.is_some() {
                     continue;
