@@ -307,7 +307,8 @@ impl OracleService {
         let answer = self.oracle.answer(pos).map_err(|e| match e {
             OracleError::Finished(_) => Refusal::bad("finished-game", e.to_string()),
             OracleError::Tables(_) => {
-                tracing::error!("Alquerque oracle: {e}");
+                // Logged once an interval however often it is asked (a file removed or damaged).
+                crate::faults::note_detail("Alquerque oracle: answer refused", &e.to_string());
                 Refusal { status: 500, code: "tables-unreadable", message: e.to_string() }
             }
         })?;

@@ -426,3 +426,25 @@ fn answers_a_second_streamed_and_in_memory() {
         );
     }
 }
+
+#[test]
+fn a_table_damaged_while_serving_is_an_error_never_a_value() {
+    let (dir, _tb) = build_tables("oracle-truncated");
+    let config =
+        OracleConfig { tables: Some(dir.clone()), stream_above: 0, per_minute: 0, ..OracleConfig::default() };
+    let (_server, addr) = oracle_server("oracle-truncated-server", config);
+    let pos = "5/1B3/2B2/1W3/W4 w";
+    let (r, before) = ask(addr, pos);
+    assert_eq!(r.status, 200, "{before}");
+    // Streamed from disk: the file cut to its header after the start.
+    let file = dir.join("alq-2v2.ltb");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(64).unwrap();
+    let other = "5/1B3/3B1/1W3/W4 w";
+    let (r, json) = ask(addr, other);
+    assert_eq!(r.status, 500, "{json}");
+    assert_eq!(json["error"], "tables-unreadable", "{json}");
+    // The answer given before the damage is still served (from the cache).
+    assert_eq!(ask(addr, pos).1, before);
+    std::fs::write(&file, &bytes).unwrap();
+}
