@@ -9,10 +9,12 @@
 //!    plies with best play;
 //! 3. the book of proven values ([`Book`]): the value of a position it holds, and of the moves
 //!    that keep it (every move of a lost position loses);
-//! 4. the values of the moves, one ply down: a position with a winning move is won, one whose
+//! 4. a solved-position table given to it ([`SolvedTable`], the state of `ludus-cli solve`):
+//!    the positions the solver proved;
+//! 5. the values of the moves, one ply down: a position with a winning move is won, one whose
 //!    moves are all known and none wins is drawn or lost (with the distance when every move
 //!    has one: the fastest win, the longest defence);
-//! 5. a short solve ([`Solver`], a bounded number of nodes with the tables as leaves) for what
+//! 6. a short solve ([`Solver`], a bounded number of nodes with the tables as leaves) for what
 //!    is still unknown.
 //!
 //! What none of them settles is unknown ([`Answer`] says `None`): never a guess.
@@ -38,7 +40,8 @@ pub enum Source {
     Tables,
     /// The book of proven values.
     Book,
-    /// A short solve made for the question.
+    /// The solver: a short solve made for the question, or the solved-position table given
+    /// to the oracle.
     Solver,
 }
 
@@ -144,6 +147,7 @@ impl From<SolveError> for OracleError {
 pub struct Oracle {
     tables: Option<Arc<Tablebase>>,
     book: Option<Arc<Book>>,
+    solved: Option<Arc<SolvedTable>>,
     solve_nodes: u64,
     max_graph: usize,
 }
@@ -162,7 +166,13 @@ impl Oracle {
     /// An oracle with the tables `tables` and the book `book` (either may be missing), and no
     /// solving.
     pub fn new(tables: Option<Arc<Tablebase>>, book: Option<Arc<Book>>) -> Oracle {
-        Oracle { tables, book, solve_nodes: 0, max_graph: 0 }
+        Oracle { tables, book, solved: None, solve_nodes: 0, max_graph: 0 }
+    }
+
+    /// Answers the positions the solver proved in `table` too (after the tables and the book).
+    pub fn with_solved(mut self, table: Option<Arc<SolvedTable>>) -> Oracle {
+        self.solved = table;
+        self
     }
 
     /// Solves what the tables and the book leave unknown for at most `nodes` nodes in all for
@@ -240,7 +250,8 @@ impl Oracle {
         Ok(Answer { value, moves })
     }
 
-    /// The value of a position (counter 0) from the rules, the tables or the book.
+    /// The value of a position (counter 0) from the rules, the tables, the book or the
+    /// solved-position table.
     fn known(&self, pos: &Position) -> Result<Option<Known>, OracleError> {
         if let Some(outcome) = pos.outcome(false) {
             let wdl = match outcome.winner {
@@ -256,11 +267,10 @@ impl Oracle {
             let plies = (p.wdl != Wdl::Draw).then_some(p.plies_to_end);
             return Ok(Some(Known { wdl: p.wdl, plies, source: Source::Tables }));
         }
-        Ok(self
-            .book
-            .as_deref()
-            .and_then(|b| b.get(pos))
-            .map(|e| Known::of_value(e.value, pos.side_to_move(), Source::Book)))
+        if let Some(e) = self.book.as_deref().and_then(|b| b.get(pos)) {
+            return Ok(Some(Known::of_value(e.value, pos.side_to_move(), Source::Book)));
+        }
+        Ok(self.solved.as_deref().and_then(|t| solved(pos, t)))
     }
 
     /// Runs the solver on `pos` for about `nodes` nodes, its results into `table`.

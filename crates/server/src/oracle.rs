@@ -9,6 +9,8 @@
 //!   not start. Files above `--tables-stream-above` MiB stay on disk, each probe reading the
 //!   bytes it needs; the memory held is logged.
 //! - **Book.** The book the game ships (`assets/books/alquerque.lbk`), checked at start.
+//! - **Solved positions.** `--solved FILE`: a solver's state file (`ludus-cli solve --state`),
+//!   checked at start; the positions it proved are answered.
 //! - **Answers** are JSON, public (`Access-Control-Allow-Origin: *`, cacheable an hour), and
 //!   kept in a least-recently-used cache of `--oracle-cache` answers (the counter is ignored:
 //!   one answer serves a position whatever its counter).
@@ -33,7 +35,7 @@ use axum::routing::get;
 use hashlink::LruCache;
 use ludus_ai::oracle::{Answer, Known, Oracle, OracleError};
 use ludus_ai::solve::book::Book;
-use ludus_ai::solve::{key, without_counter};
+use ludus_ai::solve::{SolvedTable, key, without_counter};
 use ludus_ai::tablebase::{Material, Tablebase, Wdl};
 use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Problem};
@@ -80,6 +82,8 @@ pub struct OracleConfig {
     pub per_minute: u32,
     /// Nodes of solving a question may take (0: no solving).
     pub solve_nodes: u64,
+    /// A solver's state file (`ludus-cli solve --state`): the positions it proved are answered.
+    pub solved: Option<PathBuf>,
 }
 
 impl Default for OracleConfig {
@@ -90,6 +94,7 @@ impl Default for OracleConfig {
             cache_entries: DEFAULT_CACHE_ENTRIES,
             per_minute: DEFAULT_PER_MINUTE,
             solve_nodes: DEFAULT_SOLVE_NODES,
+            solved: None,
         }
     }
 }
@@ -115,8 +120,12 @@ pub struct OracleArgs {
     /// 1,000,000, about a second and 100 MB for each answer computed at once)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SOLVE_NODES, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     oracle_solve_nodes: u64,
+    /// Answer the positions proven in this solver state file too (`ludus-cli solve --state`),
+    /// checked at start
+    #[arg(long, value_name = "FILE")]
+    solved: Option<PathBuf>,
     /// Do not serve /api/alquerque/value
-    #[arg(long, conflicts_with = "tables")]
+    #[arg(long, conflicts_with_all = ["tables", "solved"])]
     no_oracle: bool,
 }
 
@@ -129,6 +138,7 @@ impl OracleArgs {
             cache_entries: usize::try_from(self.oracle_cache).unwrap_or(usize::MAX),
             per_minute: self.oracle_per_minute,
             solve_nodes: self.oracle_solve_nodes,
+            solved: self.solved.clone(),
         })
     }
 }
@@ -142,6 +152,9 @@ pub enum OracleStartError {
     /// The shipped book is corrupt (a broken build).
     #[error("the book of proven values: {0}")]
     Book(String),
+    /// The solver state file is unreadable or corrupt.
+    #[error("solved positions (--solved): {0}")]
+    Solved(String),
 }
 
 /// What the tables hold, for the log and the benchmark.
@@ -250,6 +263,22 @@ impl OracleService {
         };
         let book = Book::from_bytes(SHIPPED_BOOK, "the shipped book")
             .map_err(|e| OracleStartError::Book(e.to_string()))?;
+        let solved = match &config.solved {
+            Some(path) => {
+                let table = SolvedTable::load(path).map_err(|e| OracleStartError::Solved(e.to_string()))?;
+                let counts = table.counts();
+                tracing::info!(
+                    "Alquerque oracle: {} positions of {} solved ({} proven, {} disproven for one side), {} MiB",
+                    counts.entries,
+                    path.display(),
+                    counts.proven,
+                    counts.disproven,
+                    table.memory_bytes().div_ceil(1 << 20),
+                );
+                Some(Arc::new(table))
+            }
+            None => None,
+        };
         tracing::info!(
             "Alquerque oracle: tables of up to {} pieces ({}; {} files checked in {:.1} s), {} MiB held \
              in memory, {} MiB read from disk at each probe; book of {} proven positions; {} answers \
@@ -265,8 +294,9 @@ impl OracleService {
             config.solve_nodes,
             config.per_minute,
         );
-        let oracle =
-            Oracle::new(Some(Arc::new(tb)), Some(Arc::new(book))).with_solve_nodes(config.solve_nodes);
+        let oracle = Oracle::new(Some(Arc::new(tb)), Some(Arc::new(book)))
+            .with_solved(solved)
+            .with_solve_nodes(config.solve_nodes);
         Ok(OracleService::with_oracle(oracle, held, config))
     }
 

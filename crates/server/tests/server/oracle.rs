@@ -405,6 +405,7 @@ fn answers_a_second_streamed_and_in_memory() {
             cache_entries: 0,
             per_minute: 0,
             solve_nodes: 0,
+            solved: None,
         });
         let server = spawn(config);
         let addr = server.http_addr().unwrap();
@@ -447,4 +448,70 @@ fn a_table_damaged_while_serving_is_an_error_never_a_value() {
     // The answer given before the damage is still served (from the cache).
     assert_eq!(ask(addr, pos).1, before);
     std::fs::write(&file, &bytes).unwrap();
+}
+
+#[test]
+fn positions_of_a_solver_state_file_are_answered_as_proven() {
+    use ludus_ai::solve::{SolveStatus, SolvedTable, Solver};
+    use std::sync::Arc;
+    let (_dir, tb) = build_tables("oracle-solved");
+    // A solver's state: 5-piece positions solved with the shipped 4-piece tables as leaves.
+    let shipped =
+        Arc::new(Tablebase::open(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tablebases")).unwrap());
+    let materials: Vec<Material> = tb.materials().into_iter().filter(|m| m.total() == PIECES).collect();
+    let mut rng = SmallRng::seed_from_u64(11);
+    let (mut table, mut roots) = (SolvedTable::new(), Vec::new());
+    while roots.len() < 20 {
+        let m = materials[rng.random_range(0..materials.len())];
+        let (mover, other) = index::unindex(rng.random_range(0..m.positions()), m);
+        let pos = index::position(mover, other);
+        if pos.outcome(false).is_some() {
+            continue;
+        }
+        let mut solver = Solver::new(&pos, Some(shipped.clone()), std::mem::take(&mut table), 100_000);
+        let mut status = SolveStatus::Running;
+        while status == SolveStatus::Running && solver.stats().nodes < 50_000 {
+            status = solver.step(10_000).unwrap();
+        }
+        if matches!(status, SolveStatus::Solved(_)) {
+            roots.push(pos);
+        }
+        table = solver.into_table();
+        table.graph = None;
+    }
+    let file = data_dir("oracle-solved-state").join("s.state");
+    table.save(&file, None).unwrap();
+    // No solving of its own: what is known beyond the shipped tables comes from the file.
+    let config =
+        OracleConfig { solved: Some(file.clone()), per_minute: 0, solve_nodes: 0, ..OracleConfig::default() };
+    let (_server, addr) = oracle_server("oracle-solved-server", config);
+    let mut from_file = 0;
+    for pos in &roots {
+        let text = pos.to_string();
+        let (r, json) = ask(addr, &text);
+        assert_eq!(r.status, 200, "{text}");
+        assert_eq!(json["value"], wdl_name(tb.probe(pos).unwrap().wdl), "{text}: {json}");
+        assert!(json["source"] == "solver" || json["source"] == "tables", "{text}: {json}");
+        from_file += usize::from(json["source"] == "solver");
+        for e in json["moves"].as_array().unwrap() {
+            if e["value"] != "unknown" {
+                let mv = pos.parse_move(e["move"].as_str().unwrap()).unwrap();
+                let want = tb.probe(&pos.play_unchecked(&mv)).unwrap().before_move();
+                assert_eq!(e["value"], wdl_name(want.wdl), "{text}: {e}");
+            }
+        }
+    }
+    assert!(from_file >= 10, "{from_file} of {} from the file", roots.len());
+    // A damaged state file stops the server at start.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let mut config = ServerConfig::local(data_dir("oracle-solved-bad").join("data"));
+    config.oracle = Some(OracleConfig { solved: Some(file), ..OracleConfig::default() });
+    match Server::bind(config) {
+        Err(e @ ServerError::Oracle(_)) => assert!(e.to_string().contains("--solved"), "{e}"),
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("the server started"),
+    }
 }
