@@ -565,9 +565,14 @@ mod tests {
         assert_eq!(c.tables, Some(PathBuf::from("tb8")));
         assert_eq!((c.stream_above, c.cache_entries, c.per_minute), (0, 0, 0));
         assert!(parse("--no-oracle").unwrap().is_none());
-        for bad in
-            ["--no-oracle --tables tb8", "--oracle-solve-nodes 2000000", "--oracle-cache -1", "--tables"]
-        {
+        assert_eq!(parse("--solved s.state").unwrap().unwrap().solved, Some(PathBuf::from("s.state")));
+        for bad in [
+            "--no-oracle --tables tb8",
+            "--no-oracle --solved s",
+            "--oracle-solve-nodes 2000000",
+            "--oracle-cache -1",
+            "--tables",
+        ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }
