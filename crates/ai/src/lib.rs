@@ -59,6 +59,7 @@ pub mod any;
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod oracle;
 pub mod ordering;
 pub mod params;
 pub mod puzzle;

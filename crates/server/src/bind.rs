@@ -27,6 +27,8 @@ impl Server {
         if config.metrics.is_some() && !cfg!(feature = "metrics") {
             return Err(ServerError::Unsupported { what: "metrics (--metrics)", feature: "metrics" });
         }
+        let oracle =
+            config.oracle.as_ref().map(crate::oracle::OracleService::start).transpose()?.map(Arc::new);
         let key = tokens::load_or_create_key(&config.data_dir, config.key_file.as_deref())?;
         let database = match &config.database {
             Some(url) => store::Database::Postgres(url.clone()),
@@ -147,6 +149,7 @@ impl Server {
             limits: config.http_limits.clone(),
             minter: Some(minter.clone()),
             listener: http_listener,
+            oracle,
         };
         let http = Some(HttpServer::bind(runtime.handle(), http_config, metrics.clone())?);
         let http_addr = http.as_ref().map(HttpServer::addr);

@@ -72,6 +72,8 @@ pub struct ServerConfig {
     /// The addresses other nodes send clients to (redirects): `host:port` for UDP, a
     /// `ws://`/`wss://` URL, an `http://`/`https://` base URL. `None`: the bound addresses.
     pub public: NodeAddrs,
+    /// The Alquerque oracle (`GET /api/alquerque/value`; `None`: not served).
+    pub oracle: Option<crate::oracle::OracleConfig>,
     /// The wall clock the server takes its time from at start (see [`crate::clock`]; tests
     /// give a clock stepped back or far ahead).
     pub wall_clock: WallClock,
@@ -113,6 +115,9 @@ pub enum ServerError {
     /// The configuration asks for what this build left out (its cargo feature is off).
     #[error("this build of the server has no {what}: build it with the feature \"{feature}\"")]
     Unsupported { what: &'static str, feature: &'static str },
+    /// The Alquerque oracle's tables or book are unusable.
+    #[error(transparent)]
+    Oracle(#[from] crate::oracle::OracleStartError),
     /// The netcode key file is unusable.
     #[error(transparent)]
     Key(#[from] tokens::KeyError),
@@ -143,6 +148,7 @@ impl ServerConfig {
             lease: DEFAULT_LEASE,
             public: NodeAddrs::default(),
             wall_clock: WallClock::system(),
+            oracle: None,
         }
     }
 }

@@ -12,7 +12,8 @@
 //! - [`web`]: optionally, HTTP (axum + tower-http on the same tokio runtime as the WebSocket
 //!   transport, https with [`tls`]): the browser bundle (`--web DIR`), `/ludus-server.json` with
 //!   the ports and `/healthz`; its connections bounded by [`http_limits`]. `/metrics`
-//!   ([`metrics`], Prometheus text) only on the separate address of `--metrics`.
+//!   ([`metrics`], Prometheus text) only on the separate address of `--metrics`. The
+//!   Alquerque oracle ([`oracle`], `GET /api/alquerque/value`) on the same HTTP side.
 //!
 //! The loop ([`Server::step`]): receive packets, hand each message to the core, submit the
 //! tick's changes to the store, and send the tick's messages only once those changes (and every
@@ -34,6 +35,7 @@ pub mod http_limits;
 #[cfg_attr(not(feature = "metrics"), path = "metrics/off.rs")]
 pub mod metrics;
 pub mod names;
+pub mod oracle;
 mod status;
 pub mod store;
 pub mod tls;

@@ -128,6 +128,8 @@ struct Args {
     /// Log a status line every SECS seconds (0: never)
     #[arg(long, value_name = "SECS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=86_400))]
     stats: u64,
+    #[command(flatten)]
+    oracle: ludus_server::oracle::OracleArgs,
     /// Log format (the level comes from RUST_LOG, default info)
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -178,6 +180,7 @@ impl Args {
         config.max_clients_per_address = self.max_clients_per_address;
         config.limits.seat_hold = Duration::from_secs(self.hold);
         config.max_clients = self.max_clients as usize;
+        config.oracle = self.oracle.config();
         config.tls = match (&self.tls_cert, &self.tls_key) {
             (Some(cert), Some(key)) => Some(TlsFiles { cert: cert.clone(), key: key.clone() }),
             _ => None,

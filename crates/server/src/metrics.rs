@@ -30,6 +30,11 @@ pub struct Metrics {
     http_closed: IntCounterVec,
     /// What the network made the transport drop or refuse, by kind (logged rate-limited).
     network_faults: IntCounterVec,
+    /// Requests of the Alquerque oracle by outcome (`cached`, `computed`, `refused`,
+    /// `rate_limited`; see [`crate::oracle`]).
+    oracle_answers: IntCounterVec,
+    /// The time to compute an oracle answer not in the cache, in seconds.
+    oracle_compute: Histogram,
 }
 
 impl Metrics {
@@ -67,8 +72,23 @@ impl Metrics {
             &["kind"],
         )
         .expect("valid metric");
+        let oracle_answers = IntCounterVec::new(
+            Opts::new("ludus_oracle_requests_total", "Requests of the Alquerque oracle, by outcome"),
+            &["outcome"],
+        )
+        .expect("valid metric");
+        let oracle_compute = Histogram::with_opts(
+            HistogramOpts::new(
+                "ludus_oracle_compute_seconds",
+                "Time to compute an oracle answer not in the cache",
+            )
+            .buckets(vec![0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0]),
+        )
+        .expect("valid metric");
         for c in [
             Box::new(clients.clone()) as Box<dyn prometheus::core::Collector>,
+            Box::new(oracle_answers.clone()),
+            Box::new(oracle_compute.clone()),
             Box::new(games_live.clone()),
             Box::new(moves.clone()),
             Box::new(move_round_trip.clone()),
@@ -91,7 +111,19 @@ impl Metrics {
             games_finished,
             http_closed,
             network_faults,
+            oracle_answers,
+            oracle_compute,
         }
+    }
+
+    /// One request of the Alquerque oracle: `cached`, `computed`, `refused` or `rate_limited`.
+    pub fn oracle_request(&self, outcome: &str) {
+        self.oracle_answers.with_label_values(&[outcome]).inc();
+    }
+
+    /// The time an oracle answer took to compute.
+    pub fn oracle_compute(&self, seconds: f64) {
+        self.oracle_compute.observe(seconds);
     }
 
     /// Moves accepted.
@@ -177,6 +209,8 @@ mod tests {
         m.move_round_trip(0.003);
         m.refused("illegal_move", 1);
         m.http_closed("body_timeout");
+        m.oracle_request("cached");
+        m.oracle_compute(0.003);
         let mut h = crate::transport::HandshakeStats { netcode_errors: 7, ..Default::default() };
         m.network_faults_from(&h);
         h.netcode_errors = 9;
@@ -193,6 +227,8 @@ mod tests {
             "ludus_http_connections_closed_total{reason=\"body_timeout\"} 1",
             "ludus_network_faults_total{kind=\"netcode_refused\"} 9",
             "ludus_network_faults_total{kind=\"malformed\"} 0",
+            "ludus_oracle_requests_total{outcome=\"cached\"} 1",
+            "ludus_oracle_compute_seconds_count 1",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -72,6 +72,8 @@ pub struct HttpConfig {
     pub minter: Option<Arc<crate::tokens::Minter>>,
     /// A listener already bound to `addr` (`None`: bind it).
     pub listener: Option<std::net::TcpListener>,
+    /// The Alquerque oracle (`GET /api/alquerque/value`).
+    pub oracle: Option<Arc<crate::oracle::OracleService>>,
 }
 
 /// A running HTTP listener; dropping it stops accepting (open connections end by their
@@ -104,7 +106,7 @@ impl HttpServer {
         }
         .and_then(|l| l.set_nonblocking(true).map(|()| l))
         .map_err(|source| WebError::Bind { addr: config.addr, source })?;
-        let app = router(root, config.info, config.minter, &config.limits, &metrics);
+        let app = router(root, config.info, config.minter, config.oracle, &config.limits, &metrics);
         let tls = config.tls.map(TlsAcceptor::from);
         start(runtime, config.addr, std_listener, app, tls, config.limits, metrics)
     }
@@ -235,11 +237,12 @@ fn router(
     root: Option<PathBuf>,
     info: String,
     minter: Option<Arc<crate::tokens::Minter>>,
+    oracle: Option<Arc<crate::oracle::OracleService>>,
     limits: &HttpLimits,
     metrics: &Metrics,
 ) -> Router {
     let info: Arc<str> = info.into();
-    let mut app = Router::new();
+    let mut app = oracle.map_or_else(Router::new, |o| o.router(metrics.clone()));
     if let Some(minter) = minter {
         let (body_timeout, metrics) = (limits.body_timeout, metrics.clone());
         app = app.route(
@@ -304,7 +307,7 @@ fn resolve(path: &str) -> Result<Target, StatusCode> {
     if rest.contains('%') && !valid_escapes(rest) {
         return Err(StatusCode::BAD_REQUEST);
     }
-    if [INFO_PATH, "/healthz"].contains(&format!("/{decoded}").as_str()) {
+    if [INFO_PATH, "/healthz", crate::oracle::VALUE_PATH].contains(&format!("/{decoded}").as_str()) {
         return Ok(Target::Endpoint);
     }
     let mut relative = PathBuf::new();

@@ -36,6 +36,12 @@ impl Metrics {
     /// The transport's counters of network faults.
     pub fn network_faults_from(&self, _h: &crate::transport::HandshakeStats) {}
 
+    /// One request of the Alquerque oracle.
+    pub fn oracle_request(&self, _outcome: &str) {}
+
+    /// The time an oracle answer took to compute.
+    pub fn oracle_compute(&self, _seconds: f64) {}
+
     /// Nothing: this build serves no `/metrics`.
     pub fn render(&self) -> String {
         String::new()

@@ -13,6 +13,7 @@ mod http;
 mod layout;
 mod names;
 mod nodes;
+mod oracle;
 mod persistence;
 mod play;
 mod ratings;
