@@ -28,7 +28,7 @@ net-bad-address = That address does not work: { $reason }
 net-address-empty = no address was typed
 net-address-wss-on-desktop = wss:// is for browsers: type the server's address (host:5000, or https://host:5000)
 net-address-malformed = “{ $address }” is not an address
-net-address-unresolved = no computer called { $host } was found on the network
+net-address-unresolved = no server named { $host } could be found
 net-unreachable = Cannot reach the server at { $server }. Check the address, your connection, and that the server is running.
 net-refused-too-many = The server at { $server } takes no more connections from this address for now: too many players from here are connected or have just joined. Try again in a minute.
 net-refused-busy = The server at { $server } is busy. Try again in a moment.
@@ -157,7 +157,7 @@ host-desktop = Ludus on a computer: { $address }
 host-browser = In a browser: { $address }
 host-stop = Stop hosting
 host-failed = Could not start the server here: { $error }.
-launch-address-ignored = This page's address asks for something the game does not know, so it opened on the title screen.
+launch-address-ignored = The game did not understand what this page's address asked for, so it opened as usual.
 host-failed-data = the server's files in the game's data folder could not be opened
 host-found = Ludus servers on the local network:
 level-easy = Easy
@@ -513,23 +513,26 @@ a11y-then = then
 a11y-list = { $items } and { $last }
 a11y-move = { $side } moves the { $piece } from { $from } to { $to }.
 a11y-move-capture = { $side } moves the { $piece } from { $from } to { $to }, capturing { $list }.
-a11y-jump-capture = { $side } jumps the { $piece } from { $from } to { $to }, capturing { $list }.
+a11y-jump-capture = { $side } moves the { $piece } from { $from }, jumping to { $to }, capturing { $list }.
 a11y-captured-one = the { $piece } on { $square }
 a11y-turn = { $side } to move.
 a11y-side = { $side }: { $pieces }.
-a11y-side-king = king { $squares }
+a11y-side-king = king on { $squares }
 a11y-side-soldiers = { $count ->
     [one] 1 soldier
    *[other] { $count } soldiers
-  }: { $squares }
+  } on { $squares }
 a11y-side-pieces = { $count ->
     [one] 1 piece
    *[other] { $count } pieces
-  }: { $squares }
+  } on { $squares }
 a11y-side-none = { $side } has no pieces left.
-a11y-can-capture = { $from } can capture on { $squares }.
+a11y-can-capture = The piece on { $from } can capture on { $squares }.
 a11y-no-capture = No capture is possible.
-a11y-taken-back = Move taken back.
+a11y-taken-back = { $count ->
+    [one] Move taken back.
+   *[other] { $count } moves taken back.
+  }
 a11y-no-move-yet = No move has been played yet.
 a11y-board = { $game } board
 a11y-key-position = Read the position (P)
@@ -538,9 +541,14 @@ a11y-key-mine = My pieces (M)
 a11y-key-theirs = Opponent’s pieces (O)
 a11y-key-captures = Possible captures (C)
 a11y-key-status = Whose turn (T)
-a11y-start = Play { $game } against the computer: { $level }
+a11y-start = Play { $game } against the computer ({ $level })
 a11y-page = Ludus for screen readers
-a11y-move-field = Type a move (for example b2-c3) and press Enter
+a11y-move-field = Type a move (for example b2-c3, or c2xc4 to capture) and press Enter
 a11y-starts = Start a game
 a11y-to-title = Back to the title screen
-a11y-not-legal = That move is not legal here.
+a11y-not-legal = That move is not legal now.
+a11y-new-game = New game.
+a11y-picked = { $square } picked: it can go to { $squares }.
+a11y-landed = Landed on { $square }: jump on to { $squares }.
+a11y-dropped = Nothing picked.
+a11y-hint = Hint: { $move }

@@ -64,7 +64,7 @@ pub fn variant_of(pos: &AnyPosition) -> Variant {
 }
 
 /// Names joined as a list: "a1", "a1 and b2", "a1, b2 and c3".
-fn list(lang: Lang, names: &[String]) -> String {
+pub fn list(lang: Lang, names: &[String]) -> String {
     match names {
         [] => String::new(),
         [one] => one.clone(),
@@ -247,8 +247,8 @@ mod tests {
         let en = move_text(Lang::En, &pos, &mv);
         assert_eq!(
             en,
-            "White jumps the piece from c2 to c4, then a4, capturing the black piece on c3 and the black \
-             piece on b4."
+            "White moves the piece from c2, jumping to c4, then a4, capturing the black piece on c3 and \
+             the black piece on b4."
         );
         let vi = move_text(Lang::Vi, &pos, &mv);
         for square in ["c2", "c4", "a4", "c3", "b4"] {
@@ -264,12 +264,12 @@ mod tests {
         assert_eq!(move_text(Lang::En, &before, &mv), "Red moves the soldier from a1 to a6.");
         game.play(&mv).unwrap();
         let text = position_text(Lang::En, &game.position());
-        assert!(text.starts_with("Black to move. Red: king e2; 8 soldiers: b1, c1,"), "{text}");
+        assert!(text.starts_with("Black to move. Red: king on e2; 8 soldiers on b1, c1,"), "{text}");
         assert!(text.contains("h1 and a6. Black:"), "{text}");
-        assert!(text.contains("Black: king d7; 8 soldiers:"), "{text}");
+        assert!(text.contains("Black: king on d7; 8 soldiers on"), "{text}");
         assert_eq!(captures_text(Lang::En, &game.position()), "No capture is possible.");
         let pos = AnyPosition::parse(Variant::Alquerque, "BBBBB/1B1B1/BBB1W/WWWWW/WWWWW w").unwrap();
         let text = captures_text(Lang::En, &pos);
-        assert!(text.contains("c2 can capture on c3, d4 and b4."), "{text}");
+        assert!(text.contains("The piece on c2 can capture on c3, d4 and b4."), "{text}");
     }
 }

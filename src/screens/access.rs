@@ -22,8 +22,9 @@ pub struct AccessView<'a> {
     pub lang: Lang,
     /// The position on the board and where the board is, on the game screen.
     pub board: Option<(&'a AnyPosition, &'a BoardLayout)>,
-    /// The newest announcement.
+    /// The newest announcement, and its number.
     pub announcement: &'a str,
+    pub serial: u64,
 }
 
 fn bounds(rect: egui::Rect) -> egui::accesskit::Rect {
@@ -42,11 +43,15 @@ pub fn access_nodes(ctx: &egui::Context, view: &AccessView) {
         .interactable(false)
         .fixed_pos(egui::Pos2::ZERO);
     layer.show(ctx, |ui| {
-        let live = ui.new_child(egui::UiBuilder::new().id_salt("announcement"));
+        // A node of its own for each announcement: screen readers speak a live region when it
+        // appears or changes, so the same words said twice are heard twice; the text is both
+        // the label and the value (macOS reads the value).
+        let live = ui.new_child(egui::UiBuilder::new().id_salt(("announcement", view.serial)));
         ctx.accesskit_node_builder(live.unique_id(), |node| {
             node.set_role(Role::Status);
             node.set_live(Live::Polite);
             node.set_label(view.announcement);
+            node.set_value(view.announcement);
         });
         let Some((pos, layout)) = view.board else { return };
         let variant = describe::variant_of(pos);
@@ -112,7 +117,13 @@ fn access_tree(
         (Screen::Playing, Some(pos), Some(layout)) if layout.width == pos.width() => Some((pos, layout)),
         _ => None,
     };
-    access_nodes(ctx, &AccessView { lang: settings.lang, board, announcement: &announcement.text });
+    let view = AccessView {
+        lang: settings.lang,
+        board,
+        announcement: &announcement.text,
+        serial: announcement.serial,
+    };
+    access_nodes(ctx, &view);
     Ok(())
 }
 

@@ -255,7 +255,7 @@ fn captured_row(ui: &mut egui::Ui, v: &PanelView) {
         ui.label(v.lang.t("hud-captured"));
         for side in [Side::First, Side::Second] {
             let lost = count(&start, side).saturating_sub(count(&now, side));
-            crate::ui::widgets::swatch_text(ui, variant, side, &format!("×{lost}"));
+            crate::ui::widgets::swatch_text(ui, v.lang, variant, side, &format!("×{lost}"));
         }
     });
 }

@@ -176,7 +176,13 @@ pub fn side_swatch(ui: &mut egui::Ui, variant: Variant, side: Side) {
 }
 
 /// A side's swatch and a short text after it, as one item (a wrapping row keeps them together).
-pub fn swatch_text(ui: &mut egui::Ui, variant: Variant, side: Side, text: &str) -> egui::Response {
+pub fn swatch_text(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    variant: Variant,
+    side: Side,
+    text: &str,
+) -> egui::Response {
     let galley = egui::WidgetText::from(text).into_galley(
         ui,
         Some(egui::TextWrapMode::Extend),
@@ -192,6 +198,9 @@ pub fn swatch_text(ui: &mut egui::Ui, variant: Variant, side: Side, text: &str) 
     ui.painter().circle_filled(center, 7.5, body);
     let at = egui::pos2(rect.left() + 18.0 + gap, rect.center().y - galley.size().y / 2.0);
     ui.painter().galley(at, galley, ui.visuals().text_color());
+    // Read as the side and the text ("Red ×3"): the swatch alone says nothing to a screen reader.
+    let said = format!("{} {text}", side_name(lang, variant, side));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Label, true, &said));
     response
 }
 

@@ -29,7 +29,8 @@ fn tree(lang: Lang, pos: Option<&AnyPosition>, announcement: &str) -> Vec<Node> 
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
         ..Default::default()
     };
-    let mut out = ctx.run_ui(input, |ui| access_nodes(ui.ctx(), &AccessView { lang, board, announcement }));
+    let mut out =
+        ctx.run_ui(input, |ui| access_nodes(ui.ctx(), &AccessView { lang, board, announcement, serial: 1 }));
     out.textures_delta.clear();
     let update = out.platform_output.accesskit_update.expect("AccessKit is on");
     update.nodes.into_iter().map(|(_, node)| node).collect()
@@ -92,18 +93,24 @@ fn the_live_region_reads_the_newest_announcement_on_every_screen() {
 
 #[test]
 fn a_move_is_told_with_its_captures_then_the_status() {
-    use ludus::ui::announce::play_news;
+    use ludus::ui::announce::{play_news, sentences};
     let start = AnyPosition::parse(Variant::Alquerque, "BBBBB/1B1B1/BBB1W/WWWWW/WWWWW w").unwrap();
     let mut game = AnyGame::from_position(start);
     game.play_str("c2xc4xa4").unwrap();
-    let news = play_news(Lang::En, &game, Some(0), &["Black to move.".to_string()]);
+    let news = play_news(Lang::En, &game, Some(0), &["Black to move: a capture is compulsory".to_string()]);
     assert_eq!(
         news,
-        "White jumps the piece from c2 to c4, then a4, capturing the black piece on c3 and the black piece \
-         on b4. Black to move."
+        "White moves the piece from c2, jumping to c4, then a4, capturing the black piece on c3 and the \
+         black piece on b4. Black to move: a capture is compulsory."
     );
-    // Taken back: said as such, then the status.
+    game.play_str("b5-b4").ok();
     game.undo();
-    let news = play_news(Lang::Vi, &game, Some(1), &["Đến lượt Trắng.".to_string()]);
-    assert_eq!(news, "Đến lượt Trắng.", "back at the start: the status alone");
+    game.undo();
+    let news = play_news(Lang::Vi, &game, Some(2), &["Lượt của Trắng".to_string()]);
+    assert_eq!(news, "Đã lùi 2 nước. Lượt của Trắng.");
+    let news =
+        play_news(Lang::En, &game, Some(1), &["Your move (White)".to_string(), "Mind the king".to_string()]);
+    assert_eq!(news, "Move taken back. Your move (White). Mind the king.");
+    // Status lines become sentences, each with its stop.
+    assert_eq!(sentences(&["A".to_string(), "B!".to_string(), " ".to_string()]), "A. B!");
 }

@@ -232,20 +232,16 @@ fn no_network_or_hosting_error_reaches_a_vietnamese_screen_in_english() {
     let addresses = [
         AddressError::Empty,
         AddressError::SecureWebSocketOnDesktop,
-        AddressError::Malformed("ws://a b".into()),
+        AddressError::Malformed("1.2.3.4:99999".into()),
         AddressError::Unresolved("nosuchhost.invalid".into()),
     ];
-    for failure in addresses
-        .into_iter()
-        .map(LinkFailure::BadAddress)
-        .chain([
-            LinkFailure::Unreachable("Connection refused (os error 111)".into()),
-            LinkFailure::Refused(429),
-            LinkFailure::Refused(503),
-            LinkFailure::Refused(418),
-            LinkFailure::Incompatible(99),
-        ])
-    {
+    for failure in addresses.into_iter().map(LinkFailure::BadAddress).chain([
+        LinkFailure::Unreachable("Connection refused (os error 111)".into()),
+        LinkFailure::Refused(429),
+        LinkFailure::Refused(503),
+        LinkFailure::Refused(418),
+        LinkFailure::Incompatible(99),
+    ]) {
         let mut link = Link::default();
         link.server = "192.168.1.20:5000".into();
         link.phase = LinkState::Failed(failure);
