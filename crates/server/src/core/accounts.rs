@@ -453,6 +453,7 @@ impl Core {
             },
         );
         self.reattach(target);
+        self.welcome_turns(target);
         Ok(())
     }
 

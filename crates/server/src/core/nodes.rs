@@ -162,7 +162,8 @@ impl Core {
         let mut rooms: Vec<&Room> =
             self.rooms.values().filter(|r| !r.quick && r.members.len() == 1 && r.game.is_none()).collect();
         rooms.sort_by_key(|r| std::cmp::Reverse(r.created));
-        let mut games: Vec<GameId> = self.games.values().filter(|g| g.public).map(|g| g.id).collect();
+        let mut games: Vec<GameId> =
+            self.games.values().filter(|g| g.public && g.turn.is_none()).map(|g| g.id).collect();
         games.sort_unstable_by_key(|g| std::cmp::Reverse(*g));
         let public_games = games.len() as u32;
         games.truncate(ludus_protocol::LobbyView::MAX_LISTED);

@@ -3,8 +3,8 @@
 use super::checks;
 use super::schema::Upgrade;
 use super::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow, RatedRow,
-    RatingRow, RecentRow, sql,
+    ArchiveRow, Backend, ChallengeRow, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow,
+    RatedRow, RatingRow, RecentRow, sql,
 };
 use crate::core::records::{Op, StoredPlayer};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -157,6 +157,29 @@ impl Backend for Sqlite {
                             *rated,
                         ])?;
                     }
+                    Op::TurnDeadline { game, days, deadline_ms } => {
+                        tx.prepare_cached(sql::TURN_DEADLINE)?.execute(params![
+                            *game as i64,
+                            i64::from(*days),
+                            *deadline_ms as i64
+                        ])?;
+                    }
+                    Op::NewChallenge(c) => {
+                        tx.prepare_cached(sql::NEW_CHALLENGE)?.execute(params![
+                            c.code,
+                            c.from as i64,
+                            c.to.map(|p| p as i64),
+                            c.variant.name(),
+                            c.side.map(i64::from),
+                            i64::from(c.days),
+                            i64::from(c.listed),
+                            c.created_ms as i64,
+                            c.expires_ms as i64,
+                        ])?;
+                    }
+                    Op::EndChallenge { code } => {
+                        tx.prepare_cached(sql::END_CHALLENGE)?.execute(params![code])?;
+                    }
                     Op::Move { game, ply, mv, at_ms, clocks } => {
                         tx.prepare_cached(sql::MOVE)?.execute(params![
                             *game as i64,
@@ -239,6 +262,24 @@ impl Backend for Sqlite {
             .optional()?)
     }
 
+    fn challenges(&mut self) -> Result<Vec<ChallengeRow>, DbError> {
+        let mut stmt = self.conn.prepare(sql::CHALLENGES)?;
+        let rows = stmt.query_map([], |r| {
+            Ok(ChallengeRow {
+                code: r.get(0)?,
+                challenger: r.get(1)?,
+                opponent: r.get(2)?,
+                variant: r.get(3)?,
+                side: r.get(4)?,
+                days: r.get(5)?,
+                listed: r.get(6)?,
+                created_ms: r.get(7)?,
+                expires_ms: r.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     fn next_ids(&mut self) -> Result<(u64, u64), DbError> {
         let player: i64 = self.conn.query_row(sql::NEXT_PLAYER, [], |r| r.get(0))?;
         let game: i64 = self.conn.query_row(sql::NEXT_GAME, [], |r| r.get(0))?;
@@ -259,6 +300,8 @@ impl Backend for Sqlite {
                 clock_increment_ms: r.get(8)?,
                 created_ms: r.get(9)?,
                 rated: r.get(10)?,
+                days_per_move: r.get(11)?,
+                deadline_ms: r.get(12)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
