@@ -113,7 +113,9 @@
 //!   a turn-based game. [`ClientMessage::MyGames`] lists the player's games (opponent, whose
 //!   turn, time left), challenges and the lobby's open challenges ([`ServerMessage::MyGames`],
 //!   also sent right after the welcome of a player who has any); [`ClientMessage::OpenGame`]
-//!   brings one game's whole view. Turn-based games are casual (unrated) for now.
+//!   brings one game's whole view. A rated turn-based game (claimed nicknames only) changes the
+//!   players' turn-based ratings, a pool apart from the real-time ones: its view's
+//!   [`PlayerInfo::rating`] is the turn-based one.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game

@@ -239,7 +239,8 @@ pub enum ClientMessage {
     /// [`ErrorCode::UnknownPlayer`], [`ErrorCode::OwnChallenge`] (yourself),
     /// [`ErrorCode::TooManyGames`] (already [`MAX_TURN_GAMES`] games in progress),
     /// [`ErrorCode::TooManyChallenges`] (too many pending), [`ErrorCode::RateLimited`] (too many
-    /// made lately).
+    /// made lately), [`ErrorCode::NotClaimed`] (a rated challenge without a claimed nickname, or
+    /// to a player without one).
     Challenge {
         /// The nickname challenged (a claimed nickname, or a player online), or `None` for an open
         /// challenge anyone who has its code may accept.
@@ -253,13 +254,17 @@ pub enum ClientMessage {
         /// An open challenge only: listed in the lobby ([`MyGamesView::open`]); else only its
         /// code reaches it.
         listed: bool,
+        /// A rated game: needs claimed nicknames on both sides ([`ErrorCode::NotClaimed`]); it
+        /// changes the turn-based ratings, a pool apart from real-time play's.
+        rated: bool,
     },
     /// Accepts a challenge by its code (protocol 8): the game starts at once, both players get
     /// its [`ServerMessage::Game`] view, and [`ServerMessage::ChallengeEnded`] with
     /// [`ChallengeEnd::Accepted`]. Refusals: [`ErrorCode::UnknownChallenge`] (no such pending
     /// challenge for you: a wrong, expired, accepted or withdrawn code; too many wrong codes
     /// from one address are [`ErrorCode::TooManyAttempts`] for a while),
-    /// [`ErrorCode::OwnChallenge`], [`ErrorCode::TooManyGames`] (you or the challenger).
+    /// [`ErrorCode::OwnChallenge`], [`ErrorCode::TooManyGames`] (you or the challenger),
+    /// [`ErrorCode::NotClaimed`] (a rated challenge, and your nickname is not claimed).
     AcceptChallenge {
         /// The challenge's code (case does not matter).
         code: String,

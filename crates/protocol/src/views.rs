@@ -495,6 +495,8 @@ pub struct TurnGameSummary {
     pub deadline_ms: u64,
     /// The time the side to move has left, in milliseconds, when the server sent this.
     pub time_left_ms: u64,
+    /// A rated game (the turn-based ratings change when it ends).
+    pub rated: bool,
 }
 
 /// A turn-based challenge (protocol 8).
@@ -515,6 +517,8 @@ pub struct ChallengeView {
     pub days: u8,
     /// Open challenges only: listed in the lobby (else reachable only by its code).
     pub listed: bool,
+    /// A rated game: the turn-based ratings (a pool apart from real-time play's) change.
+    pub rated: bool,
     /// When it expires, Unix milliseconds by the server's clock.
     pub expires_ms: u64,
 }

@@ -41,6 +41,7 @@ pub(super) struct Challenge {
     pub(super) side: Option<Side>,
     pub(super) days: u8,
     pub(super) listed: bool,
+    pub(super) rated: bool,
     pub(super) created_ms: u64,
     pub(super) expires_ms: u64,
 }
@@ -55,6 +56,7 @@ impl Challenge {
             side: self.side.map(|s| s.index() as u8),
             days: self.days,
             listed: self.listed,
+            rated: self.rated,
             created_ms: self.created_ms,
             expires_ms: self.expires_ms,
         }
@@ -69,6 +71,7 @@ impl Challenge {
             side: s.side.map(|i| if i == 0 { Side::First } else { Side::Second }),
             days: s.days,
             listed: s.listed,
+            rated: s.rated,
             created_ms: s.created_ms,
             expires_ms: s.expires_ms,
         }
@@ -91,6 +94,7 @@ pub(super) struct ChallengeRequest {
     pub(super) side: Option<Side>,
     pub(super) days: u8,
     pub(super) listed: bool,
+    pub(super) rated: bool,
 }
 
 impl Core {
@@ -116,6 +120,7 @@ impl Core {
             side: c.side,
             days: c.days,
             listed: c.listed,
+            rated: c.rated,
             expires_ms: c.expires_ms,
         }
     }
@@ -146,7 +151,7 @@ impl Core {
 
     /// [`ludus_protocol::ClientMessage::Challenge`].
     pub(super) fn challenge(&mut self, pid: PlayerId, request: ChallengeRequest) -> Result<(), Refusal> {
-        let ChallengeRequest { opponent, variant, side, days, listed } = request;
+        let ChallengeRequest { opponent, variant, side, days, listed, rated } = request;
         if !TURN_DAYS.contains(&days) {
             return refuse(ErrorCode::BadClock, format!("a move limit of {days} days is not offered"));
         }
@@ -165,6 +170,9 @@ impl Core {
             }
             None => None,
         };
+        if rated && (!self.is_claimed(pid) || to.is_some_and(|to| !self.is_claimed(to))) {
+            return refuse(ErrorCode::NotClaimed, "rated games need claimed nicknames on both sides");
+        }
         self.check_turn_room(pid, "you")?;
         let max = self.limits.pending_challenges;
         if self.challenges.by_code.values().filter(|c| c.from == pid).count() >= max {
@@ -193,6 +201,7 @@ impl Core {
             side,
             days,
             listed: listed && to.is_none(),
+            rated,
             created_ms: self.unix_ms,
             expires_ms: self.unix_ms.saturating_add(lifetime),
         };
@@ -273,6 +282,9 @@ impl Core {
         if c.from == pid {
             return refuse(ErrorCode::OwnChallenge, "this is your own challenge: send its code to someone");
         }
+        if c.rated && !self.is_claimed(pid) {
+            return refuse(ErrorCode::NotClaimed, "a rated game needs your nickname claimed");
+        }
         self.check_turn_room(pid, "you")?;
         self.check_turn_room(c.from, "the challenger")?;
         if !self.players.contains_key(&c.from) {
@@ -283,7 +295,7 @@ impl Core {
             None => self.random_u64().is_multiple_of(2),
         };
         let players = if challenger_first { [c.from, pid] } else { [pid, c.from] };
-        let gid = self.start_turn_game(c.variant, players, c.days)?;
+        let gid = self.start_turn_game(c.variant, players, c.days, c.rated)?;
         // Told to the acceptor too, who may have it in their list.
         let c = Challenge { to: Some(pid), ..c };
         self.end_challenge(&c, ChallengeEnd::Accepted(gid));

@@ -138,8 +138,8 @@ impl Core {
                 self.send_conn(conn, &ServerMessage::Left);
                 Ok(())
             }
-            ClientMessage::Challenge { opponent, variant, side, days, listed } => {
-                self.challenge(pid, ChallengeRequest { opponent, variant, side, days, listed })
+            ClientMessage::Challenge { opponent, variant, side, days, listed, rated } => {
+                self.challenge(pid, ChallengeRequest { opponent, variant, side, days, listed, rated })
             }
             ClientMessage::AcceptChallenge { code } => self.accept_challenge(conn, pid, &code),
             ClientMessage::DeclineChallenge { code } => self.decline_challenge(pid, &code),

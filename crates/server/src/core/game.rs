@@ -241,8 +241,9 @@ impl Core {
         Some(ClockView { remaining_ms: [left(Side::First), left(Side::Second)], running })
     }
 
-    fn player_info(&self, pid: PlayerId, variant: Variant) -> PlayerInfo {
-        let rating = self.rating_view_in(pid, variant);
+    fn player_info(&self, pid: PlayerId, variant: Variant, turn: bool) -> PlayerInfo {
+        let rating =
+            if turn { self.turn_rating_view_in(pid, variant) } else { self.rating_view_in(pid, variant) };
         match self.players.get(&pid) {
             Some(p) => {
                 PlayerInfo { id: pid, nickname: p.nickname.clone(), connected: p.conn.is_some(), rating }
@@ -265,8 +266,8 @@ impl Core {
             start: g.game.start().to_string(),
             moves: g.game.move_strings(),
             players: [
-                self.player_info(g.players[0], g.game.variant()),
-                self.player_info(g.players[1], g.game.variant()),
+                self.player_info(g.players[0], g.game.variant(), g.turn.is_some()),
+                self.player_info(g.players[1], g.game.variant(), g.turn.is_some()),
             ],
             role,
             clock: g.clock,
@@ -533,8 +534,11 @@ impl Core {
         // Rated and long enough: both ratings change in the same batch as the archive (one
         // transaction). Too short, it is stored as unrated.
         let rated = g.rated && Core::long_enough(&g);
-        let ratings =
-            if rated { self.rate_game(g.game.variant(), g.players, outcome, g.public) } else { None };
+        let ratings = if rated {
+            self.rate_game(g.game.variant(), g.players, outcome, g.public, g.turn.is_some())
+        } else {
+            None
+        };
         if rated {
             self.counted_rated(g.players, self.now);
         } else if g.rated {

@@ -127,9 +127,16 @@ impl Core {
         let owner = self.accounts.claimed.entry(skeleton).or_insert(id);
         *owner = (*owner).min(id);
         let ratings = c.ratings.into_iter().collect();
+        let turn_ratings = c.turn_ratings.into_iter().collect();
         self.accounts.claims.insert(
             id,
-            Claim { nickname: c.nickname, password_hash: c.password_hash, ratings, origin: c.origin },
+            Claim {
+                nickname: c.nickname,
+                password_hash: c.password_hash,
+                ratings,
+                turn_ratings,
+                origin: c.origin,
+            },
         );
     }
 

@@ -48,6 +48,9 @@ pub enum Op {
     ClaimOrigin { id: u64, address: String, claimed_ms: u64 },
     /// A game that started rated ended too soon to change a rating: stored as unrated.
     Unrated { game: u64 },
+    /// A player's turn-based rating for a variant after a rated turn-based game (a pool of its
+    /// own, apart from [`Op::Rating`]; pushed in the same batch as the game's [`Op::Finish`]).
+    TurnRating { player: u64, variant: Variant, rating: StoredRating },
     /// A turn-based game's move limit (days) and the deadline of the side to move (Unix
     /// milliseconds): pushed with its [`Op::NewGame`] and with each [`Op::Move`] (one batch).
     TurnDeadline { game: u64, days: u8, deadline_ms: u64 },
@@ -73,6 +76,8 @@ pub struct StoredChallenge {
     pub days: u8,
     /// An open challenge listed in the lobby.
     pub listed: bool,
+    /// A rated game (both players claimed): the turn-based ratings change.
+    pub rated: bool,
     pub created_ms: u64,
     pub expires_ms: u64,
 }
@@ -122,6 +127,8 @@ pub struct StoredClaim {
     pub nickname: String,
     pub password_hash: String,
     pub ratings: Vec<(Variant, StoredRating)>,
+    /// The player's turn-based ratings by variant (a pool of their own).
+    pub turn_ratings: Vec<(Variant, StoredRating)>,
     /// Where and when it was claimed (claims stored before that was recorded: `None`).
     pub origin: Option<ClaimOrigin>,
 }

@@ -68,14 +68,25 @@ impl Core {
     }
 
     /// Starts a turn-based game between `players` (`[First, Second]`), both in memory, with a
-    /// move limit of `days`. The caller checked the limits and sends the views.
+    /// move limit of `days`, rated if asked and allowed (the pair's rated games of the day,
+    /// nicknames claimed from one address). The caller checked the limits and sends the views.
     pub(super) fn start_turn_game(
         &mut self,
         variant: Variant,
         players: [PlayerId; 2],
         days: u8,
+        rated: bool,
     ) -> Result<GameId, Refusal> {
         let id = GameId(self.take_id(1)?);
+        // A rated game may start unrated, as in a rated room (see `rated`).
+        let rated = rated
+            && match self.unrated_reason(players) {
+                Some(why) => {
+                    tracing::info!(game = id.0, "a rated turn-based game starts unrated: {why}");
+                    false
+                }
+                None => true,
+            };
         let game = AnyGame::new(variant);
         let created_ms = self.unix_ms;
         let turn = TurnClock { days, deadline_ms: created_ms.saturating_add(u64::from(days) * DAY_MS) };
@@ -88,7 +99,7 @@ impl Core {
             public: true,
             clock: None,
             created_ms,
-            rated: false,
+            rated,
         }));
         self.effects.push(Effect::Store(Op::TurnDeadline {
             game: id.0,
@@ -97,6 +108,7 @@ impl Core {
         }));
         let mut live = LiveGame::new(id, String::new(), game, players, true, None, self.now, created_ms);
         live.turn = Some(turn);
+        live.rated = rated;
         self.games.insert(id, live);
         self.turn_game_known(id, players);
         self.stats.games_started += 1;
@@ -138,6 +150,7 @@ impl Core {
                     days: turn.days,
                     deadline_ms: turn.deadline_ms,
                     time_left_ms: turn.left_ms(self.unix_ms),
+                    rated: g.rated,
                 })
             })
             .collect();

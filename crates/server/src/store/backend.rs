@@ -45,6 +45,7 @@ pub(crate) struct ChallengeRow {
     pub(crate) listed: i64,
     pub(crate) created_ms: i64,
     pub(crate) expires_ms: i64,
+    pub(crate) rated: i64,
 }
 
 impl ChallengeRow {
@@ -62,6 +63,7 @@ impl ChallengeRow {
             side: self.side.map(|s| s.clamp(0, 1) as u8),
             days: self.days.clamp(1, 255) as u8,
             listed: self.listed != 0,
+            rated: self.rated != 0,
             created_ms: self.created_ms.max(0) as u64,
             expires_ms: self.expires_ms.max(0) as u64,
         })
@@ -179,6 +181,10 @@ pub(crate) trait Backend: Send + 'static {
     fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError>;
     /// Every stored rating (the columns of [`super::sql::RATINGS`]).
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// Every stored turn-based rating (the columns of [`super::sql::TURN_RATINGS`]).
+    fn turn_ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// One player's turn-based ratings.
+    fn player_turn_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
     /// One player's claimed nickname, password hash and origin, if claimed (the columns of
     /// [`super::sql::PLAYER_CLAIM`]).
     fn player_claim(&mut self, id: u64) -> Result<Option<ClaimRow>, DbError>;
@@ -341,15 +347,23 @@ pub(super) fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
             ratings.entry(player).or_default().push((variant, rating));
         }
     }
+    let mut turn_ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
+    for row in db.turn_ratings()? {
+        if let Some((player, variant, rating)) = stored_rating(row) {
+            turn_ratings.entry(player).or_default().push((variant, rating));
+        }
+    }
     for row in db.claims()? {
         let id = row.player.max(0) as u64;
         let ratings = ratings.remove(&id).unwrap_or_default();
+        let turn_ratings = turn_ratings.remove(&id).unwrap_or_default();
         let origin = row.origin();
         loaded.claims.push(StoredClaim {
             id,
             nickname: row.nickname,
             password_hash: row.password_hash,
             ratings,
+            turn_ratings,
             origin,
         });
     }
@@ -367,8 +381,17 @@ pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<Store
     };
     let ratings =
         db.player_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
+    let turn_ratings =
+        db.player_turn_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
     let origin = row.origin();
-    Ok(Some(StoredClaim { id, nickname: row.nickname, password_hash: row.password_hash, ratings, origin }))
+    Ok(Some(StoredClaim {
+        id,
+        nickname: row.nickname,
+        password_hash: row.password_hash,
+        ratings,
+        turn_ratings,
+        origin,
+    }))
 }
 
 /// A stored rating row back: (player, variant, rating), or `None` (logged) for a variant this

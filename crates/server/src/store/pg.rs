@@ -342,15 +342,24 @@ impl Backend for Postgres {
                                 &i64::from(c.listed),
                                 &(c.created_ms as i64),
                                 &(c.expires_ms as i64),
+                                &i64::from(c.rated),
                             ],
                         )?;
                     }
                     Op::EndChallenge { code } => {
                         tx.execute(&dialect(sql::END_CHALLENGE), &[code])?;
                     }
-                    Op::Rating { player, variant, rating: r } => {
+                    Op::Rating { player, variant, rating: r }
+                    | Op::TurnRating { player, variant, rating: r } => {
+                        let turn_rating;
+                        let statement = if matches!(op, Op::Rating { .. }) {
+                            &p.rating
+                        } else {
+                            turn_rating = tx.prepare(&dialect(sql::TURN_RATING))?;
+                            &turn_rating
+                        };
                         tx.execute(
-                            &p.rating,
+                            statement,
                             &[
                                 &(*player as i64),
                                 &variant.name(),
@@ -391,6 +400,7 @@ impl Backend for Postgres {
                 listed: r.get(6),
                 created_ms: r.get(7),
                 expires_ms: r.get(8),
+                rated: r.get(9),
             })
             .collect())
     }
@@ -478,6 +488,16 @@ impl Backend for Postgres {
             address: r.get(2),
             claimed_ms: r.get(3),
         }))
+    }
+
+    fn turn_ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::TURN_RATINGS), &[])?;
+        Ok(rows.iter().map(rating_row).collect())
+    }
+
+    fn player_turn_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::PLAYER_TURN_RATINGS), &[&(id as i64)])?;
+        Ok(rows.iter().map(rating_row).collect())
     }
 
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {

@@ -103,10 +103,22 @@ pub(crate) mod sql {
          FROM games WHERE live = 1 ORDER BY id";
     pub const TURN_DEADLINE: &str = "UPDATE games SET days_per_move = ?2, deadline_ms = ?3 WHERE id = ?1";
     pub const NEW_CHALLENGE: &str = "INSERT INTO challenges(code, challenger, opponent, variant, side, days,
-         listed, created_ms, expires_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+         listed, created_ms, expires_ms, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+    pub const TURN_RATING: &str =
+        "INSERT INTO turn_ratings(player, variant, rating, deviation, volatility, games, wins, draws, losses)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT(player, variant) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+         volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
+         draws = excluded.draws, losses = excluded.losses";
+    pub const TURN_RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM turn_ratings ORDER BY player, variant";
+    pub const PLAYER_TURN_RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM turn_ratings WHERE player = ?1 ORDER BY variant";
     pub const END_CHALLENGE: &str = "DELETE FROM challenges WHERE code = ?1";
     pub const CHALLENGES: &str = "SELECT code, challenger, opponent, variant, side, days, listed, created_ms,
-         expires_ms FROM challenges ORDER BY created_ms, code";
+         expires_ms, rated FROM challenges ORDER BY created_ms, code";
     /// A look-alike claimed meanwhile on another node (several nodes) is left as it is: the
     /// claim is not stored rather than the writer stopping on the unique index.
     pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1

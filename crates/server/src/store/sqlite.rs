@@ -175,6 +175,7 @@ impl Backend for Sqlite {
                             i64::from(c.listed),
                             c.created_ms as i64,
                             c.expires_ms as i64,
+                            i64::from(c.rated),
                         ])?;
                     }
                     Op::EndChallenge { code } => {
@@ -234,8 +235,11 @@ impl Backend for Sqlite {
                     Op::Unrated { game } => {
                         tx.prepare_cached(sql::UNRATED)?.execute(params![*game as i64])?;
                     }
-                    Op::Rating { player, variant, rating: r } => {
-                        tx.prepare_cached(sql::RATING)?.execute(params![
+                    Op::Rating { player, variant, rating: r }
+                    | Op::TurnRating { player, variant, rating: r } => {
+                        let statement =
+                            if matches!(op, Op::Rating { .. }) { sql::RATING } else { sql::TURN_RATING };
+                        tx.prepare_cached(statement)?.execute(params![
                             *player as i64,
                             variant.name(),
                             r.rating,
@@ -275,6 +279,7 @@ impl Backend for Sqlite {
                 listed: r.get(6)?,
                 created_ms: r.get(7)?,
                 expires_ms: r.get(8)?,
+                rated: r.get(9)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -382,6 +387,18 @@ impl Backend for Sqlite {
             })
         })?;
         Ok(rows.next().transpose()?)
+    }
+
+    fn turn_ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
+        let mut stmt = self.conn.prepare(sql::TURN_RATINGS)?;
+        let rows = stmt.query_map([], rating_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn player_turn_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::PLAYER_TURN_RATINGS)?;
+        let rows = stmt.query_map(params![id as i64], rating_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {

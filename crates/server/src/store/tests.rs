@@ -215,6 +215,7 @@ fn claims_and_ratings(db: &Database) {
         store.submit(vec![
             Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1650.5, 2) },
             Op::Rating { player: 1, variant: Variant::Latrunculi, rating: rating(1400.0, 1) },
+            Op::TurnRating { player: 2, variant: Variant::Latrunculi, rating: rating(1550.0, 1) },
         ]);
         assert!(store.sync(Duration::from_secs(30)), "committed");
     }
@@ -230,7 +231,10 @@ fn claims_and_ratings(db: &Database) {
     assert_eq!((ann[0].1.rating, ann[0].1.games, ann[0].1.wins), (1650.5, 2, 2), "replaced in place");
     assert_eq!(ann[0].1.deviation, StoredRating::default().deviation);
     assert_eq!((ann[1].0, ann[1].1.rating), (Variant::Latrunculi, 1400.0));
-    assert!(loaded.claims[1].ratings.is_empty());
+    assert!(loaded.claims[1].ratings.is_empty(), "a turn-based rating is a pool of its own");
+    assert!(loaded.claims[0].turn_ratings.is_empty());
+    let ben = &loaded.claims[1].turn_ratings;
+    assert_eq!(ben.iter().map(|(v, r)| (*v, r.rating)).collect::<Vec<_>>(), [(Variant::Latrunculi, 1550.0)]);
     if matches!(db, Database::Sqlite(_)) {
         assert_eq!(loaded.next_player, 4, "the unclaimed player 3 was pruned, but their number stays used");
     } else {
@@ -506,6 +510,7 @@ fn turn_based_restart(db: &Database) {
         side: Some(Side::First),
         days: 3,
         listed: true,
+        rated: false,
     };
     feed(&mut core, Input::Message(1, &say(&challenge(Some("Bob")))), &mut ops, &mut sent);
     feed(&mut core, Input::Message(3, &say(&challenge(None))), &mut ops, &mut sent);

@@ -18,6 +18,7 @@ fn challenge(opponent: Option<&str>, side: Option<Side>, days: u8) -> ClientMess
         side,
         days,
         listed: opponent.is_none(),
+        rated: false,
     }
 }
 
@@ -454,4 +455,62 @@ fn a_restart_keeps_turn_based_games_and_their_deadlines() {
     });
     assert_eq!(finish, Some(Outcome::win(Side::Second, Reason::Timeout).to_string()));
     assert!(!h.core.players.contains_key(&PlayerId(1)), "offline and done: forgotten");
+}
+
+#[test]
+fn a_rated_turn_based_game_changes_the_turn_based_ratings_alone() {
+    let mut h = Harness::new(roomy());
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    h.sign_in(3, "Gus");
+    // A guest may neither make nor receive a rated challenge.
+    let rated = |opponent: Option<&str>| ClientMessage::Challenge {
+        opponent: opponent.map(str::to_string),
+        variant: Variant::Latrunculi,
+        side: Some(Side::First),
+        days: 1,
+        listed: false,
+        rated: true,
+    };
+    h.send(3, &rated(None));
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::NotClaimed));
+    h.claim(1, "a good password");
+    h.claim(2, "another good password");
+    h.send(1, &rated(Some("Gus")));
+    assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::NotClaimed));
+    h.send(1, &rated(None));
+    let open = made(&h.inbox(1)).expect("made");
+    assert!(open.rated);
+    h.send(3, &ClientMessage::AcceptChallenge { code: open.code.clone() });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::NotClaimed));
+    h.take_ops();
+    h.send(2, &ClientMessage::AcceptChallenge { code: open.code });
+    let all = h.all();
+    let view = view_of(&of(&all, 1)).expect("the game");
+    assert!(view.rated);
+    let mut moves = Vec::new();
+    for ply in 0..2 * crate::core::RATED_MOVES_EACH {
+        let conn = if ply % 2 == 0 { 1 } else { 2 };
+        moves.push(h.play_move(conn, view.game, &with_moves(&view, &moves), ply));
+        h.advance(DAY / 2);
+    }
+    h.all();
+    h.take_ops();
+    h.send(2, &ClientMessage::Resign { game: view.game });
+    let all = h.all();
+    let over = of(&all, 1)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMessage::GameOver { archive, .. } => Some(archive),
+            _ => None,
+        })
+        .expect("over");
+    assert!(over.rated);
+    let ops = h.take_ops();
+    let turn_ratings = ops.iter().filter(|op| matches!(op, Op::TurnRating { .. })).count();
+    assert_eq!(turn_ratings, 2, "both turn-based ratings change");
+    assert!(!ops.iter().any(|op| matches!(op, Op::Rating { .. })), "the real-time ones do not");
+    let ann = &h.core.accounts.claims[&PlayerId(1)];
+    assert!(ann.ratings.is_empty());
+    assert!(ann.turn_ratings[&Variant::Latrunculi].rating > 1500.0, "Ann won");
 }

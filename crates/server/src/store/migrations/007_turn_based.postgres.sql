@@ -2,7 +2,8 @@
 -- deadline of the side to move (`deadline_ms`, Unix milliseconds); both null for other games.
 -- `challenges` holds the pending challenges: deleted when accepted, declined, withdrawn or
 -- expired. `opponent` null: an open challenge; `side` the challenger's (0 first, 1 second) or
--- null (drawn when accepted).
+-- null (drawn when accepted). `turn_ratings` is the pool of turn-based ratings, apart from the
+-- real-time `ratings` (same columns).
 ALTER TABLE games ADD COLUMN IF NOT EXISTS days_per_move BIGINT;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS deadline_ms BIGINT;
 CREATE TABLE IF NOT EXISTS challenges(
@@ -14,5 +15,18 @@ CREATE TABLE IF NOT EXISTS challenges(
     days BIGINT NOT NULL,
     listed BIGINT NOT NULL,
     created_ms BIGINT NOT NULL,
-    expires_ms BIGINT NOT NULL
+    expires_ms BIGINT NOT NULL,
+    rated BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS turn_ratings(
+    player BIGINT NOT NULL,
+    variant TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    wins BIGINT NOT NULL,
+    draws BIGINT NOT NULL,
+    losses BIGINT NOT NULL,
+    PRIMARY KEY(player, variant)
 );
