@@ -18,3 +18,4 @@ mod play;
 mod ratings;
 mod robustness;
 mod storage;
+mod turns;
