@@ -18,4 +18,5 @@ mod play;
 mod ratings;
 mod robustness;
 mod storage;
+mod turn_bots;
 mod turns;
