@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 /// One bot's games: the local replica, its side, and when it moves next (its turn).
 struct Bot {
+    /// Its place among the bots (the same after a restart).
+    index: usize,
     client: TestClient,
     games: HashMap<GameId, (AnyGame, Side, Option<Instant>)>,
     /// When each move on its way was sent (for the round trip).
@@ -26,8 +28,9 @@ struct Bot {
 /// What the run saw.
 #[derive(Default)]
 struct Tally {
-    /// The moves each game's players saw confirmed, in order.
-    confirmed: HashMap<GameId, Vec<String>>,
+    /// The moves each bot saw confirmed in each of its games, in order (one connection's
+    /// messages come in order: a view sent after a move includes it).
+    confirmed: HashMap<(usize, GameId), Vec<String>>,
     ended: HashSet<GameId>,
     started: HashSet<GameId>,
     moves: u64,
@@ -57,7 +60,7 @@ impl Bot {
         if v.outcome.is_some() {
             return;
         }
-        let confirmed = t.confirmed.entry(v.game).or_default();
+        let confirmed = t.confirmed.entry((self.index, v.game)).or_default();
         if !v.moves.starts_with(confirmed) {
             t.lost += confirmed.len().saturating_sub(v.moves.len()).max(1) as u64;
         }
@@ -83,7 +86,7 @@ impl Bot {
                     t.round_trips_us.push(sent.elapsed().as_micros() as u64);
                     t.moves += 1;
                 }
-                let confirmed = t.confirmed.entry(game).or_default();
+                let confirmed = t.confirmed.entry((self.index, game)).or_default();
                 if confirmed.len() == ply as usize {
                     confirmed.push(mv.clone());
                 }
@@ -192,7 +195,9 @@ fn bot_run(run: Run) {
     let names: Vec<String> = (0..run.players).map(|i| format!("Bot{i}")).collect();
     let mut bots: Vec<Bot> = names
         .iter()
-        .map(|n| Bot {
+        .enumerate()
+        .map(|(index, n)| Bot {
+            index,
             client: TestClient::signed_in(server.udp_addr().unwrap(), Transport::Udp, n),
             games: HashMap::new(),
             sent: HashMap::new(),
@@ -233,7 +238,9 @@ fn bot_run(run: Run) {
         bots = names
             .iter()
             .zip(tokens)
-            .map(|(n, token)| Bot {
+            .enumerate()
+            .map(|(index, (n, token))| Bot {
+                index,
                 client: rejoin(udp, Transport::Udp, token, n),
                 games: HashMap::new(),
                 sent: HashMap::new(),
@@ -271,14 +278,14 @@ fn bot_run(run: Run) {
     };
     println!(
         "turn-based bots: {} players, {} games ({} at once each at most), {} restarts: {} ended, {} \
-         moves confirmed ({} timed), {} lost, {} ended as the server stopped, {:.1} s; move round trip p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
+         moves confirmed ({} timed), {} lost, {} ended unseen as the server stopped (their archives checked), {:.1} s; move round trip p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
          refusals {:?}",
         run.players,
         total,
         (run.players - 1) * run.per_pair,
         run.restarts,
         t.ended.len(),
-        t.confirmed.values().map(Vec::len).sum::<usize>(),
+        t.confirmed.values().map(Vec::len).sum::<usize>() / 2,
         t.moves,
         t.lost,
         ended_unseen,
