@@ -50,8 +50,8 @@
 //!   [`ClientMessage::Propose`]. Players never receive proposals during their game.
 //! - **After a game.** [`ClientMessage::Rematch`] from both players starts a new game in the
 //!   same room with colours swapped ([`ServerMessage::RematchOffered`] tells the other).
-//!   [`ClientMessage::Leave`] leaves the room (or queue, or watched game); leaving a game in
-//!   progress resigns it. [`ClientMessage::Resign`] resigns.
+//!   [`ClientMessage::Leave`] leaves the room (or queue, or watched game); leaving a real-time
+//!   game in progress resigns it (never a turn-based one). [`ClientMessage::Resign`] resigns.
 //! - **Draw offers.** A player of a live game sends [`ClientMessage::OfferDraw`] (on either
 //!   side's turn); both players and the spectators get [`ServerMessage::DrawOffered`]. The
 //!   opponent answers with [`ClientMessage::AnswerDraw`]: accepted, the game ends drawn by

@@ -134,7 +134,8 @@ pub enum ClientMessage {
         /// The finished game.
         game: GameId,
     },
-    /// Leaves the current room, queue or watched game. Leaving a game in progress resigns it.
+    /// Leaves the current room, queue or watched game. Leaving a real-time game in progress
+    /// resigns it; turn-based games are not touched (protocol 8).
     Leave,
     /// Asks for a [`ServerMessage::Pong`] with the same nonce.
     Ping {

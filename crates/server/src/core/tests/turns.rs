@@ -514,3 +514,18 @@ fn a_rated_turn_based_game_changes_the_turn_based_ratings_alone() {
     assert!(ann.ratings.is_empty());
     assert!(ann.turn_ratings[&Variant::Latrunculi].rating > 1500.0, "Ann won");
 }
+
+#[test]
+fn a_client_of_the_protocol_before_turn_based_play_is_told_to_update() {
+    let mut h = Harness::new(roomy());
+    h.connected(1);
+    let hello = Hello { version: PROTOCOL_VERSION - 1, token: None, nickname: Some("Old".into()) };
+    h.send(1, &ClientMessage::Hello(hello));
+    match h.inbox(1).as_slice() {
+        [ServerMessage::Incompatible { server_version, message }] => {
+            assert_eq!(*server_version, 8);
+            assert!(message.contains("please update"), "{message}");
+        }
+        other => panic!("expected Incompatible, got {other:?}"),
+    }
+}
