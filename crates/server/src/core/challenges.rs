@@ -81,10 +81,49 @@ impl Challenge {
 /// The pending challenges and the budgets of challengers.
 #[derive(Default)]
 pub(super) struct Challenges {
+    /// Change it through [`Challenges::add`] and [`Challenges::take`] only (they keep the
+    /// counts).
     pub(super) by_code: HashMap<String, Challenge>,
+    /// Pending challenges made by each player.
+    made_pending: HashMap<PlayerId, usize>,
+    /// Pending challenges made by or to each player.
+    involving: HashMap<PlayerId, usize>,
     /// When each player made their last challenges, within the window.
     made: HashMap<PlayerId, VecDeque<Instant>>,
     last_sweep: Option<Instant>,
+}
+
+impl Challenges {
+    fn add(&mut self, c: Challenge) {
+        *self.made_pending.entry(c.from).or_default() += 1;
+        for p in std::iter::once(c.from).chain(c.to) {
+            *self.involving.entry(p).or_default() += 1;
+        }
+        if let Some(old) = self.by_code.insert(c.code.clone(), c) {
+            self.forget(&old);
+        }
+    }
+
+    fn take(&mut self, code: &str) -> Option<Challenge> {
+        let c = self.by_code.remove(code)?;
+        self.forget(&c);
+        Some(c)
+    }
+
+    fn forget(&mut self, c: &Challenge) {
+        let down = |map: &mut HashMap<PlayerId, usize>, p: PlayerId| {
+            if let Some(n) = map.get_mut(&p) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    map.remove(&p);
+                }
+            }
+        };
+        down(&mut self.made_pending, c.from);
+        for p in std::iter::once(c.from).chain(c.to) {
+            down(&mut self.involving, p);
+        }
+    }
 }
 
 /// What a request for a challenge carries.
@@ -101,14 +140,13 @@ impl Core {
     /// A stored challenge back in memory (at start); an expired one goes at the first sweep.
     pub(super) fn reload_challenge(&mut self, s: StoredChallenge) {
         let c = Challenge::of(s);
-        self.challenges.by_code.insert(c.code.clone(), c);
+        self.challenges.add(c);
     }
 
     /// Whether `pid` must stay in memory while offline: they have a turn-based game in progress
     /// or a pending challenge, made or received.
     pub(super) fn has_turn_play(&self, pid: PlayerId) -> bool {
-        self.turn_games_of(pid) > 0
-            || self.challenges.by_code.values().any(|c| c.from == pid || c.to == Some(pid))
+        self.turn_games_of(pid) > 0 || self.challenges.involving.contains_key(&pid)
     }
 
     fn challenge_view(&self, c: &Challenge) -> ChallengeView {
@@ -175,7 +213,7 @@ impl Core {
         }
         self.check_turn_room(pid, "you")?;
         let max = self.limits.pending_challenges;
-        if self.challenges.by_code.values().filter(|c| c.from == pid).count() >= max {
+        if self.challenges.made_pending.get(&pid).copied().unwrap_or(0) >= max {
             return refuse(
                 ErrorCode::TooManyChallenges,
                 format!("you have {max} pending challenges: wait for answers or withdraw one"),
@@ -194,7 +232,7 @@ impl Core {
         let code = self.new_challenge_code();
         let lifetime = self.limits.challenge_lifetime.as_millis() as u64;
         let c = Challenge {
-            code: code.clone(),
+            code,
             from: pid,
             to,
             variant,
@@ -207,7 +245,7 @@ impl Core {
         };
         self.effects.push(Effect::Store(Op::NewChallenge(c.stored())));
         let view = self.challenge_view(&c);
-        self.challenges.by_code.insert(code, c);
+        self.challenges.add(c);
         self.send_player(pid, &ServerMessage::ChallengeMade(view.clone()));
         if let Some(to) = to {
             self.send_player(to, &ServerMessage::ChallengeReceived(view));
@@ -230,7 +268,7 @@ impl Core {
 
     /// Ends challenge `c`: deleted, and both sides told (if online) how.
     fn end_challenge(&mut self, c: &Challenge, end: ChallengeEnd) {
-        self.challenges.by_code.remove(&c.code);
+        self.challenges.take(&c.code);
         self.effects.push(Effect::Store(Op::EndChallenge { code: c.code.clone() }));
         let message = ServerMessage::ChallengeEnded { code: c.code.clone(), end };
         self.send_player(c.from, &message);

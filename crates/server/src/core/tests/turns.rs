@@ -529,3 +529,29 @@ fn a_client_of_the_protocol_before_turn_based_play_is_told_to_update() {
         other => panic!("expected Incompatible, got {other:?}"),
     }
 }
+
+#[test]
+fn a_challenger_offline_stays_known_until_the_challenge_ends() {
+    let mut h = Harness::new(roomy());
+    let ann = h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    h.send(1, &challenge(Some("Bob"), None, 7));
+    let c = made(&h.inbox(1)).expect("made");
+    h.disconnected(1);
+    h.advance(DAY);
+    assert!(h.core.players.contains_key(&PlayerId(1)), "kept while the challenge waits");
+    // Nobody else may take it.
+    h.sign_in(3, "Cat");
+    h.send(3, &ClientMessage::MyGames);
+    assert!(my_games(&h.inbox(3)).expect("list").incoming.is_empty(), "not Cat's");
+    h.send(3, &ClientMessage::AcceptChallenge { code: c.code.clone() });
+    assert_eq!(refusal_code(&h.inbox(3)), Some(ErrorCode::UnknownChallenge));
+    // Ann comes back: her challenge is listed; she withdraws it and, once offline, is forgotten.
+    let back = h.come_back(5, &ann);
+    let list = my_games(&back).expect("her list after the welcome");
+    assert_eq!(list.outgoing.iter().map(|c| c.code.clone()).collect::<Vec<_>>(), vec![c.code.clone()]);
+    h.send(5, &ClientMessage::CancelChallenge { code: c.code });
+    h.all();
+    h.disconnected(5);
+    assert!(!h.core.players.contains_key(&PlayerId(1)), "nothing keeps her in memory");
+}
