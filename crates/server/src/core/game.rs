@@ -2,6 +2,10 @@
 //! [`time_left`]), held seats, the end and its archive, and a stored game back in memory (a
 //! restart, a takeover).
 //!
+//! A turn-based game (`turns`) is a live game with a [`TurnClock`] instead of a real-time clock
+//! and no room: here its deadline is checked at each move and by the timers (by the server's
+//! Unix time), and it holds no seat, so a player's absence never ends it.
+//!
 //! Draw offers: a seated player of a live game may offer a draw on either side's turn, at most
 //! once per ply (a declined offer still counts). The offer stands until the opponent answers
 //! it; it lapses when the offerer plays a move (everyone in the game gets `DrawOfferLapsed`
@@ -566,19 +570,6 @@ impl Core {
         }));
         self.stats.games_finished += 1;
         self.send_players(g.audience(), &ServerMessage::GameOver { game: gid, outcome, archive });
-        if g.turn.is_some() {
-            // A turn-based game has no room and holds no seat: its players may be offline.
-            for s in &g.spectators {
-                if let Some(p) = self.players.get_mut(s)
-                    && p.watching == Some(gid)
-                {
-                    p.watching = None;
-                    p.watched_over = Some(gid);
-                }
-            }
-            self.turn_game_over(gid, g.players);
-            return;
-        }
         for s in &g.spectators {
             if let Some(p) = self.players.get_mut(s)
                 && p.watching == Some(gid)
@@ -586,6 +577,11 @@ impl Core {
                 p.watching = None;
                 p.watched_over = Some(gid);
             }
+        }
+        if g.turn.is_some() {
+            // A turn-based game has no room and holds no seat: its players may be offline.
+            self.turn_game_over(gid, g.players);
+            return;
         }
         // Players who are gone leave the room; the room closes if nobody is left to rematch.
         let code = g.room.clone();
