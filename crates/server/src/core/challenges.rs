@@ -408,6 +408,7 @@ impl Core {
 
     /// [`ludus_protocol::ClientMessage::MyGames`].
     pub(super) fn send_my_games(&mut self, conn: ConnId, pid: PlayerId) {
+        self.sweep_turns_of(pid);
         let view = self.my_games(pid);
         self.send_conn(conn, &ServerMessage::MyGames(view));
     }

@@ -18,7 +18,7 @@ use super::game::{LiveGame, TurnClock};
 use super::records::Op;
 use super::{Core, Refusal, refuse, side_of};
 use ludus_protocol::{DAY_MS, ErrorCode, GameId, PlayerId, TurnGameSummary};
-use ludus_rules::{AnyGame, Variant};
+use ludus_rules::{AnyGame, Outcome, Reason, Side, Variant};
 use std::collections::{BTreeSet, HashMap};
 
 /// The turn-based games in progress of each player.
@@ -115,8 +115,28 @@ impl Core {
         Ok(id)
     }
 
+    /// Ends on time those of `pid`'s turn-based games whose deadline has passed, before the
+    /// timers' next sweep would (so that a list or a view never shows one still going).
+    pub(super) fn sweep_turns_of(&mut self, pid: PlayerId) {
+        let unix_ms = self.unix_ms;
+        let overdue: Vec<(GameId, Side)> = self
+            .turns
+            .by_player
+            .get(&pid)
+            .into_iter()
+            .flatten()
+            .filter_map(|gid| self.games.get(gid))
+            .filter(|g| !g.game.is_over() && g.turn.is_some_and(|t| t.left_ms(unix_ms) == 0))
+            .map(|g| (g.id, g.game.side_to_move()))
+            .collect();
+        for (gid, stm) in overdue {
+            self.finish(gid, Outcome::win(stm.opponent(), Reason::Timeout));
+        }
+    }
+
     /// [`ludus_protocol::ClientMessage::OpenGame`]: the view of one of `pid`'s turn-based games.
     pub(super) fn open_game(&mut self, pid: PlayerId, gid: GameId) -> Result<(), Refusal> {
+        self.sweep_turns_of(pid);
         match self.games.get(&gid) {
             Some(g) if g.turn.is_some() && g.players.contains(&pid) => self.watch(pid, gid),
             Some(g) if g.turn.is_some() => {

@@ -555,3 +555,38 @@ fn a_challenger_offline_stays_known_until_the_challenge_ends() {
     h.disconnected(5);
     assert!(!h.core.players.contains_key(&PlayerId(1)), "nothing keeps her in memory");
 }
+
+#[test]
+fn a_game_past_its_deadline_at_start_is_over_before_its_player_sees_it() {
+    // The server was down across the deadline; Ann signs in before the timers' first sweep.
+    let hash = crate::credential::credential_hash("ann-secret");
+    let players = vec![
+        StoredPlayer { id: 1, hash, prev: None, last_seen_ms: 1_000_000, nickname: "Ann".into() },
+        StoredPlayer { id: 2, hash: "b".into(), prev: None, last_seen_ms: 1_000_000, nickname: "Bob".into() },
+    ];
+    let game = records::StoredGame {
+        id: 7,
+        room: String::new(),
+        variant: Variant::Alquerque,
+        start: AnyGame::new(Variant::Alquerque).start().to_string(),
+        players: [1, 2],
+        public: true,
+        clock: None,
+        created_ms: 1_000_000,
+        rated: false,
+        moves: Vec::new(),
+        clocks: None,
+        proposals: Vec::new(),
+        chat: Vec::new(),
+        chat_stored: 0,
+        turn: Some((1, 1_000_000 + DAY_MS)),
+    };
+    let loaded = Loaded { games: vec![game], players, next_player: 3, next_game: 8, ..Loaded::default() };
+    let now = Instant::now();
+    let unix = 1_000_000 + 2 * DAY_MS;
+    let mut h = Harness::of(Core::new(roomy(), loaded, now, unix, [7; 32]), now, unix);
+    let back = h.come_back(1, &SessionToken("ann-secret".into()));
+    assert_eq!(game_over_of(&back), Some(Outcome::win(Side::Second, Reason::Timeout)));
+    let list = my_games(&back).expect("her list");
+    assert!(list.games.is_empty(), "{list:?}");
+}
