@@ -50,8 +50,8 @@
 //!   [`ClientMessage::Propose`]. Players never receive proposals during their game.
 //! - **After a game.** [`ClientMessage::Rematch`] from both players starts a new game in the
 //!   same room with colours swapped ([`ServerMessage::RematchOffered`] tells the other).
-//!   [`ClientMessage::Leave`] leaves the room (or queue, or watched game); leaving a game in
-//!   progress resigns it. [`ClientMessage::Resign`] resigns.
+//!   [`ClientMessage::Leave`] leaves the room (or queue, or watched game); leaving a real-time
+//!   game in progress resigns it (never a turn-based one). [`ClientMessage::Resign`] resigns.
 //! - **Draw offers.** A player of a live game sends [`ClientMessage::OfferDraw`] (on either
 //!   side's turn); both players and the spectators get [`ServerMessage::DrawOffered`]. The
 //!   opponent answers with [`ClientMessage::AnswerDraw`]: accepted, the game ends drawn by
@@ -95,6 +95,27 @@
 //!   [`ClientMessage::Leaderboard`] lists the best rated players of a variant;
 //!   [`ClientMessage::Profile`] shows a player's ratings, record and last games, and
 //!   [`ClientMessage::Archive`] (protocol 6) brings any of those games back whole.
+//! - **Turn-based play** (protocol 8). A game may wait days for each move: its move limit is
+//!   one of [`TURN_DAYS`]. [`ClientMessage::Challenge`] challenges a nickname, or anyone who has
+//!   the challenge's code (an open challenge, listed in the lobby or not); the other side
+//!   answers with [`ClientMessage::AcceptChallenge`] (the game starts: both players get its
+//!   [`ServerMessage::Game`] view) or [`ClientMessage::DeclineChallenge`]; the challenger may
+//!   withdraw it ([`ClientMessage::CancelChallenge`]); it expires after [`CHALLENGE_DAYS`] days
+//!   ([`ServerMessage::ChallengeEnded`] says how it ended). A player has at most
+//!   [`MAX_TURN_GAMES`] such games in progress and [`MAX_PENDING_CHALLENGES`] challenges
+//!   pending. The games are played like any other, addressed by game id ([`ClientMessage::Move`],
+//!   `Resign`, `OfferDraw`, `Chat`), several at once and beside a real-time game; the player
+//!   gets every [`ServerMessage::MovePlayed`] of them while connected, whatever is on screen.
+//!   Their clocks ([`ClockView`], `clock` being `None` in the view) give the side to move the
+//!   time left before its deadline and the other side the whole move limit; the server's clock
+//!   alone decides, and a side whose time runs out loses on time even while nobody is
+//!   connected, across restarts. Leaving, closing the game or losing the connection never ends
+//!   a turn-based game. [`ClientMessage::MyGames`] lists the player's games (opponent, whose
+//!   turn, time left), challenges and the lobby's open challenges ([`ServerMessage::MyGames`],
+//!   also sent right after the welcome of a player who has any); [`ClientMessage::OpenGame`]
+//!   brings one game's whole view. A rated turn-based game (claimed nicknames only) changes the
+//!   players' turn-based ratings, a pool apart from the real-time ones: its view's
+//!   [`PlayerInfo::rating`] is the turn-based one.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
@@ -146,7 +167,14 @@ use std::time::Duration;
 /// [`ClientMessage::FindMatch`] (both with `rated`) take the tags of the casual-only
 /// `CreateRoom` and `QuickMatch` (3 and 5), which are gone; `Leaderboard`, `Profile` and `Archive`
 /// take tags two lower.
-pub const PROTOCOL_VERSION: u16 = 7;
+///
+/// 8: turn-based play: [`ClientMessage::Challenge`], [`ClientMessage::AcceptChallenge`],
+/// [`ClientMessage::DeclineChallenge`], [`ClientMessage::CancelChallenge`],
+/// [`ClientMessage::MyGames`], [`ClientMessage::OpenGame`], [`ServerMessage::ChallengeMade`],
+/// [`ServerMessage::ChallengeReceived`], [`ServerMessage::ChallengeEnded`],
+/// [`ServerMessage::MyGames`], [`TurnGameSummary`], [`ChallengeView`], [`ChallengeEnd`],
+/// [`MyGamesView`], four [`ErrorCode`]s; every new variant after the old ones.
+pub const PROTOCOL_VERSION: u16 = 8;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent

@@ -134,7 +134,8 @@ pub enum ClientMessage {
         /// The finished game.
         game: GameId,
     },
-    /// Leaves the current room, queue or watched game. Leaving a game in progress resigns it.
+    /// Leaves the current room, queue or watched game. Leaving a real-time game in progress
+    /// resigns it; turn-based games are not touched (protocol 8).
     Leave,
     /// Asks for a [`ServerMessage::Pong`] with the same nonce.
     Ping {
@@ -232,6 +233,63 @@ pub enum ClientMessage {
         /// The game.
         game: GameId,
     },
+    /// Challenges a player, or anyone, to a turn-based game (protocol 8), answered by
+    /// [`ServerMessage::ChallengeMade`] (the player challenged, if online, gets
+    /// [`ServerMessage::ChallengeReceived`]). The challenge waits [`CHALLENGE_DAYS`] days at
+    /// most. Refusals: [`ErrorCode::BadClock`] (a move limit not in [`TURN_DAYS`]),
+    /// [`ErrorCode::UnknownPlayer`], [`ErrorCode::OwnChallenge`] (yourself),
+    /// [`ErrorCode::TooManyGames`] (already [`MAX_TURN_GAMES`] games in progress),
+    /// [`ErrorCode::TooManyChallenges`] (too many pending), [`ErrorCode::RateLimited`] (too many
+    /// made lately), [`ErrorCode::NotClaimed`] (a rated challenge without a claimed nickname, or
+    /// to a player without one).
+    Challenge {
+        /// The nickname challenged (a claimed nickname, or a player online), or `None` for an open
+        /// challenge anyone who has its code may accept.
+        opponent: Option<String>,
+        /// Which game.
+        variant: Variant,
+        /// The side the challenger plays (`None`: drawn at random when accepted).
+        side: Option<Side>,
+        /// The move limit in days: one of [`TURN_DAYS`].
+        days: u8,
+        /// An open challenge only: listed in the lobby ([`MyGamesView::open`]); else only its
+        /// code reaches it.
+        listed: bool,
+        /// A rated game: needs claimed nicknames on both sides ([`ErrorCode::NotClaimed`]); it
+        /// changes the turn-based ratings, a pool apart from real-time play's.
+        rated: bool,
+    },
+    /// Accepts a challenge by its code (protocol 8): the game starts at once, both players get
+    /// its [`ServerMessage::Game`] view, and [`ServerMessage::ChallengeEnded`] with
+    /// [`ChallengeEnd::Accepted`]. Refusals: [`ErrorCode::UnknownChallenge`] (no such pending
+    /// challenge for you: a wrong, expired, accepted or withdrawn code; too many wrong codes
+    /// from one address are [`ErrorCode::TooManyAttempts`] for a while),
+    /// [`ErrorCode::OwnChallenge`], [`ErrorCode::TooManyGames`] (you or the challenger),
+    /// [`ErrorCode::NotClaimed`] (a rated challenge, and your nickname is not claimed).
+    AcceptChallenge {
+        /// The challenge's code (case does not matter).
+        code: String,
+    },
+    /// Declines a challenge addressed to you (protocol 8).
+    DeclineChallenge {
+        /// The challenge's code.
+        code: String,
+    },
+    /// Withdraws your own challenge (protocol 8).
+    CancelChallenge {
+        /// The challenge's code.
+        code: String,
+    },
+    /// Asks for your turn-based games and challenges and the open ones (protocol 8), answered
+    /// by [`ServerMessage::MyGames`].
+    MyGames,
+    /// Asks for the whole view of one of your turn-based games (protocol 8), answered by
+    /// [`ServerMessage::Game`] (then the open draw offer and the chat, as for any view).
+    /// Refusals: [`ErrorCode::UnknownGame`], [`ErrorCode::NotAPlayer`].
+    OpenGame {
+        /// The game.
+        game: GameId,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -315,7 +373,26 @@ pub enum ErrorCode {
     NotClaimed,
     /// No claimed nickname, and no player online, has that nickname (protocol 5).
     UnknownPlayer,
+    /// Too many turn-based games in progress ([`MAX_TURN_GAMES`]), yours or, accepting a
+    /// challenge, the challenger's (protocol 8).
+    TooManyGames,
+    /// Too many pending challenges of yours ([`MAX_PENDING_CHALLENGES`]) (protocol 8).
+    TooManyChallenges,
+    /// No pending challenge for you has that code: wrong, expired, accepted, declined or
+    /// withdrawn (protocol 8).
+    UnknownChallenge,
+    /// A challenge to yourself, or accepting your own (protocol 8).
+    OwnChallenge,
 }
+
+/// Most turn-based games in progress one player may have (protocol 8).
+pub const MAX_TURN_GAMES: usize = 50;
+
+/// Most pending challenges one player may have made (protocol 8).
+pub const MAX_PENDING_CHALLENGES: usize = 20;
+
+/// How long a challenge waits to be accepted, in days (protocol 8).
+pub const CHALLENGE_DAYS: u64 = 7;
 
 /// A message from the server to a client.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -508,6 +585,20 @@ pub enum ServerMessage {
     Redirect(Redirect),
     /// Answer to [`ClientMessage::Archive`] (protocol 6): the whole finished game.
     Archive(Box<ArchivedGame>),
+    /// Your challenge is made (protocol 8): share its code.
+    ChallengeMade(ChallengeView),
+    /// Someone challenges you (protocol 8): [`ClientMessage::AcceptChallenge`] or
+    /// [`ClientMessage::DeclineChallenge`] with its code.
+    ChallengeReceived(ChallengeView),
+    /// A challenge of yours, or to you, ended (protocol 8).
+    ChallengeEnded {
+        /// The challenge's code.
+        code: String,
+        /// How.
+        end: ChallengeEnd,
+    },
+    /// Your turn-based games and challenges (protocol 8).
+    MyGames(MyGamesView),
 }
 
 /// Where [`ServerMessage::Redirect`] sends a client.

@@ -465,3 +465,96 @@ pub struct RatingChange {
     /// After it.
     pub after: RatingView,
 }
+
+/// The move limits of turn-based play (protocol 8), in days: each move must be played within
+/// this many days of the opponent's, or the side to move loses on time.
+pub const TURN_DAYS: [u8; 4] = [1, 3, 7, 14];
+
+/// One day, in milliseconds.
+pub const DAY_MS: u64 = 24 * 3600 * 1000;
+
+/// One of your turn-based games, as [`crate::ServerMessage::MyGames`] lists it (protocol 8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnGameSummary {
+    /// The game (send moves, resignations and chat to it; [`crate::ClientMessage::OpenGame`]
+    /// brings its whole view).
+    pub game: GameId,
+    /// Which game.
+    pub variant: Variant,
+    /// The opponent's nickname.
+    pub opponent: String,
+    /// The side you play.
+    pub side: Side,
+    /// Whether it is your move.
+    pub your_turn: bool,
+    /// Moves played so far.
+    pub ply: u32,
+    /// The move limit, in days (one of [`TURN_DAYS`]).
+    pub days: u8,
+    /// When the side to move loses on time, Unix milliseconds by the server's clock.
+    pub deadline_ms: u64,
+    /// The time the side to move has left, in milliseconds, when the server sent this.
+    pub time_left_ms: u64,
+    /// A rated game (the turn-based ratings change when it ends).
+    pub rated: bool,
+}
+
+/// A turn-based challenge (protocol 8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeView {
+    /// Its code: accept it with [`crate::ClientMessage::AcceptChallenge`] (a link carries it:
+    /// `?challenge=CODE`, `ludus --online challenge:CODE`).
+    pub code: String,
+    /// The challenger's nickname.
+    pub from: String,
+    /// The nickname challenged, or `None` for an open challenge anyone may accept.
+    pub to: Option<String>,
+    /// Which game.
+    pub variant: Variant,
+    /// The side the challenger plays (`None`: drawn when the challenge is accepted).
+    pub side: Option<Side>,
+    /// The move limit, in days (one of [`TURN_DAYS`]).
+    pub days: u8,
+    /// Open challenges only: listed in the lobby (else reachable only by its code).
+    pub listed: bool,
+    /// A rated game: the turn-based ratings (a pool apart from real-time play's) change.
+    pub rated: bool,
+    /// When it expires, Unix milliseconds by the server's clock.
+    pub expires_ms: u64,
+}
+
+/// How a challenge ended (protocol 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChallengeEnd {
+    /// Accepted: this game started (its [`crate::ServerMessage::Game`] view follows).
+    Accepted(GameId),
+    /// The player challenged declined it.
+    Declined,
+    /// The challenger withdrew it.
+    Cancelled,
+    /// Nobody accepted it in time.
+    Expired,
+}
+
+/// The signed-in player's turn-based play (protocol 8), in answer to
+/// [`crate::ClientMessage::MyGames`] and after the welcome of a player who has any.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MyGamesView {
+    /// Your turn-based games in progress: those where it is your move first, least time left
+    /// first.
+    pub games: Vec<TurnGameSummary>,
+    /// How many of them wait for your move.
+    pub your_turn: u32,
+    /// Challenges addressed to you, oldest first.
+    pub incoming: Vec<ChallengeView>,
+    /// Your own pending challenges, oldest first.
+    pub outgoing: Vec<ChallengeView>,
+    /// Others' open challenges listed in the lobby, newest first (at most
+    /// [`MyGamesView::MAX_OPEN`]).
+    pub open: Vec<ChallengeView>,
+}
+
+impl MyGamesView {
+    /// Most open challenges listed in one message.
+    pub const MAX_OPEN: usize = 50;
+}

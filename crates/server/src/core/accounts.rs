@@ -37,6 +37,8 @@ pub(super) struct Claim {
     pub(super) password_hash: String,
     /// The player's ratings, by variant (absent: never played rated, the default rating).
     pub(super) ratings: HashMap<Variant, StoredRating>,
+    /// The player's turn-based ratings, by variant: a pool apart from real-time play.
+    pub(super) turn_ratings: HashMap<Variant, StoredRating>,
     /// Where (a keyed hash of the address) and when it was claimed, if known.
     pub(super) origin: Option<ClaimOrigin>,
 }
@@ -149,9 +151,16 @@ impl Core {
         // were equal, the older player keeps the name.
         self.accounts.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
         let ratings = c.ratings.into_iter().collect();
+        let turn_ratings = c.turn_ratings.into_iter().collect();
         self.accounts.claims.insert(
             id,
-            Claim { nickname: c.nickname, password_hash: c.password_hash, ratings, origin: c.origin },
+            Claim {
+                nickname: c.nickname,
+                password_hash: c.password_hash,
+                ratings,
+                turn_ratings,
+                origin: c.origin,
+            },
         );
     }
 
@@ -201,6 +210,12 @@ impl Core {
     /// [`Core::claimed_rating`] as clients show it.
     pub(super) fn rating_view_in(&self, pid: PlayerId, variant: Variant) -> Option<RatingView> {
         self.claimed_rating(pid, variant).as_ref().map(rating_view)
+    }
+
+    /// A claimed player's turn-based rating in `variant` (its own pool), as clients show it.
+    pub(super) fn turn_rating_view_in(&self, pid: PlayerId, variant: Variant) -> Option<RatingView> {
+        let claim = self.accounts.claims.get(&pid)?;
+        Some(rating_view(&claim.turn_ratings.get(&variant).copied().unwrap_or_default()))
     }
 
     /// [`ludus_protocol::ClientMessage::ClaimNickname`].
@@ -377,6 +392,7 @@ impl Core {
                 nickname: nickname.clone(),
                 password_hash: password_hash.clone(),
                 ratings: HashMap::new(),
+                turn_ratings: HashMap::new(),
                 origin: origin.clone(),
             },
         );
@@ -453,22 +469,27 @@ impl Core {
             },
         );
         self.reattach(target);
+        self.welcome_turns(target);
         Ok(())
     }
 
     /// The rating changes of a rated game that ended with `outcome` between `players`
     /// (`[First, Second]`, both claimed): stored with `ops` (the same batch as the game's end)
     /// and returned for the archive. A private game changes the ratings but not the record
-    /// (games, wins, draws, losses): the record is public, the game is not.
+    /// (games, wins, draws, losses): the record is public, the game is not. A turn-based game
+    /// (`turn`) changes the turn-based ratings, a pool of their own.
     pub(super) fn rate_game(
         &mut self,
         variant: Variant,
         players: [PlayerId; 2],
         outcome: Outcome,
         public: bool,
+        turn: bool,
     ) -> Option<[RatingChange; 2]> {
         let rating = |pid: PlayerId| -> Option<StoredRating> {
-            self.accounts.claims.get(&pid).map(|c| c.ratings.get(&variant).copied().unwrap_or_default())
+            let c = self.accounts.claims.get(&pid)?;
+            let pool = if turn { &c.turn_ratings } else { &c.ratings };
+            Some(pool.get(&variant).copied().unwrap_or_default())
         };
         let before = [rating(players[0])?, rating(players[1])?];
         let score = |side: Side| match outcome.winner {
@@ -487,9 +508,14 @@ impl Core {
         }
         for i in 0..2 {
             if let Some(c) = self.accounts.claims.get_mut(&players[i]) {
-                c.ratings.insert(variant, after[i]);
+                if turn { &mut c.turn_ratings } else { &mut c.ratings }.insert(variant, after[i]);
             }
-            self.effects.push(Effect::Store(Op::Rating { player: players[i].0, variant, rating: after[i] }));
+            let (player, rating) = (players[i].0, after[i]);
+            self.effects.push(Effect::Store(if turn {
+                Op::TurnRating { player, variant, rating }
+            } else {
+                Op::Rating { player, variant, rating }
+            }));
         }
         Some([0, 1].map(|i| RatingChange { before: rating_view(&before[i]), after: rating_view(&after[i]) }))
     }

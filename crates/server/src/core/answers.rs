@@ -26,6 +26,8 @@ pub(super) fn is_large(message: &ClientMessage) -> bool {
             | ClientMessage::Leaderboard { .. }
             | ClientMessage::Profile { .. }
             | ClientMessage::Archive { .. }
+            | ClientMessage::MyGames
+            | ClientMessage::OpenGame { .. }
     )
 }
 

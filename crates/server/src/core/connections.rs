@@ -239,7 +239,8 @@ impl Core {
 
     /// Drops an offline player with no seat from memory (they stay in the database).
     pub(super) fn forget_if_idle(&mut self, pid: PlayerId) {
-        let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_none() && p.room.is_none());
+        let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_none() && p.room.is_none())
+            && !self.has_turn_play(pid);
         if idle && let Some(p) = self.players.remove(&pid) {
             self.tokens.remove(&p.hash);
             if let Some(prev) = p.prev {
@@ -436,6 +437,7 @@ impl Core {
         };
         self.send_conn(conn, &welcome);
         self.reattach(pid);
+        self.welcome_turns(pid);
         self.check_seat_elsewhere(pid);
         Ok(())
     }

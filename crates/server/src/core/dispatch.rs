@@ -2,6 +2,7 @@
 //! budget and strikes, then handed to the part of the core that answers it.
 
 use super::answers::is_large;
+use super::challenges::ChallengeRequest;
 use super::connections::MAX_PENDING_MESSAGES;
 use super::limits::Verdict;
 use super::{ConnId, Core, Refusal, refuse};
@@ -137,6 +138,17 @@ impl Core {
                 self.send_conn(conn, &ServerMessage::Left);
                 Ok(())
             }
+            ClientMessage::Challenge { opponent, variant, side, days, listed, rated } => {
+                self.challenge(pid, ChallengeRequest { opponent, variant, side, days, listed, rated })
+            }
+            ClientMessage::AcceptChallenge { code } => self.accept_challenge(conn, pid, &code),
+            ClientMessage::DeclineChallenge { code } => self.decline_challenge(pid, &code),
+            ClientMessage::CancelChallenge { code } => self.cancel_challenge(pid, &code),
+            ClientMessage::MyGames => {
+                self.send_my_games(conn, pid);
+                Ok(())
+            }
+            ClientMessage::OpenGame { game } => self.open_game(pid, game),
             ClientMessage::Ping { nonce } => {
                 self.send_conn(conn, &ServerMessage::Pong { nonce });
                 Ok(())

@@ -2,6 +2,10 @@
 //! [`time_left`]), held seats, the end and its archive, and a stored game back in memory (a
 //! restart, a takeover).
 //!
+//! A turn-based game (`turns`) is a live game with a [`TurnClock`] instead of a real-time clock
+//! and no room: here its deadline is checked at each move and by the timers (by the server's
+//! Unix time), and it holds no seat, so a player's absence never ends it.
+//!
 //! Draw offers: a seated player of a live game may offer a draw on either side's turn, at most
 //! once per ply (a declined offer still counts). The offer stands until the opponent answers
 //! it; it lapses when the offerer plays a move (everyone in the game gets `DrawOfferLapsed`
@@ -19,8 +23,8 @@ use super::rooms::Room;
 use super::spectators::tally;
 use super::{Core, Refusal, refuse, side_of};
 use ludus_protocol::{
-    ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, ErrorCode, GameId, GameView, PlayerId,
-    PlayerInfo, PlyProposals, Role, ServerMessage,
+    ArchivedGame, ChatLine, ClockSpec, ClockView, CrowdVerdict, DAY_MS, ErrorCode, GameId, GameView,
+    PlayerId, PlayerInfo, PlyProposals, Role, ServerMessage,
 };
 use ludus_rules::{AnyGame, GameRecord, Outcome, Reason, Side, Variant};
 use std::collections::{HashMap, HashSet};
@@ -57,10 +61,34 @@ pub(super) struct LiveGame {
     pub(super) chat_seq: u32,
     /// Whose lines each listener muted (in memory only).
     pub(super) mutes: HashMap<PlayerId, HashSet<PlayerId>>,
+    /// A turn-based game's move limit and deadline (`None`: a real-time or untimed game).
+    pub(super) turn: Option<TurnClock>,
+}
+
+/// The clock of a turn-based game: each move within `days` of the last one, judged by the
+/// server's Unix time (stored, so that a restart keeps it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TurnClock {
+    /// The move limit, in days (one of `ludus_protocol::TURN_DAYS`).
+    pub(super) days: u8,
+    /// When the side to move loses on time, Unix milliseconds.
+    pub(super) deadline_ms: u64,
+}
+
+impl TurnClock {
+    /// The move limit in milliseconds.
+    pub(super) fn limit_ms(&self) -> u64 {
+        u64::from(self.days) * DAY_MS
+    }
+
+    /// The time the side to move has left at `unix_ms` (0: it ran out).
+    pub(super) fn left_ms(&self, unix_ms: u64) -> u64 {
+        self.deadline_ms.saturating_sub(unix_ms)
+    }
 }
 
 impl LiveGame {
-    fn new(
+    pub(super) fn new(
         id: GameId,
         room: String,
         game: AnyGame,
@@ -93,6 +121,7 @@ impl LiveGame {
             chat: Vec::new(),
             chat_seq: 0,
             mutes: HashMap::new(),
+            turn: None,
         }
     }
 
@@ -109,7 +138,11 @@ impl LiveGame {
         live.history = g.proposals;
         live.chat_seq = g.chat_stored.max(g.chat.len() as u32);
         live.chat = g.chat;
-        live.disconnected = [Some(now), Some(now)];
+        live.turn = g.turn.map(|(days, deadline_ms)| TurnClock { days, deadline_ms });
+        // A turn-based game holds no seat: its players come and go.
+        if live.turn.is_none() {
+            live.disconnected = [Some(now), Some(now)];
+        }
         live
     }
 
@@ -197,14 +230,24 @@ impl Core {
     }
 
     pub(super) fn clocks(&self, g: &LiveGame) -> Option<ClockView> {
+        if let Some(turn) = g.turn {
+            // The side to move has until its deadline; the other, the whole limit.
+            let running = (!g.game.is_over()).then(|| g.game.side_to_move());
+            let ms = |v: u64| v.min(u64::from(u32::MAX)) as u32;
+            let left = |side| {
+                if running == Some(side) { ms(turn.left_ms(self.unix_ms)) } else { ms(turn.limit_ms()) }
+            };
+            return Some(ClockView { remaining_ms: [left(Side::First), left(Side::Second)], running });
+        }
         g.clock?;
         let running = (!g.game.is_over()).then(|| g.game.side_to_move());
         let left = |side| time_left(g, side, self.now).min(u64::from(u32::MAX)) as u32;
         Some(ClockView { remaining_ms: [left(Side::First), left(Side::Second)], running })
     }
 
-    fn player_info(&self, pid: PlayerId, variant: Variant) -> PlayerInfo {
-        let rating = self.rating_view_in(pid, variant);
+    fn player_info(&self, pid: PlayerId, variant: Variant, turn: bool) -> PlayerInfo {
+        let rating =
+            if turn { self.turn_rating_view_in(pid, variant) } else { self.rating_view_in(pid, variant) };
         match self.players.get(&pid) {
             Some(p) => {
                 PlayerInfo { id: pid, nickname: p.nickname.clone(), connected: p.conn.is_some(), rating }
@@ -227,8 +270,8 @@ impl Core {
             start: g.game.start().to_string(),
             moves: g.game.move_strings(),
             players: [
-                self.player_info(g.players[0], g.game.variant()),
-                self.player_info(g.players[1], g.game.variant()),
+                self.player_info(g.players[0], g.game.variant(), g.turn.is_some()),
+                self.player_info(g.players[1], g.game.variant(), g.turn.is_some()),
             ],
             role,
             clock: g.clock,
@@ -328,7 +371,13 @@ impl Core {
         }
         let (mv, notation) = move_at(&g.game, ply, text)?;
         // The clock first: a move after the flag fell does not count.
-        if let Some(spec) = g.clock {
+        let unix_ms = self.unix_ms;
+        if let Some(turn) = g.turn {
+            if turn.left_ms(unix_ms) == 0 {
+                self.finish(gid, Outcome::win(side.opponent(), Reason::Timeout));
+                return refuse(ErrorCode::GameOver, "your time ran out");
+            }
+        } else if let Some(spec) = g.clock {
             let left = time_left(g, side, now);
             if left == 0 {
                 self.finish(gid, Outcome::win(side.opponent(), Reason::Timeout));
@@ -350,6 +399,15 @@ impl Core {
             at_ms: self.unix_ms,
             clocks: clocks_after,
         }));
+        // A turn-based game: the opponent's deadline, stored with the move (one batch).
+        if let Some(turn) = &mut g.turn {
+            turn.deadline_ms = unix_ms.saturating_add(turn.limit_ms());
+            self.effects.push(Effect::Store(Op::TurnDeadline {
+                game: gid.0,
+                days: turn.days,
+                deadline_ms: turn.deadline_ms,
+            }));
+        }
         // The crowd's verdict, then a clean slate for the next ply.
         let proposals = tally(&g.proposals);
         g.proposals.clear();
@@ -405,7 +463,11 @@ impl Core {
             return refuse(ErrorCode::GameOver, "the game is over");
         }
         let stm = g.game.side_to_move();
-        if g.clock.is_some() && time_left(g, stm, self.now) == 0 {
+        let out_of_time = match g.turn {
+            Some(turn) => turn.left_ms(self.unix_ms) == 0,
+            None => g.clock.is_some() && time_left(g, stm, self.now) == 0,
+        };
+        if out_of_time {
             self.finish(gid, Outcome::win(stm.opponent(), Reason::Timeout));
             return refuse(ErrorCode::GameOver, "time ran out");
         }
@@ -476,8 +538,11 @@ impl Core {
         // Rated and long enough: both ratings change in the same batch as the archive (one
         // transaction). Too short, it is stored as unrated.
         let rated = g.rated && Core::long_enough(&g);
-        let ratings =
-            if rated { self.rate_game(g.game.variant(), g.players, outcome, g.public) } else { None };
+        let ratings = if rated {
+            self.rate_game(g.game.variant(), g.players, outcome, g.public, g.turn.is_some())
+        } else {
+            None
+        };
         if rated {
             self.counted_rated(g.players, self.now);
         } else if g.rated {
@@ -513,6 +578,11 @@ impl Core {
                 p.watched_over = Some(gid);
             }
         }
+        if g.turn.is_some() {
+            // A turn-based game has no room and holds no seat: its players may be offline.
+            self.turn_game_over(gid, g.players);
+            return;
+        }
         // Players who are gone leave the room; the room closes if nobody is left to rematch.
         let code = g.room.clone();
         for p in g.players {
@@ -535,6 +605,7 @@ impl Core {
     /// Flags falling and held seats expiring.
     pub(super) fn game_timers(&mut self) {
         let now = self.now;
+        let unix_ms = self.unix_ms;
         let hold = self.limits.seat_hold;
         let mut endings = Vec::new();
         for g in self.games.values() {
@@ -542,6 +613,13 @@ impl Core {
                 continue;
             }
             let stm = g.game.side_to_move();
+            if let Some(turn) = g.turn {
+                // Lost on time by the server's clock, whoever is connected.
+                if turn.left_ms(unix_ms) == 0 {
+                    endings.push((g.id, Outcome::win(stm.opponent(), Reason::Timeout)));
+                }
+                continue;
+            }
             if g.clock.is_some() && time_left(g, stm, now) == 0 {
                 endings.push((g.id, Outcome::win(stm.opponent(), Reason::Timeout)));
                 continue;
@@ -575,6 +653,14 @@ impl Core {
         if !players.iter().all(|p| self.players.contains_key(p)) {
             tracing::error!(game = g.id, "cannot reload game: unknown player");
             return false;
+        }
+        if g.turn.is_some() {
+            // A turn-based game: no room, no seat held; its players' lists know it.
+            let id = GameId(g.id);
+            let now = self.now;
+            self.games.insert(id, LiveGame::reloaded(g, game, players, now));
+            self.turn_game_known(id, players);
+            return true;
         }
         self.room_serial += 1;
         self.rooms.insert(g.room.clone(), Room::reloaded(&g, players, self.room_serial));

@@ -61,6 +61,16 @@ pub struct Limits {
     /// Two nicknames claimed from one address within this time of each other play each other
     /// unrated (one person could hold both); zero: never.
     pub shared_claim_window: Duration,
+    /// Most turn-based games in progress per player.
+    pub turn_games: usize,
+    /// Most pending challenges per challenger.
+    pub pending_challenges: usize,
+    /// Challenges one player may make within [`Limits::challenge_window`] (against floods).
+    pub challenges_per_window: usize,
+    /// See [`Limits::challenges_per_window`].
+    pub challenge_window: Duration,
+    /// How long a challenge waits to be accepted.
+    pub challenge_lifetime: Duration,
 }
 
 impl Default for Limits {
@@ -89,6 +99,11 @@ impl Default for Limits {
             address_answer_burst: 2.0 * 1024.0 * 1024.0,
             address_answer_rate: 128.0 * 1024.0,
             shared_claim_window: Duration::from_secs(24 * 3600),
+            turn_games: ludus_protocol::MAX_TURN_GAMES,
+            pending_challenges: ludus_protocol::MAX_PENDING_CHALLENGES,
+            challenges_per_window: 10,
+            challenge_window: Duration::from_secs(600),
+            challenge_lifetime: Duration::from_secs(ludus_protocol::CHALLENGE_DAYS * 24 * 3600),
         }
     }
 }

@@ -14,7 +14,9 @@ impl Core {
             .filter(|r| r.public && !r.quick && r.members.len() == 1 && r.game.is_none())
             .collect();
         rooms.sort_by_key(|r| std::cmp::Reverse(r.created));
-        let mut games: Vec<&LiveGame> = self.games.values().filter(|g| g.public).collect();
+        // Turn-based games are not listed: they move once a day.
+        let mut games: Vec<&LiveGame> =
+            self.games.values().filter(|g| g.public && g.turn.is_none()).collect();
         games.sort_by_key(|g| std::cmp::Reverse(g.id));
         // Several nodes: the others' rooms and games after this node's.
         let (remote_rooms, remote_games, remote_total_games, remote_online) = self.remote_lobby();

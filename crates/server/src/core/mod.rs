@@ -35,6 +35,10 @@
 //!   the end, a stored game back in memory.
 //! - `spectators`: watching, proposals and their tally.
 //! - `chat`: in-game chat: channels, checks, storage and delivery, mutes.
+//! - `turns`: turn-based games: many per player, kept while their players are away, lost on
+//!   time by the server's clock; the index of each player's games.
+//! - `challenges`: challenges to turn-based games (by nickname or open, by code), their expiry
+//!   and limits, and the player's list of games and challenges.
 //! - `lobby`: the lobby as a player sees it.
 //! - `profiles`: the leaderboard, profiles, recent games and archives.
 //! - `answers`: the byte budget of large answers (profiles, archives).
@@ -44,11 +48,12 @@
 //!
 //! Files import one another in one direction only (checked by the server's layout test): this
 //! file holds [`Core`] and so names them all; `door` and `records`, `limits` and `passwords` are
-//! below the concerns; `game` is below `chat`, `lobby` and `rated`, and above `rooms` and
-//! `spectators`.
+//! below the concerns; `game` is below `chat`, `lobby`, `rated` and `turns`, and above `rooms`
+//! and `spectators`; `turns` is below `challenges`.
 
 mod accounts;
 mod answers;
+mod challenges;
 mod chat;
 mod connections;
 mod dispatch;
@@ -66,6 +71,7 @@ mod rooms;
 mod spectators;
 #[cfg(test)]
 mod tests;
+mod turns;
 
 pub use accounts::{rating_period, rating_view};
 pub use door::{Effect, Input};
@@ -138,8 +144,12 @@ pub struct Core {
     code_strikes: HashMap<std::net::IpAddr, CodeStrikes>,
     /// The quick-match queues (`matchmaking`).
     queue: HashMap<QueueKey, VecDeque<PlayerId>>,
-    /// Live games (`game`; their spectators and chat live in them).
+    /// Live games (`game`; their spectators and chat live in them), turn-based ones too.
     games: HashMap<GameId, LiveGame>,
+    /// Each player's turn-based games in progress (`turns`).
+    turns: turns::Turns,
+    /// Pending challenges and the challengers' budgets (`challenges`).
+    challenges: challenges::Challenges,
     /// Claimed nicknames and the password work's budgets (`accounts`).
     accounts: accounts::Accounts,
     /// Rated play: when the games that changed the ratings of each pair ended (`rated`).
@@ -206,6 +216,10 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::BadCredentials => "bad_credentials",
         ErrorCode::NotClaimed => "not_claimed",
         ErrorCode::UnknownPlayer => "unknown_player",
+        ErrorCode::TooManyGames => "too_many_games",
+        ErrorCode::TooManyChallenges => "too_many_challenges",
+        ErrorCode::UnknownChallenge => "unknown_challenge",
+        ErrorCode::OwnChallenge => "own_challenge",
     }
 }
 
@@ -225,6 +239,8 @@ impl Core {
             tokens: HashMap::new(),
             rooms: HashMap::new(),
             games: HashMap::new(),
+            turns: turns::Turns::default(),
+            challenges: challenges::Challenges::default(),
             queue: HashMap::new(),
             ids: nodes::Ids::new(&loaded),
             nodes: None,
@@ -247,6 +263,9 @@ impl Core {
             core.reload_game(g);
         }
         core.reload_rated(loaded.rated_games);
+        for c in loaded.challenges {
+            core.reload_challenge(c);
+        }
         core
     }
 
@@ -324,6 +343,7 @@ impl Core {
         self.prune_account_budgets();
         self.prune_answer_budgets();
         self.game_timers();
+        self.challenge_timers();
         self.rated_match_timers();
         self.proposal_timers();
         let now = self.now;

@@ -127,9 +127,16 @@ impl Core {
         let owner = self.accounts.claimed.entry(skeleton).or_insert(id);
         *owner = (*owner).min(id);
         let ratings = c.ratings.into_iter().collect();
+        let turn_ratings = c.turn_ratings.into_iter().collect();
         self.accounts.claims.insert(
             id,
-            Claim { nickname: c.nickname, password_hash: c.password_hash, ratings, origin: c.origin },
+            Claim {
+                nickname: c.nickname,
+                password_hash: c.password_hash,
+                ratings,
+                turn_ratings,
+                origin: c.origin,
+            },
         );
     }
 
@@ -162,7 +169,8 @@ impl Core {
         let mut rooms: Vec<&Room> =
             self.rooms.values().filter(|r| !r.quick && r.members.len() == 1 && r.game.is_none()).collect();
         rooms.sort_by_key(|r| std::cmp::Reverse(r.created));
-        let mut games: Vec<GameId> = self.games.values().filter(|g| g.public).map(|g| g.id).collect();
+        let mut games: Vec<GameId> =
+            self.games.values().filter(|g| g.public && g.turn.is_none()).map(|g| g.id).collect();
         games.sort_unstable_by_key(|g| std::cmp::Reverse(*g));
         let public_games = games.len() as u32;
         games.truncate(ludus_protocol::LobbyView::MAX_LISTED);

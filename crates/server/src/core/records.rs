@@ -48,6 +48,38 @@ pub enum Op {
     ClaimOrigin { id: u64, address: String, claimed_ms: u64 },
     /// A game that started rated ended too soon to change a rating: stored as unrated.
     Unrated { game: u64 },
+    /// A player's turn-based rating for a variant after a rated turn-based game (a pool of its
+    /// own, apart from [`Op::Rating`]; pushed in the same batch as the game's [`Op::Finish`]).
+    TurnRating { player: u64, variant: Variant, rating: StoredRating },
+    /// A turn-based game's move limit (days) and the deadline of the side to move (Unix
+    /// milliseconds): pushed with its [`Op::NewGame`] and with each [`Op::Move`] (one batch).
+    TurnDeadline { game: u64, days: u8, deadline_ms: u64 },
+    /// A challenge to a turn-based game is made.
+    NewChallenge(StoredChallenge),
+    /// A challenge is accepted, declined, withdrawn or expired: it is deleted.
+    EndChallenge { code: String },
+}
+
+/// A pending challenge to a turn-based game, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredChallenge {
+    /// Its code (unguessable).
+    pub code: String,
+    /// The challenger.
+    pub from: u64,
+    /// The player challenged (`None`: an open challenge).
+    pub to: Option<u64>,
+    pub variant: Variant,
+    /// The challenger's side: 0 First, 1 Second, `None` drawn when accepted.
+    pub side: Option<u8>,
+    /// The move limit, in days.
+    pub days: u8,
+    /// An open challenge listed in the lobby.
+    pub listed: bool,
+    /// A rated game (both players claimed): the turn-based ratings change.
+    pub rated: bool,
+    pub created_ms: u64,
+    pub expires_ms: u64,
 }
 
 /// Where and when a nickname was claimed: a keyed hash of the claiming address's key
@@ -95,6 +127,8 @@ pub struct StoredClaim {
     pub nickname: String,
     pub password_hash: String,
     pub ratings: Vec<(Variant, StoredRating)>,
+    /// The player's turn-based ratings by variant (a pool of their own).
+    pub turn_ratings: Vec<(Variant, StoredRating)>,
     /// Where and when it was claimed (claims stored before that was recorded: `None`).
     pub origin: Option<ClaimOrigin>,
 }
@@ -122,6 +156,9 @@ pub struct StoredGame {
     /// How many chat lines are stored, readable or not: the number of the next one (an
     /// unreadable stored line is skipped, its number is not reused).
     pub chat_stored: u32,
+    /// A turn-based game: its move limit in days and the deadline of the side to move (Unix
+    /// milliseconds).
+    pub turn: Option<(u8, u64)>,
 }
 
 /// A player as stored.
@@ -152,6 +189,8 @@ pub struct Loaded {
     pub game_end: u64,
     /// The rated games that ended within the last day: players, when it ended (Unix ms).
     pub rated_games: Vec<([u64; 2], u64)>,
+    /// The pending challenges (their challengers are among `players`).
+    pub challenges: Vec<StoredChallenge>,
 }
 
 impl Default for Loaded {
@@ -165,6 +204,7 @@ impl Default for Loaded {
             player_end: u64::MAX,
             game_end: u64::MAX,
             rated_games: Vec::new(),
+            challenges: Vec::new(),
         }
     }
 }

@@ -4,7 +4,8 @@
 
 use super::{DbError, now_ms};
 use crate::core::records::{
-    ClaimOrigin, Loaded, Op, StoredArchive, StoredClaim, StoredGame, StoredPlayer, StoredRating,
+    ClaimOrigin, Loaded, Op, StoredArchive, StoredChallenge, StoredClaim, StoredGame, StoredPlayer,
+    StoredRating,
 };
 use ludus_protocol::{
     ArchivedGame, ChatChannel, ChatLine, ChatText, ClockSpec, GameId, GameResult, PlayerId, PlyProposals,
@@ -27,6 +28,46 @@ pub(crate) struct GameRow {
     pub(crate) clock_increment_ms: Option<i64>,
     pub(crate) created_ms: i64,
     pub(crate) rated: bool,
+    /// A turn-based game's move limit in days, and the deadline of the side to move.
+    pub(crate) days_per_move: Option<i64>,
+    pub(crate) deadline_ms: Option<i64>,
+}
+
+/// A pending challenge's row (the columns of [`super::sql::CHALLENGES`]).
+pub(crate) struct ChallengeRow {
+    pub(crate) code: String,
+    pub(crate) challenger: i64,
+    pub(crate) opponent: Option<i64>,
+    /// The variant's name.
+    pub(crate) variant: String,
+    pub(crate) side: Option<i64>,
+    pub(crate) days: i64,
+    pub(crate) listed: i64,
+    pub(crate) created_ms: i64,
+    pub(crate) expires_ms: i64,
+    pub(crate) rated: i64,
+}
+
+impl ChallengeRow {
+    /// The row as the core's record, or `None` (logged) for a variant this build does not know.
+    fn stored(self) -> Option<StoredChallenge> {
+        let Ok(variant) = Variant::parse(&self.variant) else {
+            tracing::error!(code = self.code, "skipping stored challenge of unknown variant");
+            return None;
+        };
+        Some(StoredChallenge {
+            code: self.code,
+            from: self.challenger.max(0) as u64,
+            to: self.opponent.map(|p| p.max(0) as u64),
+            variant,
+            side: self.side.map(|s| s.clamp(0, 1) as u8),
+            days: self.days.clamp(1, 255) as u8,
+            listed: self.listed != 0,
+            rated: self.rated != 0,
+            created_ms: self.created_ms.max(0) as u64,
+            expires_ms: self.expires_ms.max(0) as u64,
+        })
+    }
 }
 
 /// A move's row (the columns of [`super::sql::MOVES`]).
@@ -126,6 +167,8 @@ pub(crate) trait Backend: Send + 'static {
     }
     /// The live games without their moves and proposals, with their variant's name.
     fn live_games(&mut self) -> Result<Vec<GameRow>, DbError>;
+    /// The pending challenges (the columns of [`super::sql::CHALLENGES`]).
+    fn challenges(&mut self) -> Result<Vec<ChallengeRow>, DbError>;
     /// A game's moves in order, with the clocks after each.
     fn moves(&mut self, game: u64) -> Result<Vec<MoveRow>, DbError>;
     /// A game's proposals, by ply.
@@ -138,6 +181,10 @@ pub(crate) trait Backend: Send + 'static {
     fn claims(&mut self) -> Result<Vec<ClaimRow>, DbError>;
     /// Every stored rating (the columns of [`super::sql::RATINGS`]).
     fn ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// Every stored turn-based rating (the columns of [`super::sql::TURN_RATINGS`]).
+    fn turn_ratings(&mut self) -> Result<Vec<RatingRow>, DbError>;
+    /// One player's turn-based ratings.
+    fn player_turn_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
     /// One player's claimed nickname, password hash and origin, if claimed (the columns of
     /// [`super::sql::PLAYER_CLAIM`]).
     fn player_claim(&mut self, id: u64) -> Result<Option<ClaimRow>, DbError>;
@@ -264,6 +311,9 @@ fn stored_game(row: GameRow) -> Option<StoredGame> {
         }),
         created_ms: row.created_ms.max(0) as u64,
         rated: row.rated,
+        turn: row
+            .days_per_move
+            .map(|d| (d.clamp(1, 255) as u8, row.deadline_ms.unwrap_or(row.created_ms).max(0) as u64)),
         moves: Vec::new(),
         clocks: None,
         proposals: Vec::new(),
@@ -281,21 +331,39 @@ pub(super) fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
     let (games, players) = load_games(db, rows)?;
     loaded.games = games;
     loaded.players = players;
+    // The pending challenges, and their challengers (kept in memory while they wait).
+    loaded.challenges = db.challenges()?.into_iter().filter_map(ChallengeRow::stored).collect();
+    let mut known: std::collections::HashSet<u64> = loaded.players.iter().map(|p| p.id).collect();
+    for c in &loaded.challenges {
+        if known.insert(c.from)
+            && let Some(p) = db.player(c.from)?
+        {
+            loaded.players.push(p);
+        }
+    }
     let mut ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
     for row in db.ratings()? {
         if let Some((player, variant, rating)) = stored_rating(row) {
             ratings.entry(player).or_default().push((variant, rating));
         }
     }
+    let mut turn_ratings: std::collections::HashMap<u64, Vec<(Variant, StoredRating)>> = Default::default();
+    for row in db.turn_ratings()? {
+        if let Some((player, variant, rating)) = stored_rating(row) {
+            turn_ratings.entry(player).or_default().push((variant, rating));
+        }
+    }
     for row in db.claims()? {
         let id = row.player.max(0) as u64;
         let ratings = ratings.remove(&id).unwrap_or_default();
+        let turn_ratings = turn_ratings.remove(&id).unwrap_or_default();
         let origin = row.origin();
         loaded.claims.push(StoredClaim {
             id,
             nickname: row.nickname,
             password_hash: row.password_hash,
             ratings,
+            turn_ratings,
             origin,
         });
     }
@@ -313,8 +381,17 @@ pub(crate) fn stored_claim(db: &mut dyn Backend, id: u64) -> Result<Option<Store
     };
     let ratings =
         db.player_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
+    let turn_ratings =
+        db.player_turn_ratings(id)?.into_iter().filter_map(stored_rating).map(|(_, v, r)| (v, r)).collect();
     let origin = row.origin();
-    Ok(Some(StoredClaim { id, nickname: row.nickname, password_hash: row.password_hash, ratings, origin }))
+    Ok(Some(StoredClaim {
+        id,
+        nickname: row.nickname,
+        password_hash: row.password_hash,
+        ratings,
+        turn_ratings,
+        origin,
+    }))
 }
 
 /// A stored rating row back: (player, variant, rating), or `None` (logged) for a variant this

@@ -30,7 +30,8 @@ mod sqlite;
 mod writer;
 
 pub(crate) use backend::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, GameRow, MoveRow, ProposalRow, RatedRow, RatingRow, RecentRow,
+    ArchiveRow, Backend, ChallengeRow, ChatRow, ClaimRow, GameRow, MoveRow, ProposalRow, RatedRow, RatingRow,
+    RecentRow,
 };
 #[cfg(feature = "postgres")]
 pub(crate) use backend::{load_games, stored_claim};

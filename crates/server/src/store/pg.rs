@@ -3,8 +3,8 @@
 //! transaction with the server's `synchronous_commit` (on by default: durable before it returns).
 
 use super::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow, RatedRow,
-    RatingRow, RecentRow, sql,
+    ArchiveRow, Backend, ChallengeRow, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow,
+    RatedRow, RatingRow, RecentRow, sql,
 };
 use crate::core::records::{ID_BLOCK, Op, StoredPlayer};
 use postgres::{Client, Config, NoTls, Statement};
@@ -323,9 +323,43 @@ impl Backend for Postgres {
                     Op::Unrated { game } => {
                         tx.execute(&p.unrated, &[&(*game as i64)])?;
                     }
-                    Op::Rating { player, variant, rating: r } => {
+                    Op::TurnDeadline { game, days, deadline_ms } => {
                         tx.execute(
-                            &p.rating,
+                            &dialect(sql::TURN_DEADLINE),
+                            &[&(*game as i64), &i64::from(*days), &(*deadline_ms as i64)],
+                        )?;
+                    }
+                    Op::NewChallenge(c) => {
+                        tx.execute(
+                            &dialect(sql::NEW_CHALLENGE),
+                            &[
+                                &c.code,
+                                &(c.from as i64),
+                                &c.to.map(|p| p as i64),
+                                &c.variant.name(),
+                                &c.side.map(i64::from),
+                                &i64::from(c.days),
+                                &i64::from(c.listed),
+                                &(c.created_ms as i64),
+                                &(c.expires_ms as i64),
+                                &i64::from(c.rated),
+                            ],
+                        )?;
+                    }
+                    Op::EndChallenge { code } => {
+                        tx.execute(&dialect(sql::END_CHALLENGE), &[code])?;
+                    }
+                    Op::Rating { player, variant, rating: r }
+                    | Op::TurnRating { player, variant, rating: r } => {
+                        let turn_rating;
+                        let statement = if matches!(op, Op::Rating { .. }) {
+                            &p.rating
+                        } else {
+                            turn_rating = tx.prepare(&dialect(sql::TURN_RATING))?;
+                            &turn_rating
+                        };
+                        tx.execute(
+                            statement,
                             &[
                                 &(*player as i64),
                                 &variant.name(),
@@ -352,6 +386,25 @@ impl Backend for Postgres {
         Ok(row.as_ref().map(stored_player))
     }
 
+    fn challenges(&mut self) -> Result<Vec<ChallengeRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::CHALLENGES), &[])?;
+        Ok(rows
+            .iter()
+            .map(|r| ChallengeRow {
+                code: r.get(0),
+                challenger: r.get(1),
+                opponent: r.get(2),
+                variant: r.get(3),
+                side: r.get(4),
+                days: r.get(5),
+                listed: r.get(6),
+                created_ms: r.get(7),
+                expires_ms: r.get(8),
+                rated: r.get(9),
+            })
+            .collect())
+    }
+
     fn next_ids(&mut self) -> Result<(u64, u64), DbError> {
         Ok((self.ids[0].0, self.ids[1].0))
     }
@@ -363,7 +416,8 @@ impl Backend for Postgres {
     fn live_games(&mut self) -> Result<Vec<GameRow>, DbError> {
         let rows = self.client.query(
             "SELECT id, room, variant, start, first_player, second_player, public, clock_initial_ms,
-             clock_increment_ms, created_ms, rated FROM games WHERE live = 1 AND owner = $1 ORDER BY id",
+             clock_increment_ms, created_ms, rated, days_per_move, deadline_ms
+             FROM games WHERE live = 1 AND owner = $1 ORDER BY id",
             &[&self.fence.name],
         )?;
         Ok(game_rows(&rows))
@@ -436,6 +490,16 @@ impl Backend for Postgres {
         }))
     }
 
+    fn turn_ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::TURN_RATINGS), &[])?;
+        Ok(rows.iter().map(rating_row).collect())
+    }
+
+    fn player_turn_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
+        let rows = self.client.query(&dialect(sql::PLAYER_TURN_RATINGS), &[&(id as i64)])?;
+        Ok(rows.iter().map(rating_row).collect())
+    }
+
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
         let rows = self.client.query(&dialect(sql::PLAYER_RATINGS), &[&(id as i64)])?;
         Ok(rows.iter().map(rating_row).collect())
@@ -500,6 +564,8 @@ pub(super) fn game_rows(rows: &[postgres::Row]) -> Vec<GameRow> {
             clock_increment_ms: r.get(8),
             created_ms: r.get(9),
             rated: r.get::<_, i64>(10) != 0,
+            days_per_move: r.get(11),
+            deadline_ms: r.get(12),
         })
         .collect()
 }

@@ -59,6 +59,12 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         postgres: include_str!("migrations/006_claim_origins.postgres.sql"),
         upgrade: None,
     },
+    Migration {
+        version: 7,
+        sqlite: include_str!("migrations/007_turn_based.sqlite.sql"),
+        postgres: include_str!("migrations/007_turn_based.postgres.sql"),
+        upgrade: None,
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -81,7 +87,8 @@ pub(crate) mod sql {
         "UPDATE games SET live = 0, outcome = ?2, ended_ms = ?3, archive = ?4 WHERE id = ?1";
     pub const PRUNE: &str = "DELETE FROM players WHERE last_seen_ms < ?1 AND password_hash IS NULL
          AND id NOT IN (SELECT first_player FROM games WHERE live = 1)
-         AND id NOT IN (SELECT second_player FROM games WHERE live = 1)";
+         AND id NOT IN (SELECT second_player FROM games WHERE live = 1)
+         AND id NOT IN (SELECT challenger FROM challenges)";
     pub const FIND_PLAYER: &str = "SELECT id, token_hash, prev_hash, last_seen_ms, nickname FROM players
          WHERE (token_hash = ?1 OR prev_hash = ?1) AND last_seen_ms >= ?2";
     pub const PLAYER: &str =
@@ -92,7 +99,26 @@ pub(crate) mod sql {
          UNION ALL SELECT first_player FROM games UNION ALL SELECT second_player FROM games) AS ids";
     pub const NEXT_GAME: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM games";
     pub const LIVE_GAMES: &str = "SELECT id, room, variant, start, first_player, second_player, public,
-         clock_initial_ms, clock_increment_ms, created_ms, rated FROM games WHERE live = 1 ORDER BY id";
+         clock_initial_ms, clock_increment_ms, created_ms, rated, days_per_move, deadline_ms
+         FROM games WHERE live = 1 ORDER BY id";
+    pub const TURN_DEADLINE: &str = "UPDATE games SET days_per_move = ?2, deadline_ms = ?3 WHERE id = ?1";
+    pub const NEW_CHALLENGE: &str = "INSERT INTO challenges(code, challenger, opponent, variant, side, days,
+         listed, created_ms, expires_ms, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+    pub const TURN_RATING: &str =
+        "INSERT INTO turn_ratings(player, variant, rating, deviation, volatility, games, wins, draws, losses)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT(player, variant) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+         volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
+         draws = excluded.draws, losses = excluded.losses";
+    pub const TURN_RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM turn_ratings ORDER BY player, variant";
+    pub const PLAYER_TURN_RATINGS: &str =
+        "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
+         FROM turn_ratings WHERE player = ?1 ORDER BY variant";
+    pub const END_CHALLENGE: &str = "DELETE FROM challenges WHERE code = ?1";
+    pub const CHALLENGES: &str = "SELECT code, challenger, opponent, variant, side, days, listed, created_ms,
+         expires_ms, rated FROM challenges ORDER BY created_ms, code";
     /// A look-alike claimed meanwhile on another node (several nodes) is left as it is: the
     /// claim is not stored rather than the writer stopping on the unique index.
     pub const CLAIM: &str = "UPDATE players SET claim_skeleton = ?2, password_hash = ?3 WHERE id = ?1

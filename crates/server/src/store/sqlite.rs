@@ -3,8 +3,8 @@
 use super::checks;
 use super::schema::Upgrade;
 use super::{
-    ArchiveRow, Backend, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow, RatedRow,
-    RatingRow, RecentRow, sql,
+    ArchiveRow, Backend, ChallengeRow, ChatRow, ClaimRow, DbError, GameRow, MIGRATIONS, MoveRow, ProposalRow,
+    RatedRow, RatingRow, RecentRow, sql,
 };
 use crate::core::records::{Op, StoredPlayer};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -157,6 +157,30 @@ impl Backend for Sqlite {
                             *rated,
                         ])?;
                     }
+                    Op::TurnDeadline { game, days, deadline_ms } => {
+                        tx.prepare_cached(sql::TURN_DEADLINE)?.execute(params![
+                            *game as i64,
+                            i64::from(*days),
+                            *deadline_ms as i64
+                        ])?;
+                    }
+                    Op::NewChallenge(c) => {
+                        tx.prepare_cached(sql::NEW_CHALLENGE)?.execute(params![
+                            c.code,
+                            c.from as i64,
+                            c.to.map(|p| p as i64),
+                            c.variant.name(),
+                            c.side.map(i64::from),
+                            i64::from(c.days),
+                            i64::from(c.listed),
+                            c.created_ms as i64,
+                            c.expires_ms as i64,
+                            i64::from(c.rated),
+                        ])?;
+                    }
+                    Op::EndChallenge { code } => {
+                        tx.prepare_cached(sql::END_CHALLENGE)?.execute(params![code])?;
+                    }
                     Op::Move { game, ply, mv, at_ms, clocks } => {
                         tx.prepare_cached(sql::MOVE)?.execute(params![
                             *game as i64,
@@ -211,8 +235,11 @@ impl Backend for Sqlite {
                     Op::Unrated { game } => {
                         tx.prepare_cached(sql::UNRATED)?.execute(params![*game as i64])?;
                     }
-                    Op::Rating { player, variant, rating: r } => {
-                        tx.prepare_cached(sql::RATING)?.execute(params![
+                    Op::Rating { player, variant, rating: r }
+                    | Op::TurnRating { player, variant, rating: r } => {
+                        let statement =
+                            if matches!(op, Op::Rating { .. }) { sql::RATING } else { sql::TURN_RATING };
+                        tx.prepare_cached(statement)?.execute(params![
                             *player as i64,
                             variant.name(),
                             r.rating,
@@ -239,6 +266,25 @@ impl Backend for Sqlite {
             .optional()?)
     }
 
+    fn challenges(&mut self) -> Result<Vec<ChallengeRow>, DbError> {
+        let mut stmt = self.conn.prepare(sql::CHALLENGES)?;
+        let rows = stmt.query_map([], |r| {
+            Ok(ChallengeRow {
+                code: r.get(0)?,
+                challenger: r.get(1)?,
+                opponent: r.get(2)?,
+                variant: r.get(3)?,
+                side: r.get(4)?,
+                days: r.get(5)?,
+                listed: r.get(6)?,
+                created_ms: r.get(7)?,
+                expires_ms: r.get(8)?,
+                rated: r.get(9)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     fn next_ids(&mut self) -> Result<(u64, u64), DbError> {
         let player: i64 = self.conn.query_row(sql::NEXT_PLAYER, [], |r| r.get(0))?;
         let game: i64 = self.conn.query_row(sql::NEXT_GAME, [], |r| r.get(0))?;
@@ -259,6 +305,8 @@ impl Backend for Sqlite {
                 clock_increment_ms: r.get(8)?,
                 created_ms: r.get(9)?,
                 rated: r.get(10)?,
+                days_per_move: r.get(11)?,
+                deadline_ms: r.get(12)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -339,6 +387,18 @@ impl Backend for Sqlite {
             })
         })?;
         Ok(rows.next().transpose()?)
+    }
+
+    fn turn_ratings(&mut self) -> Result<Vec<RatingRow>, DbError> {
+        let mut stmt = self.conn.prepare(sql::TURN_RATINGS)?;
+        let rows = stmt.query_map([], rating_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn player_turn_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::PLAYER_TURN_RATINGS)?;
+        let rows = stmt.query_map(params![id as i64], rating_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError> {

@@ -215,6 +215,7 @@ fn claims_and_ratings(db: &Database) {
         store.submit(vec![
             Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1650.5, 2) },
             Op::Rating { player: 1, variant: Variant::Latrunculi, rating: rating(1400.0, 1) },
+            Op::TurnRating { player: 2, variant: Variant::Latrunculi, rating: rating(1550.0, 1) },
         ]);
         assert!(store.sync(Duration::from_secs(30)), "committed");
     }
@@ -230,7 +231,10 @@ fn claims_and_ratings(db: &Database) {
     assert_eq!((ann[0].1.rating, ann[0].1.games, ann[0].1.wins), (1650.5, 2, 2), "replaced in place");
     assert_eq!(ann[0].1.deviation, StoredRating::default().deviation);
     assert_eq!((ann[1].0, ann[1].1.rating), (Variant::Latrunculi, 1400.0));
-    assert!(loaded.claims[1].ratings.is_empty());
+    assert!(loaded.claims[1].ratings.is_empty(), "a turn-based rating is a pool of its own");
+    assert!(loaded.claims[0].turn_ratings.is_empty());
+    let ben = &loaded.claims[1].turn_ratings;
+    assert_eq!(ben.iter().map(|(v, r)| (*v, r.rating)).collect::<Vec<_>>(), [(Variant::Latrunculi, 1550.0)]);
     if matches!(db, Database::Sqlite(_)) {
         assert_eq!(loaded.next_player, 4, "the unclaimed player 3 was pruned, but their number stays used");
     } else {
@@ -447,4 +451,153 @@ fn a_database_of_schema_5_opens_postgres() {
     schema_5(now, true, &mut |sql| client.batch_execute(sql).unwrap());
     drop(client);
     schema_5_opens(&db, now);
+}
+
+/// The core's stored effects of one input.
+fn stored_ops(effects: Vec<crate::core::Effect>) -> Vec<Op> {
+    effects
+        .into_iter()
+        .filter_map(|e| match e {
+            crate::core::Effect::Store(op) => Some(op),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A turn-based game and a challenge made through the core, stored, and the database reopened
+/// by a new core days later: the game is back with its deadline and is lost on time when it
+/// passes, though nobody reconnected; the pending challenge is back with its challenger; an
+/// ended challenge is not.
+fn turn_based_restart(db: &Database) {
+    use crate::core::{Core, Input, Limits};
+    use crate::credential::Grant;
+    use ludus_protocol::{
+        ClientMessage, DAY_MS, Hello, PROTOCOL_VERSION, ServerMessage, decode_server, encode,
+    };
+    use ludus_rules::{Outcome, Reason, Side};
+    use std::time::Instant;
+
+    let start_ms = now_ms();
+    let (mut store, loaded) = Store::open_with(db, LIFETIME).expect("open");
+    let now = Instant::now();
+    let mut core = Core::new(Limits::default(), loaded, now, start_ms, [3; 32]);
+    let mut ops = Vec::new();
+    let mut sent: Vec<(u64, ServerMessage)> = Vec::new();
+    let feed =
+        |core: &mut Core, input: Input<'_>, ops: &mut Vec<Op>, sent: &mut Vec<(u64, ServerMessage)>| {
+            let effects = core.handle(input);
+            for e in &effects {
+                if let crate::core::Effect::Send(conn, bytes) = e {
+                    sent.push((*conn, decode_server(bytes).expect("decodes")));
+                }
+            }
+            ops.extend(stored_ops(effects));
+        };
+    let say = |message: &ClientMessage| encode(message).expect("encodes");
+    for (conn, name) in [(1, "Ann"), (2, "Bob"), (3, "Cat")] {
+        feed(
+            &mut core,
+            Input::Opened { conn, grant: Grant { credential: None, may_create: true } },
+            &mut ops,
+            &mut sent,
+        );
+        let hello = Hello { version: PROTOCOL_VERSION, token: None, nickname: Some(name.into()) };
+        feed(&mut core, Input::Message(conn, &say(&ClientMessage::Hello(hello))), &mut ops, &mut sent);
+    }
+    let challenge = |opponent: Option<&str>| ClientMessage::Challenge {
+        opponent: opponent.map(str::to_string),
+        variant: Variant::Latrunculi,
+        side: Some(Side::First),
+        days: 3,
+        listed: true,
+        rated: false,
+    };
+    feed(&mut core, Input::Message(1, &say(&challenge(Some("Bob")))), &mut ops, &mut sent);
+    feed(&mut core, Input::Message(3, &say(&challenge(None))), &mut ops, &mut sent);
+    feed(&mut core, Input::Message(3, &say(&challenge(None))), &mut ops, &mut sent);
+    let codes: Vec<(u64, String)> = sent
+        .iter()
+        .filter_map(|(c, m)| match m {
+            ServerMessage::ChallengeMade(v) => Some((*c, v.code.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(codes.len(), 3);
+    feed(
+        &mut core,
+        Input::Message(2, &say(&ClientMessage::AcceptChallenge { code: codes[0].1.clone() })),
+        &mut ops,
+        &mut sent,
+    );
+    feed(
+        &mut core,
+        Input::Message(3, &say(&ClientMessage::CancelChallenge { code: codes[2].1.clone() })),
+        &mut ops,
+        &mut sent,
+    );
+    let view = sent
+        .iter()
+        .find_map(|(c, m)| match m {
+            ServerMessage::Game(v) if *c == 1 => Some(v.clone()),
+            _ => None,
+        })
+        .expect("the game started");
+    let game = view.replay().expect("replays");
+    let position = game.position();
+    let mv = position.move_to_string(&position.legal_moves()[0]).expect("notation");
+    feed(
+        &mut core,
+        Input::Message(1, &say(&ClientMessage::Move { game: view.game, ply: 0, mv: mv.clone() })),
+        &mut ops,
+        &mut sent,
+    );
+    assert!(sent.iter().any(|(c, m)| *c == 2 && matches!(m, ServerMessage::MovePlayed { .. })));
+    store.submit(ops);
+    assert!(store.sync(Duration::from_secs(30)), "committed");
+    drop(store);
+    drop(core);
+
+    // A restart: everything comes back.
+    let (mut store, loaded) = Store::open_with(db, LIFETIME).expect("reopen");
+    assert_eq!(loaded.games.len(), 1);
+    let g = &loaded.games[0];
+    assert_eq!(g.moves, vec![mv]);
+    let (days, deadline) = g.turn.expect("a turn-based game");
+    assert_eq!(days, 3);
+    assert!(deadline >= start_ms + 3 * DAY_MS && deadline < start_ms + 3 * DAY_MS + 60_000, "{deadline}");
+    assert_eq!(loaded.challenges.len(), 1, "the pending challenge, not the accepted or withdrawn ones");
+    assert_eq!(loaded.challenges[0].code, codes[1].1);
+    assert!(loaded.players.iter().any(|p| p.nickname == "Cat"), "the challenger is loaded with it");
+    // Two days later: still on. Past the deadline: Bob (to move) lost on time.
+    let later = Instant::now();
+    let mut core = Core::new(Limits::default(), loaded, later, start_ms + 2 * DAY_MS, [4; 32]);
+    let mut ops = Vec::new();
+    let mut sent = Vec::new();
+    feed(&mut core, Input::Timers, &mut ops, &mut sent);
+    assert!(ops.is_empty(), "nothing ends before the deadline");
+    let after = later + Duration::from_millis(DAY_MS + 60_000);
+    feed(&mut core, Input::Time { now: after, unix_ms: start_ms + 3 * DAY_MS + 60_000 }, &mut ops, &mut sent);
+    feed(&mut core, Input::Timers, &mut ops, &mut sent);
+    let outcome = ops.iter().find_map(|op| match op {
+        Op::Finish { outcome, .. } => Some(outcome.clone()),
+        _ => None,
+    });
+    assert_eq!(outcome, Some(Outcome::win(Side::First, Reason::Timeout).to_string()));
+    store.submit(ops);
+    assert!(store.sync(Duration::from_secs(30)), "committed");
+    drop(store);
+    let (_store, loaded) = Store::open_with(db, LIFETIME).expect("reopen");
+    assert!(loaded.games.is_empty(), "the game is over for good");
+}
+
+#[test]
+fn turn_based_restart_sqlite() {
+    turn_based_restart(&sqlite("turn-based").0);
+}
+
+#[test]
+fn turn_based_restart_postgres() {
+    if let Some((_pg, db)) = postgres("turn_based") {
+        turn_based_restart(&db);
+    }
 }

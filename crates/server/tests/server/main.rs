@@ -19,3 +19,5 @@ mod play;
 mod ratings;
 mod robustness;
 mod storage;
+mod turn_bots;
+mod turns;

@@ -193,6 +193,7 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
         nickname: name.into(),
         password_hash: String::new(),
         ratings,
+        turn_ratings: Vec::new(),
         origin: None,
     };
     let mut claims = vec![

@@ -249,6 +249,7 @@ fn stored_chat_comes_back_with_its_game_after_a_restart_each_viewer_their_channe
             chat: said.clone(),
             // A third stored line could not be read back: the next line is number 3.
             chat_stored: 3,
+            turn: None,
         }],
         players: (1..=2)
             .map(|id| StoredPlayer {

@@ -291,6 +291,7 @@ fn the_pair_limit_survives_a_restart() {
         nickname: nickname.into(),
         password_hash: hash_password("a good password").unwrap(),
         ratings: Vec::new(),
+        turn_ratings: Vec::new(),
         origin: None,
     };
     let unix_ms = 100 * 24 * 3600 * 1000;

@@ -27,6 +27,8 @@ mod nodes;
 mod play;
 /// Chat lines and nicknames that show nothing or deceive, look-alikes of claimed names.
 mod text;
+/// Turn-based games, challenges, many games at once.
+mod turns;
 
 /// A core with nothing stored, its own clock and a fixed seed, driven through
 /// [`Core::handle`] alone; the effects it returns wait here until a test takes them by kind.

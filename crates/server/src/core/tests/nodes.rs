@@ -150,6 +150,7 @@ fn seats_elsewhere_redirect_and_adopted_games_seat_their_players() {
         proposals: vec![],
         chat: vec![],
         chat_stored: 0,
+        turn: None,
     };
     let other = StoredPlayer {
         id: 77,

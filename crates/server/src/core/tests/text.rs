@@ -127,6 +127,7 @@ fn claims_stored_under_an_older_key_still_block_their_look_alikes_and_the_older_
         nickname: nickname.into(),
         password_hash: format!("$argon2id$fake{id}"),
         ratings: Vec::new(),
+        turn_ratings: Vec::new(),
         origin: None,
     };
     let loaded = Loaded {

@@ -279,7 +279,7 @@ impl State {
             let rows = tx.query(
                 "UPDATE games SET owner = $1 WHERE live = 1 AND owner = ANY($2)
                  RETURNING id, room, variant, start, first_player, second_player, public, clock_initial_ms,
-                 clock_increment_ms, created_ms, rated",
+                 clock_increment_ms, created_ms, rated, days_per_move, deadline_ms",
                 &[&f.name, &dead],
             )?;
             adopted = game_rows(&rows);
