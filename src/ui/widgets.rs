@@ -294,6 +294,10 @@ pub fn error_key(code: ErrorCode) -> Id {
         ErrorCode::BadCredentials => id!("net-err-credentials"),
         ErrorCode::NotClaimed => id!("net-err-not-claimed"),
         ErrorCode::UnknownPlayer => id!("net-err-unknown-player"),
+        ErrorCode::TooManyGames => id!("net-err-too-many-games"),
+        ErrorCode::TooManyChallenges => id!("net-err-too-many-challenges"),
+        ErrorCode::UnknownChallenge => id!("net-err-unknown-challenge"),
+        ErrorCode::OwnChallenge => id!("net-err-own-challenge"),
     }
 }
 
