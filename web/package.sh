@@ -33,13 +33,17 @@ cp web/icon.svg web/icon-192.png web/icon-512.png web/icon-maskable-512.png web/
 # the progress bar (the download is compressed).
 wasm_size="$(stat -c %s "$out/$wasm")"
 version="$( { cat web/index.html web/sw.js; (cd "$out" && sha256sum -- *); } | sha256sum | cut -c1-16)"
-sed -e "s/data-wasm-size=\"\"/data-wasm-size=\"$wasm_size\"/" -e "s/data-version=\"\"/data-version=\"$version\"/" \
+# Lines that are only a comment stay in the source: the wire carries code (about 2,600 bytes
+# of brotli less for the page and the worker).
+strip_comments=(-e '/^[[:space:]]*\/\/ /d' -e '/^[[:space:]]*\/\*.*\*\/[[:space:]]*$/d')
+sed "${strip_comments[@]}" \
+  -e "s/data-wasm-size=\"\"/data-wasm-size=\"$wasm_size\"/" -e "s/data-version=\"\"/data-version=\"$version\"/" \
   -e "s/data-js=\"ludus.js\"/data-js=\"$js\"/" -e "s/data-wasm=\"ludus_bg.wasm\"/data-wasm=\"$wasm\"/" \
   web/index.html >"$out/index.html"
 grep -q "data-version=\"$version\"" "$out/index.html" && grep -q "data-wasm=\"$wasm\"" "$out/index.html" ||
   { echo "web/package.sh: web/index.html lacks the data-version/data-js/data-wasm attributes" >&2; exit 1; }
 files="$(cd "$out" && for f in *; do printf '"%s", ' "$f"; done)"
-sed -e "s/__LUDUS_VERSION__/$version/" -e "s/__LUDUS_FILES__/[${files%, }]/" web/sw.js >"$out/sw.js"
+sed "${strip_comments[@]}" -e "s/__LUDUS_VERSION__/$version/" -e "s/__LUDUS_FILES__/[${files%, }]/" web/sw.js >"$out/sw.js"
 grep -q "const VERSION = '$version'" "$out/sw.js" ||
   { echo "web/package.sh: web/sw.js lacks its VERSION placeholder" >&2; exit 1; }
 say "version $version: $js, $wasm"

@@ -41,7 +41,7 @@ struct PageState {
 /// The page's document for screen readers: the player's language, the newest announcement, and
 /// on the game screen the board (each square's words and the point to tap, the top rank first)
 /// and the keys of the game screen with their names.
-#[derive(Serialize, PartialEq)]
+#[derive(Serialize, PartialEq, Clone)]
 struct AccessState {
     lang: &'static str,
     said: String,
@@ -55,19 +55,46 @@ struct AccessState {
     words: AccessWords,
 }
 
-#[derive(Serialize, PartialEq)]
+#[derive(Serialize, PartialEq, Clone)]
 struct AccessBoard {
     label: String,
     rows: Vec<Vec<(String, [f32; 2])>>,
 }
 
-#[derive(Serialize, PartialEq)]
+#[derive(Serialize, PartialEq, Clone)]
 struct AccessWords {
     heading: String,
     moves: String,
     start: String,
     title: String,
     not_legal: String,
+}
+
+/// A screen's name in the page's state.
+fn screen_name(screen: Screen) -> &'static str {
+    match screen {
+        Screen::Title => "title",
+        Screen::Rules => "rules",
+        Screen::Settings => "settings",
+        Screen::Playing => "playing",
+        Screen::Online => "online",
+        Screen::Analysis => "analysis",
+        Screen::Records => "records",
+        Screen::Language => "language",
+        Screen::Lessons => "lessons",
+        Screen::Profile => "profile",
+        Screen::Puzzles => "puzzles",
+    }
+}
+
+/// What the page's document for screen readers depends on.
+#[derive(PartialEq)]
+struct AccessKey {
+    lang: &'static str,
+    screen: &'static str,
+    game: Option<(u64, usize)>,
+    layout: [f32; 3],
+    serial: u64,
 }
 
 fn access_state(
@@ -388,7 +415,7 @@ fn publish(
     press_log: Res<crate::board::input::PressLog>,
     (egui, touches): (Option<Res<bevy_egui::input::EguiWantsInput>>, Res<Touches>),
     mut steps: ResMut<StartSteps>,
-    mut last: Local<Option<PageState>>,
+    (mut last, mut access): (Local<Option<PageState>>, Local<Option<(AccessKey, AccessState)>>),
 ) {
     let screen = *screen.get();
     let game = match (&session, screen) {
@@ -418,26 +445,31 @@ fn publish(
         steps.frame(ready);
     }
     let state = PageState {
-        screen: match screen {
-            Screen::Title => "title",
-            Screen::Rules => "rules",
-            Screen::Settings => "settings",
-            Screen::Playing => "playing",
-            Screen::Online => "online",
-            Screen::Analysis => "analysis",
-            Screen::Records => "records",
-            Screen::Language => "language",
-            Screen::Lessons => "lessons",
-            Screen::Profile => "profile",
-            Screen::Puzzles => "puzzles",
-        },
+        screen: screen_name(screen),
         ready_ms: steps.ready_ms,
         start: steps.clone(),
         title_fits: if screen == Screen::Title { title_fits.0 } else { None },
         game,
         online: online_state(&net, (&views.0, &views.1), online.as_deref()),
         taps: taps.0.clone(),
-        access: access_state(settings.lang, screen, session.as_deref(), &layout, &said),
+        access: {
+            // Made again only when what it shows changed: not in every frame of an animation.
+            let key = AccessKey {
+                lang: settings.lang.code(),
+                screen: screen_name(screen),
+                game: session.as_deref().map(|s| (s.game.position().hash(), s.game.ply())),
+                layout: [layout.center.x, layout.center.y, layout.cell],
+                serial: said.serial,
+            };
+            match access.as_ref().filter(|(k, _)| *k == key) {
+                Some((_, made)) => made.clone(),
+                None => {
+                    let made = access_state(settings.lang, screen, session.as_deref(), &layout, &said);
+                    *access = Some((key, made.clone()));
+                    made
+                }
+            }
+        },
     };
     if last.as_ref() == Some(&state) {
         return;
