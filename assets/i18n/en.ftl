@@ -556,3 +556,20 @@ a11y-picked = { $square } picked: it can go to { $squares }.
 a11y-landed = Landed on { $square }: jump on to { $squares }.
 a11y-dropped = Nothing picked.
 a11y-hint = Hint: { $move }
+title-your-turn = { $count ->
+    [one] Your turn in 1 game online
+   *[other] Your turn in { $count } games online
+  }
+net-turn-games = Your turn-based games
+net-turn-open = Open
+net-turn-yours = your move
+net-turn-theirs = your opponent's move
+net-turn-days = { $days } d { $hours } h left
+net-turn-hours = { $hours } h { $minutes } min left
+net-challenges = Turn-based challenges
+net-challenge-accept = Accept
+net-challenge-decline = Decline
+net-challenge-days = { $days ->
+    [one] 1 day a move
+   *[other] { $days } days a move
+  }

@@ -59,6 +59,12 @@ pub enum LobbyIntent {
     JoinRoom(String),
     /// Watch a live game.
     Watch(GameId),
+    /// Open one of the player's turn-based games on the board.
+    OpenTurnGame(GameId),
+    /// Accept a turn-based challenge (addressed to the player, or open) by its code.
+    AcceptChallenge(String),
+    /// Decline a turn-based challenge addressed to the player.
+    DeclineChallenge(String),
     /// Leave the room or queue waited in.
     CancelWaiting,
     /// Claim the nickname signed in with, with this password.
@@ -167,6 +173,9 @@ fn lobby_intent(
         }
         LobbyIntent::JoinRoom(code) => Some(ClientMessage::JoinRoom { code: code.trim().to_string() }),
         LobbyIntent::Watch(game) => Some(ClientMessage::Watch { game }),
+        LobbyIntent::OpenTurnGame(game) => Some(ClientMessage::OpenGame { game }),
+        LobbyIntent::AcceptChallenge(code) => Some(ClientMessage::AcceptChallenge { code }),
+        LobbyIntent::DeclineChallenge(code) => Some(ClientMessage::DeclineChallenge { code }),
         LobbyIntent::CancelWaiting => Some(ClientMessage::Leave),
         LobbyIntent::Claim(password) => Some(ClientMessage::ClaimNickname { password }),
         LobbyIntent::SignIn { nickname, password } => {
@@ -325,6 +334,15 @@ mod tests {
             ),
             (LobbyIntent::JoinRoom(" ab12 ".into()), ClientMessage::JoinRoom { code: "ab12".into() }),
             (LobbyIntent::Watch(GameId(7)), ClientMessage::Watch { game: GameId(7) }),
+            (LobbyIntent::OpenTurnGame(GameId(9)), ClientMessage::OpenGame { game: GameId(9) }),
+            (
+                LobbyIntent::AcceptChallenge("K7Q2".into()),
+                ClientMessage::AcceptChallenge { code: "K7Q2".into() },
+            ),
+            (
+                LobbyIntent::DeclineChallenge("K7Q2".into()),
+                ClientMessage::DeclineChallenge { code: "K7Q2".into() },
+            ),
             (LobbyIntent::CancelWaiting, ClientMessage::Leave),
             (
                 LobbyIntent::Claim(Password("a long password".into())),

@@ -140,6 +140,48 @@ impl Archives {
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
 pub struct NetNotice(pub Option<(ErrorCode, String)>);
 
+/// The signed-in player's turn-based games and challenges, as the server last listed them
+/// (after the welcome, and at each refresh of the lobby).
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct TurnGames(pub Option<ludus_protocol::MyGamesView>);
+
+impl TurnGames {
+    /// How many games wait for the player's move.
+    pub fn your_turn(&self) -> u32 {
+        self.0.as_ref().map_or(0, |v| v.your_turn)
+    }
+}
+
+/// The player's turn-based games follow the server: its lists, and a new list asked for when a
+/// challenge comes, goes or is answered, and when a move or the end comes in one of the games.
+fn follow_turn_games(
+    mut news: MessageReader<FromServer>,
+    mut games: ResMut<TurnGames>,
+    mut out: MessageWriter<ToServer>,
+) {
+    let mut ask = false;
+    for FromServer(message) in news.read() {
+        let listed =
+            |game: &GameId| games.0.as_ref().is_some_and(|v| v.games.iter().any(|g| g.game == *game));
+        match message {
+            ServerMessage::MyGames(view) => {
+                games.0 = Some(view.clone());
+                ask = false;
+            }
+            ServerMessage::ChallengeMade(_)
+            | ServerMessage::ChallengeReceived(_)
+            | ServerMessage::ChallengeEnded { .. } => ask = true,
+            ServerMessage::MovePlayed { game, .. } | ServerMessage::GameOver { game, .. } if listed(game) => {
+                ask = true
+            }
+            _ => {}
+        }
+    }
+    if ask {
+        out.write(ToServer(ClientMessage::MyGames));
+    }
+}
+
 /// The lobby follows the server: its lists, and the room or queue the person waits in.
 fn follow_lobby(mut news: MessageReader<FromServer>, mut lobby: ResMut<Lobby>) {
     for FromServer(message) in news.read() {
@@ -177,6 +219,7 @@ fn refresh_lobby(
         lobby.asked_at = Some(now);
         boards.asked = None;
         out.write(ToServer(ClientMessage::Lobby));
+        out.write(ToServer(ClientMessage::MyGames));
     }
 }
 
@@ -273,6 +316,7 @@ pub struct ViewsMut<'w> {
     boards: ResMut<'w, Leaderboards>,
     archives: ResMut<'w, Archives>,
     notice: ResMut<'w, NetNotice>,
+    turns: ResMut<'w, TurnGames>,
 }
 
 impl ViewsMut<'_> {
@@ -282,6 +326,7 @@ impl ViewsMut<'_> {
         *self.boards = Leaderboards::default();
         *self.archives = Archives::default();
         *self.notice = NetNotice::default();
+        *self.turns = TurnGames::default();
     }
 }
 
@@ -292,11 +337,19 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Leaderboards>()
         .init_resource::<Archives>()
         .init_resource::<NetNotice>()
+        .init_resource::<TurnGames>()
         .add_systems(
             Update,
             (
                 forget_views,
-                (follow_lobby, follow_profiles, follow_leaderboard, follow_archives, follow_refusals),
+                (
+                    follow_lobby,
+                    follow_profiles,
+                    follow_leaderboard,
+                    follow_archives,
+                    follow_refusals,
+                    follow_turn_games,
+                ),
                 refresh_lobby,
             )
                 .chain()

@@ -86,6 +86,7 @@ pub(super) struct LobbyShown<'w> {
     known: Option<Res<'w, KnownServers>>,
     online: Option<Res<'w, OnlineGame>>,
     session: Option<Res<'w, Session>>,
+    turns: Option<Res<'w, crate::net::views::TurnGames>>,
     #[cfg(not(target_arch = "wasm32"))]
     host: Option<Res<'w, LanHost>>,
 }
@@ -340,6 +341,9 @@ fn lobby_section(
             frame.ask(LobbyIntent::JoinRoom(code.trim().to_string()));
         }
     });
+    if let Some(turns) = shown.turns.as_ref().and_then(|t| t.0.as_ref()) {
+        turn_based(ui, frame, turns);
+    }
     ui.separator();
     let Some(lobby) = shown.lobby.view.as_ref() else {
         ui.spinner();
@@ -417,6 +421,71 @@ fn rooms_list(ui: &mut egui::Ui, frame: &mut Frame, lobby: &LobbyView, filter: &
                 clock_label(lang, room.clock),
                 if room.rated { lang.t("net-game-rated") } else { lang.t("net-game-casual") },
             ));
+        });
+    }
+}
+
+/// Time left as a person says it: days and hours, or hours and minutes.
+fn time_left(lang: Lang, ms: u64) -> String {
+    let minutes = ms / 60_000;
+    let (days, hours, mins) = (minutes / (24 * 60), minutes / 60 % 24, minutes % 60);
+    if days > 0 {
+        lang.fmt("net-turn-days", [("days", days.into()), ("hours", hours.into())])
+    } else {
+        lang.fmt("net-turn-hours", [("hours", hours.into()), ("minutes", mins.into())])
+    }
+}
+
+/// The player's turn-based games (open one on the board) and the challenges to answer.
+fn turn_based(ui: &mut egui::Ui, frame: &mut Frame, turns: &ludus_protocol::MyGamesView) {
+    let lang = frame.lang;
+    if !turns.games.is_empty() {
+        ui.separator();
+        ui.label(egui::RichText::new(lang.t("net-turn-games")).strong());
+    }
+    for g in &turns.games {
+        crate::ui::widgets::button_row(ui, |ui| {
+            if ui.button(lang.t("net-turn-open")).clicked() {
+                frame.ask(LobbyIntent::OpenTurnGame(g.game));
+            }
+            let whose = if g.your_turn { lang.t("net-turn-yours") } else { lang.t("net-turn-theirs") };
+            let text = format!(
+                "{} · {} · {} · {}",
+                lang.text(variant_key(g.variant)),
+                lang.fmt(
+                    "profile-against",
+                    [("opponent", player_name(lang, &g.opponent).into_owned().into())]
+                ),
+                whose,
+                time_left(lang, g.time_left_ms),
+            );
+            let text = egui::RichText::new(text);
+            ui.add(egui::Label::new(if g.your_turn { text.strong() } else { text }).wrap());
+        });
+    }
+    let incoming = turns.incoming.iter().map(|c| (c, true));
+    let open = turns.open.iter().map(|c| (c, false));
+    let challenges: Vec<_> = incoming.chain(open).collect();
+    if !challenges.is_empty() {
+        ui.label(egui::RichText::new(lang.t("net-challenges")).strong());
+    }
+    for (c, mine) in challenges {
+        crate::ui::widgets::button_row(ui, |ui| {
+            if ui.button(lang.t("net-challenge-accept")).clicked() {
+                frame.ask(LobbyIntent::AcceptChallenge(c.code.clone()));
+            }
+            if mine && ui.button(lang.t("net-challenge-decline")).clicked() {
+                frame.ask(LobbyIntent::DeclineChallenge(c.code.clone()));
+            }
+            ui.add(
+                egui::Label::new(format!(
+                    "{} · {} · {}",
+                    player_name(lang, &c.from),
+                    lang.text(variant_key(c.variant)),
+                    lang.fmt("net-challenge-days", [("days", c.days.into())]),
+                ))
+                .wrap(),
+            );
         });
     }
 }

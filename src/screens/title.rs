@@ -33,6 +33,8 @@ pub struct TitleView<'a> {
     pub can_quit: bool,
     /// The live board behind the menu: a game the computer plays with itself, slowly.
     pub live: Option<&'a AnyPosition>,
+    /// Turn-based games online waiting for the player's move.
+    pub your_turn: u32,
 }
 
 /// Seconds between two moves of the live board behind the menu.
@@ -131,6 +133,7 @@ pub(super) struct TitleShown<'w> {
     notices: Res<'w, Notices>,
     progress: Res<'w, LessonProgress>,
     confirming: Res<'w, Confirming>,
+    turns: Option<Res<'w, crate::net::views::TurnGames>>,
 }
 
 pub(super) fn title_screen(
@@ -165,6 +168,7 @@ pub(super) fn title_screen(
         new_player: shown.progress.done.is_empty(),
         can_quit: !cfg!(target_arch = "wasm32"),
         live: Some(&position),
+        your_turn: shown.turns.as_ref().map_or(0, |t| t.your_turn()),
     };
     let panel = title_panel(&mut root_ui(ctx), &mut settings, &view);
     fits.set_if_neq(TitleFits(Some(panel.fits())));
@@ -383,6 +387,13 @@ fn first_things(
     // On a phone, "resume" and the lessons share a row.
     let both = view.resume.is_some() && view.new_player && column;
     let w = if both { (width - ui.spacing().item_spacing.x) / 2.0 } else { width };
+    // Turn-based games online that wait for this player: the way to them first.
+    if view.your_turn > 0 {
+        let text = lang.fmt("title-your-turn", [("count", view.your_turn.into())]);
+        if menu_button(ui, &text, width, true).clicked() {
+            *action = Some(TitleAction::Online);
+        }
+    }
     let mut buttons = |ui: &mut egui::Ui| {
         if let Some(label) = &view.resume
             && menu_button(ui, label, w, true).clicked()

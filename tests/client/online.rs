@@ -862,3 +862,49 @@ fn the_game_follows_a_redirect_to_the_node_with_the_room() {
     assert_eq!(app.world().resource::<OnlineGame>().id, game);
     assert_eq!(session_moves(&app).len(), 3);
 }
+
+/// Turn-based play from the game's side: a bot challenges the player by nickname; the lobby
+/// lists the challenge, the player accepts it with its intent, the game is then listed as the
+/// player's turn (the title and the window count it), and after the player's move as the
+/// opponent's.
+#[test]
+fn a_turn_based_challenge_is_listed_accepted_and_counted() {
+    use ludus::net::views::TurnGames;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-turn-based");
+    let (_server, addr, mut app) = server_and_app(&dir.join("server"));
+    let mut bot = Bot::new(addr, "Bot");
+    run_until(&mut app, &mut [&mut bot], 10, "the bot signed in", |_, bots| {
+        bots[0].heard.iter().any(|m| matches!(m, ServerMessage::Welcome { .. }))
+    });
+    bot.client.send(&ClientMessage::Challenge {
+        opponent: Some("Ann".into()),
+        variant: Variant::Alquerque,
+        side: Some(Side::Second),
+        days: 3,
+        listed: false,
+        rated: false,
+    });
+    run_until(&mut app, &mut [&mut bot], 10, "the challenge listed", |app, _| {
+        app.world().resource::<TurnGames>().0.as_ref().is_some_and(|v| v.incoming.len() == 1)
+    });
+    let code = app.world().resource::<TurnGames>().0.as_ref().expect("listed").incoming[0].code.clone();
+    app.world_mut().write_message(LobbyIntent::AcceptChallenge(code));
+    run_until(&mut app, &mut [&mut bot], 10, "the game listed as the player's turn", |app, _| {
+        let turns = app.world().resource::<TurnGames>();
+        turns.your_turn() == 1
+            && turns.0.as_ref().is_some_and(|v| v.incoming.is_empty() && v.games.len() == 1)
+    });
+    assert_eq!(ludus::shell::title_text(ludus::i18n::Lang::En, 1), "(1) Ludus — Your turn in 1 game online");
+    // The player's move: the game is then the opponent's turn.
+    run_until(&mut app, &mut [&mut bot], 10, "the game on the board", |app, _| {
+        app.world().get_resource::<OnlineGame>().is_some() && app.world().get_resource::<Session>().is_some()
+    });
+    let mv = app.world().resource::<Session>().game.legal_moves()[0];
+    app.world_mut().write_message(GameCommand::Play(mv));
+    run_until(&mut app, &mut [&mut bot], 10, "the count back to none", |app, _| {
+        let turns = app.world().resource::<TurnGames>();
+        turns.your_turn() == 0
+            && turns.0.as_ref().is_some_and(|v| v.games.len() == 1 && !v.games[0].your_turn)
+    });
+}

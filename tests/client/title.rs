@@ -79,6 +79,7 @@ fn no_button_label_wraps_at_desktop_sizes() {
                 can_quit: true,
                 confirm_play: false,
                 live: None,
+                your_turn: 0,
             };
             let mut labels: Vec<String> = [
                 "menu-play",
@@ -139,6 +140,7 @@ fn the_title_screen_fits_without_scrolling() {
                         confirm_play: false,
                         // The live board is painted behind the menu and takes no room.
                         live: Some(&live),
+                        your_turn: 0,
                     };
                     for (w, h) in SIZES {
                         let panel = lay_out(w, h, &settings, &view);
@@ -169,6 +171,7 @@ fn a_window_too_small_is_measured_as_such() {
         can_quit: true,
         confirm_play: false,
         live: None,
+        your_turn: 0,
     };
     let small = lay_out(390.0, 400.0, &settings, &view);
     assert!(!small.fits(), "{:?} in {:?}", small.content, small.viewport);
@@ -322,6 +325,7 @@ fn every_title_text_reads_over_the_live_board() {
                     can_quit: true,
                     confirm_play: false,
                     live: Some(&position),
+                    your_turn: 0,
                 };
                 for (w, h) in SIZES {
                     let ctx = egui::Context::default();
