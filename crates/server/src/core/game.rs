@@ -46,6 +46,10 @@ pub(super) struct LiveGame {
     pub(super) proposals: HashMap<PlayerId, String>,
     pub(super) proposals_dirty: bool,
     pub(super) proposals_sent: Option<Instant>,
+    /// The spectator count changed since it was last sent (`spectators`).
+    pub(super) spectators_dirty: bool,
+    /// When the spectator count was last sent (`spectators`).
+    pub(super) spectators_sent: Option<Instant>,
     pub(super) history: Vec<PlyProposals>,
     /// When each side's player went offline (their seat is held from then).
     pub(super) disconnected: [Option<Instant>; 2],
@@ -113,6 +117,8 @@ impl LiveGame {
             proposals: HashMap::new(),
             proposals_dirty: false,
             proposals_sent: None,
+            spectators_dirty: false,
+            spectators_sent: None,
             history: Vec::new(),
             disconnected: [None, None],
             created_ms,

@@ -22,6 +22,9 @@ pub struct Limits {
     pub max_strikes: u32,
     /// Shortest interval between two proposal updates sent to a game's spectators.
     pub proposal_interval: Duration,
+    /// Shortest interval between two spectator counts sent to a game's players and spectators
+    /// ([`SPECTATOR_COUNT_INTERVAL`]); zero sends every change at once.
+    pub spectator_count_interval: Duration,
     /// Shortest initial time of a clock, in milliseconds (tests lower it).
     pub min_clock_ms: u32,
     /// A session credential unused this long expires (`--credential-days`).
@@ -82,6 +85,7 @@ impl Default for Limits {
             rate: 20.0,
             max_strikes: 100,
             proposal_interval: Duration::from_millis(250),
+            spectator_count_interval: SPECTATOR_COUNT_INTERVAL,
             min_clock_ms: ClockSpec::MIN_INITIAL_MS,
             credential_lifetime: Duration::from_secs(180 * 24 * 3600),
             code_guesses: 10,
@@ -107,6 +111,10 @@ impl Default for Limits {
         }
     }
 }
+
+/// The default of [`Limits::spectator_count_interval`]: a flood of watch switches costs each
+/// game at most one count message a second to its audience, not one per switch.
+pub const SPECTATOR_COUNT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Longest move text accepted (an Alquerque path of 16 jumps is 47 characters).
 pub(super) const MAX_MOVE_CHARS: usize = 64;

@@ -75,7 +75,7 @@ mod turns;
 
 pub use accounts::{rating_period, rating_view};
 pub use door::{Effect, Input};
-pub use limits::Limits;
+pub use limits::{Limits, SPECTATOR_COUNT_INTERVAL};
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
 pub use passwords::{PasswordAnswer, PasswordJob, hash_password, run_job, verify_password};
 pub use rated::{RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash};
@@ -337,7 +337,7 @@ impl Core {
     }
 
     /// Time-driven events: flags falling, held seats expiring, silent connections, proposal
-    /// updates. Call it every few milliseconds.
+    /// updates, spectator counts held back. Call it every few milliseconds.
     fn timers(&mut self) {
         self.prune_code_strikes();
         self.prune_account_budgets();
@@ -346,6 +346,7 @@ impl Core {
         self.challenge_timers();
         self.rated_match_timers();
         self.proposal_timers();
+        self.spectator_count_timers();
         let now = self.now;
         let timeout = self.limits.hello_timeout;
         let silent: Vec<ConnId> = self

@@ -1,5 +1,11 @@
 //! Spectators: watching a live game, proposing moves for the side to move, and the tally of
 //! those proposals sent to the spectators at most every `Limits::proposal_interval`.
+//!
+//! The spectator count goes to the game's players and spectators at most every
+//! `Limits::spectator_count_interval` per game: a change after a quiet interval is sent at
+//! once; changes within the interval are sent together, as the latest count, by the timers
+//! once it has passed. A flood of watch switches thus costs each game one message per member
+//! of its audience per interval, not one per switch.
 
 use super::limits::{MAX_LISTED_PROPOSALS, move_at};
 use super::{Core, Refusal, refuse};
@@ -70,13 +76,51 @@ impl Core {
         Ok(())
     }
 
+    /// The spectator count of `gid` changed: sent now if none was sent within
+    /// `spectator_count_interval`, else by [`Core::spectator_count_timers`] once it has passed.
     fn spectators_changed(&mut self, gid: GameId) {
-        let Some(g) = self.games.get(&gid) else {
+        let now = self.now;
+        let interval = self.limits.spectator_count_interval;
+        let Some(g) = self.games.get_mut(&gid) else {
             return;
         };
+        g.spectators_dirty = true;
+        if g.spectators_sent.is_none_or(|t| now.saturating_duration_since(t) >= interval) {
+            self.send_spectator_count(gid);
+        }
+    }
+
+    /// Sends the latest spectator count of `gid` to its players and spectators.
+    fn send_spectator_count(&mut self, gid: GameId) {
+        let now = self.now;
+        let Some(g) = self.games.get_mut(&gid) else {
+            return;
+        };
+        g.spectators_dirty = false;
+        g.spectators_sent = Some(now);
         let count = g.spectators.len() as u32;
         let audience = g.audience();
         self.send_players(audience, &ServerMessage::Spectators { game: gid, count });
+    }
+
+    /// Sends the spectator counts held back, once `spectator_count_interval` has passed since
+    /// each game's last. The latest count is sent even when it equals the last one sent: the
+    /// spectators who came in between were sent the count of their arrival in their view.
+    pub(super) fn spectator_count_timers(&mut self) {
+        let now = self.now;
+        let interval = self.limits.spectator_count_interval;
+        let due: Vec<GameId> = self
+            .games
+            .values()
+            .filter(|g| {
+                g.spectators_dirty
+                    && g.spectators_sent.is_none_or(|t| now.saturating_duration_since(t) >= interval)
+            })
+            .map(|g| g.id)
+            .collect();
+        for gid in due {
+            self.send_spectator_count(gid);
+        }
     }
 
     pub(super) fn unwatch(&mut self, pid: PlayerId) {

@@ -25,6 +25,8 @@ mod draws;
 mod limits;
 mod nodes;
 mod play;
+/// The spectator count under floods of watch switches.
+mod spectators;
 /// Chat lines and nicknames that show nothing or deceive, look-alikes of claimed names.
 mod text;
 /// Turn-based games, challenges, many games at once.
