@@ -486,7 +486,8 @@ pub enum ServerMessage {
         /// When disconnected: how long the seat is held before the game is lost (`Abandoned`).
         hold_ms: Option<u32>,
     },
-    /// The number of spectators changed.
+    /// The number of spectators changed: sent at most once a second per game, the latest count
+    /// always sent once the second is over.
     Spectators {
         /// The game.
         game: GameId,
