@@ -81,25 +81,62 @@ pub(super) struct PlayIntents<'w> {
 }
 
 /// One frame of the panel: everything it reads.
-struct PanelView<'a> {
-    lang: Lang,
-    colors: Palette,
-    session: &'a Session,
-    online: Option<&'a OnlineGame>,
-    link: &'a Link,
-    thinking: bool,
-    selected: &'a Selected,
-    confirming: Confirming,
+pub struct PanelView<'a> {
+    pub lang: Lang,
+    pub colors: Palette,
+    pub session: &'a Session,
+    pub online: Option<&'a OnlineGame>,
+    pub link: &'a Link,
+    pub thinking: bool,
+    pub selected: &'a Selected,
+    pub confirming: Confirming,
     /// Real seconds now (the clocks, the confirmations).
-    now: f64,
+    pub now: f64,
     /// The board shows the game as it is (no move on its way).
-    settled: bool,
+    pub settled: bool,
 }
 
 /// What the panel changes on the board's side of the screen.
-struct PanelChanges<'a> {
-    turned: &'a mut bool,
-    card_hidden: &'a mut bool,
+pub struct PanelChanges<'a> {
+    pub turned: &'a mut bool,
+    pub card_hidden: &'a mut bool,
+}
+
+/// What the player asked on the panel this frame, for the wings that act on it (and, for the
+/// browser test, where some buttons are; the move being typed).
+pub struct PanelAsks<'a> {
+    pub game: Vec<GameIntent>,
+    pub online: Vec<OnlineIntent>,
+    pub nav: Vec<NavIntent>,
+    pub taps: &'a mut TapTargets,
+    pub typed: &'a mut TypedMove,
+}
+
+/// The panel beside (or under) the board in `root`: draws it and returns the rest of the
+/// window, the board's share (the layout tests call it without a game app).
+pub fn game_panel(
+    root: &mut egui::Ui,
+    view: &PanelView,
+    asks: &mut PanelAsks,
+    changes: &mut PanelChanges,
+) -> egui::Rect {
+    let (portrait, size, low) = hud_geometry(root.ctx().viewport_rect());
+    // A low panel (a phone held sideways, the strip under the board in portrait) scrolls as a
+    // whole, the chat and the move list in it; a tall one keeps the move list scrolling alone.
+    let whole = |ui: &mut egui::Ui| {
+        let mut body = |ui: &mut egui::Ui| panel_body(ui, view, asks, changes, low);
+        if low {
+            egui::ScrollArea::vertical().id_salt("hud-scroll").auto_shrink([false, false]).show(ui, body);
+        } else {
+            body(ui);
+        }
+    };
+    if portrait {
+        egui::Panel::bottom("hud").exact_size(size).show(root, whole);
+    } else {
+        egui::Panel::right("hud").exact_size(size).show(root, whole);
+    }
+    root.available_rect_before_wrap()
 }
 
 /// The panel's size: under the board in a portrait window (its height), beside it otherwise
@@ -144,32 +181,27 @@ pub(super) fn panel(
             crate::game::intent::CONFIRM_WINDOW_S + 0.1,
         ));
     }
-    let (portrait, size, low) = hud_geometry(ctx.viewport_rect());
     let (mut turned, mut card_hidden) = (board.view.turned, hidden.0);
     let mut changes = PanelChanges { turned: &mut turned, card_hidden: &mut card_hidden };
-    // A low panel (a phone held sideways, the strip under the board in portrait) scrolls as a
-    // whole, the chat and the move list in it; a tall one keeps the move list scrolling alone.
-    let whole = |ui: &mut egui::Ui| {
-        let mut body = |ui: &mut egui::Ui| panel_body(ui, &view, &mut intents, &mut changes, low);
-        if low {
-            egui::ScrollArea::vertical().id_salt("hud-scroll").auto_shrink([false, false]).show(ui, body);
-        } else {
-            body(ui);
-        }
+    let PlayIntents { game, online, nav, taps, typed } = &mut intents;
+    let mut asks = PanelAsks {
+        game: Vec::new(),
+        online: Vec::new(),
+        nav: Vec::new(),
+        taps: &mut *taps,
+        typed: &mut *typed,
     };
     let mut root = root_ui(ctx);
-    if portrait {
-        egui::Panel::bottom("hud").exact_size(size).show(&mut root, whole);
-    } else {
-        egui::Panel::right("hud").exact_size(size).show(&mut root, whole);
-    }
+    let rest = game_panel(&mut root, &view, &mut asks, &mut changes);
+    game.write_batch(asks.game);
+    online.write_batch(asks.online);
+    nav.write_batch(asks.nav);
     if board.view.turned != turned {
         board.view.turned = turned;
     }
     if session.game.is_over() && hidden.0 != card_hidden {
         hidden.0 = card_hidden;
     }
-    let rest = root.available_rect_before_wrap();
     super::give_board(&mut board.area, &mut board.layout, crate::ui::logical_rect(ctx, rest));
     if shown.settings.coordinates {
         draw_coordinates(ctx, &board.layout);
@@ -184,7 +216,7 @@ pub(super) fn panel(
 fn panel_body(
     ui: &mut egui::Ui,
     v: &PanelView,
-    intents: &mut PlayIntents,
+    intents: &mut PanelAsks,
     changes: &mut PanelChanges,
     low: bool,
 ) {
@@ -208,7 +240,7 @@ fn panel_body(
     {
         intents.taps.note(ui, "phrase_good_game", &phrase);
     }
-    typed_move(ui, v, &mut intents.typed, &mut intents.game);
+    typed_move(ui, v, &mut *intents.typed, &mut intents.game);
     move_list(ui, v.lang, &v.session.game, low);
 }
 
@@ -272,38 +304,38 @@ fn confirm_button(ui: &mut egui::Ui, enabled: bool, label: &str, confirm_label: 
 
 /// The buttons of a game on this device: take back, replay, hint, resign, draw, new game, flip,
 /// menu.
-fn local_buttons(ui: &mut egui::Ui, v: &PanelView, intents: &mut PlayIntents, changes: &mut PanelChanges) {
+fn local_buttons(ui: &mut egui::Ui, v: &PanelView, intents: &mut PanelAsks, changes: &mut PanelChanges) {
     let (lang, session) = (v.lang, v.session);
     let game = &session.game;
     let human_turn_or_over = session.human_to_move() || game.is_over() || session.seats.is_two_players();
     let out = &mut intents.game;
     crate::ui::widgets::button_row(ui, |ui| {
         if ui.add_enabled(game.ply() > 0, egui::Button::new(lang.t("hud-undo"))).clicked() {
-            out.write(GameIntent::Undo);
+            out.push(GameIntent::Undo);
         }
         if ui.add_enabled(!session.redo.is_empty(), egui::Button::new(lang.t("hud-redo"))).clicked() {
-            out.write(GameIntent::Redo);
+            out.push(GameIntent::Redo);
         }
         let hint = session.human_to_move() && !v.thinking;
         if ui.add_enabled(hint, egui::Button::new(lang.t("hud-hint"))).clicked() {
-            out.write(GameIntent::Hint);
+            out.push(GameIntent::Hint);
         }
         let armed = v.confirming.armed(Confirm::Resign, v.now);
         let can_resign = !game.is_over() && human_turn_or_over;
         if confirm_button(ui, can_resign, lang.t("hud-resign"), lang.t("hud-resign-confirm"), armed) {
-            out.write(GameIntent::Resign);
+            out.push(GameIntent::Resign);
         }
-        draw_button(ui, v, human_turn_or_over, out, &mut intents.taps);
+        draw_button(ui, v, human_turn_or_over, out, &mut *intents.taps);
         let armed = v.confirming.armed(Confirm::NewGame, v.now);
         if confirm_button(ui, true, lang.t("hud-new-game"), lang.t("hud-new-game-confirm"), armed) {
-            out.write(GameIntent::NewGame);
+            out.push(GameIntent::NewGame);
         }
         // Either side can be looked at from below, against the computer too.
         if ui.button(lang.t("hud-flip")).clicked() {
             *changes.turned = !*changes.turned;
         }
         if ui.button(lang.t("hud-menu")).clicked() {
-            out.write(GameIntent::Leave);
+            out.push(GameIntent::Leave);
         }
     });
 }
@@ -313,7 +345,7 @@ fn draw_button(
     ui: &mut egui::Ui,
     v: &PanelView,
     enabled: bool,
-    out: &mut MessageWriter<GameIntent>,
+    out: &mut Vec<GameIntent>,
     taps: &mut TapTargets,
 ) {
     let session = v.session;
@@ -330,7 +362,7 @@ fn draw_button(
         offer
     };
     if offer.clicked() {
-        out.write(GameIntent::OfferDraw);
+        out.push(GameIntent::OfferDraw);
     }
     if offer.enabled() {
         taps.note(ui, "offer_draw", &offer);
@@ -343,7 +375,7 @@ fn online_buttons(
     ui: &mut egui::Ui,
     v: &PanelView,
     online: &OnlineGame,
-    intents: &mut PlayIntents,
+    intents: &mut PanelAsks,
     changes: &mut PanelChanges,
 ) {
     let (lang, session) = (v.lang, v.session);
@@ -351,10 +383,10 @@ fn online_buttons(
     crate::ui::widgets::button_row(ui, |ui| {
         let armed = v.confirming.armed(Confirm::Resign, v.now);
         if playing && confirm_button(ui, true, lang.t("hud-resign"), lang.t("net-resign-confirm"), armed) {
-            intents.game.write(GameIntent::Resign);
+            intents.game.push(GameIntent::Resign);
         }
         if playing {
-            draw_button(ui, v, true, &mut intents.game, &mut intents.taps);
+            draw_button(ui, v, true, &mut intents.game, &mut *intents.taps);
         }
         if session.is_watching() && ui.button(lang.t("hud-flip")).clicked() {
             *changes.turned = !*changes.turned;
@@ -364,9 +396,9 @@ fn online_buttons(
         if lobby.clicked() {
             if playing {
                 // The seat stays: the lobby offers the way back to the game.
-                intents.nav.write(NavIntent::Go(Screen::Online));
+                intents.nav.push(NavIntent::Go(Screen::Online));
             } else {
-                intents.online.write(OnlineIntent::LeaveGame);
+                intents.online.push(OnlineIntent::LeaveGame);
             }
         }
     });
@@ -450,7 +482,7 @@ pub fn example_move(game: &AnyGame) -> String {
 /// A field for a move in the game's notation: Enter (or the button) plays it when it is legal
 /// here, and says why not otherwise. It stays in its place (greyed) while the person here cannot
 /// move, so that the move list under it does not jump.
-fn typed_move(ui: &mut egui::Ui, v: &PanelView, typed: &mut TypedMove, out: &mut MessageWriter<GameIntent>) {
+fn typed_move(ui: &mut egui::Ui, v: &PanelView, typed: &mut TypedMove, out: &mut Vec<GameIntent>) {
     let session = v.session;
     let game = &session.game;
     let someone_here = session.seats.players.contains(&Player::Human) || session.is_watching();
@@ -477,7 +509,7 @@ fn typed_move(ui: &mut egui::Ui, v: &PanelView, typed: &mut TypedMove, out: &mut
                     Ok(mv) => {
                         typed.text.clear();
                         typed.error = None;
-                        out.write(GameIntent::Play(mv));
+                        out.push(GameIntent::Play(mv));
                     }
                     Err(e) => typed.error = Some(crate::i18n::problems::parse_error(lang, &e)),
                 }
@@ -496,7 +528,7 @@ fn typed_move(ui: &mut egui::Ui, v: &PanelView, typed: &mut TypedMove, out: &mut
 /// The draw offer on the table: who offers it, with "accept" and "decline" for the person who
 /// answers it here (the opponent online; the other player with two players on one device; the
 /// computer answers its own), and the answer to the last one until the next move.
-fn draw_offer(ui: &mut egui::Ui, v: &PanelView, out: &mut MessageWriter<GameIntent>) {
+fn draw_offer(ui: &mut egui::Ui, v: &PanelView, out: &mut Vec<GameIntent>) {
     let (lang, session, online) = (v.lang, v.session, v.online);
     if session.game.is_over() {
         return;
@@ -515,10 +547,10 @@ fn draw_offer(ui: &mut egui::Ui, v: &PanelView, out: &mut MessageWriter<GameInte
             ui.label(egui::RichText::new(text).color(news));
             crate::ui::widgets::button_row(ui, |ui| {
                 if ui.button(lang.t("draw-accept")).clicked() {
-                    out.write(GameIntent::AnswerDraw(true));
+                    out.push(GameIntent::AnswerDraw(true));
                 }
                 if ui.button(lang.t("draw-decline")).clicked() {
-                    out.write(GameIntent::AnswerDraw(false));
+                    out.push(GameIntent::AnswerDraw(false));
                 }
             });
         } else if mine {
@@ -627,7 +659,7 @@ fn chat_panel(
     ui: &mut egui::Ui,
     v: &PanelView,
     online: &OnlineGame,
-    out: &mut MessageWriter<OnlineIntent>,
+    out: &mut Vec<OnlineIntent>,
 ) -> Option<egui::Response> {
     let lang = v.lang;
     let mut good_game = None;
@@ -663,14 +695,14 @@ fn chat_input(
     ui: &mut egui::Ui,
     lang: Lang,
     online: &OnlineGame,
-    out: &mut MessageWriter<OnlineIntent>,
+    out: &mut Vec<OnlineIntent>,
 ) -> Option<egui::Response> {
     let mut good_game = None;
     crate::ui::widgets::button_row(ui, |ui| {
         for phrase in QuickPhrase::ALL {
             let button = ui.small_button(lang.text(phrase_key(phrase)));
             if button.clicked() {
-                out.write(OnlineIntent::Phrase(phrase));
+                out.push(OnlineIntent::Phrase(phrase));
             }
             if phrase == QuickPhrase::GoodGame {
                 good_game = Some(button);
@@ -689,7 +721,7 @@ fn chat_input(
         let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         let send = ui.add_enabled(!draft.trim().is_empty(), egui::Button::new(lang.t("chat-send")));
         if (enter || send.clicked()) && !draft.trim().is_empty() {
-            out.write(OnlineIntent::Say(std::mem::take(&mut draft)));
+            out.push(OnlineIntent::Say(std::mem::take(&mut draft)));
         }
     });
     ui.data_mut(|d| d.insert_temp(id, draft));
@@ -702,7 +734,7 @@ fn mute_row(
     lang: Lang,
     me: Option<PlayerId>,
     online: &OnlineGame,
-    out: &mut MessageWriter<OnlineIntent>,
+    out: &mut Vec<OnlineIntent>,
 ) {
     let mut speakers: Vec<(PlayerId, &str)> = Vec::new();
     for line in &online.chat {
@@ -718,7 +750,7 @@ fn mute_row(
         for (player, nickname) in speakers {
             let muted = online.muted.contains(&player);
             if ui.add(egui::Button::selectable(muted, player_name(lang, nickname).into_owned())).clicked() {
-                out.write(OnlineIntent::Mute { player, muted: !muted });
+                out.push(OnlineIntent::Mute { player, muted: !muted });
             }
         }
     });

@@ -269,3 +269,101 @@ fn the_analysis_screen_fits_from_phone_to_desktop() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The game screen's panel fits phone, tablet and desktop windows, in both languages, at 100 %
+/// and 200 % text, for both games: no text runs out of the window at the side or lies over the
+/// board, the panel's buttons show whole (a row wraps a button whole), and the board keeps a
+/// fair share of the window.
+#[test]
+fn the_game_screen_fits_from_phone_to_desktop() {
+    use ludus::game::intent::Confirming;
+    use ludus::game::selection::Selected;
+    use ludus::net::connection::Link;
+    use ludus::screens::play::{PanelAsks, PanelChanges, PanelView, TypedMove, game_panel};
+    use ludus::ui::TapTargets;
+    let mut failures = Vec::new();
+    let link = Link::default();
+    let selected = Selected::default();
+    for variant in [Variant::Latrunculi, Variant::Alquerque] {
+        let mut game = AnyGame::new(variant);
+        for _ in 0..6 {
+            let mv = game.legal_moves()[0];
+            game.play(&mv).unwrap();
+        }
+        let session = Session::from_game(game, Seats::versus_computer(Side::First, Level::Medium));
+        for lang in [ludus::i18n::Lang::En, ludus::i18n::Lang::Vi] {
+            for (w, h) in [(390.0, 844.0), (768.0, 1024.0), (1280.0, 800.0)] {
+                for zoom in [1.0, 2.0] {
+                    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w / zoom, h / zoom));
+                    let ctx = egui::Context::default();
+                    let input = || egui::RawInput { screen_rect: Some(window), ..Default::default() };
+                    ctx.run_ui(input(), |ui| ludus::ui::style_context(ui.ctx()))
+                        .drop_without_applying_deltas();
+                    let (mut shapes, mut board) = (Vec::new(), egui::Rect::NOTHING);
+                    let (mut taps, mut typed) = (TapTargets::default(), TypedMove::default());
+                    for _ in 0..3 {
+                        let view = PanelView {
+                            lang,
+                            colors: ludus::ui::theme::palette(ludus::game::settings::Theme::Wood),
+                            session: &session,
+                            online: None,
+                            link: &link,
+                            thinking: false,
+                            selected: &selected,
+                            confirming: Confirming::default(),
+                            now: 0.0,
+                            settled: true,
+                        };
+                        let (mut turned, mut hidden) = (false, false);
+                        let mut changes = PanelChanges { turned: &mut turned, card_hidden: &mut hidden };
+                        let mut asks = PanelAsks {
+                            game: Vec::new(),
+                            online: Vec::new(),
+                            nav: Vec::new(),
+                            taps: &mut taps,
+                            typed: &mut typed,
+                        };
+                        let mut out = ctx.run_ui(input(), |ui| {
+                            board =
+                                game_panel(&mut ludus::ui::root_ui(ui.ctx()), &view, &mut asks, &mut changes);
+                        });
+                        out.textures_delta.clear();
+                        shapes = out.shapes;
+                    }
+                    let at = format!("{variant:?} {w}x{h} at {}% {lang:?}", zoom * 100.0);
+                    if board.width() < window.width() * 0.45 || board.height() < window.height() * 0.3 {
+                        failures.push(format!("{at}: the board's area {board:?} is too small"));
+                    }
+                    let whole =
+                        [lang.t("hud-undo"), lang.t("hud-hint"), lang.t("hud-resign"), lang.t("hud-menu")];
+                    for (rect, clip, text) in text_boxes(&shapes) {
+                        let shown = rect.intersect(clip);
+                        if shown.width() < 1.0 || shown.height() < 1.0 {
+                            continue;
+                        }
+                        if rect.left() < window.left() - 0.5 || rect.right() > window.right() + 0.5 {
+                            failures.push(format!(
+                                "{at}: {text:?} runs out of the window at the side ({rect:?})"
+                            ));
+                        }
+                        if shown.intersects(board.shrink(0.5)) {
+                            failures
+                                .push(format!("{at}: {text:?} lies over the board ({shown:?} on {board:?})"));
+                        }
+                        if whole.iter().any(|t| text.trim() == t.trim())
+                            && !clip.expand(0.5).contains_rect(rect)
+                        {
+                            // Cut by the panel's scrolling (below the fold) is fine; cut at a side is not.
+                            if rect.left() < clip.left() - 0.5 || rect.right() > clip.right() + 0.5 {
+                                failures.push(format!(
+                                    "{at}: {text:?} is cut at the side ({rect:?} in {clip:?})"
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
