@@ -44,22 +44,13 @@ pub fn square_name(pos: &AnyPosition, sq: Square) -> String {
 /// A square and what stands on it: "d4, red soldier", "c3, empty".
 pub fn square_text(lang: Lang, pos: &AnyPosition, sq: Square) -> String {
     let name = square_name(pos, sq);
-    let variant = variant_of(pos);
+    let variant = pos.variant();
     match pos.piece_at(sq) {
         Some(piece) => lang.fmt(
             "a11y-square",
             [("square", name.into()), ("piece", piece_word(lang, variant, piece).into())],
         ),
         None => lang.fmt("a11y-square-empty", [("square", name.into())]),
-    }
-}
-
-/// The game a position belongs to (Latrunculi's two boards told apart by their size).
-pub fn variant_of(pos: &AnyPosition) -> Variant {
-    match pos {
-        AnyPosition::Alquerque(_) => Variant::Alquerque,
-        AnyPosition::Latrunculi(_) if pos.width() == 8 => Variant::LatrunculiQuick,
-        AnyPosition::Latrunculi(_) => Variant::Latrunculi,
     }
 }
 
@@ -78,7 +69,7 @@ pub fn list(lang: Lang, names: &[String]) -> String {
 /// and what it captured. "Red moves the soldier from g2 to g5, capturing the black soldier on
 /// g6." An illegal move is said as its squares only.
 pub fn move_text(lang: Lang, before: &AnyPosition, mv: &AnyMove) -> String {
-    let variant = variant_of(before);
+    let variant = before.variant();
     let side = before.side_to_move();
     let piece = before.piece_at(mv.from()).unwrap_or(Piece { side, king: false });
     let path: Vec<String> = mv.path().into_iter().map(|sq| square_name(before, sq)).collect();
@@ -133,7 +124,7 @@ pub fn move_text(lang: Lang, before: &AnyPosition, mv: &AnyMove) -> String {
 
 /// One side's pieces: "Red: king g2; soldiers a1, b1, c1."
 pub fn side_text(lang: Lang, pos: &AnyPosition, side: Side) -> String {
-    let variant = variant_of(pos);
+    let variant = pos.variant();
     let pieces = pos.pieces();
     let names = |king: bool| -> Vec<String> {
         pieces
@@ -164,7 +155,7 @@ pub fn side_text(lang: Lang, pos: &AnyPosition, side: Side) -> String {
 
 /// The whole position: whose turn, then each side's pieces.
 pub fn position_text(lang: Lang, pos: &AnyPosition) -> String {
-    let variant = variant_of(pos);
+    let variant = pos.variant();
     let turn = lang.fmt("a11y-turn", [("side", side_word(lang, variant, pos.side_to_move()).into())]);
     format!("{turn} {} {}", side_text(lang, pos, Side::First), side_text(lang, pos, Side::Second))
 }

@@ -54,7 +54,7 @@ pub fn access_nodes(ctx: &egui::Context, view: &AccessView) {
             node.set_value(view.announcement);
         });
         let Some((pos, layout)) = view.board else { return };
-        let variant = describe::variant_of(pos);
+        let variant = pos.variant();
         let (w, h) = (pos.width(), pos.height());
         let mut grid = ui.new_child(egui::UiBuilder::new().id_salt("board"));
         let z = ctx.zoom_factor();

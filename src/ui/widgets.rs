@@ -15,11 +15,7 @@ use ludus_rules::{AnyPosition, Outcome, Reason, Side, Variant};
 
 /// The name of a side in a game: Red or Black in Latrunculi, White or Black in Alquerque.
 pub fn side_name(lang: Lang, variant: Variant, side: Side) -> &'static str {
-    match (variant.is_latrunculi(), side) {
-        (true, Side::First) => lang.t("side-red"),
-        (false, Side::First) => lang.t("side-white"),
-        (_, Side::Second) => lang.t("side-black"),
-    }
+    crate::game::describe::side_word(lang, variant, side)
 }
 
 /// The message id of a variant's name.

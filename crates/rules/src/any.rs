@@ -89,6 +89,16 @@ pub enum AnyPosition {
 }
 
 impl AnyPosition {
+    /// The variant this position is played in: Latrunculi on 8x8 is the quick one, any other
+    /// Latrunculi size the standard.
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyPosition::Latrunculi(_) if self.width() == 8 && self.height() == 8 => Variant::LatrunculiQuick,
+            AnyPosition::Latrunculi(_) => Variant::Latrunculi,
+            AnyPosition::Alquerque(_) => Variant::Alquerque,
+        }
+    }
+
     /// Reads a position of the game `variant` (a Latrunculi board's size comes from the string).
     pub fn parse(variant: Variant, s: &str) -> Result<AnyPosition, ParseError> {
         Ok(if variant.is_latrunculi() {
@@ -420,5 +430,21 @@ impl<'de> Deserialize<'de> for AnyGame {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let record = GameRecord::deserialize(d)?;
         AnyGame::from_record(&record).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_knows_its_variant_as_its_game_does() {
+        for variant in Variant::ALL {
+            let mut game = AnyGame::new(variant);
+            assert_eq!(game.position().variant(), variant);
+            let mv = game.legal_moves()[0];
+            game.play(&mv).unwrap();
+            assert_eq!(game.position().variant(), game.variant());
+        }
     }
 }
