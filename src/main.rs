@@ -60,7 +60,7 @@ fn main() -> AppExit {
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    title: "Ludus — Latrunculi & Alquerque".into(),
+                    title: ludus::shell::title_text(settings.lang, 0),
                     resolution: WindowResolution::new(w, h),
                     // The page's `<canvas id="ludus">`, filling its parent.
                     canvas: cfg!(target_arch = "wasm32").then(|| "#ludus".to_string()),
