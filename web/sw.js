@@ -47,6 +47,14 @@ self.addEventListener('message', (event) => {
   if (event.data === 'activate') self.skipWaiting();
 });
 
+// A "your turn" notice tapped: the game's page comes forward (or opens).
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window' }).then((open) => (open[0] ? open[0].focus() : self.clients.openWindow('./'))),
+  );
+});
+
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {

@@ -1,9 +1,11 @@
 //! Launch options: `ludus --game GAME [--position POS] [--lang en|vi] [--size WxH]
 //! [--play MOVES] [--screenshot PATH [--screenshot-after MS]] [--screen NAME] [--lesson ID]
-//! [--analyse FILE] [--game-over FILE] [--online lobby|quick|room|watch|join:CODE [--server ADDR] [--nick NAME]]`
+//! [--analyse FILE] [--game-over FILE]
+//! [--online lobby|quick|room|watch|join:CODE|challenge:CODE [--server ADDR] [--nick NAME]]`
 //! (clap on the desktop: `--help`, exit code 2 for a usage error), and the same in the browser's
-//! address: `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second` and
-//! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann`.
+//! address: `?game=GAME&position=POS&lang=en|vi&level=easy|medium|hard|none&side=first|second`,
+//! `?online=quick&game=alquerque&server=ws://host:5001&nick=Ann` and a challenge's link,
+//! `?challenge=CODE`.
 
 use crate::app::Screen;
 use crate::i18n::Lang;
@@ -110,6 +112,8 @@ pub enum OnlineAction {
     Join(String),
     /// Watch the newest live game in the lobby.
     Watch,
+    /// Accept a turn-based challenge by its code (a challenge's link).
+    Challenge(String),
 }
 
 impl OnlineAction {
@@ -119,14 +123,24 @@ impl OnlineAction {
             "quick" => Ok(OnlineAction::Quick),
             "room" => Ok(OnlineAction::Room),
             "watch" => Ok(OnlineAction::Watch),
-            _ => match s.strip_prefix("join:") {
-                Some(code) if !code.is_empty() => Ok(OnlineAction::Join(code.to_string())),
-                _ => Err(LaunchError::Unknown {
-                    what: "online action",
-                    value: s.to_string(),
-                    expected: "lobby, quick, room, watch or join:CODE",
-                }),
-            },
+            _ => {
+                // A code is letters and digits: anything else is a mistyped link.
+                let code = |c: &str| {
+                    (!c.is_empty() && c.len() <= 16 && c.chars().all(|ch| ch.is_ascii_alphanumeric()))
+                        .then(|| c.to_string())
+                };
+                if let Some(c) = s.strip_prefix("join:").and_then(code) {
+                    Ok(OnlineAction::Join(c))
+                } else if let Some(c) = s.strip_prefix("challenge:").and_then(code) {
+                    Ok(OnlineAction::Challenge(c))
+                } else {
+                    Err(LaunchError::Unknown {
+                        what: "online action",
+                        value: s.to_string(),
+                        expected: "lobby, quick, room, watch, join:CODE or challenge:CODE",
+                    })
+                }
+            }
         }
     }
 }
@@ -214,7 +228,7 @@ pub struct Options {
     /// counts from the last one (a capture's burst, the end-of-game moment).
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "MOVES"))]
     pub play: Option<String>,
-    /// Go online at once: lobby, quick, room, watch or join:CODE.
+    /// Go online at once: lobby, quick, room, watch, join:CODE or challenge:CODE.
     #[cfg_attr(not(target_arch = "wasm32"), arg(long, value_name = "ACTION", value_parser = OnlineAction::parse))]
     pub online: Option<OnlineAction>,
     /// The server to go online with (with --online).
@@ -343,6 +357,8 @@ impl Launch {
                 "position" => options.position = Some(value),
                 "lang" => options.lang = Some(parse_lang(&value)?),
                 "online" => options.online = Some(OnlineAction::parse(&value)?),
+                // A challenge's link: `?challenge=CODE`.
+                "challenge" => options.online = Some(OnlineAction::parse(&format!("challenge:{value}"))?),
                 "server" => options.server = Some(value),
                 "nick" => options.nick = Some(value),
                 "screen" => options.screen = Some(parse_screen(&value)?),
@@ -421,7 +437,23 @@ mod tests {
         assert_eq!(l.game.map(|g| g.variant()), Some(Variant::Alquerque));
         let args: Vec<String> = ["--online", "join:ABC123"].iter().map(|s| s.to_string()).collect();
         assert_eq!(Launch::parse(&args).unwrap().online.unwrap().action, OnlineAction::Join("ABC123".into()));
-        for bad in [&["--online", "dance"][..], &["--server", "x"], &["--online", "join:"]] {
+        let args: Vec<String> = ["--online", "challenge:K7QX2M"].iter().map(|s| s.to_string()).collect();
+        let action = Launch::parse(&args).unwrap().online.unwrap().action;
+        assert_eq!(action, OnlineAction::Challenge("K7QX2M".into()));
+        let l = Launch::from_query("?challenge=K7QX2M&server=ws%3A%2F%2F127.0.0.1%3A5001").unwrap();
+        let o = l.online.unwrap();
+        assert_eq!(o.action, OnlineAction::Challenge("K7QX2M".into()));
+        assert_eq!(o.server.as_deref(), Some("ws://127.0.0.1:5001"));
+        for bad in ["?challenge=", "?challenge=AB%20CD", "?challenge=<script>"] {
+            assert!(Launch::from_query(bad).is_err(), "{bad}");
+        }
+        for bad in [
+            &["--online", "dance"][..],
+            &["--server", "x"],
+            &["--online", "join:"],
+            &["--online", "challenge:"],
+            &["--online", "challenge:AB-CD"],
+        ] {
             let args: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
             assert!(Launch::parse(&args).is_err(), "{bad:?}");
         }

@@ -56,6 +56,24 @@ pub fn default_server() -> String {
     }
 }
 
+/// The link that accepts the challenge `code` on `server` (the address the player connected
+/// with): in the browser, this page's address with `?challenge=CODE&server=…`; on the desktop,
+/// the command that opens it.
+pub fn challenge_link(code: &str, server: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let page = web_sys::window()
+            .and_then(|w| Some(format!("{}{}", w.location().origin().ok()?, w.location().pathname().ok()?)))
+            .unwrap_or_default();
+        let server = percent_encoding::utf8_percent_encode(server, percent_encoding::NON_ALPHANUMERIC);
+        format!("{page}?challenge={code}&server={server}")
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        format!("ludus --online challenge:{code} --server {server}")
+    }
+}
+
 /// Turns what the player typed into a connection configuration. Natively: `host[:port]` over
 /// UDP (port 5000 by default) or `ws://host[:port]` over WebSocket (5001); in the browser:
 /// `ws://` or `wss://` URLs, or `host[:port]` (WebSocket, 5001 by default).

@@ -1,5 +1,5 @@
 //! `--online` / `?online=`: connect at once, then do what was asked (the lobby, a quick match, a
-//! room, joining one by code, watching the newest live game).
+//! room, joining one by code, watching the newest live game, accepting a challenge's link).
 
 use crate::app::AppSet;
 use crate::app::launch::{Launch, OnlineAction};
@@ -62,6 +62,9 @@ fn autostart(
                 }
                 OnlineAction::Join(code) => {
                     intents.write(LobbyIntent::JoinRoom(code));
+                }
+                OnlineAction::Challenge(code) => {
+                    intents.write(LobbyIntent::AcceptChallenge(code));
                 }
                 OnlineAction::Watch => {
                     *progress = Progress::LookingForGame;

@@ -6,18 +6,18 @@
 use crate::app::navigation::NavIntent;
 use crate::app::{AppSet, Screen};
 use crate::game::session::Session;
-use crate::net::connection::{Link, OnlineConfig, ToServer};
+use crate::net::connection::{FromServer, Link, OnlineConfig, ToServer};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::lan::LanHost;
-use crate::net::sync::OnlineGame;
+use crate::net::sync::{FoundMatch, OnlineGame};
 use crate::net::views::{Archives, Leaderboards, Lobby, NetNotice, Profiles};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use ludus_protocol::{
     ChatError, ChatText, ClientMessage, ClockSpec, ErrorCode, GameId, Password, PlayerId, QuickPhrase,
-    validate_chat,
+    ServerMessage, validate_chat,
 };
-use ludus_rules::Variant;
+use ludus_rules::{Side, Variant};
 
 /// What the player asks on the online screen and the profile screen.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -65,6 +65,14 @@ pub enum LobbyIntent {
     AcceptChallenge(String),
     /// Decline a turn-based challenge addressed to the player.
     DeclineChallenge(String),
+    /// Challenge a nickname, or anyone who has the link, to a turn-based game.
+    Challenge(ChallengeAsk),
+    /// Withdraw one of the player's own challenges.
+    CancelChallenge(String),
+    /// Pass on the link of one of the player's open challenges (share sheet or clipboard).
+    ShareChallenge(String),
+    /// Let the page show a system notice when it is the player's turn (the browser asks).
+    AllowTurnNotices,
     /// Leave the room or queue waited in.
     CancelWaiting,
     /// Claim the nickname signed in with, with this password.
@@ -92,6 +100,39 @@ pub enum LobbyIntent {
     StopHost,
 }
 
+/// A turn-based challenge as the player fills it in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeAsk {
+    /// The nickname challenged as typed (empty: an open challenge, for anyone with its link).
+    pub opponent: String,
+    /// Which game.
+    pub variant: Variant,
+    /// The side the challenger plays (`None`: drawn when it is accepted).
+    pub side: Option<Side>,
+    /// The move limit in days (one of [`ludus_protocol::TURN_DAYS`]).
+    pub days: u8,
+    /// An open challenge listed in the lobby (a challenge to a nickname never is).
+    pub listed: bool,
+    /// Rated.
+    pub rated: bool,
+}
+
+impl ChallengeAsk {
+    /// The message that makes it.
+    fn message(self) -> ClientMessage {
+        let opponent = Some(self.opponent.trim().to_string()).filter(|o| !o.is_empty());
+        let listed = self.listed && opponent.is_none();
+        ClientMessage::Challenge {
+            opponent,
+            variant: self.variant,
+            side: self.side,
+            days: self.days,
+            listed,
+            rated: self.rated,
+        }
+    }
+}
+
 /// What the player asks in an online game besides its moves, offers and resignation (which go
 /// through the game's commands and [`crate::net::sync`]).
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -109,6 +150,12 @@ pub enum OnlineIntent {
     },
     /// Leave the game on the board (resigning it if it is still going) for the lobby.
     LeaveGame,
+    /// Take the game the server started while the person played one of their own here
+    /// ([`FoundMatch`]): it goes on the board (the own game stays saved, to resume).
+    TakeMatch,
+    /// Let that game go: a real-time one is left (the server ends it), a turn-based one stays
+    /// in the player's list.
+    LetMatchGo,
 }
 
 /// What the lobby's intents act on.
@@ -176,6 +223,19 @@ fn lobby_intent(
         LobbyIntent::OpenTurnGame(game) => Some(ClientMessage::OpenGame { game }),
         LobbyIntent::AcceptChallenge(code) => Some(ClientMessage::AcceptChallenge { code }),
         LobbyIntent::DeclineChallenge(code) => Some(ClientMessage::DeclineChallenge { code }),
+        LobbyIntent::Challenge(ask) => Some(ask.message()),
+        LobbyIntent::CancelChallenge(code) => Some(ClientMessage::CancelChallenge { code }),
+        LobbyIntent::ShareChallenge(code) => {
+            crate::platform::share::share_link(&crate::net::address::challenge_link(
+                &code,
+                &parts.link.server,
+            ));
+            None
+        }
+        LobbyIntent::AllowTurnNotices => {
+            crate::platform::notices::ask();
+            None
+        }
         LobbyIntent::CancelWaiting => Some(ClientMessage::Leave),
         LobbyIntent::Claim(password) => Some(ClientMessage::ClaimNickname { password }),
         LobbyIntent::SignIn { nickname, password } => {
@@ -237,8 +297,27 @@ pub fn online_intents(
     mut out: MessageWriter<ToServer>,
     mut nav: MessageWriter<NavIntent>,
     mut commands: Commands,
+    (mut found, mut news): (Option<ResMut<FoundMatch>>, MessageWriter<FromServer>),
 ) {
     for intent in intents.read() {
+        match (intent, found.as_deref_mut()) {
+            (OnlineIntent::TakeMatch, Some(f)) => {
+                // Its view again, now to be put on the board.
+                f.taken = true;
+                news.write(FromServer(ServerMessage::Game(f.view.clone())));
+                continue;
+            }
+            (OnlineIntent::LetMatchGo, Some(f)) => {
+                // Turn-based games have no room, and wait.
+                if !f.view.room.is_empty() {
+                    out.write(ToServer(ClientMessage::Leave));
+                }
+                commands.remove_resource::<FoundMatch>();
+                continue;
+            }
+            (OnlineIntent::TakeMatch | OnlineIntent::LetMatchGo, None) => continue,
+            _ => {}
+        }
         let Some(game) = online.as_ref().map(|o| o.id) else { continue };
         let message = match intent {
             OnlineIntent::Phrase(phrase) => ClientMessage::Chat { game, text: ChatText::Phrase(*phrase) },
@@ -264,6 +343,7 @@ pub fn online_intents(
                 nav.write(NavIntent::Go(Screen::Online));
                 ClientMessage::Leave
             }
+            OnlineIntent::TakeMatch | OnlineIntent::LetMatchGo => continue,
         };
         out.write(ToServer(message));
     }
@@ -342,6 +422,48 @@ mod tests {
             (
                 LobbyIntent::DeclineChallenge("K7Q2".into()),
                 ClientMessage::DeclineChallenge { code: "K7Q2".into() },
+            ),
+            (
+                LobbyIntent::CancelChallenge("K7Q2".into()),
+                ClientMessage::CancelChallenge { code: "K7Q2".into() },
+            ),
+            // An open challenge, listed: anyone may take it.
+            (
+                LobbyIntent::Challenge(ChallengeAsk {
+                    opponent: "  ".into(),
+                    variant: v,
+                    side: None,
+                    days: 3,
+                    listed: true,
+                    rated: false,
+                }),
+                ClientMessage::Challenge {
+                    opponent: None,
+                    variant: v,
+                    side: None,
+                    days: 3,
+                    listed: true,
+                    rated: false,
+                },
+            ),
+            // A challenge to a nickname is never listed, whatever the box said.
+            (
+                LobbyIntent::Challenge(ChallengeAsk {
+                    opponent: " Ann ".into(),
+                    variant: v,
+                    side: Some(Side::Second),
+                    days: 7,
+                    listed: true,
+                    rated: true,
+                }),
+                ClientMessage::Challenge {
+                    opponent: Some("Ann".into()),
+                    variant: v,
+                    side: Some(Side::Second),
+                    days: 7,
+                    listed: false,
+                    rated: true,
+                },
             ),
             (LobbyIntent::CancelWaiting, ClientMessage::Leave),
             (

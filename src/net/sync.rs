@@ -59,6 +59,17 @@ pub struct OnlineGame {
     pub rated: bool,
 }
 
+/// A game the server started for the person while they play a game of their own on this
+/// device (the computer, meanwhile, while quick match looked): it waits here, kept up to date,
+/// until the person takes it ([`crate::net::intents::OnlineIntent::TakeMatch`]) or lets it go.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct FoundMatch {
+    /// The server's view of it, with the moves played since.
+    pub view: GameView,
+    /// The person took it: the next view of it goes on the board.
+    pub taken: bool,
+}
+
 /// The most chat lines kept for the screen (the server keeps a game's whole chat).
 const CHAT_SHOWN: usize = 400;
 
@@ -124,6 +135,7 @@ fn follow_server(
     mut nav: MessageWriter<NavIntent>,
     mut commands: Commands,
     mut game_commands: MessageWriter<GameCommand>,
+    found: Option<ResMut<FoundMatch>>,
 ) {
     if news.is_empty() {
         return;
@@ -138,8 +150,31 @@ fn follow_server(
     let mut to_session = |update: ServerUpdate| {
         game_commands.write(GameCommand::Server(update));
     };
+    // A game of the person's own is going on the board here: a new online game waits to be
+    // taken instead of replacing it.
+    let own_game_going = screen.as_ref().is_some_and(|s| *s.get() == Screen::Playing)
+        && session
+            .as_ref()
+            .is_some_and(|s| !s.seats.is_online() && !s.game.is_over() && !s.is_review() && !s.is_lesson());
+    let mut found = found.map(|f| f.into_inner());
     for FromServer(message) in news.read() {
+        if let Some(f) = found.as_deref_mut() {
+            keep_found_match(f, message, &mut commands);
+        }
+        let taken = found.as_deref().is_some_and(|f| f.taken);
+        if let ServerMessage::Game(view) = message
+            && current.is_none()
+            && own_game_going
+            && !taken
+            && matches!(view.role, Role::Player(_))
+        {
+            commands.insert_resource(FoundMatch { view: view.clone(), taken: false });
+            continue;
+        }
         if let ServerMessage::Game(view) = message {
+            if taken && found.as_deref().is_some_and(|f| f.view.game == view.game) {
+                commands.remove_resource::<FoundMatch>();
+            }
             match view.replay() {
                 Err(e) => {
                     warn!("the server sent a game that does not replay: {e}");
@@ -163,6 +198,22 @@ fn follow_server(
         (Some(mut resource), Some(copy)) => *resource = copy,
         (None, Some(copy)) => commands.insert_resource(copy),
         (_, None) => {}
+    }
+}
+
+/// The waiting game follows the server: its moves, and its end (then it is gone).
+fn keep_found_match(found: &mut FoundMatch, message: &ServerMessage, commands: &mut Commands) {
+    match message {
+        ServerMessage::MovePlayed { game, ply, mv, clocks, .. }
+            if *game == found.view.game && *ply as usize == found.view.moves.len() =>
+        {
+            found.view.moves.push(mv.clone());
+            found.view.clocks = *clocks;
+        }
+        ServerMessage::GameOver { game, .. } if *game == found.view.game => {
+            commands.remove_resource::<FoundMatch>();
+        }
+        _ => {}
     }
 }
 

@@ -41,6 +41,8 @@ pub struct Lobby {
     pub view: Option<LobbyView>,
     /// A room or queue the person waits in.
     pub waiting: Option<Waiting>,
+    /// Since when (seconds of real time) the person waits in it.
+    pub waiting_since: f64,
     /// When the lobby was last asked for (seconds of real time).
     pub(crate) asked_at: Option<f64>,
 }
@@ -183,8 +185,13 @@ fn follow_turn_games(
 }
 
 /// The lobby follows the server: its lists, and the room or queue the person waits in.
-fn follow_lobby(mut news: MessageReader<FromServer>, mut lobby: ResMut<Lobby>) {
+fn follow_lobby(mut news: MessageReader<FromServer>, time: Res<Time<Real>>, mut lobby: ResMut<Lobby>) {
     for FromServer(message) in news.read() {
+        if matches!(message, ServerMessage::RoomOpened { .. } | ServerMessage::Queued { .. })
+            && lobby.waiting.is_none()
+        {
+            lobby.waiting_since = time.elapsed_secs_f64();
+        }
         match message {
             ServerMessage::Welcome { .. } => lobby.asked_at = None,
             ServerMessage::Lobby(view) => lobby.view = Some(view.clone()),

@@ -3,6 +3,8 @@
 
 pub mod background;
 pub mod entropy;
+pub mod notices;
+pub mod share;
 pub mod storage;
 
 /// Whether the device says it has a network connection (the browser's `navigator.onLine`; the

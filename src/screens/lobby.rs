@@ -5,20 +5,22 @@
 
 use crate::app::Screen;
 use crate::app::navigation::NavIntent;
-use crate::game::session::Session;
+use crate::game::intent::GameIntent;
+use crate::game::save::Resumable;
+use crate::game::session::{Seats, Session};
 use crate::game::settings::Settings;
 use crate::i18n::player_name;
 use crate::i18n::{Id, Lang, id};
 use crate::net::address::default_server;
 use crate::net::connection::{Link, LinkState, OnlineConfig};
-use crate::net::intents::LobbyIntent;
+use crate::net::intents::{ChallengeAsk, LobbyIntent};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::lan::LanHost;
 use crate::net::servers::KnownServers;
 use crate::net::sync::OnlineGame;
 use crate::net::views::{Leaderboards, Lobby, NetNotice, Profiles, Waiting};
 use crate::ui::theme::{Palette, palette};
-use crate::ui::widgets::{big_button, choice, error_key, link_text, rating_text, variant_key};
+use crate::ui::widgets::{big_button, choice, error_key, link_text, rating_text, side_name, variant_key};
 use crate::ui::{TapTargets, root_ui};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -26,8 +28,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use ludus_protocol::{
     ClockSpec, GameSummary, LobbyView, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, Password, RoomSummary,
 };
-use ludus_rules::Variant;
-#[cfg(not(target_arch = "wasm32"))]
+use ludus_rules::{Side, Variant};
 use std::time::Duration;
 
 /// The "Play online" screen's input fields.
@@ -42,7 +43,27 @@ pub(super) struct LobbyForm {
     claimed_name: String,
     /// Which open rooms and live games the lists show.
     filter: LobbyFilter,
+    /// The turn-based challenge being made.
+    challenge: ChallengeForm,
     ready: bool,
+}
+
+/// A turn-based challenge as it is filled in.
+struct ChallengeForm {
+    /// The nickname challenged (empty: anyone with the link).
+    opponent: String,
+    /// The move limit in days.
+    days: u8,
+    /// The challenger's side (`None`: drawn).
+    side: Option<Side>,
+    /// An open challenge listed in the lobby.
+    listed: bool,
+}
+
+impl Default for ChallengeForm {
+    fn default() -> Self {
+        ChallengeForm { opponent: String::new(), days: 3, side: None, listed: true }
+    }
 }
 
 /// Which open rooms (seeks) and live games the lobby lists: all, or one game, one time
@@ -87,9 +108,14 @@ pub(super) struct LobbyShown<'w> {
     online: Option<Res<'w, OnlineGame>>,
     session: Option<Res<'w, Session>>,
     turns: Option<Res<'w, crate::net::views::TurnGames>>,
+    time: Res<'w, Time<Real>>,
+    resumable: Option<Res<'w, Resumable>>,
     #[cfg(not(target_arch = "wasm32"))]
     host: Option<Res<'w, LanHost>>,
 }
+
+/// How long quick match looks before the lobby says that nobody else is looking, in seconds.
+const LONELY_AFTER_S: f64 = 8.0;
 
 /// One frame of the online screen: what it reads, and the intents it writes.
 struct Frame<'a, 'w> {
@@ -98,6 +124,10 @@ struct Frame<'a, 'w> {
     shown: &'a LobbyShown<'w>,
     out: Vec<LobbyIntent>,
     nav: Option<Screen>,
+    /// A game on this device asked for (the computer, meanwhile).
+    game: Option<GameIntent>,
+    /// The seats of a game against the computer at the player's usual level and side.
+    computer: Seats,
 }
 
 impl Frame<'_, '_> {
@@ -115,6 +145,7 @@ pub(super) fn online_screen(
     mut taps: ResMut<TapTargets>,
     mut intents: MessageWriter<LobbyIntent>,
     mut nav: MessageWriter<NavIntent>,
+    mut game: MessageWriter<GameIntent>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if !fields.ready {
@@ -132,6 +163,8 @@ pub(super) fn online_screen(
         shown: &shown,
         out: Vec::new(),
         nav: None,
+        game: None,
+        computer: Seats::versus_computer(settings.human_side, settings.level),
     };
     egui::CentralPanel::default().show(&mut root_ui(ctx), |ui| {
         // One centred column, like the other menu screens.
@@ -150,6 +183,9 @@ pub(super) fn online_screen(
         });
     });
     intents.write_batch(frame.out);
+    if let Some(intent) = frame.game {
+        game.write(intent);
+    }
     if let Some(screen) = frame.nav {
         nav.write(NavIntent::Go(screen));
     }
@@ -203,8 +239,8 @@ fn screen_body(
     }
     ui.separator();
     account_section(ui, frame, fields, taps);
-    let LobbyForm { code, filter, .. } = fields;
-    lobby_section(ui, frame, config, code, filter);
+    let LobbyForm { code, filter, challenge, .. } = fields;
+    lobby_section(ui, frame, config, code, filter, challenge);
 }
 
 /// The server and the nickname, and connect or disconnect.
@@ -284,7 +320,7 @@ fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
 }
 
 /// The room or queue the person waits in, and "cancel".
-fn waiting_box(ui: &mut egui::Ui, frame: &mut Frame, waiting: &Waiting) {
+fn waiting_box(ui: &mut egui::Ui, frame: &mut Frame, waiting: &Waiting, rated: bool) {
     let lang = frame.lang;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         match waiting {
@@ -295,10 +331,46 @@ fn waiting_box(ui: &mut egui::Ui, frame: &mut Frame, waiting: &Waiting) {
             }
             Waiting::Queue { variant } => {
                 ui.label(lang.fmt("net-queue-waiting", [("game", lang.text(variant_key(*variant)).into())]));
+                lonely(ui, frame, *variant, rated);
             }
         }
         if ui.add_sized([180.0, 44.0], egui::Button::new(lang.t("net-cancel"))).clicked() {
             frame.ask(LobbyIntent::CancelWaiting);
+        }
+    });
+}
+
+/// Quick match has found nobody for a while: the lobby says so and offers the computer
+/// meanwhile (the search goes on, and the player is asked when someone comes) or an open
+/// turn-based challenge instead.
+fn lonely(ui: &mut egui::Ui, frame: &mut Frame, variant: Variant, rated: bool) {
+    let lang = frame.lang;
+    let waited = frame.shown.time.elapsed_secs_f64() - frame.shown.lobby.waiting_since;
+    if waited < LONELY_AFTER_S {
+        ui.ctx().request_repaint_after(Duration::from_secs_f64(LONELY_AFTER_S - waited));
+        return;
+    }
+    ui.add(egui::Label::new(lang.t("net-queue-lonely")).wrap());
+    crate::ui::widgets::button_row(ui, |ui| {
+        if ui.add_sized([240.0, 44.0], egui::Button::new(lang.t("net-queue-computer"))).clicked() {
+            // The unfinished game against the computer, if there is one; else a new one.
+            let resume = matches!(frame.shown.resumable.as_deref(), Some(Resumable::Game(s)) if s.seats.players.iter().any(|p| matches!(p, crate::game::session::Player::Computer(_))));
+            frame.game = Some(if resume {
+                GameIntent::Resume
+            } else {
+                GameIntent::Start { variant, seats: frame.computer }
+            });
+        }
+        if ui.add_sized([240.0, 44.0], egui::Button::new(lang.t("net-queue-challenge"))).clicked() {
+            frame.ask(LobbyIntent::CancelWaiting);
+            frame.ask(LobbyIntent::Challenge(ChallengeAsk {
+                opponent: String::new(),
+                variant,
+                side: None,
+                days: ChallengeForm::default().days,
+                listed: true,
+                rated,
+            }));
         }
     });
 }
@@ -311,16 +383,17 @@ fn lobby_section(
     config: &mut OnlineConfig,
     code: &mut String,
     filter: &mut LobbyFilter,
+    challenge: &mut ChallengeForm,
 ) {
     let shown = frame.shown;
+    // Rated play needs a claimed nickname (above).
+    let claimed = shown.profiles.own.as_ref().is_some_and(|p| p.claimed);
     if let Some(waiting) = &shown.lobby.waiting {
-        waiting_box(ui, frame, waiting);
+        waiting_box(ui, frame, waiting, config.rated && claimed);
         return;
     }
     let variant = config.variant.unwrap_or(Variant::Alquerque);
     match_choices(ui, frame.lang, config, variant);
-    // Rated play needs a claimed nickname (above).
-    let claimed = shown.profiles.own.as_ref().is_some_and(|p| p.claimed);
     let rated = rated_choice(ui, frame.lang, config, claimed);
     let clock = config.time_control;
     let lang = frame.lang;
@@ -341,6 +414,7 @@ fn lobby_section(
             frame.ask(LobbyIntent::JoinRoom(code.trim().to_string()));
         }
     });
+    challenge_form(ui, frame, challenge, variant, rated);
     if let Some(turns) = shown.turns.as_ref().and_then(|t| t.0.as_ref()) {
         turn_based(ui, frame, turns);
     }
@@ -436,9 +510,117 @@ fn time_left(lang: Lang, ms: u64) -> String {
     }
 }
 
+/// Making a turn-based challenge: a nickname or anyone with the link, the move limit, the side,
+/// listed or not (the game and rated are the lobby's choices above).
+fn challenge_form(
+    ui: &mut egui::Ui,
+    frame: &mut Frame,
+    form: &mut ChallengeForm,
+    variant: Variant,
+    rated: bool,
+) {
+    let lang = frame.lang;
+    egui::CollapsingHeader::new(egui::RichText::new(lang.t("net-challenge-make")).strong())
+        .id_salt("challenge")
+        .show(ui, |ui| {
+            ui.label(lang.t("net-challenge-opponent"));
+            ui.add(
+                egui::TextEdit::singleline(&mut form.opponent)
+                    .desired_width(ui.available_width().min(240.0))
+                    .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
+            );
+            crate::ui::widgets::button_row(ui, |ui| {
+                for days in ludus_protocol::TURN_DAYS {
+                    let text = lang.fmt("net-challenge-days", [("days", days.into())]);
+                    if ui.add(choice(form.days == days, text)).clicked() {
+                        form.days = days;
+                    }
+                }
+            });
+            crate::ui::widgets::button_row(ui, |ui| {
+                ui.label(lang.t("net-challenge-side"));
+                let sides = [None, Some(Side::First), Some(Side::Second)];
+                for side in sides {
+                    let text =
+                        side.map_or(lang.t("net-challenge-side-drawn"), |s| side_name(lang, variant, s));
+                    if ui.add(choice(form.side == side, text)).clicked() {
+                        form.side = side;
+                    }
+                }
+            });
+            let open = form.opponent.trim().is_empty();
+            if open {
+                ui.checkbox(&mut form.listed, lang.t("net-challenge-listed"));
+            }
+            if ui.add_sized([240.0, 44.0], egui::Button::new(lang.t("net-challenge-send"))).clicked() {
+                frame.ask(LobbyIntent::Challenge(ChallengeAsk {
+                    opponent: form.opponent.trim().to_string(),
+                    variant,
+                    side: form.side,
+                    days: form.days,
+                    listed: form.listed,
+                    rated,
+                }));
+                form.opponent.clear();
+            }
+        });
+}
+
+/// One challenge in words: who, which game, the move limit.
+fn challenge_line(lang: Lang, c: &ludus_protocol::ChallengeView, who: &str) -> String {
+    format!(
+        "{} · {} · {}{}",
+        who,
+        lang.text(variant_key(c.variant)),
+        lang.fmt("net-challenge-days", [("days", c.days.into())]),
+        if c.rated { format!(" · {}", lang.t("net-game-rated")) } else { String::new() },
+    )
+}
+
+/// The player's own pending challenges: its code, its link to pass on, and withdrawing it.
+fn own_challenges(ui: &mut egui::Ui, frame: &mut Frame, outgoing: &[ludus_protocol::ChallengeView]) {
+    let lang = frame.lang;
+    if outgoing.is_empty() {
+        return;
+    }
+    ui.label(egui::RichText::new(lang.t("net-challenge-yours")).strong());
+    for c in outgoing {
+        let who = match &c.to {
+            Some(to) => {
+                lang.fmt("profile-against", [("opponent", player_name(lang, to).into_owned().into())])
+            }
+            None => lang.t("net-challenge-anyone").to_string(),
+        };
+        ui.add(egui::Label::new(challenge_line(lang, c, &who)).wrap());
+        crate::ui::widgets::button_row(ui, |ui| {
+            ui.label(egui::RichText::new(&c.code).size(24.0).monospace().strong());
+            if c.to.is_none() && crate::platform::share::can_share() {
+                if ui.button(lang.t("net-challenge-share")).clicked() {
+                    frame.ask(LobbyIntent::ShareChallenge(c.code.clone()));
+                }
+            }
+            if ui.button(lang.t("net-challenge-cancel")).clicked() {
+                frame.ask(LobbyIntent::CancelChallenge(c.code.clone()));
+            }
+        });
+        if c.to.is_none() {
+            let link = crate::net::address::challenge_link(&c.code, &frame.shown.link.server);
+            ui.add(egui::Label::new(egui::RichText::new(link).small().monospace()).wrap());
+        }
+    }
+}
+
 /// The player's turn-based games (open one on the board) and the challenges to answer.
 fn turn_based(ui: &mut egui::Ui, frame: &mut Frame, turns: &ludus_protocol::MyGamesView) {
     let lang = frame.lang;
+    // In the browser: a system notice when it is the player's turn, if the person allows it.
+    let waiting = !turns.games.is_empty() || !turns.outgoing.is_empty();
+    if waiting
+        && crate::platform::notices::permission() == crate::platform::notices::NoticePermission::Ask
+        && ui.button(lang.t("net-turn-notices")).clicked()
+    {
+        frame.ask(LobbyIntent::AllowTurnNotices);
+    }
     if !turns.games.is_empty() {
         ui.separator();
         ui.label(egui::RichText::new(lang.t("net-turn-games")).strong());
@@ -463,6 +645,7 @@ fn turn_based(ui: &mut egui::Ui, frame: &mut Frame, turns: &ludus_protocol::MyGa
             ui.add(egui::Label::new(if g.your_turn { text.strong() } else { text }).wrap());
         });
     }
+    own_challenges(ui, frame, &turns.outgoing);
     let incoming = turns.incoming.iter().map(|c| (c, true));
     let open = turns.open.iter().map(|c| (c, false));
     let challenges: Vec<_> = incoming.chain(open).collect();
@@ -477,15 +660,16 @@ fn turn_based(ui: &mut egui::Ui, frame: &mut Frame, turns: &ludus_protocol::MyGa
             if mine && ui.button(lang.t("net-challenge-decline")).clicked() {
                 frame.ask(LobbyIntent::DeclineChallenge(c.code.clone()));
             }
-            ui.add(
-                egui::Label::new(format!(
-                    "{} · {} · {}",
-                    player_name(lang, &c.from),
-                    lang.text(variant_key(c.variant)),
-                    lang.fmt("net-challenge-days", [("days", c.days.into())]),
-                ))
-                .wrap(),
-            );
+            let side = match c.side {
+                // The side the challenger leaves to the player.
+                Some(theirs) => {
+                    let yours = side_name(lang, c.variant, theirs.opponent());
+                    format!(" · {}", lang.fmt("net-challenge-you-play", [("side", yours.into())]))
+                }
+                None => String::new(),
+            };
+            let line = challenge_line(lang, c, &player_name(lang, &c.from)) + &side;
+            ui.add(egui::Label::new(line).wrap());
         });
     }
 }

@@ -14,7 +14,7 @@ use crate::i18n::player_name;
 use crate::i18n::{Id, Lang, id};
 use crate::net::connection::{Link, LinkState};
 use crate::net::intents::OnlineIntent;
-use crate::net::sync::OnlineGame;
+use crate::net::sync::{FoundMatch, OnlineGame};
 use crate::players::computer::Thinking;
 use crate::ui::theme::{Palette, palette};
 use crate::ui::widgets::{
@@ -46,6 +46,7 @@ pub(super) struct GameShown<'w> {
     pub settings: Res<'w, Settings>,
     pub session: Option<Res<'w, Session>>,
     pub online: Option<Res<'w, OnlineGame>>,
+    pub found: Option<Res<'w, FoundMatch>>,
     pub link: Res<'w, Link>,
     pub thinking: Res<'w, Thinking>,
     pub selected: Res<'w, Selected>,
@@ -86,6 +87,8 @@ pub struct PanelView<'a> {
     pub colors: Palette,
     pub session: &'a Session,
     pub online: Option<&'a OnlineGame>,
+    /// An online game the server started while this one goes on, waiting to be taken.
+    pub found: Option<&'a FoundMatch>,
     pub link: &'a Link,
     pub thinking: bool,
     pub selected: &'a Selected,
@@ -169,6 +172,7 @@ pub(super) fn panel(
         colors: palette(shown.settings.theme),
         session,
         online: shown.online(),
+        found: shown.found.as_deref(),
         link: &shown.link,
         thinking: shown.thinking.active,
         selected: &shown.selected,
@@ -212,6 +216,35 @@ pub(super) fn panel(
     Ok(())
 }
 
+/// An opponent was found online while the person plays here: take that game (this one stays
+/// saved, to resume) or let it go.
+fn found_match(ui: &mut egui::Ui, v: &PanelView, found: &FoundMatch, out: &mut Vec<OnlineIntent>) {
+    let lang = v.lang;
+    let view = &found.view;
+    let opponent = match view.role {
+        ludus_protocol::Role::Player(side) => &view.players[(!side).index()].nickname,
+        ludus_protocol::Role::Spectator => return,
+    };
+    egui::Frame::group(ui.style()).fill(v.colors.notice).show(ui, |ui| {
+        let text = lang.fmt(
+            "net-found-match",
+            [
+                ("opponent", player_name(lang, opponent).into_owned().into()),
+                ("game", lang.text(variant_key(view.variant)).into()),
+            ],
+        );
+        ui.add(egui::Label::new(egui::RichText::new(text).color(v.colors.on_notice)).wrap());
+        crate::ui::widgets::button_row(ui, |ui| {
+            if ui.button(lang.t("net-found-take")).clicked() {
+                out.push(OnlineIntent::TakeMatch);
+            }
+            if ui.button(lang.t("net-found-let-go")).clicked() {
+                out.push(OnlineIntent::LetMatchGo);
+            }
+        });
+    });
+}
+
 /// The panel's content, top to bottom.
 fn panel_body(
     ui: &mut egui::Ui,
@@ -221,6 +254,9 @@ fn panel_body(
     low: bool,
 ) {
     status_section(ui, v);
+    if let Some(found) = v.found {
+        found_match(ui, v, found, &mut intents.online);
+    }
     if let Some(online) = v.online {
         online_panel(ui, v, online);
     }

@@ -36,6 +36,16 @@ struct PageState {
     taps: std::collections::BTreeMap<&'static str, [f32; 2]>,
     /// What the page's document for screen readers shows (`web/index.html` keeps it in step).
     access: AccessState,
+    /// The turn-based games waiting for the player's move, and the notice that says so in the
+    /// player's language: the page sets the installed app's badge and shows a system notice
+    /// when the count goes up.
+    turns: Option<TurnsState>,
+}
+
+#[derive(Serialize, PartialEq)]
+struct TurnsState {
+    count: u32,
+    text: String,
 }
 
 /// The page's document for screen readers: the player's language, the newest announcement, and
@@ -410,7 +420,11 @@ fn publish(
     views: (Res<Lobby>, Res<NetNotice>),
     online: Option<Res<OnlineGame>>,
     (warmup, title_fits): (Res<crate::players::warmup::Warmup>, Res<crate::screens::title::TitleFits>),
-    (settings, said): (Res<crate::game::settings::Settings>, Res<crate::ui::announce::Announcement>),
+    (settings, said, turns): (
+        Res<crate::game::settings::Settings>,
+        Res<crate::ui::announce::Announcement>,
+        Option<Res<crate::net::views::TurnGames>>,
+    ),
     taps: Res<crate::ui::TapTargets>,
     press_log: Res<crate::board::input::PressLog>,
     (egui, touches): (Option<Res<bevy_egui::input::EguiWantsInput>>, Res<Touches>),
@@ -452,6 +466,10 @@ fn publish(
         game,
         online: online_state(&net, (&views.0, &views.1), online.as_deref()),
         taps: taps.0.clone(),
+        turns: turns.filter(|t| t.0.is_some()).map(|t| {
+            let count = t.your_turn();
+            TurnsState { count, text: settings.lang.fmt("title-your-turn", [("count", count.into())]) }
+        }),
         access: {
             // Made again only when what it shows changed: not in every frame of an animation.
             let key = AccessKey {

@@ -307,6 +307,7 @@ fn the_game_screen_fits_from_phone_to_desktop() {
                             colors: ludus::ui::theme::palette(ludus::game::settings::Theme::Wood),
                             session: &session,
                             online: None,
+                            found: None,
                             link: &link,
                             thinking: false,
                             selected: &selected,

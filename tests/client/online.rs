@@ -908,3 +908,105 @@ fn a_turn_based_challenge_is_listed_accepted_and_counted() {
             && turns.0.as_ref().is_some_and(|v| v.games.len() == 1 && !v.games[0].your_turn)
     });
 }
+
+/// An open challenge made on the online screen is listed as the player's own with its code; a
+/// bot takes it by the code and the game comes to the board.
+#[test]
+fn an_open_challenge_made_here_is_taken_by_its_code() {
+    use ludus::net::intents::ChallengeAsk;
+    use ludus::net::views::TurnGames;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-open-challenge");
+    let (_server, addr, mut app) = server_and_app(&dir.join("server"));
+    let mut bot = Bot::new(addr, "Bot");
+    run_until(&mut app, &mut [&mut bot], 10, "the bot signed in", |_, bots| {
+        bots[0].heard.iter().any(|m| matches!(m, ServerMessage::Welcome { .. }))
+    });
+    app.world_mut().write_message(LobbyIntent::Challenge(ChallengeAsk {
+        opponent: " ".into(),
+        variant: Variant::Alquerque,
+        side: Some(Side::First),
+        days: 7,
+        listed: true,
+        rated: false,
+    }));
+    run_until(&mut app, &mut [&mut bot], 10, "the challenge listed as the player's own", |app, _| {
+        app.world().resource::<TurnGames>().0.as_ref().is_some_and(|v| v.outgoing.len() == 1)
+    });
+    let own = app.world().resource::<TurnGames>().0.as_ref().expect("listed").outgoing[0].clone();
+    assert_eq!((own.to, own.days, own.listed, own.side), (None, 7, true, Some(Side::First)));
+    // The link's command on the desktop carries the code and the server.
+    let link = ludus::net::address::challenge_link(&own.code, &addr.to_string());
+    assert_eq!(link, format!("ludus --online challenge:{} --server {addr}", own.code));
+    bot.client.send(&ClientMessage::AcceptChallenge { code: own.code.to_lowercase() });
+    run_until(&mut app, &mut [&mut bot], 10, "the game on the board, the player's move", |app, _| {
+        app.world().get_resource::<OnlineGame>().is_some_and(|o| o.local_side() == Some(Side::First))
+            && app.world().get_resource::<Session>().is_some_and(|s| s.human_to_move())
+            && app.world().resource::<TurnGames>().your_turn() == 1
+    });
+}
+
+/// A game the server starts while the person plays the computer here waits to be taken: the
+/// board keeps the person's game, the waiting game follows the server's moves, and taking it
+/// puts it on the board with those moves; letting a real-time one go leaves it.
+#[test]
+fn a_match_found_during_a_game_here_waits_to_be_taken() {
+    use ludus::app::Screen;
+    use ludus::game::session::Seats;
+    use ludus::net::connection::ToServer;
+    use ludus::net::sync::FoundMatch;
+    let _guard = data_dir_lock();
+    fresh_data_dir("found-match");
+    let mut app = headless();
+    app.add_plugins(bevy::state::app::StatesPlugin).init_state::<Screen>();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    let seats = Seats::versus_computer(Side::First, ludus::game::session::Level::Easy);
+    app.insert_resource(Session::new(Variant::Latrunculi, seats));
+    app.update();
+    // The opponent is first and moves before the person answers.
+    let view = new_game_view(9, Side::Second);
+    let start = AnyGame::new(Variant::Alquerque);
+    let mv = start.position().move_to_string(&start.legal_moves()[0]).expect("notation");
+    app.world_mut().write_message(FromServer(ServerMessage::Game(view.clone())));
+    app.update();
+    app.world_mut().write_message(FromServer(ServerMessage::MovePlayed {
+        game: GameId(9),
+        ply: 0,
+        mv: mv.clone(),
+        clocks: None,
+        outcome: None,
+        crowd: None,
+    }));
+    app.update();
+    let found = app.world().get_resource::<FoundMatch>().expect("the game waits");
+    assert_eq!(
+        (found.view.game, found.view.moves.clone(), found.taken),
+        (GameId(9), vec![mv.clone()], false)
+    );
+    assert!(app.world().get_resource::<OnlineGame>().is_none(), "not on the board");
+    assert_eq!(app.world().resource::<Session>().game.variant(), Variant::Latrunculi, "the own game stays");
+    app.world_mut().write_message(OnlineIntent::TakeMatch);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(app.world().get_resource::<FoundMatch>().is_none());
+    assert_eq!(app.world().resource::<OnlineGame>().id, GameId(9));
+    assert_eq!(session_moves(&app), vec![mv], "the waiting game's move came with it");
+    assert!(app.world().resource::<Session>().human_to_move());
+
+    // Another one, let go: the server is told to leave it.
+    app.world_mut().remove_resource::<OnlineGame>();
+    app.insert_resource(Session::new(Variant::Latrunculi, seats));
+    app.update();
+    app.world_mut().write_message(FromServer(ServerMessage::Game(new_game_view(10, Side::First))));
+    app.update();
+    assert!(app.world().get_resource::<FoundMatch>().is_some());
+    let mut cursor = app.world().resource::<Messages<ToServer>>().get_cursor_current();
+    app.world_mut().write_message(OnlineIntent::LetMatchGo);
+    app.update();
+    let sent: Vec<_> =
+        cursor.read(app.world().resource::<Messages<ToServer>>()).map(|m| m.0.clone()).collect();
+    assert_eq!(sent, [ClientMessage::Leave]);
+    assert!(app.world().get_resource::<FoundMatch>().is_none());
+    assert_eq!(app.world().resource::<Session>().game.variant(), Variant::Latrunculi);
+}
