@@ -368,7 +368,7 @@ mod tests {
         app.add_plugins(MinimalPlugins);
         app.add_message::<NavIntent>()
             .add_message::<ToServer>()
-            .add_message::<crate::net::connection::FromServer>()
+            .add_message::<FromServer>()
             .init_resource::<Link>()
             .init_resource::<OnlineConfig>()
             .add_plugins((crate::net::views::plugin, plugin));
@@ -531,7 +531,7 @@ mod tests {
             start: Variant::Alquerque.start().to_string(),
             moves: Vec::new(),
             players: [player(1, "Ann"), player(2, "Bot")],
-            role: Role::Player(ludus_rules::Side::First),
+            role: Role::Player(Side::First),
             clock: None,
             clocks: None,
             outcome: None,

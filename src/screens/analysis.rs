@@ -367,6 +367,7 @@ pub fn judgement_text(lang: Lang, variant: Variant, j: Judgement) -> String {
     let source = lang.text(match j.source {
         Source::Book => id!("analysis-judged-book"),
         Source::Tables => id!("analysis-judged-tables"),
+        Source::Server => id!("analysis-judged-server"),
         Source::Rules => id!("analysis-judged-rules"),
         Source::Search => id!("analysis-judged-search"),
     });

@@ -134,6 +134,8 @@ pub enum Source {
     Book,
     /// The endgame tables.
     Tables,
+    /// The server's value service (its tables, the book, its solver's proofs).
+    Server,
     /// The engine's search (an evaluation, not a proof).
     Search,
 }

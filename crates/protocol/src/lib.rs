@@ -123,6 +123,7 @@
 
 pub mod messages;
 pub mod text;
+pub mod values;
 pub mod views;
 
 #[cfg(feature = "client")]

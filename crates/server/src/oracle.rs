@@ -33,20 +33,20 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use hashlink::LruCache;
-use ludus_ai::oracle::{Answer, Known, Oracle, OracleError};
+use ludus_ai::oracle::{Answer, Known, Oracle, OracleError, Source};
 use ludus_ai::solve::book::Book;
 use ludus_ai::solve::{SolvedTable, key, without_counter};
 use ludus_ai::tablebase::{Material, Tablebase, Wdl};
+use ludus_protocol::values::{MoveValueView, PositionValueView, ValueSource, ValueWord};
 use ludus_rules::alquerque::Position;
 use ludus_rules::{GamePosition, Problem};
-use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 use tokio::sync::Semaphore;
 
 /// The path of the value service.
-pub const VALUE_PATH: &str = "/api/alquerque/value";
+pub use ludus_protocol::values::VALUE_PATH;
 /// Answers cached by default (about 1 KB each: 16 MB at most).
 pub const DEFAULT_CACHE_ENTRIES: usize = 16_384;
 /// Requests a minute per address by default (a player stepping through a game asks one a
@@ -391,52 +391,41 @@ pub fn position_of_query(query: Option<&str>) -> Result<Position, Refusal> {
     Ok(pos)
 }
 
-#[derive(Serialize)]
-struct ValueJson {
-    position: String,
-    pieces: u32,
-    value: &'static str,
-    plies: Option<u16>,
-    source: Option<&'static str>,
-    moves: Vec<MoveJson>,
-    tables_pieces: u32,
-}
-
-#[derive(Serialize)]
-struct MoveJson {
-    #[serde(rename = "move")]
-    mv: String,
-    value: &'static str,
-    plies: Option<u16>,
-    source: Option<&'static str>,
-}
-
-fn wdl_name(v: Option<Known>) -> &'static str {
+fn wdl_word(v: Option<Known>) -> ValueWord {
     match v.map(|k| k.wdl) {
-        Some(Wdl::Win) => "win",
-        Some(Wdl::Draw) => "draw",
-        Some(Wdl::Loss) => "loss",
-        None => "unknown",
+        Some(Wdl::Win) => ValueWord::Win,
+        Some(Wdl::Draw) => ValueWord::Draw,
+        Some(Wdl::Loss) => ValueWord::Loss,
+        None => ValueWord::Unknown,
     }
+}
+
+fn source_word(v: Option<Known>) -> Option<ValueSource> {
+    v.map(|k| match k.source {
+        Source::Rules => ValueSource::Rules,
+        Source::Tables => ValueSource::Tables,
+        Source::Book => ValueSource::Book,
+        Source::Solver => ValueSource::Solver,
+    })
 }
 
 /// The JSON of an answer (see the operator's guide).
 fn render(pos: &Position, answer: &Answer, tables_pieces: u32) -> String {
     let [w, b] = pos.material();
-    let json = ValueJson {
+    let json = PositionValueView {
         position: without_counter(pos).to_string(),
         pieces: w + b,
-        value: wdl_name(answer.value),
+        value: wdl_word(answer.value),
         plies: answer.value.and_then(|v| v.plies),
-        source: answer.value.map(|v| v.source.name()),
+        source: source_word(answer.value),
         moves: answer
             .moves
             .iter()
-            .map(|m| MoveJson {
+            .map(|m| MoveValueView {
                 mv: pos.move_to_string(&m.mv),
-                value: wdl_name(m.value),
+                value: wdl_word(m.value),
                 plies: m.value.and_then(|v| v.plies),
-                source: m.value.map(|v| v.source.name()),
+                source: source_word(m.value),
             })
             .collect(),
         tables_pieces,

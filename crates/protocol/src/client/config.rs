@@ -70,11 +70,16 @@ impl ClientConfig {
 
     /// The URL of the connect-token endpoint.
     pub fn connect_url(&self) -> String {
+        self.api_url(CONNECT_PATH)
+    }
+
+    /// The URL of `path` (`/api/...`) on the server's HTTP side.
+    pub fn api_url(&self, path: &str) -> String {
         let base = match &self.api {
             Some(api) => api.clone(),
             None => default_api(self),
         };
-        format!("{}{CONNECT_PATH}", base.trim_end_matches('/'))
+        format!("{}{path}", base.trim_end_matches('/'))
     }
 
     /// A WebSocket connection to `url` (`ws://host:port` or `wss://host/path`), as a browser

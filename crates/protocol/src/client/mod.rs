@@ -44,6 +44,7 @@ mod config;
 mod link;
 mod session;
 mod token;
+mod values;
 
 pub use config::{ClientConfig, Transport, UDP_SOCKET_ID, WS_SOCKET_ID};
 pub use link::{hello, open_link};
@@ -51,6 +52,7 @@ pub use session::{
     Action, Failure, MAX_RETRY, Phase, REDIRECT_RETRY, REDIRECT_WELCOME_TIMEOUT, Retry, Session,
 };
 pub use token::{TokenFailure, TokenRequest};
+pub use values::{ValueRequest, value_url};
 
 use crate::{
     CHANNEL, ClientMessage, IDLE_FLUSH_INTERVAL, PlayerId, ServerMessage, SessionToken, decode_server, encode,

@@ -57,26 +57,27 @@ fn answer(status: u16, body: Vec<u8>, url: &str, version: Option<u16>) -> FetchR
     }
 }
 
-/// A connect-token request in flight: its answer lands in the slot (a `Mutex`, so that the
-/// client stays `Send + Sync`, as the game's resources must be).
-struct TokenFetch(std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>);
+/// An HTTP request in flight (a connect token's, or a value's): its answer lands in the slot
+/// (a `Mutex`, so that the client stays `Send + Sync`, as the game's resources must be).
+pub(super) struct HttpFetch(std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>);
 
-impl TokenFetch {
-    fn take(&mut self) -> Option<FetchResult> {
+impl HttpFetch {
+    pub(super) fn take(&mut self) -> Option<FetchResult> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
-    fn slot() -> (TokenFetch, std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>) {
+    fn slot() -> (HttpFetch, std::sync::Arc<std::sync::Mutex<Option<FetchResult>>>) {
         let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
-        (TokenFetch(slot.clone()), slot)
+        (HttpFetch(slot.clone()), slot)
     }
 
+    /// Starts the request: a POST of `body`, or a GET without one.
     #[cfg(not(target_family = "wasm"))]
-    fn start(url: String, body: Vec<u8>, timeout: Duration) -> TokenFetch {
-        let (fetch, slot) = TokenFetch::slot();
+    pub(super) fn start(url: String, body: Option<Vec<u8>>, timeout: Duration) -> HttpFetch {
+        let (fetch, slot) = HttpFetch::slot();
         let out = slot.clone();
         let spawned = std::thread::Builder::new().name("ludus-token".into()).spawn(move || {
-            let result = fetch_blocking(&url, &body, timeout);
+            let result = fetch_blocking(&url, body.as_deref(), timeout);
             *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         });
         if let Err(e) = spawned {
@@ -86,11 +87,12 @@ impl TokenFetch {
         fetch
     }
 
+    /// Starts the request: a POST of `body`, or a GET without one.
     #[cfg(target_family = "wasm")]
-    fn start(url: String, body: Vec<u8>, _timeout: Duration) -> TokenFetch {
-        let (fetch, slot) = TokenFetch::slot();
+    pub(super) fn start(url: String, body: Option<Vec<u8>>, _timeout: Duration) -> HttpFetch {
+        let (fetch, slot) = HttpFetch::slot();
         wasm_bindgen_futures::spawn_local(async move {
-            let result = fetch_web(&url, &body).await;
+            let result = fetch_web(&url, body.as_deref()).await;
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         });
         fetch
@@ -102,7 +104,7 @@ impl TokenFetch {
 /// dropped mid-request (a reset or broken pipe, for the same reason), within `timeout`. A
 /// refused connection (nobody there) is not asked again.
 #[cfg(not(target_family = "wasm"))]
-fn fetch_blocking(url: &str, body: &[u8], timeout: Duration) -> FetchResult {
+fn fetch_blocking(url: &str, body: Option<&[u8]>, timeout: Duration) -> FetchResult {
     let deadline = Instant::now() + timeout;
     loop {
         match fetch_once(url, body, timeout) {
@@ -134,22 +136,25 @@ const BUSY: u16 = 503;
 const DROPPED: u16 = 1;
 
 #[cfg(not(target_family = "wasm"))]
-fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16, TokenFailure)> {
+fn fetch_once(url: &str, body: Option<&[u8]>, timeout: Duration) -> Result<Vec<u8>, (u16, TokenFailure)> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
         .max_redirects(0)
         .build()
         .into();
-    let mut response =
-        agent.post(url).header("content-type", "application/octet-stream").send(body).map_err(|e| {
-            let dropped = matches!(&e, ureq::Error::Io(io) if matches!(io.kind(),
+    let sent = match body {
+        Some(body) => agent.post(url).header("content-type", "application/octet-stream").send(body),
+        None => agent.get(url).call(),
+    };
+    let mut response = sent.map_err(|e| {
+        let dropped = matches!(&e, ureq::Error::Io(io) if matches!(io.kind(),
                 std::io::ErrorKind::BrokenPipe
                     | std::io::ErrorKind::ConnectionReset
                     | std::io::ErrorKind::ConnectionAborted
                     | std::io::ErrorKind::UnexpectedEof));
-            (if dropped { DROPPED } else { 0 }, format!("cannot reach {url}: {e}").into())
-        })?;
+        (if dropped { DROPPED } else { 0 }, format!("cannot reach {url}: {e}").into())
+    })?;
     let status = response.status().as_u16();
     let version = response.headers().get(VERSION_HEADER).and_then(|v| v.to_str().ok()?.parse().ok());
     let bytes = response
@@ -162,15 +167,16 @@ fn fetch_once(url: &str, body: &[u8], timeout: Duration) -> Result<Vec<u8>, (u16
 }
 
 #[cfg(target_family = "wasm")]
-async fn fetch_web(url: &str, body: &[u8]) -> FetchResult {
+async fn fetch_web(url: &str, body: Option<&[u8]>) -> FetchResult {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
     let fail = |e: wasm_bindgen::JsValue| TokenFailure::from(format!("cannot reach {url}: {e:?}"));
     let window = web_sys::window().ok_or_else(|| TokenFailure::from("no window".to_string()))?;
     let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    let bytes = js_sys::Uint8Array::from(body);
-    init.set_body(&bytes.into());
+    if let Some(body) = body {
+        init.set_method("POST");
+        init.set_body(&js_sys::Uint8Array::from(body).into());
+    }
     let response = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await.map_err(fail)?;
     let response: web_sys::Response = response.dyn_into().map_err(fail)?;
     let status = response.status();
@@ -187,13 +193,13 @@ async fn fetch_web(url: &str, body: &[u8]) -> FetchResult {
 /// through the page's `fetch` in a browser). For clients that run the connection themselves,
 /// such as the game with bevy_renet2: [`TokenRequest::start`], then [`TokenRequest::poll`] each
 /// frame until it answers, then [`open_link`] with the token.
-pub struct TokenRequest(TokenFetch);
+pub struct TokenRequest(HttpFetch);
 
 impl TokenRequest {
     /// Asks the server named in `config` for a connect token, with the player's credential.
     pub fn start(config: &ClientConfig, credential: Option<SessionToken>) -> TokenRequest {
         let body = connect_request(config, credential);
-        TokenRequest(TokenFetch::start(config.connect_url(), body, config.connect_timeout))
+        TokenRequest(HttpFetch::start(config.connect_url(), Some(body), config.connect_timeout))
     }
 
     /// The answer, once it came (then `None` again): the token's bytes, or why not.
