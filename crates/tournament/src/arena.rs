@@ -2,7 +2,9 @@
 //! the time always passed in (milliseconds on the caller's clock).
 
 use crate::arena_pairing::{FreePlayer, arena_points, pair_free};
-use crate::common::{Colour, Entrant, GameId, GameResult, Pairing, PlayerId, PlayerResult, competition_ranks};
+use crate::common::{
+    Colour, Entrant, GameId, GameResult, Pairing, PlayerId, PlayerResult, competition_ranks,
+};
 use crate::error::TournamentError;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -290,17 +292,23 @@ impl Arena {
         for (a, b) in pairs {
             let (ia, ib) = (self.index(a).expect("a free player"), self.index(b).expect("a free player"));
             let key = |p: &ArenaPlayer| (p.colour_difference, p.last_colour != Some(Colour::Second));
-            let (first, second) = if key(&self.players[ib]) < key(&self.players[ia]) { (ib, ia) } else { (ia, ib) };
+            let (first, second) =
+                if key(&self.players[ib]) < key(&self.players[ia]) { (ib, ia) } else { (ia, ib) };
             let id = GameId(self.games.len() as u64 + 1);
             let game = ArenaGame {
                 id,
-                pairing: Pairing { first: self.players[first].entrant.id, second: self.players[second].entrant.id },
+                pairing: Pairing {
+                    first: self.players[first].entrant.id,
+                    second: self.players[second].entrant.id,
+                },
                 started_at: now,
                 berserk_first: false,
                 berserk_second: false,
                 result: None,
             };
-            for (i, colour, opponent) in [(first, Colour::First, game.pairing.second), (second, Colour::Second, game.pairing.first)] {
+            for (i, colour, opponent) in
+                [(first, Colour::First, game.pairing.second), (second, Colour::Second, game.pairing.first)]
+            {
                 let p = &mut self.players[i];
                 p.status = ArenaStatus::Playing(id);
                 p.last_opponent = Some(opponent);
@@ -319,7 +327,12 @@ impl Arena {
         if !self.config.berserk {
             return Err(TournamentError::BerserkNotAllowed);
         }
-        let i = game.0.checked_sub(1).map(|i| i as usize).filter(|&i| i < self.games.len()).ok_or(TournamentError::NoSuchGame(game))?;
+        let i = game
+            .0
+            .checked_sub(1)
+            .map(|i| i as usize)
+            .filter(|&i| i < self.games.len())
+            .ok_or(TournamentError::NoSuchGame(game))?;
         let g = &mut self.games[i];
         if g.result.is_some() {
             return Err(TournamentError::BerserkNotAllowed);
@@ -336,8 +349,18 @@ impl Arena {
 
     /// Records how `game` ended at `now`: both players are scored and free again (or paused,
     /// if they left during it). Results of games that were under way at the end still count.
-    pub fn record(&mut self, game: GameId, result: GameResult, now: u64) -> Result<GamePoints, TournamentError> {
-        let gi = game.0.checked_sub(1).map(|i| i as usize).filter(|&i| i < self.games.len()).ok_or(TournamentError::NoSuchGame(game))?;
+    pub fn record(
+        &mut self,
+        game: GameId,
+        result: GameResult,
+        now: u64,
+    ) -> Result<GamePoints, TournamentError> {
+        let gi = game
+            .0
+            .checked_sub(1)
+            .map(|i| i as usize)
+            .filter(|&i| i < self.games.len())
+            .ok_or(TournamentError::NoSuchGame(game))?;
         if self.games[gi].result.is_some() {
             return Err(TournamentError::AlreadyRecorded);
         }
@@ -345,7 +368,10 @@ impl Arena {
         g.result = Some(result);
         let g = *g;
         let mut points = GamePoints { first: 0, second: 0 };
-        for (id, colour, berserk) in [(g.pairing.first, Colour::First, g.berserk_first), (g.pairing.second, Colour::Second, g.berserk_second)] {
+        for (id, colour, berserk) in [
+            (g.pairing.first, Colour::First, g.berserk_first),
+            (g.pairing.second, Colour::Second, g.berserk_second),
+        ] {
             let i = self.index(id).expect("the game names players");
             let p = &mut self.players[i];
             let gained = p.score.add(result.for_colour(colour), berserk);
@@ -375,10 +401,14 @@ impl Arena {
 /// finished (the streaks depend on it); equal to [`Arena::standings`] of the arena that
 /// produced them.
 pub fn arena_standings(entrants: &[Entrant], results: &[ArenaResult]) -> Vec<ArenaStanding> {
-    let mut scores: Vec<(Entrant, ArenaScore)> = entrants.iter().map(|&e| (e, ArenaScore::default())).collect();
+    let mut scores: Vec<(Entrant, ArenaScore)> =
+        entrants.iter().map(|&e| (e, ArenaScore::default())).collect();
     let index: HashMap<PlayerId, usize> = entrants.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
     for r in results {
-        for (id, colour, berserk) in [(r.pairing.first, Colour::First, r.berserk_first), (r.pairing.second, Colour::Second, r.berserk_second)] {
+        for (id, colour, berserk) in [
+            (r.pairing.first, Colour::First, r.berserk_first),
+            (r.pairing.second, Colour::Second, r.berserk_second),
+        ] {
             if let Some(&i) = index.get(&id) {
                 scores[i].1.add(r.result.for_colour(colour), berserk);
             }

@@ -71,7 +71,9 @@ impl GameResult {
     pub fn for_colour(self, colour: Colour) -> PlayerResult {
         match (self, colour) {
             (GameResult::Draw, _) => PlayerResult::Draw,
-            (GameResult::FirstWins, Colour::First) | (GameResult::SecondWins, Colour::Second) => PlayerResult::Win,
+            (GameResult::FirstWins, Colour::First) | (GameResult::SecondWins, Colour::Second) => {
+                PlayerResult::Win
+            }
             _ => PlayerResult::Loss,
         }
     }

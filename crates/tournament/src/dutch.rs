@@ -13,7 +13,7 @@
 //!
 //! Within the chosen constraints, the highest-ranked unpaired player takes the first partner of
 //! their preference for whom the rest of the round can still be paired (a maximum matching
-//! decides it, see [`crate::matching`]): the player halfway down their own score group (top
+//! decides it): the player halfway down their own score group (top
 //! half against bottom half), then the others of the group, then lower groups in rank order
 //! (floating down). So no board is given a partner that leaves a later board without one.
 
@@ -43,7 +43,14 @@ pub struct SwissPlayer {
 impl SwissPlayer {
     /// A newcomer: no points, no games.
     pub fn new(entrant: Entrant) -> SwissPlayer {
-        SwissPlayer { entrant, score: Points::ZERO, colours: Vec::new(), opponents: Vec::new(), byes: 0, withdrawn: false }
+        SwissPlayer {
+            entrant,
+            score: Points::ZERO,
+            colours: Vec::new(),
+            opponents: Vec::new(),
+            byes: 0,
+            withdrawn: false,
+        }
     }
 
     /// First moves minus second moves.
@@ -80,12 +87,17 @@ impl SwissPlayer {
 
 /// Whether `a` and `b` can meet with colours that keep the colour rule for both.
 pub fn colours_fit(a: &SwissPlayer, b: &SwissPlayer) -> bool {
-    (a.may_take(Colour::First) && b.may_take(Colour::Second)) || (a.may_take(Colour::Second) && b.may_take(Colour::First))
+    (a.may_take(Colour::First) && b.may_take(Colour::Second))
+        || (a.may_take(Colour::Second) && b.may_take(Colour::First))
 }
 
 /// The order pairings are made in: score, then rating, then id.
 pub fn rank_order(a: &SwissPlayer, b: &SwissPlayer) -> std::cmp::Ordering {
-    (Reverse(a.score), Reverse(a.entrant.rating), a.entrant.id).cmp(&(Reverse(b.score), Reverse(b.entrant.rating), b.entrant.id))
+    (Reverse(a.score), Reverse(a.entrant.rating), a.entrant.id).cmp(&(
+        Reverse(b.score),
+        Reverse(b.entrant.rating),
+        b.entrant.id,
+    ))
 }
 
 /// The colours of a game between `high` (ranked higher) and `low`, on board `board` (from 0):
@@ -93,7 +105,10 @@ pub fn rank_order(a: &SwissPlayer, b: &SwissPlayer) -> std::cmp::Ordering {
 /// (the larger colour difference, then the higher rank); without wishes, the higher-ranked
 /// player alternates by board.
 pub fn allocate(high: &SwissPlayer, low: &SwissPlayer, board: usize) -> Pairing {
-    let as_first = |first: &SwissPlayer, second: &SwissPlayer| Pairing { first: first.entrant.id, second: second.entrant.id };
+    let as_first = |first: &SwissPlayer, second: &SwissPlayer| Pairing {
+        first: first.entrant.id,
+        second: second.entrant.id,
+    };
     let high_first = high.may_take(Colour::First) && low.may_take(Colour::Second);
     let high_second = high.may_take(Colour::Second) && low.may_take(Colour::First);
     match (high_first, high_second) {
@@ -112,7 +127,7 @@ pub fn allocate(high: &SwissPlayer, low: &SwissPlayer, board: usize) -> Pairing 
             }
         }
         (None, None) => {
-            if board % 2 == 0 {
+            if board.is_multiple_of(2) {
                 Colour::First
             } else {
                 Colour::Second
@@ -162,10 +177,7 @@ pub fn pair_round(players: &[SwissPlayer]) -> Option<RoundPairing> {
         return None;
     }
     let byes: Vec<Option<usize>> = if n % 2 == 1 {
-        bye_candidates(&ranked)
-            .into_iter()
-            .map(|id| ranked.iter().position(|p| p.entrant.id == id))
-            .collect()
+        bye_candidates(&ranked).into_iter().map(|id| ranked.iter().position(|p| p.entrant.id == id)).collect()
     } else {
         vec![None]
     };
@@ -173,7 +185,9 @@ pub fn pair_round(players: &[SwissPlayer]) -> Option<RoundPairing> {
         let mut g = Graph::new(n);
         for a in 0..n {
             for b in a + 1..n {
-                if (repeats || !ranked[a].has_met(ranked[b].entrant.id)) && (!colours || colours_fit(ranked[a], ranked[b])) {
+                if (repeats || !ranked[a].has_met(ranked[b].entrant.id))
+                    && (!colours || colours_fit(ranked[a], ranked[b]))
+                {
                     g.add(a, b);
                 }
             }
@@ -203,7 +217,8 @@ pub fn pair_round(players: &[SwissPlayer]) -> Option<RoundPairing> {
             continue;
         }
         let pairs = pair_with(&ranked, g, alive, need);
-        let boards = pairs.iter().enumerate().map(|(board, &(h, l))| allocate(ranked[h], ranked[l], board)).collect();
+        let boards =
+            pairs.iter().enumerate().map(|(board, &(h, l))| allocate(ranked[h], ranked[l], board)).collect();
         return Some(RoundPairing { boards, bye: bye.map(|b| ranked[b].entrant.id), strictness });
     }
     None
@@ -212,7 +227,12 @@ pub fn pair_round(players: &[SwissPlayer]) -> Option<RoundPairing> {
 /// Pairs every alive player of `ranked` along edges of `g`, which holds a perfect matching of
 /// them (`need` pairs): the highest-ranked unpaired player takes their most preferred partner
 /// that keeps a perfect matching of the rest.
-fn pair_with(ranked: &[&SwissPlayer], g: &Graph, mut alive: Vec<bool>, mut need: usize) -> Vec<(usize, usize)> {
+fn pair_with(
+    ranked: &[&SwissPlayer],
+    g: &Graph,
+    mut alive: Vec<bool>,
+    mut need: usize,
+) -> Vec<(usize, usize)> {
     let n = ranked.len();
     let mut pairs = Vec::with_capacity(need);
     while need > 0 {
@@ -221,7 +241,7 @@ fn pair_with(ranked: &[&SwissPlayer], g: &Graph, mut alive: Vec<bool>, mut need:
         let group: Vec<usize> = (0..n).filter(|&i| alive[i] && ranked[i].score == ranked[p].score).collect();
         // The group with `p` at its top: the partner halfway down, then the rest of the bottom
         // half, then the top half from its lowest up; then the lower groups.
-        let half = (group.len() + 1) / 2;
+        let half = group.len().div_ceil(2);
         let mut order: Vec<usize> = Vec::with_capacity(n);
         if !group.is_empty() {
             order.extend(group[half - 1..].iter().copied());

@@ -59,7 +59,10 @@ mod round_robin;
 mod swiss;
 mod table;
 
-pub use arena::{Arena, ArenaConfig, ArenaGame, ArenaPlayer, ArenaResult, ArenaScore, ArenaStanding, ArenaStatus, GamePoints, arena_standings};
+pub use arena::{
+    Arena, ArenaConfig, ArenaGame, ArenaPlayer, ArenaResult, ArenaScore, ArenaStanding, ArenaStatus,
+    GamePoints, arena_standings,
+};
 pub use arena_pairing::{FreePlayer, arena_points, near, pair_free};
 pub use common::{Colour, Entrant, GameId, GameResult, Pairing, PlayerId, PlayerResult, Points};
 pub use dutch::{RoundPairing, Strictness, SwissPlayer};

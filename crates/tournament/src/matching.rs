@@ -49,17 +49,18 @@ impl Graph {
         }
         let mut search = Search::new(n);
         for root in 0..n {
-            if alive[root] && mate[root].is_none() {
-                if let Some(end) = search.augmenting_path(self, alive, &mate, root) {
-                    // Flip the path's edges from its free end back to the root.
-                    let mut v = Some(end);
-                    while let Some(x) = v {
-                        let parent = search.parent[x].expect("a vertex on the path has a parent");
-                        let next = mate[parent];
-                        mate[x] = Some(parent);
-                        mate[parent] = Some(x);
-                        v = next;
-                    }
+            if !alive[root] || mate[root].is_some() {
+                continue;
+            }
+            if let Some(end) = search.augmenting_path(self, alive, &mate, root) {
+                // Flip the path's edges from its free end back to the root.
+                let mut v = Some(end);
+                while let Some(x) = v {
+                    let parent = search.parent[x].expect("a vertex on the path has a parent");
+                    let next = mate[parent];
+                    mate[x] = Some(parent);
+                    mate[parent] = Some(x);
+                    v = next;
                 }
             }
         }
@@ -123,7 +124,13 @@ impl Search {
     }
 
     /// The free end of an augmenting path from `root`, with `parent` leading back to it.
-    fn augmenting_path(&mut self, g: &Graph, alive: &[bool], mate: &[Option<usize>], root: usize) -> Option<usize> {
+    fn augmenting_path(
+        &mut self,
+        g: &Graph,
+        alive: &[bool],
+        mate: &[Option<usize>],
+        root: usize,
+    ) -> Option<usize> {
         let n = g.n;
         self.used.iter_mut().for_each(|u| *u = false);
         self.parent.iter_mut().for_each(|p| *p = None);
@@ -147,8 +154,8 @@ impl Search {
                     self.blossom.iter_mut().for_each(|b| *b = false);
                     self.mark_path(mate, v, current, to);
                     self.mark_path(mate, to, current, v);
-                    for i in 0..n {
-                        if alive[i] && self.blossom[self.base[i]] {
+                    for (i, &here) in alive.iter().enumerate() {
+                        if here && self.blossom[self.base[i]] {
                             self.base[i] = current;
                             if !self.used[i] {
                                 self.used[i] = true;

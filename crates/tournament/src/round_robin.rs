@@ -3,7 +3,9 @@
 
 use crate::common::{Colour, Entrant, GameResult, Pairing, PlayerId, Points};
 use crate::error::TournamentError;
-use crate::table::{Board, Forfeit, Order, Round, RoundResult, Standing, Tally, results_of, standings, tallies_from_results};
+use crate::table::{
+    Board, Forfeit, Order, Round, RoundResult, Standing, Tally, results_of, standings, tallies_from_results,
+};
 use serde::{Deserialize, Serialize};
 
 /// The most players a round robin takes.
@@ -63,7 +65,10 @@ impl RoundRobin {
             return Err(TournamentError::TooFewPlayers { have: players.len(), need: 2 });
         }
         if players.len() > MAX_ROUND_ROBIN_PLAYERS {
-            return Err(TournamentError::TooManyPlayers { have: players.len(), max: MAX_ROUND_ROBIN_PLAYERS });
+            return Err(TournamentError::TooManyPlayers {
+                have: players.len(),
+                max: MAX_ROUND_ROBIN_PLAYERS,
+            });
         }
         for (i, p) in players.iter().enumerate() {
             if players[..i].iter().any(|q| q.id == p.id) {
@@ -127,7 +132,13 @@ impl RoundRobin {
     }
 
     /// Records the result of round `round`'s game where `first` had the first move.
-    pub fn record(&mut self, round: u32, first: PlayerId, second: PlayerId, result: GameResult) -> Result<(), TournamentError> {
+    pub fn record(
+        &mut self,
+        round: u32,
+        first: PlayerId,
+        second: PlayerId,
+        result: GameResult,
+    ) -> Result<(), TournamentError> {
         let board = self
             .round(round)
             .and_then(|r| r.boards.iter().find(|b| b.pairing.first == first && b.pairing.second == second))
@@ -170,7 +181,12 @@ impl RoundRobin {
         let open: Vec<(u32, Pairing)> = self
             .rounds
             .iter()
-            .flat_map(|r| r.boards.iter().filter(|b| b.result.is_none() && b.pairing.has(id)).map(|b| (r.number, b.pairing)))
+            .flat_map(|r| {
+                r.boards
+                    .iter()
+                    .filter(|b| b.result.is_none() && b.pairing.has(id))
+                    .map(|b| (r.number, b.pairing))
+            })
             .collect();
         let mut forfeits = Vec::with_capacity(open.len());
         for (round, pairing) in open {

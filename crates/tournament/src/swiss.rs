@@ -4,7 +4,9 @@
 use crate::common::{Colour, Entrant, GameResult, Pairing, PlayerId, Points};
 use crate::dutch::{RoundPairing, Strictness, SwissPlayer, pair_round};
 use crate::error::TournamentError;
-use crate::table::{Board, Forfeit, Order, Round, RoundResult, Standing, Tally, results_of, standings, tallies_from_results};
+use crate::table::{
+    Board, Forfeit, Order, Round, RoundResult, Standing, Tally, results_of, standings, tallies_from_results,
+};
 use serde::{Deserialize, Serialize};
 
 /// The most rounds a Swiss tournament may have.
@@ -26,7 +28,13 @@ impl Swiss {
         if !(1..=MAX_SWISS_ROUNDS).contains(&rounds) {
             return Err(TournamentError::BadRounds(rounds));
         }
-        Ok(Swiss { rounds, players: Vec::new(), tallies: Vec::new(), played: Vec::new(), strictness: Vec::new() })
+        Ok(Swiss {
+            rounds,
+            players: Vec::new(),
+            tallies: Vec::new(),
+            played: Vec::new(),
+            strictness: Vec::new(),
+        })
     }
 
     /// The number of rounds.
@@ -143,7 +151,10 @@ impl Swiss {
         }
         self.played.push(Round {
             number,
-            boards: boards.into_iter().map(|pairing| Board { pairing, result: None, forfeit: false }).collect(),
+            boards: boards
+                .into_iter()
+                .map(|pairing| Board { pairing, result: None, forfeit: false })
+                .collect(),
             bye,
         });
         self.strictness.push(strictness);
@@ -152,7 +163,13 @@ impl Swiss {
 
     /// Records the result of the game of round `round` where `first` had the first move
     /// against `second`.
-    pub fn record(&mut self, round: u32, first: PlayerId, second: PlayerId, result: GameResult) -> Result<(), TournamentError> {
+    pub fn record(
+        &mut self,
+        round: u32,
+        first: PlayerId,
+        second: PlayerId,
+        result: GameResult,
+    ) -> Result<(), TournamentError> {
         let no_such = TournamentError::NoSuchPairing { round, first, second };
         let board = self
             .round(round)

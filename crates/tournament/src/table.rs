@@ -2,7 +2,9 @@
 //! the tie-breaks, and the ranks. The same code makes the table from the tournament's running
 //! tallies and from a bare list of results, so that a stored list gives back the same table.
 
-use crate::common::{Colour, Entrant, GameResult, Pairing, PlayerId, PlayerResult, Points, competition_ranks};
+use crate::common::{
+    Colour, Entrant, GameResult, Pairing, PlayerId, PlayerResult, Points, competition_ranks,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -163,7 +165,11 @@ pub struct Standing {
 
 /// The tallies made from a list of results alone: one per entrant (in the entrants' order),
 /// results naming someone not among `entrants` are ignored.
-pub(crate) fn tallies_from_results(entrants: &[Entrant], results: &[RoundResult], bye_points: Points) -> Vec<Tally> {
+pub(crate) fn tallies_from_results(
+    entrants: &[Entrant],
+    results: &[RoundResult],
+    bye_points: Points,
+) -> Vec<Tally> {
     let mut tallies: Vec<Tally> = entrants.iter().map(|&e| Tally::new(e)).collect();
     let index: HashMap<PlayerId, usize> = entrants.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
     let mut ordered: Vec<&RoundResult> = results.iter().collect();
@@ -221,7 +227,8 @@ pub(crate) fn standings(tallies: &[Tally], order: Order) -> Vec<Standing> {
                 }
             }
             let buchholz: Points = parts.iter().copied().sum();
-            let cut = if parts.len() >= 2 { parts.iter().copied().min().unwrap_or_default() } else { Points::ZERO };
+            let cut =
+                if parts.len() >= 2 { parts.iter().copied().min().unwrap_or_default() } else { Points::ZERO };
             Standing {
                 rank: 0,
                 player: t.entrant.id,

@@ -3,7 +3,8 @@
 //! from the results alone.
 
 use ludus_tournament::{
-    Colour, Entrant, GameResult, MAX_ROUND_ROBIN_PLAYERS, PlayerId, RoundRobin, TournamentError, round_robin_standings,
+    Colour, Entrant, GameResult, MAX_ROUND_ROBIN_PLAYERS, PlayerId, RoundRobin, TournamentError,
+    round_robin_standings,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -26,7 +27,11 @@ fn everyone_meets_everyone_once_with_balanced_colours() {
             let mut seen = HashSet::new();
             for b in &round.boards {
                 let (a, c) = (b.pairing.first, b.pairing.second);
-                assert!(seen.insert(a) && seen.insert(c), "{n} players: someone twice in round {}", round.number);
+                assert!(
+                    seen.insert(a) && seen.insert(c),
+                    "{n} players: someone twice in round {}",
+                    round.number
+                );
                 assert!(met.insert((a.min(c), a.max(c))), "{n} players: {a} and {c} meet twice");
                 colours.entry(a).or_default().push(Colour::First);
                 colours.entry(c).or_default().push(Colour::Second);
@@ -42,7 +47,11 @@ fn everyone_meets_everyone_once_with_balanced_colours() {
             let cs = &colours[&e.id];
             let d: i32 = cs.iter().map(|c| if *c == Colour::First { 1 } else { -1 }).sum();
             assert!(d.abs() <= 1, "{n} players: {} ends {d} from balanced", e.id);
-            assert!(!cs.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]), "{n} players: {} has three in a row", e.id);
+            assert!(
+                !cs.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                "{n} players: {} has three in a row",
+                e.id
+            );
             assert_eq!(byes.get(&e.id).copied().unwrap_or(0), n % 2, "{n} players: byes of {}", e.id);
         }
     }
@@ -64,16 +73,21 @@ fn random_results_and_withdrawals_give_the_table_of_the_results() {
                 }
             }
             for b in rr.round(number).unwrap().boards.clone() {
-                let result = [GameResult::FirstWins, GameResult::SecondWins, GameResult::Draw][rng.random_range(0..3)];
+                let result =
+                    [GameResult::FirstWins, GameResult::SecondWins, GameResult::Draw][rng.random_range(0..3)];
                 let outcome = rr.record(number, b.pairing.first, b.pairing.second, result);
                 if rr.is_withdrawn(b.pairing.first) || rr.is_withdrawn(b.pairing.second) {
-                    let who = if rr.is_withdrawn(b.pairing.first) { b.pairing.first } else { b.pairing.second };
+                    let who =
+                        if rr.is_withdrawn(b.pairing.first) { b.pairing.first } else { b.pairing.second };
                     assert_eq!(outcome, Err(TournamentError::Withdrawn(who)));
                 } else if b.result.is_some() {
                     assert_eq!(outcome, Err(TournamentError::AlreadyRecorded));
                 } else {
                     outcome.unwrap();
-                    assert_eq!(rr.record(number, b.pairing.first, b.pairing.second, result), Err(TournamentError::AlreadyRecorded));
+                    assert_eq!(
+                        rr.record(number, b.pairing.first, b.pairing.second, result),
+                        Err(TournamentError::AlreadyRecorded)
+                    );
                 }
             }
             let back: RoundRobin = serde_json::from_str(&serde_json::to_string(&rr).unwrap()).unwrap();
@@ -87,7 +101,10 @@ fn random_results_and_withdrawals_give_the_table_of_the_results() {
         let total: u32 = table.iter().map(|s| s.score.0).sum();
         assert_eq!(total as usize, 4 * n * (n - 1) / 2);
         for w in table.windows(2) {
-            assert!((w[0].score, w[0].sonneborn_berger, w[0].wins) >= (w[1].score, w[1].sonneborn_berger, w[1].wins));
+            assert!(
+                (w[0].score, w[0].sonneborn_berger, w[0].wins)
+                    >= (w[1].score, w[1].sonneborn_berger, w[1].wins)
+            );
         }
     }
 }
@@ -95,7 +112,10 @@ fn random_results_and_withdrawals_give_the_table_of_the_results() {
 #[test]
 fn bad_round_robin_input_is_refused() {
     assert_eq!(RoundRobin::new(entrants(1)).err(), Some(TournamentError::TooFewPlayers { have: 1, need: 2 }));
-    assert_eq!(RoundRobin::new(entrants(11)).err(), Some(TournamentError::TooManyPlayers { have: 11, max: 10 }));
+    assert_eq!(
+        RoundRobin::new(entrants(11)).err(),
+        Some(TournamentError::TooManyPlayers { have: 11, max: 10 })
+    );
     let mut twice = entrants(4);
     twice.push(twice[2]);
     assert_eq!(RoundRobin::new(twice).err(), Some(TournamentError::AlreadyJoined(PlayerId(102))));
