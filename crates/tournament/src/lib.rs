@@ -13,7 +13,8 @@
 //! matching answers that), not a greedy walk down the list. Colours: each player's first
 //! moves and second moves stay within one of each other and nobody has one colour three times
 //! running, whenever the round can be paired that way; otherwise the stronger colour wish wins.
-//! With an odd count the lowest-ranked player who has not had a bye sits out and scores a
+//! With an odd count the lowest-ranked player who has not had a bye (and whose sitting out
+//! leaves the others pairable without a repeat, when anyone's does) sits out and scores a
 //! win's point; nobody has a second bye while someone has had none. Players may join late (no
 //! points, paired from the next round on) and withdraw (never paired again; a game of theirs
 //! still going is lost by forfeit). See [`dutch`] for the exact order of the constraints.
