@@ -213,7 +213,8 @@ impl Arena {
         self.players.iter().position(|p| p.entrant.id == id).ok_or(TournamentError::UnknownPlayer(id))
     }
 
-    /// A player comes in (before the start or late, with no points): free from `now`.
+    /// A player comes in (before the start or late, with no points): free from `now`. A player
+    /// who paused comes back with [`Arena::resume`], not by joining again.
     pub fn join(&mut self, entrant: Entrant, now: u64) -> Result<(), TournamentError> {
         if self.players.iter().any(|p| p.entrant.id == entrant.id) {
             return Err(TournamentError::AlreadyJoined(entrant.id));

@@ -1,6 +1,8 @@
-//! How long pairing takes for 64 players: every round of a 64-player 9-round Swiss and 64 free
-//! players of an arena. The figures are printed (`--nocapture`); the test fails only far
-//! beyond the budget (two seconds for one pairing).
+//! How long pairing takes for 64 players: every round of a 64-player 9-round Swiss, the worst
+//! round of 30-round Swiss events of 21 and 65 players (where repeats and colour breaks become
+//! unavoidable, the search's hardest case), and 64 free players of an arena. The figures are
+//! printed (`--nocapture`); the test fails only far beyond the budget (two seconds for one
+//! pairing).
 
 use ludus_tournament::{Arena, ArenaConfig, Entrant, FreePlayer, GameResult, PlayerId, Swiss, pair_free};
 use rand::rngs::StdRng;
@@ -36,6 +38,14 @@ fn pairing_64_players_takes_well_under_the_budget() {
     );
     assert!(worst < BUDGET, "a Swiss round took {worst:?}");
 
+    // The hardest cases for the search: every round of 30, where repeats and colour breaks
+    // become unavoidable and every bye candidate is tried under each set of constraints.
+    for players in [21, 65] {
+        let worst = worst_swiss_round(&mut rng, players, 30);
+        println!("swiss, {players} players, 30 rounds: worst round {:.2} ms", worst.as_secs_f64() * 1e3);
+        assert!(worst < BUDGET, "a Swiss round of {players} took {worst:?}");
+    }
+
     // Arena: 64 free players at once (the start), then 64 with scores spread over a long arena.
     let mut arena = Arena::new(ArenaConfig { starts_at: 0, ends_at: 3_600_000, berserk: false }).unwrap();
     for i in 0..64 {
@@ -64,4 +74,24 @@ fn pairing_64_players_takes_well_under_the_budget() {
         pairs.len()
     );
     assert!(at_start < BUDGET && spread < BUDGET, "an arena pairing took {at_start:?} / {spread:?}");
+}
+
+/// The longest pairing of a Swiss of `players` and `rounds` with random results.
+fn worst_swiss_round(rng: &mut StdRng, players: u64, rounds: u32) -> Duration {
+    let mut swiss = Swiss::new(rounds).unwrap();
+    for i in 0..players {
+        swiss.join(Entrant { id: PlayerId(i + 1), rating: rng.random_range(1000..2200) }).unwrap();
+    }
+    let mut worst = Duration::ZERO;
+    for round in 1..=rounds {
+        let start = Instant::now();
+        let boards = swiss.pair_round(round).unwrap().boards.clone();
+        worst = worst.max(start.elapsed());
+        for b in boards {
+            let result =
+                [GameResult::FirstWins, GameResult::SecondWins, GameResult::Draw][rng.random_range(0..3)];
+            swiss.record(round, b.pairing.first, b.pairing.second, result).unwrap();
+        }
+    }
+    worst
 }
