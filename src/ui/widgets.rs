@@ -294,6 +294,13 @@ pub fn error_key(code: ErrorCode) -> Id {
         ErrorCode::TooManyChallenges => id!("net-err-too-many-challenges"),
         ErrorCode::UnknownChallenge => id!("net-err-unknown-challenge"),
         ErrorCode::OwnChallenge => id!("net-err-own-challenge"),
+        ErrorCode::UnknownTournament => id!("net-err-unknown-tournament"),
+        ErrorCode::AlreadyJoined => id!("net-err-already-joined"),
+        ErrorCode::TournamentFull => id!("net-err-tournament-full"),
+        ErrorCode::TournamentClosed => id!("net-err-tournament-closed"),
+        ErrorCode::TooManyTournaments => id!("net-err-too-many-tournaments"),
+        ErrorCode::NotInTournament => id!("net-err-not-in-tournament"),
+        ErrorCode::BadTournament => id!("net-err-bad-tournament"),
     }
 }
 

@@ -116,6 +116,27 @@
 //!   brings one game's whole view. A rated turn-based game (claimed nicknames only) changes the
 //!   players' turn-based ratings, a pool apart from the real-time ones: its view's
 //!   [`PlayerInfo::rating`] is the turn-based one.
+//! - **Tournaments** (protocol 9). [`ClientMessage::Tournaments`] lists them (upcoming, running,
+//!   finished: [`ServerMessage::Tournaments`]); the server's schedule announces its own there
+//!   before they start. A claimed player creates one ([`ClientMessage::CreateTournament`] with
+//!   [`TournamentSettings`]: an arena of a set duration, with or without berserk; a Swiss of a
+//!   set number of rounds; a round robin of up to [`ROUND_ROBIN_MAX_PLAYERS`]; real-time, or
+//!   turn-based for a Swiss or round robin; public, or private with a code that
+//!   [`ServerMessage::TournamentCreated`] gives). Anyone signed in joins a public one by
+//!   number, any one by code ([`ClientMessage::JoinTournament`]; late entries join with no
+//!   points); [`ClientMessage::WithdrawTournament`] pauses an arena player (join again to come
+//!   back) or withdraws a Swiss or round-robin player for good. [`ClientMessage::ViewTournament`]
+//!   opens a tournament's page ([`ServerMessage::Tournament`]: the settings, the countdown, the
+//!   standings with tie-breaks and streaks, the current games with their ids, to watch them as
+//!   any game), sent again as it changes. The server pairs: an arena pairs a player who is
+//!   free again at once with a free player near in points (an arena player who is offline or in
+//!   another game when their turn comes is paused); a Swiss or round robin pairs each round
+//!   once every game of the one before has ended. Each player gets
+//!   [`ServerMessage::TournamentPaired`], then the game as any other ([`ServerMessage::Game`]);
+//!   the games are rated as their time control is, when the tournament is rated and both
+//!   players claimed. In an arena game allowing it, [`ClientMessage::Berserk`] before one's
+//!   first move halves one's own clock for one more point if one wins. The end comes as
+//!   [`ServerMessage::TournamentEnded`] with the podium.
 //! - **Connection lost.** Reconnect with the stored token: the seat is held (two minutes by
 //!   default) and [`ServerMessage::Game`] brings the whole game back; the opponent sees
 //!   [`ServerMessage::PlayerConnection`]. A seat not taken back in time loses the game
@@ -123,6 +144,7 @@
 
 pub mod messages;
 pub mod text;
+pub mod tournaments;
 pub mod values;
 pub mod views;
 
@@ -133,6 +155,7 @@ mod ws;
 
 pub use messages::*;
 pub use text::*;
+pub use tournaments::*;
 pub use views::*;
 
 /// The server's usual UDP port (native clients).
@@ -175,7 +198,15 @@ use std::time::Duration;
 /// [`ServerMessage::ChallengeReceived`], [`ServerMessage::ChallengeEnded`],
 /// [`ServerMessage::MyGames`], [`TurnGameSummary`], [`ChallengeView`], [`ChallengeEnd`],
 /// [`MyGamesView`], four [`ErrorCode`]s; every new variant after the old ones.
-pub const PROTOCOL_VERSION: u16 = 8;
+///
+/// 9: tournaments: [`ClientMessage::Tournaments`], [`ClientMessage::CreateTournament`],
+/// [`ClientMessage::JoinTournament`], [`ClientMessage::WithdrawTournament`],
+/// [`ClientMessage::ViewTournament`], [`ClientMessage::Berserk`],
+/// [`ServerMessage::Tournaments`], [`ServerMessage::Tournament`],
+/// [`ServerMessage::TournamentCreated`], [`ServerMessage::TournamentPaired`],
+/// [`ServerMessage::TournamentEnded`], the types of [`tournaments`], seven [`ErrorCode`]s;
+/// every new variant after the old ones.
+pub const PROTOCOL_VERSION: u16 = 9;
 
 /// The netcode protocol id. Never changes, so that clients of any version reach the server and
 /// learn about a version mismatch from [`ServerMessage::Incompatible`] instead of a silent

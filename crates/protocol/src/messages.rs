@@ -6,6 +6,7 @@
 //! of different versions can always tell each other so. Everything else may change with
 //! [`crate::PROTOCOL_VERSION`].
 
+use crate::tournaments::*;
 use crate::views::*;
 use ludus_rules::{Outcome, Side, Variant};
 use serde::{Deserialize, Serialize};
@@ -290,6 +291,45 @@ pub enum ClientMessage {
         /// The game.
         game: GameId,
     },
+    /// Asks for the tournament lists (protocol 9), answered by [`ServerMessage::Tournaments`].
+    Tournaments,
+    /// Creates a tournament (protocol 9; claimed nicknames only, [`ErrorCode::NotClaimed`]),
+    /// answered by [`ServerMessage::TournamentCreated`] and its [`ServerMessage::Tournament`]
+    /// view. Refusals: [`ErrorCode::BadTournament`] (settings out of range),
+    /// [`ErrorCode::BadClock`], [`ErrorCode::TooManyTournaments`] (more than
+    /// [`crate::TOURNAMENTS_PER_DAY`] a day from your account or your address). The creator
+    /// does not join by creating: join it like anyone.
+    CreateTournament(TournamentSettings),
+    /// Joins a tournament (protocol 9): a public one by number, any by its code; an arena
+    /// player who paused comes back the same way. Refusals: [`ErrorCode::UnknownTournament`]
+    /// (a wrong number or code; too many wrong codes from one address are
+    /// [`ErrorCode::TooManyAttempts`] for a while), [`ErrorCode::AlreadyJoined`],
+    /// [`ErrorCode::TournamentFull`], [`ErrorCode::TournamentClosed`] (over, or a round robin
+    /// under way), [`ErrorCode::NotClaimed`] (a rated one).
+    JoinTournament(TournamentRef),
+    /// Leaves a tournament (protocol 9): an arena player pauses (a game under way goes on and
+    /// counts; join again to come back); a Swiss or round-robin player withdraws for good (a
+    /// game under way is lost by forfeit). Refusal: [`ErrorCode::NotInTournament`].
+    WithdrawTournament {
+        /// The tournament.
+        tournament: TournamentId,
+    },
+    /// Opens a tournament's page (protocol 9): answered by [`ServerMessage::Tournament`], sent
+    /// again whenever its standings or pairings change while it is the one you view (one at a
+    /// time; [`ClientMessage::Tournaments`] stops it). Refusal: [`ErrorCode::UnknownTournament`]
+    /// (also for a private one you neither made nor joined).
+    ViewTournament {
+        /// The tournament.
+        tournament: TournamentId,
+    },
+    /// Berserk in an arena game (protocol 9): before your first move, halve your own clock
+    /// for one more point if you win. Everyone in the game gets its [`ServerMessage::Game`]
+    /// view again. Refusals: [`ErrorCode::NotAPlayer`], [`ErrorCode::BadTournament`] (not an
+    /// arena game that allows it, or you have moved).
+    Berserk {
+        /// The game.
+        game: GameId,
+    },
 }
 
 /// Why a request was refused. The accompanying text is English for logs; a user interface
@@ -383,6 +423,20 @@ pub enum ErrorCode {
     UnknownChallenge,
     /// A challenge to yourself, or accepting your own (protocol 8).
     OwnChallenge,
+    /// No tournament has that number or code, or it is private and not yours (protocol 9).
+    UnknownTournament,
+    /// You are already in that tournament (protocol 9).
+    AlreadyJoined,
+    /// The tournament has as many players as it takes (protocol 9).
+    TournamentFull,
+    /// The tournament takes nobody more: it is over, or a round robin under way (protocol 9).
+    TournamentClosed,
+    /// Too many tournaments created from your account or address today (protocol 9).
+    TooManyTournaments,
+    /// You are not playing in that tournament (protocol 9).
+    NotInTournament,
+    /// Tournament settings out of range, or a berserk not allowed (protocol 9).
+    BadTournament,
 }
 
 /// Most turn-based games in progress one player may have (protocol 8).
@@ -600,6 +654,43 @@ pub enum ServerMessage {
     },
     /// Your turn-based games and challenges (protocol 8).
     MyGames(MyGamesView),
+    /// The tournament lists (protocol 9).
+    Tournaments(TournamentList),
+    /// A tournament's page (protocol 9): on [`ClientMessage::ViewTournament`], and again at
+    /// each change while you view it, or when you join or leave it.
+    Tournament(Box<TournamentView>),
+    /// Your tournament is made (protocol 9); `code` is its private code (share it), if it is
+    /// not public.
+    TournamentCreated {
+        /// Its number.
+        tournament: TournamentId,
+        /// The code to join a private one.
+        code: Option<String>,
+    },
+    /// You are paired (protocol 9): the game's [`ServerMessage::Game`] view follows (a
+    /// real-time game) or is in your list of turn-based games.
+    TournamentPaired {
+        /// The tournament.
+        tournament: TournamentId,
+        /// The round (an arena: 0).
+        round: u32,
+        /// The game.
+        game: GameId,
+        /// Your side.
+        side: Side,
+        /// Your opponent's nickname.
+        opponent: String,
+    },
+    /// A tournament you played in, or view, is over (protocol 9): the first three (more when
+    /// tied).
+    TournamentEnded {
+        /// The tournament.
+        tournament: TournamentId,
+        /// Its name.
+        name: String,
+        /// The podium, best first.
+        podium: Vec<TournamentStanding>,
+    },
 }
 
 /// Where [`ServerMessage::Redirect`] sends a client.

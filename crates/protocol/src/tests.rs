@@ -278,3 +278,114 @@ fn clock_limits() {
     assert!(!ClockSpec { initial_ms: 60_000, increment_ms: 61_000 }.is_valid());
     let _ = Variant::ALL;
 }
+
+#[test]
+fn tournament_messages_are_appended_and_round_trip() {
+    let tag = |bytes: Vec<u8>| bytes[0];
+    // After OpenGame (27) and OwnChallenge (38): the older tags do not move.
+    assert_eq!(tag(encode(&ClientMessage::OpenGame { game: GameId(1) }).unwrap()), 27);
+    assert_eq!(tag(encode(&ClientMessage::Tournaments).unwrap()), 28);
+    assert_eq!(tag(encode(&ErrorCode::OwnChallenge).unwrap()), 38);
+    assert_eq!(tag(encode(&ErrorCode::UnknownTournament).unwrap()), 39);
+    let settings = TournamentSettings {
+        name: "Giải Alquerque mỗi giờ".into(),
+        variant: Variant::Alquerque,
+        format: TournamentFormat::Arena { minutes: 60, berserk: true },
+        pace: TournamentPace::RealTime(ClockSpec::BLITZ),
+        starts_in_minutes: 5,
+        public: false,
+        rated: true,
+        max_players: TOURNAMENT_MAX_PLAYERS,
+    };
+    for m in [
+        ClientMessage::Tournaments,
+        ClientMessage::CreateTournament(settings.clone()),
+        ClientMessage::CreateTournament(TournamentSettings {
+            format: TournamentFormat::Swiss { rounds: 7 },
+            pace: TournamentPace::TurnBased { days: 3 },
+            ..settings.clone()
+        }),
+        ClientMessage::JoinTournament(TournamentRef::Id(TournamentId(3))),
+        ClientMessage::JoinTournament(TournamentRef::Code("ABCDEFGHJK".into())),
+        ClientMessage::WithdrawTournament { tournament: TournamentId(3) },
+        ClientMessage::ViewTournament { tournament: TournamentId(u64::MAX) },
+        ClientMessage::Berserk { game: GameId(9) },
+    ] {
+        let bytes = encode(&m).unwrap();
+        assert!(bytes.len() <= MAX_CLIENT_MESSAGE_BYTES);
+        assert_eq!(decode_client(&bytes).unwrap(), m);
+    }
+    let summary = TournamentSummary {
+        id: TournamentId(3),
+        name: settings.name.clone(),
+        variant: Variant::Alquerque,
+        format: settings.format,
+        pace: settings.pace,
+        stage: TournamentStage::Running { round: 0 },
+        starts_ms: 1_800_000_000_000,
+        ends_ms: Some(1_800_003_600_000),
+        players: 64,
+        max_players: 256,
+        public: true,
+        rated: true,
+        scheduled: true,
+        by: String::new(),
+    };
+    let row = TournamentStanding {
+        rank: 1,
+        player: PlayerId(7),
+        nickname: "Ann".into(),
+        rating: 1500,
+        score: TournamentScore::Arena { points: 12, streak: 2, berserk_wins: 1 },
+        games: 5,
+        wins: 4,
+        on_fire: true,
+        away: false,
+    };
+    // The largest page: 256 players and 128 boards fits in one server message.
+    let view = TournamentView {
+        summary: summary.clone(),
+        starts_in_ms: 0,
+        ends_in_ms: Some(1000),
+        rounds: 0,
+        standings: vec![
+            TournamentStanding { nickname: "x".repeat(20), ..row.clone() };
+            TOURNAMENT_MAX_PLAYERS as usize
+        ],
+        boards: vec![
+            TournamentBoard {
+                round: 0,
+                game: Some(GameId(u64::MAX)),
+                first: (PlayerId(u64::MAX), "y".repeat(20)),
+                second: (PlayerId(u64::MAX), "z".repeat(20)),
+                result: Some(BoardResult::Draw),
+            };
+            TOURNAMENT_MAX_PLAYERS as usize / 2
+        ],
+        bye: Some((PlayerId(2), "Bo".into())),
+        you: Some(TournamentEntry::Paused),
+        code: Some("ABCDEFGHJK".into()),
+    };
+    for m in [
+        ServerMessage::Tournaments(TournamentList {
+            upcoming: vec![summary.clone()],
+            running: vec![],
+            finished: vec![summary.clone()],
+        }),
+        ServerMessage::Tournament(Box::new(view)),
+        ServerMessage::TournamentCreated { tournament: TournamentId(3), code: None },
+        ServerMessage::TournamentPaired {
+            tournament: TournamentId(3),
+            round: 2,
+            game: GameId(40),
+            side: Side::Second,
+            opponent: "Bo".into(),
+        },
+        ServerMessage::TournamentEnded { tournament: TournamentId(3), name: "x".into(), podium: vec![row] },
+        ServerMessage::Error { code: ErrorCode::BadTournament, message: "x".into() },
+    ] {
+        let bytes = encode(&m).unwrap();
+        assert!(bytes.len() <= MAX_SERVER_MESSAGE_BYTES, "{} bytes", bytes.len());
+        assert_eq!(decode_server(&bytes).unwrap(), m);
+    }
+}

@@ -4,18 +4,24 @@
 //! of constraints that can pair everyone, tried in this order:
 //!
 //! 1. no two players meet again; the bye (odd count) goes to the lowest-ranked player who has
-//!    not had one, for whom the others can still be paired without a repeat; no player's colour
-//!    difference (first moves minus second moves) goes beyond one, and nobody gets the same
-//!    colour three times in a row;
-//! 2. the same without the colour rule (the bye is not moved up for colours' sake);
-//! 3. when no repeat-free round exists with any bye, repeats are allowed, colours first kept;
+//!    not had one, for whom the others can still be paired without a repeat; the colour limits
+//!    hold: no player's colour difference (first moves minus second moves) goes beyond two, and
+//!    nobody gets the same colour three times in a row;
+//! 2. the same without the colour limits (the bye is not moved up for colours' sake);
+//! 3. when no repeat-free round exists with any bye, repeats are allowed, colour limits first
+//!    kept;
 //! 4. anything.
 //!
 //! Within the chosen constraints, the highest-ranked unpaired player takes the first partner of
 //! their preference for whom the rest of the round can still be paired (a maximum matching
-//! decides it): the player halfway down their own score group (top
-//! half against bottom half), then the others of the group, then lower groups in rank order
-//! (floating down). So no board is given a partner that leaves a later board without one.
+//! decides it): partners of their own score group before lower groups (floating down), and
+//! within that, a partner with whom both keep their colours within one of balanced before one
+//! with whom a difference of two cannot be avoided; then the player halfway down their own
+//! score group (top half against bottom half), then the others of the group, then lower groups
+//! in rank order. Keeping score groups ranks above keeping colours within one: a leader is never
+//! floated down to a lower group only to balance colours (the limits of two and of no three in
+//! a row are the hard rule). So no board is given a partner that leaves a later board without
+//! one.
 
 use crate::common::{Colour, Entrant, Pairing, PlayerId, Points};
 use crate::matching::Graph;
@@ -58,13 +64,25 @@ impl SwissPlayer {
         self.colours.iter().map(|c| if *c == Colour::First { 1 } else { -1 }).sum()
     }
 
-    /// Whether taking `colour` next keeps the colour rule: difference within one, never three
+    /// Whether taking `colour` next keeps the colour limits: difference within two, never three
     /// times the same colour in a row.
     pub fn may_take(&self, colour: Colour) -> bool {
-        let d = self.colour_difference() + if colour == Colour::First { 1 } else { -1 };
+        self.difference_after(colour).abs() <= 2 && !self.third_in_a_row(colour)
+    }
+
+    /// Whether taking `colour` next keeps this player's colours within one of balanced (and
+    /// never three times the same in a row): the colour preference, below the score groups.
+    pub fn keeps_balance(&self, colour: Colour) -> bool {
+        self.difference_after(colour).abs() <= 1 && !self.third_in_a_row(colour)
+    }
+
+    fn difference_after(&self, colour: Colour) -> i32 {
+        self.colour_difference() + if colour == Colour::First { 1 } else { -1 }
+    }
+
+    fn third_in_a_row(&self, colour: Colour) -> bool {
         let n = self.colours.len();
-        let three = n >= 2 && self.colours[n - 1] == colour && self.colours[n - 2] == colour;
-        d.abs() <= 1 && !three
+        n >= 2 && self.colours[n - 1] == colour && self.colours[n - 2] == colour
     }
 
     /// The colour this player would rather have, and how much (the colour difference's size;
@@ -85,10 +103,16 @@ impl SwissPlayer {
     }
 }
 
-/// Whether `a` and `b` can meet with colours that keep the colour rule for both.
+/// Whether `a` and `b` can meet with colours that keep the colour limits for both.
 pub fn colours_fit(a: &SwissPlayer, b: &SwissPlayer) -> bool {
     (a.may_take(Colour::First) && b.may_take(Colour::Second))
         || (a.may_take(Colour::Second) && b.may_take(Colour::First))
+}
+
+/// Whether `a` and `b` can meet with colours that keep both within one of balanced.
+pub fn colours_balance(a: &SwissPlayer, b: &SwissPlayer) -> bool {
+    (a.keeps_balance(Colour::First) && b.keeps_balance(Colour::Second))
+        || (a.keeps_balance(Colour::Second) && b.keeps_balance(Colour::First))
 }
 
 /// The order pairings are made in: score, then rating, then id.
@@ -101,7 +125,8 @@ pub fn rank_order(a: &SwissPlayer, b: &SwissPlayer) -> std::cmp::Ordering {
 }
 
 /// The colours of a game between `high` (ranked higher) and `low`, on board `board` (from 0):
-/// a colour that keeps the rule for both if there is one; otherwise the stronger wish first
+/// colours that keep both within one of balanced if there are such; else colours that keep the
+/// limits for both if there are such; otherwise the stronger wish first
 /// (the larger colour difference, then the higher rank); without wishes, the higher-ranked
 /// player alternates by board.
 pub fn allocate(high: &SwissPlayer, low: &SwissPlayer, board: usize) -> Pairing {
@@ -109,12 +134,15 @@ pub fn allocate(high: &SwissPlayer, low: &SwissPlayer, board: usize) -> Pairing 
         first: first.entrant.id,
         second: second.entrant.id,
     };
-    let high_first = high.may_take(Colour::First) && low.may_take(Colour::Second);
-    let high_second = high.may_take(Colour::Second) && low.may_take(Colour::First);
-    match (high_first, high_second) {
-        (true, false) => return as_first(high, low),
-        (false, true) => return as_first(low, high),
-        _ => {}
+    for rule in [SwissPlayer::keeps_balance, SwissPlayer::may_take] {
+        let high_first = rule(high, Colour::First) && rule(low, Colour::Second);
+        let high_second = rule(high, Colour::Second) && rule(low, Colour::First);
+        match (high_first, high_second) {
+            (true, false) => return as_first(high, low),
+            (false, true) => return as_first(low, high),
+            (true, true) => break,
+            (false, false) => {}
+        }
     }
     let high_gets = match (high.wish(), low.wish()) {
         (Some((h, _)), None) => h,
@@ -140,11 +168,11 @@ pub fn allocate(high: &SwissPlayer, low: &SwissPlayer, board: usize) -> Pairing 
 /// How strict the round's constraints were (see the module's documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Strictness {
-    /// No repeat, colour rule kept.
+    /// No repeat, colour limits kept.
     NoRepeatColours,
-    /// No repeat; someone's colours break the rule.
+    /// No repeat; someone's colours break the limits.
     NoRepeat,
-    /// A repeat could not be avoided; colour rule kept.
+    /// A repeat could not be avoided; colour limits kept.
     Colours,
     /// Neither could be kept.
     Any,
@@ -249,12 +277,13 @@ fn pair_with(
         }
         let grouped: HashSet<usize> = group.iter().copied().collect();
         order.extend((0..n).filter(|&i| alive[i] && !grouped.contains(&i)));
-        // Partners who keep both colour rules and do not repeat come first within each tier
-        // (the graph may allow others when it has to).
+        // Partners who do not repeat and keep the colour limits come first (the graph may allow
+        // others when it has to); then the own score group; then colours within one.
         let tier = |q: usize| {
             let repeat = ranked[p].has_met(ranked[q].entrant.id);
             let fits = colours_fit(ranked[p], ranked[q]);
-            (repeat, !fits, !grouped.contains(&q))
+            let balanced = colours_balance(ranked[p], ranked[q]);
+            (repeat, !fits, !grouped.contains(&q), !balanced)
         };
         order.sort_by_key(|&q| tier(q));
         let chosen = order

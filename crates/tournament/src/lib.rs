@@ -10,9 +10,11 @@
 //! paired in their group floats down to the next. Nobody meets the same opponent twice when
 //! the whole round can be paired without it: the pairing is a search over the whole round,
 //! which gives a board a partner only if every later board can still be paired (a maximum
-//! matching answers that), not a greedy walk down the list. Colours: each player's first
-//! moves and second moves stay within one of each other and nobody has one colour three times
-//! running, whenever the round can be paired that way; otherwise the stronger colour wish wins.
+//! matching answers that), not a greedy walk down the list. Colours: the limits are that each
+//! player's first moves and second moves stay within two of each other and nobody has one
+//! colour three times running, whenever the round can be paired that way (otherwise the
+//! stronger colour wish wins); within those, colours within one of balanced are preferred, but
+//! below the score groups: nobody is floated down to a lower group to balance colours.
 //! With an odd count the lowest-ranked player who has not had a bye (and whose sitting out
 //! leaves the others pairable without a repeat, when anyone's does) sits out and scores a
 //! win's point; nobody has a second bye while someone has had none. Players may join late (no

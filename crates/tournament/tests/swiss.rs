@@ -13,15 +13,28 @@ use std::collections::HashSet;
 /// Rounds with at most this many players are checked against every possible pairing.
 const BRUTE_FORCE_MAX: usize = 12;
 
-/// Whether taking `colour` after `history` keeps first and second moves within one and avoids
-/// a third same colour in a row.
+/// Whether taking `colour` after `history` keeps the colour limits: first and second moves
+/// within two of each other, and no third same colour in a row.
 fn fits(history: &[Colour], colour: Colour) -> bool {
+    difference_after(history, colour).abs() <= 2 && !third_in_a_row(history, colour)
+}
+
+/// Whether taking `colour` after `history` keeps first and second moves within one (a
+/// preference, ranked below the score groups).
+fn balanced(history: &[Colour], colour: Colour) -> bool {
+    difference_after(history, colour).abs() <= 1 && !third_in_a_row(history, colour)
+}
+
+fn difference_after(history: &[Colour], colour: Colour) -> i32 {
     let firsts =
         history.iter().filter(|c| **c == Colour::First).count() as i32 + i32::from(colour == Colour::First);
     let seconds = (history.len() as i32 + 1) - firsts;
+    firsts - seconds
+}
+
+fn third_in_a_row(history: &[Colour], colour: Colour) -> bool {
     let n = history.len();
-    let three = n >= 2 && history[n - 1] == colour && history[n - 2] == colour;
-    (firsts - seconds).abs() <= 1 && !three
+    n >= 2 && history[n - 1] == colour && history[n - 2] == colour
 }
 
 fn colour_pair_fits(a: &SwissPlayer, b: &SwissPlayer) -> bool {
@@ -85,6 +98,7 @@ struct Counts {
     brute_forced: usize,
     repeats: usize,
     colour_breaks: usize,
+    unbalanced: usize,
     late_entries: usize,
     withdrawals: usize,
     second_byes: usize,
@@ -127,6 +141,12 @@ fn check_round(before: &[SwissPlayer], swiss: &Swiss, number: u32, counts: &mut 
         .count();
     counts.repeats += repeats;
     counts.colour_breaks += breaks;
+    counts.unbalanced += round
+        .boards
+        .iter()
+        .flat_map(|b| [(b.pairing.first, Colour::First), (b.pairing.second, Colour::Second)])
+        .filter(|&(id, c)| !balanced(&by_id(id).colours, c))
+        .count();
 
     // The first round of an even field: top half against bottom half, colours alternating.
     if number == 1 && round.bye.is_none() && active.iter().all(|p| p.colours.is_empty()) {
@@ -166,7 +186,7 @@ fn check_round(before: &[SwissPlayer], swiss: &Swiss, number: u32, counts: &mut 
         let strict = |a: &SwissPlayer, b: &SwissPlayer| colour_pair_fits(a, b) && (repeats > 0 || !met(a, b));
         assert!(
             !perfect_exists(&without(round.bye), &strict),
-            "round {number}: a colour broke the rule although a round keeping it existed"
+            "round {number}: a colour broke the limits although a round keeping them existed"
         );
     }
 }
@@ -375,4 +395,37 @@ fn bad_swiss_input_is_refused_and_changes_nothing() {
     // Round 2: they have met, but no other pairing exists; colours swap.
     let board = swiss.pair_round(2).unwrap().boards[0].pairing;
     assert_eq!(board.first, PlayerId(2));
+}
+
+/// A player of a hand-made round: score in points, colours so far.
+fn player(id: u64, points: u32, colours: &[Colour]) -> SwissPlayer {
+    let mut p = SwissPlayer::new(Entrant { id: PlayerId(id), rating: 2000 - id as u32 });
+    p.score = Points(points * 4);
+    p.colours = colours.to_vec();
+    p
+}
+
+#[test]
+fn score_groups_rank_above_colours_within_one() {
+    use Colour::{First as F, Second as S};
+    // The two leaders both want the second move (B must have it: two first moves running). A
+    // may take the first move for a colour difference of two: they meet, rather than both
+    // floating down to the group below, where partners wanting the first move wait.
+    let players = vec![
+        player(1, 3, &[F, S, F]),
+        player(2, 3, &[S, F, F]),
+        player(3, 2, &[S, F, S]),
+        player(4, 2, &[S, F, S]),
+        player(5, 1, &[F, S, F]),
+        player(6, 1, &[S, F, S]),
+    ];
+    let round = ludus_tournament::dutch::pair_round(&players).unwrap();
+    assert_eq!(round.strictness, ludus_tournament::Strictness::NoRepeatColours);
+    let boards: Vec<(u64, u64)> = round.boards.iter().map(|b| (b.first.0, b.second.0)).collect();
+    assert_eq!(boards[0], (1, 2), "the leaders meet, A with the first move: {boards:?}");
+    assert!(round.boards[1].between(PlayerId(3), PlayerId(4)), "{boards:?}");
+    assert_eq!(boards[2], (6, 5), "colours within one where the group allows it: {boards:?}");
+    // The limits stay hard: a third same colour running is never given when avoidable.
+    let b = round.boards[0];
+    assert!(fits(&players[1].colours, if b.second == PlayerId(2) { S } else { F }));
 }

@@ -220,6 +220,13 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::TooManyChallenges => "too_many_challenges",
         ErrorCode::UnknownChallenge => "unknown_challenge",
         ErrorCode::OwnChallenge => "own_challenge",
+        ErrorCode::UnknownTournament => "unknown_tournament",
+        ErrorCode::AlreadyJoined => "already_joined",
+        ErrorCode::TournamentFull => "tournament_full",
+        ErrorCode::TournamentClosed => "tournament_closed",
+        ErrorCode::TooManyTournaments => "too_many_tournaments",
+        ErrorCode::NotInTournament => "not_in_tournament",
+        ErrorCode::BadTournament => "bad_tournament",
     }
 }
 
