@@ -28,6 +28,8 @@ pub(super) fn is_large(message: &ClientMessage) -> bool {
             | ClientMessage::Archive { .. }
             | ClientMessage::MyGames
             | ClientMessage::OpenGame { .. }
+            | ClientMessage::Tournaments
+            | ClientMessage::ViewTournament { .. }
     )
 }
 

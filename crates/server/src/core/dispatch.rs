@@ -149,6 +149,15 @@ impl Core {
                 Ok(())
             }
             ClientMessage::OpenGame { game } => self.open_game(pid, game),
+            ClientMessage::Tournaments => {
+                self.tournament_list(pid);
+                Ok(())
+            }
+            ClientMessage::CreateTournament(settings) => self.create_tournament(conn, pid, settings),
+            ClientMessage::JoinTournament(which) => self.join_tournament(conn, pid, which),
+            ClientMessage::WithdrawTournament { tournament } => self.withdraw_tournament(pid, tournament),
+            ClientMessage::ViewTournament { tournament } => self.view_tournament(pid, tournament),
+            ClientMessage::Berserk { game } => self.berserk(pid, game),
             ClientMessage::Ping { nonce } => {
                 self.send_conn(conn, &ServerMessage::Pong { nonce });
                 Ok(())

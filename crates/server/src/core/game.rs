@@ -587,6 +587,7 @@ impl Core {
         if g.turn.is_some() {
             // A turn-based game has no room and holds no seat: its players may be offline.
             self.turn_game_over(gid, g.players);
+            self.tournament_game_over(gid, outcome);
             return;
         }
         // Players who are gone leave the room; the room closes if nobody is left to rematch.
@@ -606,6 +607,7 @@ impl Core {
         if self.rooms.get(&code).is_some_and(|r| r.members.len() < 2) {
             self.close_room(&code);
         }
+        self.tournament_game_over(gid, outcome);
     }
 
     /// Flags falling and held seats expiring.

@@ -44,6 +44,8 @@
 //! - `answers`: the byte budget of large answers (profiles, archives).
 //! - `nodes`: several nodes as the core sees them: published lobbies, redirects, adoption, id
 //!   blocks.
+//! - `tournaments`: arenas, Swiss events and round robins: creation (by players and the
+//!   schedule), joining, pairing through `ludus_tournament`, their games, storage and reload.
 //! - `tests` (tests only): the core driven through its door, one file a subject.
 //!
 //! Files import one another in one direction only (checked by the server's layout test): this
@@ -71,6 +73,7 @@ mod rooms;
 mod spectators;
 #[cfg(test)]
 mod tests;
+mod tournaments;
 mod turns;
 
 pub use accounts::{rating_period, rating_view};
@@ -79,6 +82,7 @@ pub use limits::{Limits, SPECTATOR_COUNT_INTERVAL};
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
 pub use passwords::{PasswordAnswer, PasswordJob, hash_password, run_job, verify_password};
 pub use rated::{RATED_GAMES_PER_PAIR, RATED_MOVES_EACH, RATED_PAIR_WINDOW, address_hash};
+pub use tournaments::{ScheduleEntry, parse_schedule};
 
 use connections::{Conn, Player};
 use game::LiveGame;
@@ -162,6 +166,8 @@ pub struct Core {
     ids: nodes::Ids,
     /// The other nodes, when this is one of several (`nodes`).
     nodes: Option<nodes::Nodes>,
+    /// Tournaments (`tournaments`).
+    tournaments: tournaments::Tournaments,
     /// Counters for the operator.
     pub stats: Stats,
 }
@@ -251,6 +257,7 @@ impl Core {
             queue: HashMap::new(),
             ids: nodes::Ids::new(&loaded),
             nodes: None,
+            tournaments: tournaments::Tournaments::default(),
             room_serial: 0,
             effects: Vec::new(),
             code_strikes: HashMap::new(),
@@ -273,6 +280,7 @@ impl Core {
         for c in loaded.challenges {
             core.reload_challenge(c);
         }
+        core.reload_tournaments(loaded.tournaments, loaded.next_tournament);
         core
     }
 
@@ -351,6 +359,7 @@ impl Core {
         self.prune_answer_budgets();
         self.game_timers();
         self.challenge_timers();
+        self.tournament_timers();
         self.rated_match_timers();
         self.proposal_timers();
         self.spectator_count_timers();

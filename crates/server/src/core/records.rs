@@ -58,6 +58,18 @@ pub enum Op {
     NewChallenge(StoredChallenge),
     /// A challenge is accepted, declined, withdrawn or expired: it is deleted.
     EndChallenge { code: String },
+    /// A tournament's whole state (JSON), after any change: inserted or replaced.
+    Tournament { id: u64, finished: bool, created_ms: u64, state: String },
+    /// A tournament's `seq`-th result (JSON, from 0), pushed with its [`Op::Tournament`].
+    TournamentResult { tournament: u64, seq: u32, result: String },
+}
+
+/// A tournament as stored: its state and its results in order (JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTournament {
+    pub id: u64,
+    pub state: String,
+    pub results: Vec<String>,
 }
 
 /// A pending challenge to a turn-based game, as stored.
@@ -191,6 +203,10 @@ pub struct Loaded {
     pub rated_games: Vec<([u64; 2], u64)>,
     /// The pending challenges (their challengers are among `players`).
     pub challenges: Vec<StoredChallenge>,
+    /// The tournaments not finished, and the last finished ones.
+    pub tournaments: Vec<StoredTournament>,
+    /// The next tournament number.
+    pub next_tournament: u64,
 }
 
 impl Default for Loaded {
@@ -205,6 +221,8 @@ impl Default for Loaded {
             game_end: u64::MAX,
             rated_games: Vec::new(),
             challenges: Vec::new(),
+            tournaments: Vec::new(),
+            next_tournament: 1,
         }
     }
 }

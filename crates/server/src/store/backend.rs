@@ -5,7 +5,7 @@
 use super::{DbError, now_ms};
 use crate::core::records::{
     ClaimOrigin, Loaded, Op, StoredArchive, StoredChallenge, StoredClaim, StoredGame, StoredPlayer,
-    StoredRating,
+    StoredRating, StoredTournament,
 };
 use ludus_protocol::{
     ArchivedGame, ChatChannel, ChatLine, ChatText, ClockSpec, GameId, GameResult, PlayerId, PlyProposals,
@@ -169,6 +169,12 @@ pub(crate) trait Backend: Send + 'static {
     fn live_games(&mut self) -> Result<Vec<GameRow>, DbError>;
     /// The pending challenges (the columns of [`super::sql::CHALLENGES`]).
     fn challenges(&mut self) -> Result<Vec<ChallengeRow>, DbError>;
+    /// The tournaments to reload (id, state: the columns of [`super::sql::TOURNAMENTS`]).
+    fn tournaments(&mut self) -> Result<Vec<(i64, String)>, DbError>;
+    /// A tournament's results in order.
+    fn tournament_results(&mut self, id: u64) -> Result<Vec<String>, DbError>;
+    /// The next free tournament number.
+    fn next_tournament(&mut self) -> Result<u64, DbError>;
     /// A game's moves in order, with the clocks after each.
     fn moves(&mut self, game: u64) -> Result<Vec<MoveRow>, DbError>;
     /// A game's proposals, by ply.
@@ -366,6 +372,12 @@ pub(super) fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
             turn_ratings,
             origin,
         });
+    }
+    loaded.next_tournament = db.next_tournament()?;
+    for (id, state) in db.tournaments()? {
+        let id = id.max(0) as u64;
+        let results = db.tournament_results(id)?;
+        loaded.tournaments.push(StoredTournament { id, state, results });
     }
     let day = crate::core::RATED_PAIR_WINDOW.as_millis() as u64;
     for RatedRow { players: [first, second], ended_ms } in db.rated_since(now_ms().saturating_sub(day))? {

@@ -346,6 +346,18 @@ impl Backend for Postgres {
                             ],
                         )?;
                     }
+                    Op::Tournament { id, finished, created_ms, state } => {
+                        tx.execute(
+                            &dialect(sql::SAVE_TOURNAMENT),
+                            &[&(*id as i64), &i64::from(*finished), &(*created_ms as i64), state],
+                        )?;
+                    }
+                    Op::TournamentResult { tournament, seq, result } => {
+                        tx.execute(
+                            &dialect(sql::TOURNAMENT_RESULT),
+                            &[&(*tournament as i64), &i64::from(*seq), result],
+                        )?;
+                    }
                     Op::EndChallenge { code } => {
                         tx.execute(&dialect(sql::END_CHALLENGE), &[code])?;
                     }
@@ -403,6 +415,21 @@ impl Backend for Postgres {
                 rated: r.get(9),
             })
             .collect())
+    }
+
+    fn tournaments(&mut self) -> Result<Vec<(i64, String)>, DbError> {
+        let rows = self.client.query(&dialect(sql::TOURNAMENTS), &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn tournament_results(&mut self, id: u64) -> Result<Vec<String>, DbError> {
+        let rows = self.client.query(&dialect(sql::TOURNAMENT_RESULTS), &[&(id as i64)])?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn next_tournament(&mut self) -> Result<u64, DbError> {
+        let row = self.client.query_one(&dialect(sql::NEXT_TOURNAMENT), &[])?;
+        Ok(row.get::<_, i64>(0).max(1) as u64)
     }
 
     fn next_ids(&mut self) -> Result<(u64, u64), DbError> {

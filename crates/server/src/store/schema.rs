@@ -65,6 +65,12 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         postgres: include_str!("migrations/007_turn_based.postgres.sql"),
         upgrade: None,
     },
+    Migration {
+        version: 8,
+        sqlite: include_str!("migrations/008_tournaments.sqlite.sql"),
+        postgres: include_str!("migrations/008_tournaments.postgres.sql"),
+        upgrade: None,
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -152,6 +158,17 @@ pub(crate) mod sql {
     pub const PROPOSALS: &str = "SELECT ply, mv, count FROM proposals WHERE game = ?1 ORDER BY ply";
     pub const CHAT_LINE: &str = "INSERT INTO chat(game, seq, channel, player, nickname, ply, at_ms, text)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    pub const SAVE_TOURNAMENT: &str = "INSERT INTO tournaments(id, finished, created_ms, state)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, state = excluded.state";
+    pub const TOURNAMENT_RESULT: &str =
+        "INSERT INTO tournament_results(tournament, seq, result) VALUES (?1, ?2, ?3)";
+    /// The tournaments not finished, and the last 50 finished ones.
+    pub const TOURNAMENTS: &str = "SELECT id, state FROM tournaments WHERE finished = 0
+         OR id IN (SELECT id FROM tournaments WHERE finished = 1 ORDER BY id DESC LIMIT 50) ORDER BY id";
+    pub const TOURNAMENT_RESULTS: &str =
+        "SELECT result FROM tournament_results WHERE tournament = ?1 ORDER BY seq";
+    pub const NEXT_TOURNAMENT: &str = "SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments";
     pub const CHAT_LINES: &str =
         "SELECT channel, player, nickname, ply, at_ms, text FROM chat WHERE game = ?1 ORDER BY seq";
 }

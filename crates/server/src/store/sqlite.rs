@@ -181,6 +181,21 @@ impl Backend for Sqlite {
                     Op::EndChallenge { code } => {
                         tx.prepare_cached(sql::END_CHALLENGE)?.execute(params![code])?;
                     }
+                    Op::Tournament { id, finished, created_ms, state } => {
+                        tx.prepare_cached(sql::SAVE_TOURNAMENT)?.execute(params![
+                            *id as i64,
+                            i64::from(*finished),
+                            *created_ms as i64,
+                            state
+                        ])?;
+                    }
+                    Op::TournamentResult { tournament, seq, result } => {
+                        tx.prepare_cached(sql::TOURNAMENT_RESULT)?.execute(params![
+                            *tournament as i64,
+                            i64::from(*seq),
+                            result
+                        ])?;
+                    }
                     Op::Move { game, ply, mv, at_ms, clocks } => {
                         tx.prepare_cached(sql::MOVE)?.execute(params![
                             *game as i64,
@@ -283,6 +298,23 @@ impl Backend for Sqlite {
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn tournaments(&mut self) -> Result<Vec<(i64, String)>, DbError> {
+        let mut stmt = self.conn.prepare(sql::TOURNAMENTS)?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn tournament_results(&mut self, id: u64) -> Result<Vec<String>, DbError> {
+        let mut stmt = self.conn.prepare_cached(sql::TOURNAMENT_RESULTS)?;
+        let rows = stmt.query_map(params![id as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn next_tournament(&mut self) -> Result<u64, DbError> {
+        let next: i64 = self.conn.query_row(sql::NEXT_TOURNAMENT, [], |r| r.get(0))?;
+        Ok(next.max(1) as u64)
     }
 
     fn next_ids(&mut self) -> Result<(u64, u64), DbError> {
