@@ -173,12 +173,12 @@ pub(super) struct Tourney {
     settings: TournamentSettings,
     creator: Option<u64>,
     creator_name: String,
-    code: Option<String>,
+    pub(super) code: Option<String>,
     scheduled: bool,
     created_ms: u64,
     starts_ms: u64,
     ends_ms: Option<u64>,
-    stage: TournamentStage,
+    pub(super) stage: TournamentStage,
     /// Everyone's nickname as they joined (players may be offline, or forgotten by the core).
     names: BTreeMap<u64, String>,
     play: Play,
@@ -193,13 +193,13 @@ pub(super) struct Tourney {
 /// Every tournament, and what bounds their creation.
 #[derive(Default)]
 pub(super) struct Tournaments {
-    by_id: BTreeMap<u64, Tourney>,
+    pub(super) by_id: BTreeMap<u64, Tourney>,
     by_code: HashMap<String, u64>,
     /// The tournament of each game under way.
-    by_game: HashMap<GameId, u64>,
+    pub(super) by_game: HashMap<GameId, u64>,
     /// The tournament each player views (they get its page again at each change).
     viewing: HashMap<PlayerId, u64>,
-    next_id: u64,
+    pub(super) next_id: u64,
     created_by_player: HashMap<PlayerId, VecDeque<Instant>>,
     created_by_address: HashMap<IpAddr, VecDeque<Instant>>,
     schedule: Vec<ScheduleEntry>,
@@ -340,7 +340,7 @@ impl Tourney {
         self.names.get(&id).cloned().unwrap_or_default()
     }
 
-    fn summary(&self) -> TournamentSummary {
+    pub(super) fn summary(&self) -> TournamentSummary {
         TournamentSummary {
             id: TournamentId(self.id),
             name: self.settings.name.clone(),
@@ -360,7 +360,7 @@ impl Tourney {
     }
 
     /// The table now, best first.
-    fn standings(&self) -> Vec<TournamentStanding> {
+    pub(super) fn standings(&self) -> Vec<TournamentStanding> {
         match &self.play {
             Play::Arena(a) => a
                 .standings()
@@ -946,14 +946,17 @@ impl Core {
                     && g.second == f.pairing.second.0
             }) {
                 g.result = Some(f.result);
-                endings.push((GameId(g.game), f.result));
+                endings.push((GameId(g.game), f.result, g.room.clone()));
             }
         }
         self.save_tourney(tid, results);
-        for (gid, result) in endings {
+        for (gid, result, room) in endings {
             self.tournaments.by_game.remove(&gid);
             let winner = if result == tour::GameResult::FirstWins { Side::First } else { Side::Second };
             self.finish(gid, Outcome::win(winner, Reason::Resignation));
+            if !room.is_empty() {
+                self.close_room(&room);
+            }
         }
         self.advance_rounds(tid);
         self.send_tourney(tid, pid);

@@ -29,6 +29,8 @@ mod play;
 mod spectators;
 /// Chat lines and nicknames that show nothing or deceive, look-alikes of claimed names.
 mod text;
+/// Arenas, Swiss events, round robins: pairing, restarts, bad input, the schedule.
+mod tournaments;
 /// Turn-based games, challenges, many games at once.
 mod turns;
 
