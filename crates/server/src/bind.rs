@@ -128,6 +128,7 @@ impl Server {
         let seed = renet2_netcode::generate_random_bytes::<32>();
         let mut core = Core::new(config.limits.clone(), loaded, now, clock.unix_ms_at(now), seed);
         core.set_address_secret(&key);
+        core.set_tournament_schedule(config.tournament_schedule.clone());
         let metrics = Metrics::new();
         let Some(addr) = config.http.or(udp_addr) else {
             return Err(ServerError::Config("without UDP, the HTTP address (connect tokens) must be given"));

@@ -77,6 +77,8 @@ pub struct ServerConfig {
     /// The wall clock the server takes its time from at start (see [`crate::clock`]; tests
     /// give a clock stepped back or far ahead).
     pub wall_clock: WallClock,
+    /// Recurring tournaments the server creates and announces (`--tournament-schedule`).
+    pub tournament_schedule: Vec<crate::core::ScheduleEntry>,
 }
 
 /// The default lease of a node on its games.
@@ -149,6 +151,7 @@ impl ServerConfig {
             public: NodeAddrs::default(),
             wall_clock: WallClock::system(),
             oracle: None,
+            tournament_schedule: Vec::new(),
         }
     }
 }

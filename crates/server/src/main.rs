@@ -130,6 +130,10 @@ struct Args {
     stats: u64,
     #[command(flatten)]
     oracle: ludus_server::oracle::OracleArgs,
+    /// Recurring tournaments: a JSON list of {name, variant, format, pace, every_minutes,
+    /// offset_minutes, announce_minutes, rated, max_players} (see the server's README)
+    #[arg(long, value_name = "FILE")]
+    tournament_schedule: Option<PathBuf>,
     /// Log format (the level comes from RUST_LOG, default info)
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -181,6 +185,12 @@ impl Args {
         config.limits.seat_hold = Duration::from_secs(self.hold);
         config.max_clients = self.max_clients as usize;
         config.oracle = self.oracle.config();
+        if let Some(file) = &self.tournament_schedule {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| usage(&format!("--tournament-schedule {}: {e}", file.display())))?;
+            config.tournament_schedule = ludus_server::core::parse_schedule(&text)
+                .map_err(|e| usage(&format!("--tournament-schedule {}: {e}", file.display())))?;
+        }
         config.tls = match (&self.tls_cert, &self.tls_key) {
             (Some(cert), Some(key)) => Some(TlsFiles { cert: cert.clone(), key: key.clone() }),
             _ => None,
@@ -408,6 +418,26 @@ mod tests {
         assert_eq!(parse("--http-max-connections 8").unwrap().http_limits.max_per_address, 8);
         assert!(parse("--http-per-address 0").is_err());
         assert!(parse("--metrics nowhere").is_err());
+        // A schedule of recurring tournaments, checked entry by entry.
+        let dir = std::env::temp_dir().join(format!("ludus-schedule-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.json");
+        std::fs::write(
+            &good,
+            r#"[{"name": "Latrunculi evening Swiss", "variant": "Latrunculi",
+                 "format": {"Swiss": {"rounds": 7}},
+                 "pace": {"RealTime": {"initial_ms": 600000, "increment_ms": 5000}},
+                 "every_minutes": 1440, "offset_minutes": 1140, "announce_minutes": 720}]"#,
+        )
+        .unwrap();
+        let c = parse(&format!("--tournament-schedule {}", good.display())).unwrap();
+        assert_eq!(c.tournament_schedule.len(), 1);
+        assert!(parse("").unwrap().tournament_schedule.is_empty());
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, r#"[{"name": "x", "every_minutes": 5}]"#).unwrap();
+        assert!(parse(&format!("--tournament-schedule {}", bad.display())).is_err());
+        assert!(parse("--tournament-schedule /nonexistent/schedule.json").is_err());
+        let _ = std::fs::remove_dir_all(&dir);
         for bad in
             ["--udp nowhere", "--bogus 1", "--hold", "--hold -3", "--udp none --ws none", "--max-clients 0"]
         {

@@ -601,3 +601,48 @@ fn turn_based_restart_postgres() {
         turn_based_restart(&db);
     }
 }
+
+/// Tournaments: the state is replaced at each change, the results are appended in order; the
+/// unfinished ones and the last 50 finished come back, and new numbers follow the largest.
+fn tournaments_round_trip(db: &Database) {
+    use crate::core::records::StoredTournament;
+    let (mut store, loaded) = Store::open_with(db, LIFETIME).expect("open");
+    assert!(loaded.tournaments.is_empty());
+    assert_eq!(loaded.next_tournament, 1);
+    let state = |n: u32| format!("{{\"state\":{n}}}");
+    let mut ops = vec![
+        Op::Tournament { id: 1, finished: false, created_ms: 5, state: state(1) },
+        Op::TournamentResult { tournament: 1, seq: 0, result: "\"a\"".into() },
+    ];
+    // 60 finished ones: the 50 latest come back.
+    for id in 2..62 {
+        ops.push(Op::Tournament { id, finished: true, created_ms: 5, state: state(0) });
+    }
+    store.submit(ops);
+    store.submit(vec![
+        Op::Tournament { id: 1, finished: false, created_ms: 5, state: state(2) },
+        Op::TournamentResult { tournament: 1, seq: 1, result: "\"b\"".into() },
+    ]);
+    assert!(store.sync(Duration::from_secs(30)), "committed");
+    drop(store);
+    let (_store, loaded) = Store::open_with(db, LIFETIME).expect("reopen");
+    assert_eq!(loaded.next_tournament, 62);
+    assert_eq!(loaded.tournaments.len(), 51);
+    assert_eq!(
+        loaded.tournaments[0],
+        StoredTournament { id: 1, state: state(2), results: vec!["\"a\"".into(), "\"b\"".into()] }
+    );
+    assert_eq!(loaded.tournaments[1].id, 12, "the oldest finished ones are left in the database");
+}
+
+#[test]
+fn tournaments_round_trip_sqlite() {
+    tournaments_round_trip(&sqlite("tournaments").0);
+}
+
+#[test]
+fn tournaments_round_trip_postgres() {
+    if let Some((_pg, db)) = postgres("tournaments") {
+        tournaments_round_trip(&db);
+    }
+}

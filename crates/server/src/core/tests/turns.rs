@@ -519,11 +519,11 @@ fn a_rated_turn_based_game_changes_the_turn_based_ratings_alone() {
 fn a_client_of_the_protocol_before_turn_based_play_is_told_to_update() {
     let mut h = Harness::new(roomy());
     h.connected(1);
-    let hello = Hello { version: PROTOCOL_VERSION - 1, token: None, nickname: Some("Old".into()) };
+    let hello = Hello { version: 7, token: None, nickname: Some("Old".into()) };
     h.send(1, &ClientMessage::Hello(hello));
     match h.inbox(1).as_slice() {
         [ServerMessage::Incompatible { server_version, message }] => {
-            assert_eq!(*server_version, 8);
+            assert_eq!(*server_version, PROTOCOL_VERSION);
             assert!(message.contains("please update"), "{message}");
         }
         other => panic!("expected Incompatible, got {other:?}"),
