@@ -78,6 +78,11 @@ impl Nodes {
 }
 
 impl Core {
+    /// This node's name, when it is one of several.
+    pub(super) fn node_name(&self) -> Option<&str> {
+        self.nodes.as_ref().map(|n| n.me.as_str())
+    }
+
     /// Runs the core as the node `name` of several sharing one database.
     pub fn enable_nodes(&mut self, name: String) {
         self.nodes = Some(Nodes::new(name));

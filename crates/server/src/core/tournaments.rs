@@ -185,6 +185,9 @@ pub(super) struct Tourney {
     games: Vec<TourGame>,
     /// Results stored so far (the number of the next one).
     results: u32,
+    /// The node that runs it, when there are several (`None`: one node).
+    #[serde(default)]
+    node: Option<String>,
     /// When the arena last paired (not stored: pairs at once after a restart).
     #[serde(skip)]
     last_pair_ms: u64,
@@ -241,12 +244,11 @@ fn check_settings(s: &TournamentSettings, min_clock_ms: u32) -> Result<(), Refus
         _ => {}
     }
     match s.pace {
-        TournamentPace::RealTime(clock) => {
+        TournamentPace::RealTime(clock)
             if !(min_clock_ms..=ClockSpec::MAX_INITIAL_MS).contains(&clock.initial_ms)
-                || clock.increment_ms > ClockSpec::MAX_INCREMENT_MS
-            {
-                return refuse(ErrorCode::BadClock, "time control out of range");
-            }
+                || clock.increment_ms > ClockSpec::MAX_INCREMENT_MS =>
+        {
+            return refuse(ErrorCode::BadClock, "time control out of range");
         }
         TournamentPace::TurnBased { days } if !TURN_DAYS.contains(&days) => {
             return bad(format!("a move limit is one of {TURN_DAYS:?} days"));
@@ -432,7 +434,7 @@ impl Tourney {
                     .filter_map(|r| if let StoredResult::Arena(x) = r { Some(*x) } else { None })
                     .collect();
                 let table = tour::arena_standings(&a.entrants(), &list);
-                return table
+                table
                     .into_iter()
                     .map(|s| {
                         let away = a.player(s.player).is_some_and(|p| p.status == tour::ArenaStatus::Paused);
@@ -452,7 +454,7 @@ impl Tourney {
                             away,
                         }
                     })
-                    .collect();
+                    .collect()
             }
             Play::Swiss(sw) => {
                 let list = round_results(results);
@@ -773,6 +775,7 @@ impl Core {
             play,
             games: Vec::new(),
             results: 0,
+            node: self.node_name().map(str::to_string),
             last_pair_ms: 0,
         };
         self.index_tourney(t);
@@ -833,6 +836,9 @@ impl Core {
         };
         if t.stage == TournamentStage::Finished {
             return refuse(ErrorCode::TournamentClosed, "this tournament is over");
+        }
+        if !self.runs(t) {
+            return refuse(ErrorCode::Busy, "this tournament is run by another node of the service");
         }
         if t.settings.rated && !self.is_claimed(pid) {
             return refuse(ErrorCode::NotClaimed, "this tournament is rated: claim your nickname first");
@@ -1092,6 +1098,7 @@ impl Core {
             .by_id
             .values()
             .filter(|t| t.stage == TournamentStage::Upcoming && t.starts_ms <= now_ms)
+            .filter(|t| self.runs(t))
             .map(|t| t.id)
             .collect();
         for tid in due {
@@ -1107,6 +1114,7 @@ impl Core {
             .filter(|t| {
                 now_ms >= t.last_pair_ms + ARENA_PAIR_INTERVAL_MS || t.ends_ms.is_some_and(|e| now_ms >= e)
             })
+            .filter(|t| self.runs(t))
             .map(|t| t.id)
             .collect();
         for tid in arenas {
@@ -1162,6 +1170,11 @@ impl Core {
                 self.tournaments.viewing.retain(|_, t| t != tid);
             }
         }
+    }
+
+    /// Whether this node runs `t` (with several nodes, the one that made it does).
+    fn runs(&self, t: &Tourney) -> bool {
+        t.node.is_none() || t.node.as_deref() == self.node_name()
     }
 
     fn start_tourney(&mut self, tid: u64) {
