@@ -53,6 +53,17 @@ pub struct BotsArgs {
     /// The seed of the bots' moves
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// Play a tournament instead: arena:MINUTES or swiss:ROUNDS, created by a director bot
+    /// (claimed), starting a minute later (the server needs --new-players-per-minute 0 and
+    /// --max-clients-per-address 0 for many bots from one address)
+    #[arg(long, value_name = "KIND:N", value_parser = crate::tournament_bots::parse_format)]
+    tournament: Option<ludus_protocol::TournamentFormat>,
+    /// With --tournament: the bots that join it
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    players: usize,
+    /// With --tournament: the clock, SECONDS+INCREMENT
+    #[arg(long, value_name = "S+I", default_value = "60+0", value_parser = crate::tournament_bots::parse_clock)]
+    clock: ludus_protocol::ClockSpec,
 }
 
 fn parse_think(s: &str) -> Result<(u64, u64), CliError> {
@@ -153,6 +164,20 @@ pub fn run(args: BotsArgs) -> Result<(), CliError> {
         "all" => Variant::ALL.to_vec(),
         v => vec![parse_variant(v).map_err(|e| CliError::Usage(e.to_string()))?],
     };
+    if let Some(format) = args.tournament {
+        return crate::tournament_bots::run(crate::tournament_bots::TournamentRun {
+            server: args.server,
+            transport: if args.ws { Transport::WebSocket } else { Transport::Udp },
+            api: args.api.clone(),
+            format,
+            players: args.players.clamp(2, 256),
+            variant: variants[0],
+            clock: args.clock,
+            think: args.think_ms,
+            max_plies: args.max_plies.max(1),
+            seed: args.seed,
+        });
+    }
     let settings = Settings {
         server: args.server,
         transport: if args.ws { Transport::WebSocket } else { Transport::Udp },

@@ -26,6 +26,7 @@ mod solve;
 mod sum;
 mod tablebase;
 mod tally;
+mod tournament_bots;
 mod tune;
 
 use clap::{Parser, Subcommand};
