@@ -60,8 +60,12 @@ struct Player {
     think_until: Option<Instant>,
     pending: bool,
     ended_at: Option<Instant>,
+    retry_at: Option<Instant>,
     done: bool,
 }
+
+/// The pace at which the players connect.
+const CONNECT_EVERY: Duration = Duration::from_millis(100);
 
 fn config(run: &TournamentRun, nickname: String) -> ClientConfig {
     let mut c = ClientConfig::new(run.server, run.transport).nickname(nickname);
@@ -112,7 +116,8 @@ pub fn run(run: TournamentRun) -> Result<(), CliError> {
     let mut round_gap_ms: Vec<f64> = Vec::new();
     let mut last_game_over: Option<Instant> = None;
     let mut round_seen = 0u32;
-    let (mut games, mut moves, mut errors) = (0u64, 0u64, 0u64);
+    let (mut games, mut moves, mut errors, mut reconnects) = (0u64, 0u64, 0u64, 0u64);
+    let mut next_connect = start;
     println!("tournament bots: {} players, {:?}, clock {}", run.players, run.format, run.clock.label());
     loop {
         let now = Instant::now();
@@ -130,22 +135,6 @@ pub fn run(run: TournamentRun) -> Result<(), CliError> {
                 ServerMessage::TournamentCreated { tournament: t, .. } => {
                     tournament = Some(t);
                     println!("  tournament {} created at {:.1} s", t.0, start.elapsed().as_secs_f64());
-                    for i in 0..run.players {
-                        match Client::connect(config(&run, format!("tb{tag}-{i}"))) {
-                            Ok(client) => players.push(Player {
-                                client,
-                                joined: false,
-                                game: None,
-                                local: None,
-                                side: None,
-                                think_until: None,
-                                pending: false,
-                                ended_at: None,
-                                done: false,
-                            }),
-                            Err(e) => return Err(CliError::Usage(format!("cannot connect: {e}"))),
-                        }
-                    }
                 }
                 ServerMessage::Tournament(v) => last_view = Some(*v),
                 ServerMessage::TournamentEnded { podium, .. } => {
@@ -162,10 +151,45 @@ pub fn run(run: TournamentRun) -> Result<(), CliError> {
             }
         }
         director.flush();
+        // The players connect at a pace the server's handshake limits of one address allow.
+        if tournament.is_some() && players.len() < run.players && next_connect <= now {
+            next_connect = now + CONNECT_EVERY;
+            match Client::connect(config(&run, format!("tb{tag}-{}", players.len()))) {
+                Ok(client) => players.push(Player {
+                    client,
+                    joined: false,
+                    game: None,
+                    local: None,
+                    side: None,
+                    think_until: None,
+                    pending: false,
+                    ended_at: None,
+                    retry_at: None,
+                    done: false,
+                }),
+                Err(e) => return Err(CliError::Usage(format!("cannot connect: {e}"))),
+            }
+        }
         for p in players.iter_mut().filter(|p| !p.done) {
+            // A lost or refused connection is tried again a second later (the same player).
+            if p.client.is_disconnected() {
+                match p.retry_at {
+                    None => p.retry_at = Some(now + Duration::from_secs(1)),
+                    Some(at) if now >= at => {
+                        p.retry_at = None;
+                        reconnects += 1;
+                        if p.client.reconnect().is_err() {
+                            p.done = true;
+                        }
+                    }
+                    Some(_) => {}
+                }
+                continue;
+            }
             for m in p.client.poll() {
                 match m {
-                    ServerMessage::Welcome { .. } if !p.joined => {
+                    // Also after a reconnection: an arena player paused meanwhile comes back.
+                    ServerMessage::Welcome { .. } => {
                         if let Some(t) = tournament {
                             p.client.send(&ClientMessage::JoinTournament(TournamentRef::Id(t)));
                             p.joined = true;
@@ -219,6 +243,7 @@ pub fn run(run: TournamentRun) -> Result<(), CliError> {
                         games += 1;
                     }
                     ServerMessage::TournamentEnded { .. } => p.done = true,
+                    ServerMessage::Error { code: ludus_protocol::ErrorCode::AlreadyJoined, .. } => {}
                     ServerMessage::Error { .. } => errors += 1,
                     _ => {}
                 }
@@ -261,7 +286,9 @@ pub fn run(run: TournamentRun) -> Result<(), CliError> {
             println!("  {:>3} {:<12} {points} in {} games", s.rank, s.nickname, s.games);
         }
     }
-    println!("games: {games} (each seen by both players), moves: {moves}, refusals: {errors}");
+    println!(
+        "games: {games} (each seen by both players), moves: {moves}, refusals: {errors}, reconnects: {reconnects}"
+    );
     match run.format {
         TournamentFormat::Arena { .. } => {
             println!("arena: a game's end to the next pairing of its player: {}", percentiles(pairing_ms))
