@@ -121,6 +121,7 @@ impl Core {
             }
             Input::ShuttingDown => self.shutting_down(),
         }
+        self.flush_tourneys();
         std::mem::take(&mut self.effects)
     }
 

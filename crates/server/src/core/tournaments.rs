@@ -207,6 +207,10 @@ pub(super) struct Tournaments {
     created_by_address: HashMap<IpAddr, VecDeque<Instant>>,
     schedule: Vec<ScheduleEntry>,
     last_tick_ms: u64,
+    /// Tournaments whose state changed in this input (stored once at its end).
+    dirty: std::collections::BTreeSet<u64>,
+    /// Tournaments whose page changed in this input (sent once at its end).
+    to_push: std::collections::BTreeSet<u64>,
 }
 
 /// Checks a player's (or the schedule's) settings.
@@ -619,20 +623,36 @@ impl Core {
             }));
             t.results += 1;
         }
-        self.effects.push(Effect::Store(Op::Tournament {
-            id: tid,
-            finished: t.stage == TournamentStage::Finished,
-            created_ms: t.created_ms,
-            state: serde_json::to_string(&*t).unwrap_or_default(),
-        }));
+        self.tournaments.dirty.insert(tid);
     }
 
-    /// Sends the page of `tid` to everyone viewing it.
+    /// Sends the page of `tid` to everyone viewing it, once the input is handled.
     fn push_tourney(&mut self, tid: u64) {
-        let viewers: Vec<PlayerId> =
-            self.tournaments.viewing.iter().filter(|&(_, &t)| t == tid).map(|(&p, _)| p).collect();
-        for p in viewers {
-            self.send_tourney(tid, p);
+        self.tournaments.to_push.insert(tid);
+    }
+
+    /// At the end of each input ([`Core::handle`]): the state of each tournament that changed
+    /// is stored once (after its results, in the same batch), and its page sent once to those
+    /// viewing it.
+    pub(super) fn flush_tourneys(&mut self) {
+        let dirty: Vec<u64> = std::mem::take(&mut self.tournaments.dirty).into_iter().collect();
+        for tid in dirty {
+            if let Some(t) = self.tournaments.by_id.get(&tid) {
+                self.effects.push(Effect::Store(Op::Tournament {
+                    id: tid,
+                    finished: t.stage == TournamentStage::Finished,
+                    created_ms: t.created_ms,
+                    state: serde_json::to_string(t).unwrap_or_default(),
+                }));
+            }
+        }
+        let push: Vec<u64> = std::mem::take(&mut self.tournaments.to_push).into_iter().collect();
+        for tid in push {
+            let viewers: Vec<PlayerId> =
+                self.tournaments.viewing.iter().filter(|&(_, &t)| t == tid).map(|(&p, _)| p).collect();
+            for p in viewers {
+                self.send_tourney(tid, p);
+            }
         }
     }
 
