@@ -118,6 +118,7 @@ pub fn run(run: TournamentRun) -> Result<(), CliError> {
     let mut round_seen = 0u32;
     let (mut games, mut moves, mut errors, mut reconnects) = (0u64, 0u64, 0u64, 0u64);
     let mut next_connect = start;
+    let mut director_retry: Option<Instant> = None;
     println!("tournament bots: {} players, {:?}, clock {}", run.players, run.format, run.clock.label());
     loop {
         let now = Instant::now();
@@ -125,10 +126,26 @@ pub fn run(run: TournamentRun) -> Result<(), CliError> {
             println!("gave up after {:.0} s", now.duration_since(start).as_secs_f64());
             break;
         }
+        // The director comes back after a lost connection too (a server restart), and views the
+        // tournament again.
+        if director.is_disconnected() {
+            match director_retry {
+                None => director_retry = Some(now + Duration::from_secs(1)),
+                Some(at) if now >= at => {
+                    director_retry = None;
+                    reconnects += 1;
+                    let _ = director.reconnect();
+                }
+                Some(_) => {}
+            }
+        }
         for m in director.poll() {
             match m {
-                ServerMessage::Welcome { .. } if tournament.is_none() => director
-                    .send(&ClientMessage::ClaimNickname { password: Password("bots-director-1".into()) }),
+                ServerMessage::Welcome { .. } => match tournament {
+                    None => director
+                        .send(&ClientMessage::ClaimNickname { password: Password("bots-director-1".into()) }),
+                    Some(t) => director.send(&ClientMessage::ViewTournament { tournament: t }),
+                },
                 ServerMessage::NicknameClaimed { .. } => {
                     director.send(&ClientMessage::CreateTournament(settings.clone()))
                 }
