@@ -590,6 +590,11 @@ impl Core {
         for s in stored {
             match reloaded_tourney(&s) {
                 Ok(t) => {
+                    tracing::info!(
+                        tournament = t.id,
+                        results = s.results.len(),
+                        "tournament reloaded: its table recomputed from the stored results equals the stored state's"
+                    );
                     self.tournaments.next_id = self.tournaments.next_id.max(t.id + 1);
                     self.index_tourney(t);
                 }
