@@ -1180,8 +1180,16 @@ impl Core {
         self.forget_old_tournaments();
     }
 
-    /// Keeps the last [`FINISHED_KEPT`] finished tournaments in memory.
+    /// Keeps the last [`FINISHED_KEPT`] finished tournaments in memory, and the creation logs
+    /// of the last day.
     fn forget_old_tournaments(&mut self) {
+        let now = self.now;
+        let recent = |log: &mut VecDeque<Instant>| {
+            log.retain(|&t| now.saturating_duration_since(t) < CREATION_WINDOW);
+            !log.is_empty()
+        };
+        self.tournaments.created_by_player.retain(|_, log| recent(log));
+        self.tournaments.created_by_address.retain(|_, log| recent(log));
         let finished: Vec<u64> = self
             .tournaments
             .by_id

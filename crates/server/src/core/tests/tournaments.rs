@@ -506,3 +506,46 @@ fn the_schedule_announces_its_tournaments_before_they_start() {
 }
 
 const DAY_MS_TEST: u64 = 24 * 3_600_000;
+
+#[test]
+fn a_turn_based_round_robin_plays_every_round_and_ends() {
+    let mut h = Harness::new(roomy());
+    h.claimed_creator();
+    let settings = TournamentSettings {
+        format: TournamentFormat::RoundRobin,
+        pace: TournamentPace::TurnBased { days: 1 },
+        max_players: 3,
+        ..arena(30)
+    };
+    let t = h.create(1, settings);
+    h.entrants([11, 12, 13], t);
+    // Full: a fourth is refused.
+    h.sign_in(14, "P14");
+    h.send(14, &ClientMessage::JoinTournament(TournamentRef::Id(t)));
+    assert_eq!(refusal_code(&h.inbox(14)), Some(ErrorCode::TournamentFull));
+    h.all();
+    h.advance(Duration::from_secs(61));
+    for round in 1..=3 {
+        let all = h.all();
+        let paired = pairings(&all);
+        assert_eq!(paired.len(), 2, "round {round}: one game and a bye: {paired:?}");
+        assert!(paired.iter().all(|p| p.1 == round));
+        let game = paired[0].2;
+        assert!(h.core.games[&game].turn.is_some(), "a turn-based game");
+        let view = last_view(&all, 1).expect("the page");
+        assert_eq!(view.rounds, 3);
+        assert!(view.bye.is_some());
+        // A player offline: the game waits; it ends by resignation here.
+        h.resign_as(&paired, game, Side::Second);
+    }
+    let all = h.all();
+    assert!(all.iter().any(|(c, m)| *c == 11 && matches!(m, ServerMessage::TournamentEnded { .. })));
+    let tourney = &h.core.tournaments.by_id[&t.0];
+    assert_eq!(tourney.stage, TournamentStage::Finished);
+    let table = tourney.standings();
+    assert!(table.iter().all(|s| s.games == 2), "everyone met everyone: {table:?}");
+    assert!(table.iter().all(|s| matches!(s.score, TournamentScore::Table { byes: 1, .. })));
+    // Joining a finished one is refused.
+    h.send(14, &ClientMessage::JoinTournament(TournamentRef::Id(t)));
+    assert_eq!(refusal_code(&h.inbox(14)), Some(ErrorCode::TournamentClosed));
+}
