@@ -74,7 +74,8 @@ pub struct TournamentSettings {
     pub format: TournamentFormat,
     /// Real-time or turn-based.
     pub pace: TournamentPace,
-    /// Minutes from now to the start (at most [`TOURNAMENT_MAX_DELAY_MINUTES`]).
+    /// Minutes from now to the start (at most [`TOURNAMENT_MAX_DELAY_MINUTES`]; a Swiss or round
+    /// robin at least 1, so that players can join before its first round).
     pub starts_in_minutes: u32,
     /// Listed for everyone; else joined by its code only.
     pub public: bool,

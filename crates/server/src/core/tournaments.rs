@@ -721,6 +721,13 @@ impl Core {
             return refuse(ErrorCode::NotClaimed, "creating a tournament needs a claimed nickname");
         }
         check_settings(&settings, self.limits.min_clock_ms)?;
+        if settings.starts_in_minutes == 0 && !matches!(settings.format, TournamentFormat::Arena { .. }) {
+            // Nobody could join before its first round.
+            return refuse(
+                ErrorCode::BadTournament,
+                "a Swiss or round robin starts a minute from now at the soonest",
+            );
+        }
         if let TournamentPace::RealTime(clock) = settings.pace {
             check_clock(&self.limits, Some(clock))?;
         }

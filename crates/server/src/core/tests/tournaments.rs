@@ -385,6 +385,7 @@ fn bad_tournament_input_is_refused_and_nothing_is_stored() {
         TournamentSettings { name: "x".repeat(41), ..arena(30) },
         TournamentSettings { name: "a\u{202e}b".into(), ..arena(30) },
         TournamentSettings { starts_in_minutes: 8 * 24 * 60, ..arena(30) },
+        TournamentSettings { starts_in_minutes: 0, ..swiss(3) },
     ] {
         h.send(1, &ClientMessage::CreateTournament(bad.clone()));
         assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::BadTournament), "{bad:?}");
