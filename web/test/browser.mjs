@@ -991,6 +991,8 @@ try {
       s = await clickUntil(page, 'challenge_send', 'the challenge listed with its code', (s) => (s.turns?.mine ?? []).length === 1)
         .catch((e) => ({ error: String(e) }));
       check('an open turn-based challenge is made on the lobby\'s form', !s.error, s.error ?? s.turns.mine.join());
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(out, 'challenge-made.png') });
       const code = s.turns?.mine?.[0];
       if (code) {
         const other = await launch(mkdtempSync(path.join(os.tmpdir(), 'ludus-chromium-other-')));
@@ -1002,6 +1004,7 @@ try {
           await until(accepter, 'the accepted game on the board', onBoard, 60000).catch((e) => ({ error: String(e) }))];
         check('the link accepts the challenge: both pages have the game', !sa.error && !sb.error && sa.online.game[0] === sb.online.game[0],
           sa.error ?? sb.error ?? `${sa.online.game} ${sb.online.game}`);
+        if (sb.error) await accepter.screenshot({ path: path.join(out, 'challenge-accept-failed.png') });
         // Two moves, one each: after each, the waiting page counts one game and says so in its title.
         for (let k = 0; k < 2 && !sa.error && !sb.error; k++) {
           [sa, sb] = [await state(page), await state(accepter)];
