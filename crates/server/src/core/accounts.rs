@@ -150,7 +150,10 @@ impl Core {
         // Claims are loaded by player number: of two look-alikes claimed before their keys
         // were equal, the older player keeps the name.
         self.accounts.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
-        let ratings = c.ratings.into_iter().collect();
+        let ratings: HashMap<Variant, StoredRating> = c.ratings.into_iter().collect();
+        for variant in Variant::ALL {
+            self.board.set(id, variant, ratings.get(&variant).copied());
+        }
         let turn_ratings = c.turn_ratings.into_iter().collect();
         self.accounts.claims.insert(
             id,
@@ -447,10 +450,9 @@ impl Core {
         };
         let old = [Some(std::mem::replace(&mut player.hash, hash.clone())), player.prev.take()];
         player.last_seen_ms = self.unix_ms;
-        for h in old.into_iter().flatten() {
-            self.tokens.remove(&h);
-        }
         self.tokens.insert(hash.clone(), target);
+        // The credentials before it are superseded: one used again shows a copy in other hands.
+        self.retire(target, old.into_iter().flatten().filter(|h| !h.is_empty()).collect());
         self.effects.push(Effect::Store(Op::Credential {
             id: target.0,
             hash,
@@ -509,6 +511,9 @@ impl Core {
         for i in 0..2 {
             if let Some(c) = self.accounts.claims.get_mut(&players[i]) {
                 if turn { &mut c.turn_ratings } else { &mut c.ratings }.insert(variant, after[i]);
+            }
+            if !turn {
+                self.board.set(players[i], variant, Some(after[i]));
             }
             let (player, rating) = (players[i].0, after[i]);
             self.effects.push(Effect::Store(if turn {

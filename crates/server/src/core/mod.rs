@@ -40,6 +40,7 @@
 //! - `challenges`: challenges to turn-based games (by nickname or open, by code), their expiry
 //!   and limits, and the player's list of games and challenges.
 //! - `lobby`: the lobby as a player sees it.
+//! - `leaderboard`: the leaderboard of each variant, kept sorted as ratings change.
 //! - `profiles`: the leaderboard, profiles, recent games and archives.
 //! - `answers`: the byte budget of large answers (profiles, archives).
 //! - `nodes`: several nodes as the core sees them: published lobbies, redirects, adoption, id
@@ -59,6 +60,7 @@ mod connections;
 mod dispatch;
 mod door;
 mod game;
+mod leaderboard;
 mod limits;
 mod lobby;
 mod matchmaking;
@@ -152,6 +154,8 @@ pub struct Core {
     challenges: challenges::Challenges,
     /// Claimed nicknames and the password work's budgets (`accounts`).
     accounts: accounts::Accounts,
+    /// The leaderboards, kept sorted (`leaderboard`; changed by `accounts` and `nodes`).
+    board: leaderboard::Board,
     /// Rated play: when the games that changed the ratings of each pair ended (`rated`).
     rated_pairs: HashMap<[PlayerId; 2], VecDeque<Instant>>,
     /// The key of the hash of claiming addresses ([`Core::set_address_secret`]; `rated`).
@@ -174,6 +178,8 @@ pub struct Stats {
     pub malformed: u64,
     pub games_started: u64,
     pub games_finished: u64,
+    /// Superseded session credentials used again (refused).
+    pub credential_replays: u64,
     /// Refusals by kind (the [`ErrorCode`]'s name), malformed messages included.
     pub refusals: HashMap<&'static str, u64>,
 }
@@ -248,6 +254,7 @@ impl Core {
             effects: Vec::new(),
             code_strikes: HashMap::new(),
             accounts: accounts::Accounts::default(),
+            board: leaderboard::Board::default(),
             answers: answers::Answers::default(),
             rated_pairs: HashMap::new(),
             address_secret: [0; 32],

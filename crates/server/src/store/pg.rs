@@ -90,6 +90,7 @@ struct Prepared {
     unrated: Statement,
     rating: Statement,
     recent_games: Statement,
+    recent_public_games: Statement,
     archive: Statement,
 }
 
@@ -115,6 +116,7 @@ impl Prepared {
             unrated: p(sql::UNRATED)?,
             rating: p(sql::RATING)?,
             recent_games: p(sql::RECENT_GAMES)?,
+            recent_public_games: p(sql::RECENT_PUBLIC_GAMES)?,
             archive: p(sql::ARCHIVE)?,
         })
     }
@@ -507,9 +509,10 @@ impl Backend for Postgres {
 
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
         self.reconnect_if_closed()?;
-        let params: [&(dyn postgres::types::ToSql + Sync); 3] =
-            [&(player as i64), &i64::from(limit), &i64::from(private)];
-        let rows = self.client.query(&self.prepared.recent_games, &params)?;
+        let params: [&(dyn postgres::types::ToSql + Sync); 2] = [&(player as i64), &i64::from(limit)];
+        let statement =
+            if private { &self.prepared.recent_games } else { &self.prepared.recent_public_games };
+        let rows = self.client.query(statement, &params)?;
         Ok(rows
             .iter()
             .map(|r| RecentRow {

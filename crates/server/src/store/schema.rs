@@ -65,6 +65,12 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         postgres: include_str!("migrations/007_turn_based.postgres.sql"),
         upgrade: None,
     },
+    Migration {
+        version: 8,
+        sqlite: include_str!("migrations/008_recent_games.sqlite.sql"),
+        postgres: include_str!("migrations/008_recent_games.postgres.sql"),
+        upgrade: None,
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -143,8 +149,26 @@ pub(crate) mod sql {
     pub const RATINGS: &str =
         "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
          FROM ratings ORDER BY player, variant";
-    pub const RECENT_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM games
-         WHERE live = 0 AND (first_player = ?1 OR second_player = ?1) AND (public = 1 OR CAST(?3 AS BIGINT) = 1)
+    /// A player's last finished games, newest first: the last `?2` of each seat, each read in
+    /// the order of its index (`games_first_done`, `games_second_done`), then the two merged.
+    /// Bounded by the limit, not by how many games the player has finished.
+    pub const RECENT_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE first_player = ?1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2) AS first_seat
+         UNION ALL SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE second_player = ?1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2) AS second_seat
+         ORDER BY ended_ms DESC, id DESC LIMIT ?2";
+    /// [`RECENT_GAMES`] of the public games alone (`games_first_public`, `games_second_public`):
+    /// however many private games the player has, they are not walked through.
+    pub const RECENT_PUBLIC_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE first_player = ?1 AND public = 1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2)
+         AS first_seat
+         UNION ALL SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE second_player = ?1 AND public = 1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2)
+         AS second_seat
          ORDER BY ended_ms DESC, id DESC LIMIT ?2";
     pub const ARCHIVE: &str =
         "SELECT public, first_player, second_player, archive FROM games WHERE id = ?1 AND live = 0";

@@ -408,8 +408,9 @@ impl Backend for Sqlite {
     }
 
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
-        let mut stmt = self.conn.prepare_cached(sql::RECENT_GAMES)?;
-        let rows = stmt.query_map(params![player as i64, limit, i64::from(private)], |r| {
+        let statement = if private { sql::RECENT_GAMES } else { sql::RECENT_PUBLIC_GAMES };
+        let mut stmt = self.conn.prepare_cached(statement)?;
+        let rows = stmt.query_map(params![player as i64, limit], |r| {
             Ok(RecentRow {
                 id: r.get(0)?,
                 variant: r.get(1)?,

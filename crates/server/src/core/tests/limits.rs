@@ -149,6 +149,54 @@ fn lobby_leaderboard_profile_and_archive_requests_share_the_budget() {
     assert!(h.take_games_lookups().is_empty() && h.take_archive_lookups().is_empty());
 }
 
+/// Many connections of one address asking for profiles and archives wait for at most four
+/// reads of the database at once: the others are refused until an answer comes back, and
+/// another address is served meanwhile.
+#[test]
+fn one_address_has_at_most_four_profile_or_archive_reads_waiting() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    for conn in 10..20 {
+        h.sign_in(conn, &format!("Flood{conn}"));
+        h.set_origin(conn, key("203.0.113.7"));
+    }
+    h.sign_in(30, "Other");
+    h.set_origin(30, key("198.51.100.1"));
+    let mut refused = Vec::new();
+    for conn in 10..20 {
+        let message = if conn % 2 == 0 {
+            ClientMessage::Profile { nickname: "Ann".into() }
+        } else {
+            ClientMessage::Archive { game: GameId(99) }
+        };
+        h.send(conn, &message);
+        if refusal_code(&h.inbox(conn)) == Some(ErrorCode::RateLimited) {
+            refused.push(conn);
+        }
+    }
+    let profiles = h.take_games_lookups();
+    let archives = h.take_archive_lookups();
+    assert_eq!(profiles.len() + archives.len(), 4, "four reads asked of the database");
+    assert_eq!(refused, (14..20).collect::<Vec<_>>());
+    h.send(30, &ClientMessage::Profile { nickname: "Ann".into() });
+    assert_eq!(h.take_games_lookups().len(), 1, "another address is served");
+    // An answer frees a read for the address; a connection that closes frees its own.
+    let (conn, player, nickname, _) = profiles[0].clone();
+    h.games_found(conn, player, nickname, Vec::new());
+    h.disconnected(archives[0].0);
+    for conn in [14, 15] {
+        let message = if conn % 2 == 0 {
+            ClientMessage::Profile { nickname: "Ann".into() }
+        } else {
+            ClientMessage::Archive { game: GameId(99) }
+        };
+        h.send(conn, &message);
+    }
+    assert_eq!(h.take_games_lookups().len() + h.take_archive_lookups().len(), 2);
+    h.send(16, &ClientMessage::Profile { nickname: "Ann".into() });
+    assert_eq!(refusal_code(&h.inbox(16)), Some(ErrorCode::RateLimited));
+}
+
 // Rated play.
 
 /// Ann (1) and Bob (2) claimed from two addresses, in a rated room of Ann's; the first view.
