@@ -76,6 +76,7 @@ mod tests;
 mod turns;
 
 pub use accounts::{rating_period, rating_view};
+pub use connections::PREVIOUS_CREDENTIAL_GRACE;
 pub use door::{Effect, Input};
 pub use limits::{Limits, SPECTATOR_COUNT_INTERVAL};
 pub use nodes::{Published, SEAT_CHECK_WINDOW};

@@ -757,7 +757,7 @@ fn recent_games_read_is_bounded_by_its_limit_not_by_the_games_played() {
     }
 }
 
-/// A returning player's sign-in is not held behind a flood of profile reads: 32 profiles of a
+/// A returning player's sign-in is not held behind a flood of profile reads: 64 profiles of a
 /// player with 20,000 finished games are queued, then a sign-in; the sign-in is answered after
 /// at most the read under way (the reader serves sign-ins first, and each profile read walks
 /// its limit of entries, not the player's games).
@@ -769,7 +769,7 @@ fn a_sign_in_is_answered_first_under_a_flood_of_profile_reads() {
     store.submit(finished_games(20_000, now));
     assert!(store.sync(Duration::from_secs(120)), "committed");
     let started = std::time::Instant::now();
-    for conn in 0..32 {
+    for conn in 0..64 {
         store.recent_games(crate::core::records::GamesLookup {
             conn,
             player: 1,
@@ -789,11 +789,11 @@ fn a_sign_in_is_answered_first_under_a_flood_of_profile_reads() {
     let mut profiles = 0;
     assert!(within(Duration::from_secs(120), || {
         profiles += store.games_found().len();
-        profiles == 32
+        profiles == 64
     }));
     let all = started.elapsed();
     println!(
         "sign-in behind 32 profile reads of a 20,000-game player: {signed_in:?} (all 32 read in {all:?})"
     );
-    assert!(signed_in < Duration::from_secs(1), "the sign-in waited {signed_in:?}");
+    assert!(signed_in < Duration::from_millis(300), "the sign-in waited {signed_in:?}");
 }

@@ -20,6 +20,8 @@ use std::time::Instant;
 
 mod accounts;
 mod chat;
+/// Session credentials: rotation, a lost welcome, replays.
+mod credentials;
 mod draws;
 /// Budgets of large answers and the rules of rated play.
 mod limits;
