@@ -215,6 +215,7 @@ impl Core {
         live.rated = rated;
         self.games.insert(id, live);
         self.stats.games_started += 1;
+        self.count_daily_game(players);
         for p in players {
             self.unwatch(p);
             self.send_view(id, p);

@@ -39,6 +39,7 @@
 //!   time by the server's clock; the index of each player's games.
 //! - `challenges`: challenges to turn-based games (by nickname or open, by code), their expiry
 //!   and limits, and the player's list of games and challenges.
+//! - `daily`: the daily cap on games started per account and per address.
 //! - `lobby`: the lobby as a player sees it.
 //! - `leaderboard`: the leaderboard of each variant, kept sorted as ratings change.
 //! - `profiles`: the leaderboard, profiles, recent games and archives.
@@ -57,6 +58,7 @@ mod answers;
 mod challenges;
 mod chat;
 mod connections;
+mod daily;
 mod dispatch;
 mod door;
 mod game;
@@ -77,6 +79,7 @@ mod turns;
 
 pub use accounts::{rating_period, rating_view};
 pub use connections::PREVIOUS_CREDENTIAL_GRACE;
+pub use daily::GAMES_DAY;
 pub use door::{Effect, Input};
 pub use limits::{Limits, SPECTATOR_COUNT_INTERVAL};
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
@@ -155,6 +158,8 @@ pub struct Core {
     challenges: challenges::Challenges,
     /// Claimed nicknames and the password work's budgets (`accounts`).
     accounts: accounts::Accounts,
+    /// Games started today per account and per address (`daily`).
+    daily: daily::DailyGames,
     /// The leaderboards, kept sorted (`leaderboard`; changed by `accounts` and `nodes`).
     board: leaderboard::Board,
     /// Rated play: when the games that changed the ratings of each pair ended (`rated`).
@@ -256,6 +261,7 @@ impl Core {
             code_strikes: HashMap::new(),
             accounts: accounts::Accounts::default(),
             board: leaderboard::Board::default(),
+            daily: daily::DailyGames::default(),
             answers: answers::Answers::default(),
             rated_pairs: HashMap::new(),
             address_secret: [0; 32],

@@ -536,3 +536,67 @@ fn private_games_count_in_no_public_number() {
         other => panic!("{other:?}"),
     }
 }
+
+// The daily cap on games.
+
+/// `a` and `b` (signed in) ask for a quick match; whether a game started, or `a`'s refusal.
+fn quick(h: &mut Harness, a: ConnId, b: ConnId) -> Result<GameId, ErrorCode> {
+    h.send(a, &ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
+    if let Some(code) = refusal_code(&h.inbox(a)) {
+        return Err(code);
+    }
+    h.send(b, &ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
+    let game = h
+        .all()
+        .into_iter()
+        .find_map(|(_, m)| match m {
+            ServerMessage::Game(v) => Some(v.game),
+            _ => None,
+        })
+        .expect("a game starts");
+    h.send(a, &ClientMessage::Resign { game });
+    h.all();
+    Ok(game)
+}
+
+/// Each account starts so many games a day, and all the accounts of one address together so
+/// many; past either, a new game is refused (`RateLimited`) until the day is over, and nothing
+/// more is stored.
+#[test]
+fn games_a_day_are_capped_per_account_and_per_address() {
+    let limits = Limits { games_per_player_day: 3, games_per_address_day: 5, ..Limits::default() };
+    let mut h = Harness::new(limits);
+    for (conn, name, address) in [
+        (1, "Ann", "203.0.113.9"),
+        (2, "Amy", "203.0.113.9"),
+        (3, "Bob", "198.51.100.1"),
+        (4, "Cy", "198.51.100.2"),
+        (5, "Dan", "198.51.100.3"),
+        (6, "Eve", "198.51.100.4"),
+    ] {
+        h.sign_in(conn, name);
+        h.set_origin(conn, key(address));
+    }
+    for _ in 0..3 {
+        assert!(quick(&mut h, 1, 3).is_ok());
+    }
+    h.take_ops();
+    assert_eq!(quick(&mut h, 1, 3), Err(ErrorCode::RateLimited), "Ann's fourth game of the day");
+    assert_eq!(quick(&mut h, 3, 1), Err(ErrorCode::RateLimited), "nor with her as the opponent");
+    assert!(!h.take_ops().iter().any(|op| matches!(op, Op::NewGame { .. })), "nothing stored");
+    // Amy shares Ann's address: two more games, then the address is at its cap.
+    for _ in 0..2 {
+        assert!(quick(&mut h, 2, 4).is_ok());
+    }
+    assert_eq!(quick(&mut h, 2, 4), Err(ErrorCode::RateLimited), "the address's sixth game");
+    h.send(
+        2,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: false },
+    );
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::RateLimited), "a room neither");
+    // Another pair is not held back, and a day later Ann plays again.
+    assert!(quick(&mut h, 5, 6).is_ok());
+    h.advance(crate::core::GAMES_DAY);
+    h.all();
+    assert!(quick(&mut h, 1, 3).is_ok());
+}
