@@ -25,7 +25,7 @@ use ludus_protocol::{
 use ludus_rules::{Outcome, Side, Variant};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::IpAddr;
 use std::time::Instant;
 
@@ -41,6 +41,9 @@ pub(super) struct Claim {
     pub(super) turn_ratings: HashMap<Variant, StoredRating>,
     /// Where (a keyed hash of the address) and when it was claimed, if known.
     pub(super) origin: Option<ClaimOrigin>,
+    /// Different opponents met in games that changed ratings (the first
+    /// [`super::Limits::rated_opponents_full`] of them: see `rated`).
+    pub(super) opponents: HashSet<PlayerId>,
 }
 
 /// One Glicko-2 rating period (skillratings' `glicko2_rating_period`, default configuration:
@@ -163,6 +166,7 @@ impl Core {
                 ratings,
                 turn_ratings,
                 origin: c.origin,
+                opponents: HashSet::new(),
             },
         );
     }
@@ -397,6 +401,7 @@ impl Core {
                 ratings: HashMap::new(),
                 turn_ratings: HashMap::new(),
                 origin: origin.clone(),
+                opponents: HashSet::new(),
             },
         );
         self.effects.push(Effect::Store(Op::Claim { id: pid.0, skeleton, password_hash }));
@@ -503,6 +508,15 @@ impl Core {
             rating_period(&before[0], &[(before[1], score(Side::First))]),
             rating_period(&before[1], &[(before[0], score(Side::Second))]),
         ];
+        // A result against a player with few different opponents counts little (`rated`).
+        for i in 0..2 {
+            let weight = self.opponent_weight(players[i], players[1 - i]);
+            let (a, b) = (&mut after[i], &before[i]);
+            a.rating = b.rating + weight * (a.rating - b.rating);
+            a.deviation = b.deviation + weight * (a.deviation - b.deviation);
+            a.volatility = b.volatility + weight * (a.volatility - b.volatility);
+        }
+        self.met_rated(players);
         if !public {
             for (a, b) in after.iter_mut().zip(&before) {
                 (a.games, a.wins, a.draws, a.losses) = (b.games, b.wins, b.draws, b.losses);

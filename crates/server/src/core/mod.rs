@@ -277,6 +277,7 @@ impl Core {
             core.reload_game(g);
         }
         core.reload_rated(loaded.rated_games);
+        core.reload_opponents(loaded.rated_opponents);
         for c in loaded.challenges {
             core.reload_challenge(c);
         }

@@ -132,6 +132,7 @@ impl Core {
             self.board.set(id, variant, ratings.get(&variant).copied());
         }
         let turn_ratings = c.turn_ratings.into_iter().collect();
+        let opponents = self.accounts.claims.get(&id).map(|c| c.opponents.clone()).unwrap_or_default();
         self.accounts.claims.insert(
             id,
             Claim {
@@ -140,6 +141,7 @@ impl Core {
                 ratings,
                 turn_ratings,
                 origin: c.origin,
+                opponents,
             },
         );
     }

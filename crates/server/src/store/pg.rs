@@ -322,6 +322,12 @@ impl Backend for Postgres {
                     Op::ClaimOrigin { id, address, claimed_ms } => {
                         tx.execute(&p.claim_origin, &[&(*id as i64), address, &(*claimed_ms as i64)])?;
                     }
+                    Op::RatedOpponent { player, opponent } => {
+                        tx.execute(
+                            dialect(sql::RATED_OPPONENT).as_str(),
+                            &[&(*player as i64), &(*opponent as i64)],
+                        )?;
+                    }
                     Op::Unrated { game } => {
                         tx.execute(&p.unrated, &[&(*game as i64)])?;
                     }
@@ -473,6 +479,11 @@ impl Backend for Postgres {
                 claimed_ms: r.get(4),
             })
             .collect())
+    }
+
+    fn rated_opponents(&mut self) -> Result<Vec<(i64, i64)>, DbError> {
+        let rows = self.client.query(dialect(sql::RATED_OPPONENTS).as_str(), &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     fn rated_since(&mut self, since_ms: u64) -> Result<Vec<RatedRow>, DbError> {

@@ -71,6 +71,12 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         postgres: include_str!("migrations/008_recent_games.postgres.sql"),
         upgrade: None,
     },
+    Migration {
+        version: 9,
+        sqlite: include_str!("migrations/009_rated_opponents.sqlite.sql"),
+        postgres: include_str!("migrations/009_rated_opponents.postgres.sql"),
+        upgrade: None,
+    },
 ];
 
 /// The statements both backends run, written with `?N` parameters (PostgreSQL's `$N` is made by
@@ -133,6 +139,10 @@ pub(crate) mod sql {
          WHERE id = ?1 AND password_hash IS NOT NULL";
     pub const CLAIM_ORIGIN: &str = "UPDATE players SET claim_address = ?2, claimed_ms = ?3 WHERE id = ?1";
     pub const UNRATED: &str = "UPDATE games SET rated = 0 WHERE id = ?1";
+    pub const RATED_OPPONENT: &str =
+        "INSERT INTO rated_opponents(player, opponent) VALUES (?1, ?2) ON CONFLICT DO NOTHING";
+    pub const RATED_OPPONENTS: &str =
+        "SELECT player, opponent FROM rated_opponents ORDER BY player, opponent";
     pub const RATED_SINCE: &str = "SELECT first_player, second_player, ended_ms FROM games
          WHERE rated = 1 AND live = 0 AND ended_ms >= ?1";
     pub const PLAYER_RATINGS: &str =

@@ -232,6 +232,10 @@ impl Backend for Sqlite {
                             *claimed_ms as i64
                         ])?;
                     }
+                    Op::RatedOpponent { player, opponent } => {
+                        tx.prepare_cached(sql::RATED_OPPONENT)?
+                            .execute(params![*player as i64, *opponent as i64])?;
+                    }
                     Op::Unrated { game } => {
                         tx.prepare_cached(sql::UNRATED)?.execute(params![*game as i64])?;
                     }
@@ -358,6 +362,12 @@ impl Backend for Sqlite {
                 claimed_ms: r.get(4)?,
             })
         })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn rated_opponents(&mut self) -> Result<Vec<(i64, i64)>, DbError> {
+        let mut stmt = self.conn.prepare(sql::RATED_OPPONENTS)?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -216,11 +216,15 @@ fn claims_and_ratings(db: &Database) {
             Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1650.5, 2) },
             Op::Rating { player: 1, variant: Variant::Latrunculi, rating: rating(1400.0, 1) },
             Op::TurnRating { player: 2, variant: Variant::Latrunculi, rating: rating(1550.0, 1) },
+            Op::RatedOpponent { player: 1, opponent: 2 },
+            Op::RatedOpponent { player: 2, opponent: 1 },
+            Op::RatedOpponent { player: 1, opponent: 2 },
         ]);
         assert!(store.sync(Duration::from_secs(30)), "committed");
     }
     // A lifetime of zero prunes every unclaimed player outside live games, no claimed one.
     let (_store, loaded) = Store::open_with(db, Duration::ZERO).expect("reopen");
+    assert_eq!(loaded.rated_opponents, [(1, 2), (2, 1)], "whom each met, once");
     let claims: Vec<(u64, &str, &str)> =
         loaded.claims.iter().map(|c| (c.id, c.nickname.as_str(), c.password_hash.as_str())).collect();
     assert_eq!(claims, [(1, "Ann", "$argon2id$fake1"), (2, "Ben", "$argon2id$fake2")]);

@@ -1,6 +1,6 @@
 //! Claimed nicknames, passwords, ratings, matchmaking by rating, archives and the leaderboard.
 
-use super::{Harness, first_legal, rate, refusal_code, started, watched_chat_game};
+use super::{Harness, first_legal, full_weight, rate, refusal_code, started, watched_chat_game};
 use crate::core::records;
 use crate::core::records::{Loaded, Op, StoredPlayer};
 use crate::core::{ConnId, Core, Limits, hash_password, rating_period, rating_view, verify_password};
@@ -85,7 +85,7 @@ fn wrong_passwords_earn_a_cool_down_per_address_and_per_name() {
 
 #[test]
 fn rated_play_needs_claimed_names_and_changes_both_ratings() {
-    let mut h = Harness::new(Limits::default());
+    let mut h = Harness::new(full_weight());
     h.sign_in(1, "Ann");
     h.sign_in(2, "Bob");
     let find = |rated| ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated };
@@ -112,9 +112,9 @@ fn rated_play_needs_claimed_names_and_changes_both_ratings() {
     let view = view.expect("the game starts");
     assert!(h.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
     let first = if view.players[0].id == PlayerId(1) { 1 } else { 2 };
-    // Two moves each (a shorter game changes no rating), then First resigns.
+    // Enough moves each (a shorter game changes no rating), then First resigns.
     let mut moves = view.clone();
-    for ply in 0..4 {
+    for ply in 0..2 * crate::core::RATED_MOVES_EACH {
         let mv = first_legal(&moves, ply);
         let mover = if ply % 2 == 0 { first } else { 3 - first };
         h.send(mover, &ClientMessage::Move { game: view.game, ply: ply as u32, mv: mv.clone() });

@@ -1,7 +1,7 @@
 //! Budgets of large answers per connection and per address, the rules of rated play (moves
 //! each, games per pair, nicknames claimed from one address), and private games' privacy.
 
-use super::{Harness, first_legal, refusal_code};
+use super::{Harness, first_legal, full_weight, refusal_code};
 use crate::core::records::StoredRating;
 use crate::core::records::{Loaded, Op};
 use crate::core::{
@@ -291,13 +291,25 @@ fn twelve_resignations_at_ply_zero_leave_both_ratings_at_the_start() {
     }
 }
 
+/// A rated game changes the ratings only once each side has moved [`RATED_MOVES_EACH`] times
+/// and it has lasted [`Limits::rated_min_play`]: fewer moves, or the same moves in less time,
+/// leave the ratings as they were.
 #[test]
-fn two_moves_each_change_the_ratings_and_fewer_do_not() {
-    let mut h = Harness::new(Limits::default());
+fn enough_moves_each_and_time_change_the_ratings_and_less_does_not() {
+    let limits = Limits { rated_opponents_full: 0, ..Limits::default() };
+    let min_play = limits.rated_min_play;
+    let mut h = Harness::new(limits);
     let view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
+    h.advance(min_play);
     let short = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH - 1);
-    assert!(!short.rated);
+    assert!(!short.rated, "one move short");
     let view = rematch(&mut h, view.game);
+    h.advance(min_play - Duration::from_secs(1));
+    let quick = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH);
+    assert!(!quick.rated, "a second too quick");
+    assert_eq!(rating(&h, 1).rating, 1500.0);
+    let view = rematch(&mut h, view.game);
+    h.advance(min_play);
     let archive = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH);
     assert!(archive.rated);
     let changes = archive.ratings.expect("rated");
@@ -309,11 +321,11 @@ fn two_moves_each_change_the_ratings_and_fewer_do_not() {
 
 #[test]
 fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
-    let mut h = Harness::new(Limits::default());
+    let mut h = Harness::new(full_weight());
     let mut view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
     for n in 0..RATED_GAMES_PER_PAIR {
         assert!(view.rated, "game {n}");
-        assert!(play_and_resign(&mut h, &view, 4).rated);
+        assert!(play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH).rated);
         view = rematch(&mut h, view.game);
     }
     h.take_ops();
@@ -488,7 +500,7 @@ fn a_live_private_game_and_a_missing_one_answer_alike() {
 /// leaderboard's or the profile's game counts (the ratings change).
 #[test]
 fn private_games_count_in_no_public_number() {
-    let mut h = Harness::new(Limits::default());
+    let mut h = Harness::new(full_weight());
     for (conn, name, address) in [(1, "Ann", "10.0.0.1"), (2, "Bob", "10.0.0.2")] {
         h.sign_in(conn, name);
         h.set_origin(conn, address.parse().unwrap());
@@ -511,7 +523,7 @@ fn private_games_count_in_no_public_number() {
         [ServerMessage::Lobby(l)] => assert_eq!((l.total_games, l.games.len(), l.total_rooms), (0, 0, 0)),
         other => panic!("{other:?}"),
     }
-    let archive = play_and_resign(&mut h, &view, 4);
+    let archive = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH);
     assert!(archive.rated);
     assert_ne!(rating(&h, 1).rating, 1500.0, "the rating changed");
     for pid in [1, 2] {
@@ -599,4 +611,88 @@ fn games_a_day_are_capped_per_account_and_per_address() {
     h.advance(crate::core::GAMES_DAY);
     h.all();
     assert!(quick(&mut h, 1, 3).is_ok());
+}
+
+// Farming from a second address.
+
+/// The attack that took a rating from 1500 to 2077: eight nicknames claimed from one other
+/// address each resign three rated games to Tom, after enough moves and time. None of them
+/// has met anyone but Tom in a rated game, so none of Tom's wins counts: his rating stays.
+/// A win against a player who has met enough other opponents counts in full.
+#[test]
+fn wins_against_accounts_that_met_nobody_else_leave_the_rating_as_it_was() {
+    let limits = Limits { burst: 1e6, rate: 1e6, ..Limits::default() };
+    let (min_play, full) = (limits.rated_min_play, limits.rated_opponents_full as u64);
+    let mut h = Harness::new(limits);
+    h.sign_in(1, "Tom");
+    h.set_origin(1, key("198.51.100.9"));
+    h.claim(1, "a good password");
+    let tom = PlayerId(1);
+    let before = rating(&h, 1);
+    // Tom opens a rated room, `sheep` joins, and loses after enough moves and time.
+    let mut lose_to_tom = |h: &mut Harness, sheep: ConnId, games: usize| {
+        h.send(
+            1,
+            &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true },
+        );
+        let code = match h.inbox(1).as_slice() {
+            [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+            other => panic!("expected a room, got {other:?}"),
+        };
+        h.send(sheep, &ClientMessage::JoinRoom { code });
+        let mut view = view_of(h);
+        for n in 0..games {
+            h.advance(min_play);
+            let mut moves = view.clone();
+            for ply in 0..2 * RATED_MOVES_EACH {
+                let mv = first_legal(&moves, ply);
+                let side = if ply % 2 == 0 { Side::First } else { Side::Second };
+                let conn = if moves.players[side.index()].id == tom { 1 } else { sheep };
+                h.send(conn, &ClientMessage::Move { game: view.game, ply: ply as u32, mv: mv.clone() });
+                moves.moves.push(mv);
+            }
+            h.send(sheep, &ClientMessage::Resign { game: view.game });
+            let archive = h
+                .all()
+                .into_iter()
+                .find_map(|(_, m)| match m {
+                    ServerMessage::GameOver { archive, .. } => Some(archive),
+                    _ => None,
+                })
+                .expect("over");
+            assert!(archive.rated, "game {n} of {sheep} is rated");
+            if n + 1 < games {
+                for conn in [1, sheep] {
+                    h.send(conn, &ClientMessage::Rematch { game: view.game });
+                }
+                view = view_of(h);
+            }
+        }
+        for conn in [1, sheep] {
+            h.send(conn, &ClientMessage::Leave);
+        }
+        h.all();
+    };
+    for sheep in 10..18 {
+        h.sign_in(sheep, &format!("Sheep{sheep}"));
+        h.set_origin(sheep, key("203.0.113.50"));
+        h.claim(sheep, "a good password");
+        lose_to_tom(&mut h, sheep, RATED_GAMES_PER_PAIR);
+    }
+    let after = rating(&h, 1);
+    assert_eq!((after.rating, after.deviation), (before.rating, before.deviation), "nothing gained");
+    assert_eq!((after.games, after.wins), (24, 24), "the games are on the record");
+    // Ola has met `full` players other than Tom (stored ones are read back alike): a win
+    // against her counts in full.
+    h.sign_in(30, "Ola");
+    h.set_origin(30, key("192.0.2.30"));
+    h.claim(30, "a good password");
+    let ola = h.core.conns[&30].player.expect("signed in");
+    for other in 0..full {
+        h.core.accounts.claims.get_mut(&ola).expect("claimed").opponents.insert(PlayerId(1000 + other));
+    }
+    let expected = crate::core::rating_period(&after, &[(rating(&h, ola.0), 1.0)]);
+    lose_to_tom(&mut h, 30, 1);
+    assert_eq!(rating(&h, tom.0).rating, expected.rating);
+    assert!(rating(&h, tom.0).rating > before.rating);
 }

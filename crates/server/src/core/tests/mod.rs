@@ -286,6 +286,13 @@ impl Harness {
     }
 }
 
+/// Limits under which every rated game that is long enough in moves changes both ratings in
+/// full: no minimum time, and a result against a new player counts like any other (for tests
+/// of other rules of rated play).
+fn full_weight() -> Limits {
+    Limits { rated_min_play: Duration::ZERO, rated_opponents_full: 0, ..Limits::default() }
+}
+
 /// The first legal move of a game in notation.
 fn first_legal(view: &GameView, ply: usize) -> String {
     let record = GameRecord {
