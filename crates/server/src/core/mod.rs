@@ -28,7 +28,8 @@
 //! - `passwords`: the password work the core asks of the password thread (Argon2id).
 //! - `accounts`: claimed nicknames, signing in as a claimed player, the Glicko-2 update of rated
 //!   games.
-//! - `rated`: the rules against rating farming (games per pair, claims from one address).
+//! - `rated`: the rules against rating farming (moves and time, the opponent's history, games
+//!   per pair, claims from one address).
 //! - `rooms`: rooms and their codes (wrong-code strikes), rematches, leaving.
 //! - `matchmaking`: the quick-match queues and rated pairing.
 //! - `game`: the live game: starting, moves, draw offers, the clock (one function), held seats,

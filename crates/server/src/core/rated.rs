@@ -2,10 +2,18 @@
 //! two claimed nicknames (one resigns to the other, again and again), or by two friends
 //! trading wins; so:
 //!
-//! - **A game counts only once each side has moved [`RATED_MOVES_EACH`] times** (ply
-//!   `2 * RATED_MOVES_EACH` or later when it ends). A rated game that ends sooner (resigned,
+//! - **A game counts only once each side has moved [`RATED_MOVES_EACH`] times and it has
+//!   lasted [`Limits::rated_min_play`]** (ply `2 * RATED_MOVES_EACH` or later when it ends, a
+//!   minute by default, by the server's clock). A rated game that ends sooner (resigned,
 //!   abandoned, lost on time, drawn by agreement) is archived and stored as unrated: no rating
 //!   changes, and its archive says `rated: false`.
+//! - **A result counts by the opponent's history**: in the share of
+//!   [`Limits::rated_opponents_full`] different players, other than the one rated, whom the
+//!   opponent has met in games that changed ratings ([`Core::opponent_weight`]): nothing
+//!   against an account that has met nobody else, in full from that many on. Accounts made to
+//!   lose, from any number of addresses, give nothing until each has met that many others, and
+//!   those others' results against them count nothing until they too have. Whom each claimed
+//!   player met is stored (one more than the full count) and read back at start.
 //! - **At most [`RATED_GAMES_PER_PAIR`] games between the same two players change their
 //!   ratings within [`RATED_PAIR_WINDOW`]**; later games in a rated room start unrated
 //!   (their [`ludus_protocol::GameView::rated`] is `false`: the players see it when the game
@@ -18,9 +26,11 @@
 //!   back by this rule.
 //!
 //! None of these undoes anything: a game that did not count never changed a rating, so the
-//! leaderboard has nothing to correct.
+//! leaderboard has nothing to correct. A game weighted to nothing is still on both records.
 //!
 //! [`Limits::shared_claim_window`]: super::Limits::shared_claim_window
+//! [`Limits::rated_min_play`]: super::Limits::rated_min_play
+//! [`Limits::rated_opponents_full`]: super::Limits::rated_opponents_full
 
 use super::door::Effect;
 use super::game::LiveGame;

@@ -630,7 +630,7 @@ fn wins_against_accounts_that_met_nobody_else_leave_the_rating_as_it_was() {
     let tom = PlayerId(1);
     let before = rating(&h, 1);
     // Tom opens a rated room, `sheep` joins, and loses after enough moves and time.
-    let mut lose_to_tom = |h: &mut Harness, sheep: ConnId, games: usize| {
+    let lose_to_tom = |h: &mut Harness, sheep: ConnId, games: usize| {
         h.send(
             1,
             &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true },
