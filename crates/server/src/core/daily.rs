@@ -6,7 +6,8 @@
 //! [`Limits::games_per_address_day`]; past either, a new game (a room, a join, a quick match,
 //! a rematch, a challenge or its acceptance) is refused with `RateLimited`, whose text tells
 //! the player to slow down, and the refusal's message says until when. A day is counted from
-//! the first game of the window, by the monotonic clock.
+//! the first game of the window, by the monotonic clock; after a restart, each account's games
+//! of the last day (as stored) count again, in a window from the restart.
 //!
 //! [`Limits::games_per_player_day`]: super::Limits::games_per_player_day
 //! [`Limits::games_per_address_day`]: super::Limits::games_per_address_day
@@ -68,7 +69,10 @@ impl Core {
                 let hours = w.ends_in(now).as_secs().div_ceil(3600);
                 return refuse(
                     ErrorCode::RateLimited,
-                    format!("{per_player} games a day at most for one player: try again in {hours} h"),
+                    format!(
+                        "{per_player} games a day at most for one player (you or your opponent): \
+                         try again in {hours} h"
+                    ),
                 );
             }
             if let Some(origin) = self.origin_of(pid)
@@ -83,6 +87,18 @@ impl Core {
             }
         }
         Ok(())
+    }
+
+    /// The games started within the last day before a restart (their players): they count
+    /// again, in a window that starts now (the addresses they came from are not stored).
+    pub(super) fn reload_daily_games(&mut self, games: Vec<[u64; 2]>) {
+        let now = self.now;
+        for players in games {
+            for pid in players {
+                let w = self.daily.players.entry(PlayerId(pid)).or_insert(Window { since: now, count: 0 });
+                *w.current(now) += 1;
+            }
+        }
     }
 
     /// A game of `players` started: it counts for each of them and for each address they are

@@ -279,6 +279,7 @@ impl Core {
         }
         core.reload_rated(loaded.rated_games);
         core.reload_opponents(loaded.rated_opponents);
+        core.reload_daily_games(loaded.games_today);
         for c in loaded.challenges {
             core.reload_challenge(c);
         }

@@ -196,6 +196,8 @@ pub struct Loaded {
     pub challenges: Vec<StoredChallenge>,
     /// Whom claimed players met in games that changed ratings: (player, opponent).
     pub rated_opponents: Vec<(u64, u64)>,
+    /// The players of the games started within the last day (for the daily cap).
+    pub games_today: Vec<[u64; 2]>,
 }
 
 impl Default for Loaded {
@@ -211,6 +213,7 @@ impl Default for Loaded {
             rated_games: Vec::new(),
             challenges: Vec::new(),
             rated_opponents: Vec::new(),
+            games_today: Vec::new(),
         }
     }
 }

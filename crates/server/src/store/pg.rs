@@ -481,6 +481,11 @@ impl Backend for Postgres {
             .collect())
     }
 
+    fn games_since(&mut self, since_ms: u64) -> Result<Vec<[i64; 2]>, DbError> {
+        let rows = self.client.query(dialect(sql::GAMES_SINCE).as_str(), &[&(since_ms as i64)])?;
+        Ok(rows.iter().map(|r| [r.get(0), r.get(1)]).collect())
+    }
+
     fn rated_opponents(&mut self) -> Result<Vec<(i64, i64)>, DbError> {
         let rows = self.client.query(dialect(sql::RATED_OPPONENTS).as_str(), &[])?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())

@@ -141,6 +141,7 @@ pub(crate) mod sql {
     pub const UNRATED: &str = "UPDATE games SET rated = 0 WHERE id = ?1";
     pub const RATED_OPPONENT: &str =
         "INSERT INTO rated_opponents(player, opponent) VALUES (?1, ?2) ON CONFLICT DO NOTHING";
+    pub const GAMES_SINCE: &str = "SELECT first_player, second_player FROM games WHERE created_ms >= ?1";
     pub const RATED_OPPONENTS: &str =
         "SELECT player, opponent FROM rated_opponents ORDER BY player, opponent";
     pub const RATED_SINCE: &str = "SELECT first_player, second_player, ended_ms FROM games

@@ -365,6 +365,12 @@ impl Backend for Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    fn games_since(&mut self, since_ms: u64) -> Result<Vec<[i64; 2]>, DbError> {
+        let mut stmt = self.conn.prepare(sql::GAMES_SINCE)?;
+        let rows = stmt.query_map(params![since_ms as i64], |r| Ok([r.get(0)?, r.get(1)?]))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     fn rated_opponents(&mut self) -> Result<Vec<(i64, i64)>, DbError> {
         let mut stmt = self.conn.prepare(sql::RATED_OPPONENTS)?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;

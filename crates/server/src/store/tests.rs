@@ -225,6 +225,7 @@ fn claims_and_ratings(db: &Database) {
     // A lifetime of zero prunes every unclaimed player outside live games, no claimed one.
     let (_store, loaded) = Store::open_with(db, Duration::ZERO).expect("reopen");
     assert_eq!(loaded.rated_opponents, [(1, 2), (2, 1)], "whom each met, once");
+    assert_eq!(loaded.games_today, [[2, 3]], "the games of the day, for the daily cap");
     let claims: Vec<(u64, &str, &str)> =
         loaded.claims.iter().map(|c| (c.id, c.nickname.as_str(), c.password_hash.as_str())).collect();
     assert_eq!(claims, [(1, "Ann", "$argon2id$fake1"), (2, "Ben", "$argon2id$fake2")]);

@@ -613,6 +613,20 @@ fn games_a_day_are_capped_per_account_and_per_address() {
     assert!(quick(&mut h, 1, 3).is_ok());
 }
 
+/// After a restart, each account's games of the last day (as stored) count again.
+#[test]
+fn the_games_of_the_day_count_again_after_a_restart() {
+    let limits = Limits { games_per_player_day: 3, ..Limits::default() };
+    let loaded = Loaded { games_today: vec![[1, 9]; 3], next_player: 1, ..Loaded::default() };
+    let now = Instant::now();
+    let mut h = Harness::of(Core::new(limits, loaded, now, 1_000_000, [7; 32]), now, 1_000_000);
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    assert_eq!(quick(&mut h, 1, 2), Err(ErrorCode::RateLimited));
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
+    assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Queued { .. }]), "Bob's count is his own");
+}
+
 // Farming from a second address.
 
 /// The attack that took a rating from 1500 to 2077: eight nicknames claimed from one other
