@@ -48,6 +48,9 @@ pub enum Op {
     ClaimOrigin { id: u64, address: String, claimed_ms: u64 },
     /// A game that started rated ended too soon to change a rating: stored as unrated.
     Unrated { game: u64 },
+    /// `player` met `opponent` in a game that changed their ratings (kept for a few opponents
+    /// each: see [`crate::core::Limits::rated_opponents_full`]).
+    RatedOpponent { player: u64, opponent: u64 },
     /// A player's turn-based rating for a variant after a rated turn-based game (a pool of its
     /// own, apart from [`Op::Rating`]; pushed in the same batch as the game's [`Op::Finish`]).
     TurnRating { player: u64, variant: Variant, rating: StoredRating },
@@ -191,6 +194,10 @@ pub struct Loaded {
     pub rated_games: Vec<([u64; 2], u64)>,
     /// The pending challenges (their challengers are among `players`).
     pub challenges: Vec<StoredChallenge>,
+    /// Whom claimed players met in games that changed ratings: (player, opponent).
+    pub rated_opponents: Vec<(u64, u64)>,
+    /// The players of the games started within the last day (for the daily cap).
+    pub games_today: Vec<[u64; 2]>,
 }
 
 impl Default for Loaded {
@@ -205,6 +212,8 @@ impl Default for Loaded {
             game_end: u64::MAX,
             rated_games: Vec::new(),
             challenges: Vec::new(),
+            rated_opponents: Vec::new(),
+            games_today: Vec::new(),
         }
     }
 }
