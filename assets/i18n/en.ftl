@@ -395,7 +395,7 @@ rules-faq-forced = Why was I made to capture? In Alquerque capturing is compulso
 rules-faq-backward = May a piece move backward? In Alquerque, not with an ordinary move: under R. C. Bell’s common rules a piece moves only forward or sideways. Captures, though, go in any direction, backward too. In Latrunculi every piece moves like a rook, backward included.
 rules-faq-draw = Why did the game end in a draw? In Alquerque: 50 moves in a row without a capture, or a position seen for the third time; this keeps the end of a game from going back and forth for ever. In Latrunculi there is no draw by repetition (whoever repeats a position a third time loses); after 100 moves without a capture the side with more pieces wins, and equal material is a draw.
 rules-faq-online = What if the connection drops online? The game reconnects by itself and puts you back in your seat. Your seat is held for a while: if you do not come back in time, you lose the game by abandonment. Clocks keep running while you are away.
-rules-faq-keys = Can I play with the keyboard, or with a screen reader? Yes. The arrow keys move a cursor over the board and a screen reader reads each square (“d4, red soldier”); Enter or Space picks a piece, then its destination. P reads the whole position, L the last move, M your pieces, O your opponent’s, C the pieces that can capture, T whose turn it is. U takes a move back, H asks for a hint, F turns the board, N starts a new game (press it twice). Every move, capture and the end of the game are announced.
+rules-faq-keys = Can I play with the keyboard, or with a screen reader? Yes. The arrow keys move a cursor over the board and a screen reader reads each square (“d4, red soldier”); Enter or Space picks a piece, then its destination. P reads the whole position, L the last move, M your pieces, O your opponent’s, C the captures you can play, T whose turn it is. U takes a move back, H asks for a hint, F turns the board, N starts a new game (press it twice). Every move, capture and the end of the game are announced.
 rules-diagram-sandwich = Sandwich: Red moves to close it, and the black soldier in between is removed.
 rules-diagram-king = King immobilised: the black king has no empty square beside it. Red wins.
 rules-diagram-chain = Chain of captures: White jumps twice, turning on the way; both black pieces are removed.
@@ -544,7 +544,8 @@ a11y-side-pieces = { $count ->
    *[other] { $count } pieces
   } on { $squares }
 a11y-side-none = { $side } has no pieces left.
-a11y-can-capture = The piece on { $from } can capture on { $squares }.
+a11y-can-capture = { $move } captures { $squares }.
+a11y-clocks = Clocks: { $first }, { $second }.
 a11y-no-capture = No capture is possible.
 a11y-taken-back = { $count ->
     [one] Move taken back.
