@@ -722,6 +722,12 @@ fn profiles_wait_their_turn_and_a_recent_game_opens_from_its_archive() {
     assert!(replayed.is_over(), "ended by resignation");
     assert_eq!(seats.human_side(), Some(side), "the person here on their side");
     assert_eq!(archived_game(&archive, Some("Someone")).expect("valid").1.human_side(), None);
+    // After the profile and archive reads, a sign-in with the stored credential (a lookup by
+    // the same reader) still goes through.
+    app.world_mut().resource_mut::<Link>().reconnect();
+    run_until(&mut app, &mut [&mut bot], 10, "signed in again after the reads", |app, _| {
+        app.world().resource::<Link>().phase == LinkState::SignedIn
+    });
 }
 
 /// The lobby's filter lets through the rooms and live games of one game, one time control,
@@ -1047,4 +1053,30 @@ fn the_analysis_marks_a_thrown_win_by_the_servers_values() {
     assert_eq!(view.value, ValueWord::Win);
     assert_eq!(view.move_value("a1-a2").map(|m| m.value), Some(ValueWord::Draw));
     assert!(!a.served.gave_up);
+}
+
+/// A new page of the same browser (the same stored credential) that asks for another nickname
+/// signs in: closing a tab and opening the game again, with `nick=` in its address.
+#[test]
+fn a_second_app_with_the_stored_credential_and_another_nickname_signs_in() {
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-second-page");
+    let (_server, addr, mut first) = server_and_app(&dir.join("server"));
+    let me = first.world().resource::<Link>().player;
+    for _ in 0..20 {
+        first.update();
+    }
+    drop(first);
+    let mut second = headless();
+    second.world_mut().resource_mut::<OnlineConfig>().nickname = "Bea".to_string();
+    second.world_mut().resource_scope(|world, mut net: Mut<Link>| {
+        let config = world.resource::<OnlineConfig>().clone();
+        net.connect(&addr.to_string(), &config);
+    });
+    run_until(&mut second, &mut [], 15, "the second app signed in", |app, _| {
+        let link = app.world().resource::<Link>();
+        assert!(!matches!(link.phase, LinkState::Failed(_)), "{:?} {:?}", link.phase, app.world().resource::<NetNotice>().0);
+        link.phase == LinkState::SignedIn
+    });
+    assert_eq!(second.world().resource::<Link>().player, me, "the same player");
 }
