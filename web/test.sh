@@ -65,7 +65,10 @@ for b in ludus-server ludus-cli; do
 done
 work="$(mktemp -d)"
 servers=()
-trap 'for p in "${servers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+# On a failure the game server's last lines are printed: what it saw of the failing step.
+trap 'status=$?; for p in "${servers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  if [ "$status" != 0 ] && [ -f "$work/game.log" ]; then echo "== the game server, last lines"; tail -n 60 "$work/game.log"; fi
+  rm -rf "$work"' EXIT
 # Starts `ludus-server --web DIR` on free ports with a throwaway database; sets `line` to its
 # first line: "ludus-server listening udp=ADDR ws=ADDR http=ADDR data=DIR".
 serve() {

@@ -1,6 +1,6 @@
 //! The game in words, for a player who does not see the board (a screen reader reads them):
 //! a square and what stands on it, a move with its captures (every landing of a chain and every
-//! piece it took), the whole position, the pieces of one side, the pieces that can capture.
+//! piece it took), the whole position, the pieces of one side, the captures that can be played.
 //! Every word comes from the Fluent files, in the player's language.
 
 use crate::i18n::Lang;
@@ -160,33 +160,22 @@ pub fn position_text(lang: Lang, pos: &AnyPosition) -> String {
     format!("{turn} {} {}", side_text(lang, pos, Side::First), side_text(lang, pos, Side::Second))
 }
 
-/// The pieces of the side to move that can capture now, and what: "b2 can capture on c3" or
-/// "No capture is possible."
+/// The captures the side to move can play now, each move named as it is typed with what it
+/// takes: "c2xc4 captures c3." (a chain: every piece of it), or "No capture is possible."
 pub fn captures_text(lang: Lang, pos: &AnyPosition) -> String {
-    let mut froms: Vec<Square> = Vec::new();
-    let mut lines = Vec::new();
-    for mv in pos.legal_moves().iter().filter(|m| m.is_capture()) {
-        if froms.contains(&mv.from()) {
-            continue;
-        }
-        froms.push(mv.from());
-        let targets: Vec<String> = pos
-            .legal_moves()
+    let lines: Vec<String> =
+        pos.legal_moves()
             .iter()
-            .filter(|m| m.from() == mv.from())
-            .flat_map(|m| m.captured())
-            .map(|sq| square_name(pos, sq))
-            .fold(Vec::new(), |mut seen, name| {
-                if !seen.contains(&name) {
-                    seen.push(name);
-                }
-                seen
-            });
-        lines.push(lang.fmt(
-            "a11y-can-capture",
-            [("from", square_name(pos, mv.from()).into()), ("squares", list(lang, &targets).into())],
-        ));
-    }
+            .filter(|m| m.is_capture())
+            .filter_map(|mv| {
+                let taken: Vec<String> = mv.captured().into_iter().map(|sq| square_name(pos, sq)).collect();
+                let named = pos.move_to_string(mv)?;
+                Some(lang.fmt(
+                    "a11y-can-capture",
+                    [("move", named.into()), ("squares", list(lang, &taken).into())],
+                ))
+            })
+            .collect();
     if lines.is_empty() { lang.t("a11y-no-capture").to_string() } else { lines.join(" ") }
 }
 
@@ -261,6 +250,37 @@ mod tests {
         assert_eq!(captures_text(Lang::En, &game.position()), "No capture is possible.");
         let pos = AnyPosition::parse(Variant::Alquerque, "BBBBB/1B1B1/BBB1W/WWWWW/WWWWW w").unwrap();
         let text = captures_text(Lang::En, &pos);
-        assert!(text.contains("The piece on c2 can capture on c3, d4 and b4."), "{text}");
+        let captures: Vec<_> = pos.legal_moves().into_iter().filter(|m| m.is_capture()).collect();
+        assert!(!captures.is_empty());
+        for mv in &captures {
+            let named = pos.move_to_string(mv).unwrap();
+            assert!(text.contains(&format!("{named} captures ")), "{named} in {text}");
+        }
+        assert!(text.contains("c2xc4xa4 captures c3 and b4."), "{text}");
+    }
+
+    /// In Latrunculi the move that captures is named, not only the piece: the square it goes to
+    /// is what a player needs to play it.
+    #[test]
+    fn the_captures_of_latrunculi_are_named_as_moves() {
+        let mut game = AnyGame::new(Variant::LatrunculiQuick);
+        let mut plies = 0;
+        while !game.position().legal_moves().iter().any(|m| m.is_capture()) {
+            let moves = game.position().legal_moves();
+            game.play(&moves[plies * 7 % moves.len()]).unwrap();
+            plies += 1;
+            assert!(plies < 300, "no capture came");
+        }
+        let pos = game.position();
+        let text = captures_text(Lang::En, &pos);
+        for mv in pos.legal_moves().iter().filter(|m| m.is_capture()) {
+            let named = pos.move_to_string(mv).unwrap();
+            let taken: Vec<String> = mv.captured().into_iter().map(|sq| square_name(&pos, sq)).collect();
+            assert!(
+                text.contains(&format!("{named} captures {}", list(Lang::En, &taken))),
+                "{named} in {text}"
+            );
+        }
+        assert!(captures_text(Lang::Vi, &pos).contains(" ăn quân ở "));
     }
 }

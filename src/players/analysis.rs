@@ -16,9 +16,12 @@ use crate::players::endgames::Endgames;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use ludus_ai::puzzle::from_game::{Finder, GamePuzzle, candidates};
-use ludus_ai::review::{Analyser, Judgement, Mark, PlyEval, judge, prefix};
+use ludus_ai::review::{Analyser, Exact, Judgement, Mark, PlyEval, Source, judge, prefix};
+use ludus_ai::solve::Value;
 use ludus_ai::tablebase::Tablebase;
 use ludus_protocol::ArchivedGame;
+use ludus_protocol::client::{ClientConfig, ValueRequest};
+use ludus_protocol::values::{PositionValueView, ValueWord};
 use ludus_rules::{AnyGame, AnyMove, RecordError, Side, Variant};
 use std::sync::Arc;
 
@@ -55,6 +58,94 @@ pub struct Analysis {
     /// Every candidate has been made and checked.
     puzzles_checked: bool,
     puzzle_work: Option<Background<Found>>,
+    /// The server's proven values of the positions (Alquerque, when a server is known).
+    pub served: ServedValues,
+}
+
+/// The server's value service's answers for the game's positions, asked one at a time (the
+/// position shown first), while a server is known and answers.
+#[derive(Default)]
+pub struct ServedValues {
+    /// Per position (as [`Analysis::evals`]): the server's answer, once it came.
+    pub values: Vec<Option<PositionValueView>>,
+    /// The request in flight, and its position.
+    asking: Option<(usize, ValueRequest)>,
+    /// The server asked; `None` until one is known.
+    server: Option<ClientConfig>,
+    /// The server does not serve values (or cannot be reached): nothing more is asked.
+    pub gave_up: bool,
+    /// Why, in English (for the log and tests).
+    pub failure: Option<String>,
+    /// Asked to wait (`429`): nothing is asked before then.
+    wait_until: Option<Instant>,
+}
+
+impl ServedValues {
+    /// Asks `server` from now on (a new server starts the answers again).
+    fn use_server(&mut self, server: ClientConfig, positions: usize) {
+        let same = self.server.as_ref().is_some_and(|s| s.connect_url() == server.connect_url());
+        if !same {
+            *self = ServedValues { values: vec![None; positions], server: Some(server), ..default() };
+        }
+    }
+
+    /// Takes the answer that came and asks for the next position still unknown (`shown` first).
+    fn poll(&mut self, game: &AnyGame, shown: usize) {
+        if let Some((k, request)) = self.asking.as_mut()
+            && let Some(answer) = request.poll()
+        {
+            let k = *k;
+            self.asking = None;
+            match answer {
+                Ok(view) => self.values[k] = Some(view),
+                Err(e) if e.status == Some(429) => {
+                    self.wait_until = Some(Instant::now() + std::time::Duration::from_secs(10));
+                }
+                Err(e) => {
+                    info!("no values from the server: {}", e.reason);
+                    self.gave_up = true;
+                    self.failure = Some(e.reason);
+                }
+            }
+        }
+        if self.asking.is_some() || self.gave_up || self.wait_until.is_some_and(|t| Instant::now() < t) {
+            return;
+        }
+        let Some(server) = self.server.as_ref() else { return };
+        // The final position is over: the service answers only for positions still in play.
+        let open = |k: usize| k < game.moves().len() || !game.is_over();
+        let next = std::iter::once(shown)
+            .chain(0..self.values.len())
+            .find(|&k| open(k) && self.values.get(k).is_some_and(Option::is_none));
+        if let Some(k) = next {
+            let position = game.position_at(k).to_string();
+            self.asking = Some((k, ValueRequest::start(server, &position)));
+        }
+    }
+
+    /// The server's exact value of position `k` for the judgement: its value for the side to
+    /// move there, and whether the move played from it keeps that value.
+    fn exact(&self, game: &AnyGame, k: usize) -> Option<(Exact, Option<bool>)> {
+        let view = self.values.get(k)?.as_ref()?;
+        let to_move = game.position_at(k).side_to_move();
+        let value = value_for(view.value, to_move)?;
+        let keeps = game.moves().get(k).and_then(|mv| {
+            let text = game.position_at(k).move_to_string(mv)?;
+            let played = view.move_value(&text)?;
+            (played.value != ValueWord::Unknown).then_some(played.value == view.value)
+        });
+        Some((Exact { value, source: Source::Server }, keeps))
+    }
+}
+
+/// A value word of the service, for `to_move`, as the review's value (`None`: unknown).
+fn value_for(word: ValueWord, to_move: Side) -> Option<Value> {
+    match word {
+        ValueWord::Win => Some(Value::from_winner(Some(to_move))),
+        ValueWord::Loss => Some(Value::from_winner(Some(!to_move))),
+        ValueWord::Draw => Some(Value::Draw),
+        ValueWord::Unknown => None,
+    }
 }
 
 /// What the making and checking of the game's puzzles reports.
@@ -85,6 +176,7 @@ impl Analysis {
             puzzles: Vec::new(),
             puzzles_checked: false,
             puzzle_work: None,
+            served: ServedValues::default(),
         }
     }
 
@@ -154,10 +246,23 @@ impl Analysis {
     /// exact values where known (the rules, the tables, the book), else by the search.
     pub fn judgement(&self, k: usize) -> Option<Judgement> {
         let mv = self.moves.get(k)?;
-        let before = self.evals.get(k).copied().flatten()?;
-        let after = self.evals.get(k + 1).copied().flatten()?;
+        let before = self.with_served(k)?;
+        let after = self.with_served(k + 1)?;
         let mover = self.game.position_at(k).side_to_move();
         Some(judge(&before, &after, mover, before.best == Some(*mv), self.forced[k]))
+    }
+
+    /// Position `k`'s evaluation, with the server's exact value where the game's own sources
+    /// have none.
+    fn with_served(&self, k: usize) -> Option<PlyEval> {
+        let mut e = self.evals.get(k).copied().flatten()?;
+        if e.exact.is_none()
+            && let Some((exact, keeps)) = self.served.exact(&self.game, k)
+        {
+            e.exact = Some(exact);
+            e.keeps = keeps;
+        }
+        Some(e)
     }
 
     /// The mark of move `k` (see [`Analysis::judgement`]).
@@ -366,6 +471,32 @@ pub fn plugin(app: &mut App) {
 /// game; its resources come with the link).
 pub fn archive_plugin(app: &mut App) {
     app.add_systems(Update, replay_archive.in_set(AppSet::Apply).run_if(in_state(Screen::Profile)));
+    app.add_systems(Update, ask_server_values.in_set(AppSet::Think));
+}
+
+/// The analysis of an Alquerque game asks the server's value service, when the player is
+/// online or has chosen a server: every position's proven value, and every move's.
+fn ask_server_values(
+    analysis: Option<ResMut<Analysis>>,
+    link: Res<Link>,
+    config: Res<crate::net::connection::OnlineConfig>,
+) {
+    let Some(mut a) = analysis else { return };
+    if a.game.variant() != Variant::Alquerque {
+        return;
+    }
+    let server = if link.is_active() { link.server.as_str() } else { config.server.as_str() };
+    if a.served.server.is_none() && !a.served.gave_up {
+        match crate::net::address::client_config(server) {
+            Ok(c) => {
+                let positions = a.evals.len();
+                a.served.use_server(c, positions);
+            }
+            Err(_) => return,
+        }
+    }
+    let (shown, a) = (a.selected, &mut *a);
+    a.served.poll(&a.game, shown);
 }
 
 /// Seats for looking at a game: the board turned as it was for the person who played, and

@@ -21,6 +21,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use ludus_ai::review::{Judgement, Mark, Source, prefix};
 use ludus_ai::solve::Value;
+use ludus_protocol::values::{PositionValueView, ValueWord};
 use ludus_rules::{Side, Variant};
 
 /// Keeps the board on the selected position, the engine's move and the move played drawn.
@@ -331,6 +332,9 @@ fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
             .on_hover_text(lang.t("analysis-proven-rules"));
     }
     let pos = a.game.position_at(s);
+    if let Some(view) = a.served.values.get(s).and_then(Option::as_ref) {
+        served_moves(ui, lang, view, a.moves().get(s).and_then(|mv| pos.move_to_string(mv)));
+    }
     let judged = a.judgement(s);
     if let Some(mv) = a.moves().get(s) {
         let text = pos.move_to_string(mv).unwrap_or_default();
@@ -360,6 +364,30 @@ fn position(ui: &mut egui::Ui, lang: Lang, a: &Analysis) {
         };
         line(ui, format!("{} {text}", lang.text(key)), Some(c));
     }
+}
+
+/// Every move's proven value from the server's value service, for the side that makes it; the
+/// move played in bold.
+fn served_moves(ui: &mut egui::Ui, lang: Lang, view: &PositionValueView, played: Option<String>) {
+    line(ui, lang.t("analysis-server-moves"), Some(MARKS.proven));
+    crate::ui::widgets::button_row(ui, |ui| {
+        for m in &view.moves {
+            let word = lang.text(match m.value {
+                ValueWord::Win => id!("analysis-value-win"),
+                ValueWord::Draw => id!("analysis-value-draw"),
+                ValueWord::Loss => id!("analysis-value-loss"),
+                ValueWord::Unknown => id!("analysis-value-unknown"),
+            });
+            let value = match m.plies {
+                Some(plies) => {
+                    lang.fmt("analysis-value-plies", [("value", word.into()), ("plies", plies.into())])
+                }
+                None => word.to_string(),
+            };
+            let text = egui::RichText::new(format!("{} {value}", m.mv)).small();
+            ui.label(if played.as_deref() == Some(m.mv.as_str()) { text.strong() } else { text });
+        }
+    });
 }
 
 /// What judged the move and, when an exact value did, the value it kept.

@@ -240,7 +240,7 @@ fn screen_body(
     ui.separator();
     account_section(ui, frame, fields, taps);
     let LobbyForm { code, filter, challenge, .. } = fields;
-    lobby_section(ui, frame, config, code, filter, challenge);
+    lobby_section(ui, frame, config, (code, filter, challenge), taps);
 }
 
 /// The server and the nickname, and connect or disconnect.
@@ -381,9 +381,8 @@ fn lobby_section(
     ui: &mut egui::Ui,
     frame: &mut Frame,
     config: &mut OnlineConfig,
-    code: &mut String,
-    filter: &mut LobbyFilter,
-    challenge: &mut ChallengeForm,
+    (code, filter, challenge): (&mut String, &mut LobbyFilter, &mut ChallengeForm),
+    taps: &mut TapTargets,
 ) {
     let shown = frame.shown;
     // Rated play needs a claimed nickname (above).
@@ -414,7 +413,7 @@ fn lobby_section(
             frame.ask(LobbyIntent::JoinRoom(code.trim().to_string()));
         }
     });
-    challenge_form(ui, frame, challenge, variant, rated);
+    challenge_form(ui, frame, challenge, (variant, rated), taps);
     if let Some(turns) = shown.turns.as_ref().and_then(|t| t.0.as_ref()) {
         turn_based(ui, frame, turns);
     }
@@ -516,11 +515,11 @@ fn challenge_form(
     ui: &mut egui::Ui,
     frame: &mut Frame,
     form: &mut ChallengeForm,
-    variant: Variant,
-    rated: bool,
+    (variant, rated): (Variant, bool),
+    taps: &mut TapTargets,
 ) {
     let lang = frame.lang;
-    egui::CollapsingHeader::new(egui::RichText::new(lang.t("net-challenge-make")).strong())
+    let header = egui::CollapsingHeader::new(egui::RichText::new(lang.t("net-challenge-make")).strong())
         .id_salt("challenge")
         .show(ui, |ui| {
             ui.label(lang.t("net-challenge-opponent"));
@@ -552,7 +551,9 @@ fn challenge_form(
             if open {
                 ui.checkbox(&mut form.listed, lang.t("net-challenge-listed"));
             }
-            if ui.add_sized([240.0, 44.0], egui::Button::new(lang.t("net-challenge-send"))).clicked() {
+            let send = ui.add_sized([240.0, 44.0], egui::Button::new(lang.t("net-challenge-send")));
+            taps.note(ui, "challenge_send", &send);
+            if send.clicked() {
                 frame.ask(LobbyIntent::Challenge(ChallengeAsk {
                     opponent: form.opponent.trim().to_string(),
                     variant,
@@ -564,6 +565,7 @@ fn challenge_form(
                 form.opponent.clear();
             }
         });
+    taps.note(ui, "challenge_open", &header.header_response);
 }
 
 /// One challenge in words: who, which game, the move limit.

@@ -16,8 +16,9 @@ pub fn plugin(app: &mut App) {
     app.add_plugins(web::plugin);
 }
 
-/// The window's title (the page's, in the browser) counts the turn-based games waiting for the
-/// player's move: "(2) Ludus — Your turn in 2 games online", seen from the taskbar or a tab.
+/// The window's title counts the turn-based games waiting for the player's move: "(2) Ludus —
+/// Your turn in 2 games online", seen from the taskbar. (In the browser the window's title is
+/// only the canvas's `alt`: the page sets its own title from the count the game publishes.)
 fn window_title(
     turns: Option<Res<crate::net::views::TurnGames>>,
     settings: Res<crate::game::settings::Settings>,

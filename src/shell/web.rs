@@ -46,6 +46,10 @@ struct PageState {
 struct TurnsState {
     count: u32,
     text: String,
+    /// The page's title with the count (the window's title on the desktop).
+    title: String,
+    /// The codes of the player's own pending challenges (for the browser test).
+    mine: Vec<String>,
 }
 
 /// The page's document for screen readers: the player's language, the newest announcement, and
@@ -466,9 +470,15 @@ fn publish(
         game,
         online: online_state(&net, (&views.0, &views.1), online.as_deref()),
         taps: taps.0.clone(),
-        turns: turns.filter(|t| t.0.is_some()).map(|t| {
+        turns: turns.and_then(|t| {
+            let view = t.0.as_ref()?;
             let count = t.your_turn();
-            TurnsState { count, text: settings.lang.fmt("title-your-turn", [("count", count.into())]) }
+            Some(TurnsState {
+                count,
+                text: settings.lang.fmt("title-your-turn", [("count", count.into())]),
+                title: crate::shell::title_text(settings.lang, count),
+                mine: view.outgoing.iter().map(|c| c.code.clone()).collect(),
+            })
         }),
         access: {
             // Made again only when what it shows changed: not in every frame of an animation.

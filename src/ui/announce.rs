@@ -4,7 +4,8 @@
 //! the game; a piece picked and where it can go, a chain's next landings; a hint; a second press
 //! asked for; the square under the keyboard's cursor; and the answers to the reading keys of
 //! the game screen, after lichess's blind mode: P the whole position, L the last move, M and O
-//! the pieces of each side (the player's first), C the pieces that can capture, T the status.
+//! the pieces of each side (the player's first), C the captures the player can play (each
+//! move named as it is typed), T the status.
 //!
 //! Everything said in one frame is said together, in the order it happened, once the frame's
 //! changes are all made (after `AppSet::View`).
@@ -122,6 +123,35 @@ fn announce_play(
     }
     out.say(play_news(lang, game, before, &status));
     told.game = Some(now);
+}
+
+/// A draw offered or declined, by either side (online, the opponent's offer comes this way).
+fn announce_draw(
+    session: Option<Res<Session>>,
+    settings: Res<Settings>,
+    mut told: Local<Option<(Option<ludus_rules::Side>, Option<ludus_rules::Side>)>>,
+    mut out: ResMut<Announcement>,
+) {
+    let Some(session) = session else {
+        *told = None;
+        return;
+    };
+    let now = (session.draw.open, session.draw.declined_by);
+    let before = told.replace(now);
+    // Only a change within the same game is news (a game opened with an offer is told by its
+    // status).
+    let Some((open, declined)) = before.filter(|_| !session.is_added()) else { return };
+    let (lang, variant) = (settings.lang, session.game.variant());
+    let side = |s| describe::side_word(lang, variant, s);
+    if let Some(by) = now.0
+        && open != Some(by)
+    {
+        out.say(lang.fmt("draw-offered", [("side", side(by).into())]));
+    } else if let Some(by) = now.1
+        && declined != Some(by)
+    {
+        out.say(lang.fmt("draw-declined", [("side", side(by).into())]));
+    }
 }
 
 /// The landings a selection can go on to next, by name.
@@ -288,6 +318,7 @@ fn answer_keys(
     settings: Res<Settings>,
     selected: Option<Res<Selected>>,
     egui: Option<Res<EguiWantsInput>>,
+    (online, time): (Option<Res<crate::net::sync::OnlineGame>>, Res<Time<Real>>),
     mut out: ResMut<Announcement>,
 ) {
     let Some(session) = session else { return };
@@ -306,8 +337,32 @@ fn answer_keys(
     .find(|(key, _)| keys.just_pressed(*key));
     let Some((_, reading)) = reading else { return };
     let selected = selected.map(|s| s.clone()).unwrap_or_default();
-    let status = status_text(settings.lang, &session, false, &selected);
+    let mut status = status_text(settings.lang, &session, false, &selected);
+    // Online with a time control, T also reads both clocks.
+    let online = online.filter(|_| session.seats.is_online());
+    if reading == Reading::Status
+        && let Some(clocks) =
+            online.and_then(|o| clocks_text(settings.lang, &session, &o, time.elapsed_secs_f64()))
+    {
+        status.push(clocks);
+    }
     out.say(reading_text(settings.lang, &session, reading, &status));
+}
+
+/// Both clocks of an online game, now: "Clocks: Red 4:32, Black 3:10."
+pub fn clocks_text(
+    lang: Lang,
+    session: &Session,
+    online: &crate::net::sync::OnlineGame,
+    now: f64,
+) -> Option<String> {
+    let variant = session.game.variant();
+    let [first, second] = [ludus_rules::Side::First, ludus_rules::Side::Second].map(|side| {
+        online.remaining_ms(side, now).map(|ms| {
+            format!("{} {}", describe::side_word(lang, variant, side), crate::ui::widgets::clock_text(ms))
+        })
+    });
+    Some(lang.fmt("a11y-clocks", [("first", first?.into()), ("second", second?.into())]))
 }
 
 fn publish(mut out: ResMut<Announcement>) {
@@ -320,6 +375,7 @@ pub fn plugin(app: &mut App) {
         Update,
         (
             announce_play,
+            announce_draw,
             announce_selection,
             announce_hint,
             announce_confirm,

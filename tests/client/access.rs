@@ -114,3 +114,85 @@ fn a_move_is_told_with_its_captures_then_the_status() {
     // Status lines become sentences, each with its stop.
     assert_eq!(sentences(&["A".to_string(), "B!".to_string(), " ".to_string()]), "A. B!");
 }
+
+/// Online with a time control, T reads both clocks as they stand now (the running one counted
+/// down since the server said it).
+#[test]
+fn the_clocks_of_an_online_game_are_read() {
+    use ludus::game::session::{Seats, Session};
+    use ludus::net::sync::OnlineGame;
+    use ludus::ui::announce::clocks_text;
+    use ludus_protocol::{ClockView, GameId, GameView, PlayerId, PlayerInfo, Role};
+    use ludus_rules::Side;
+    let player = |n: u64, name: &str| PlayerInfo {
+        id: PlayerId(n),
+        nickname: name.to_string(),
+        connected: true,
+        rating: None,
+    };
+    let mut view = GameView {
+        game: GameId(3),
+        room: "ABCDEF".into(),
+        variant: Variant::Alquerque,
+        start: Variant::Alquerque.start().to_string(),
+        moves: Vec::new(),
+        players: [player(1, "Ann"), player(2, "Bea")],
+        role: Role::Player(Side::First),
+        clock: None,
+        clocks: Some(ClockView { remaining_ms: [272_000, 190_000], running: Some(Side::First) }),
+        outcome: None,
+        spectators: 0,
+        public: false,
+        proposals: Vec::new(),
+        your_proposal: None,
+        rated: false,
+    };
+    let session = Session::new(Variant::Alquerque, Seats::online(Some(Side::First)));
+    let online = OnlineGame::from_view(&view, 10.0);
+    assert_eq!(
+        clocks_text(Lang::En, &session, &online, 12.0).as_deref(),
+        Some("Clocks: White 4:30, Black 3:10.")
+    );
+    assert_eq!(
+        clocks_text(Lang::Vi, &session, &online, 12.0).as_deref(),
+        Some("Đồng hồ: Trắng 4:30, Đen 3:10.")
+    );
+    view.clocks = None;
+    assert_eq!(clocks_text(Lang::En, &session, &OnlineGame::from_view(&view, 10.0), 12.0), None, "untimed");
+}
+
+/// A draw offered, then declined, is announced with the side that did it; nothing is said again
+/// while nothing changes.
+#[test]
+fn draw_offers_are_announced() {
+    use bevy::prelude::*;
+    use ludus::app::Screen;
+    use ludus::game::session::{Seats, Session};
+    use ludus::ui::announce::Announcement;
+    use ludus_rules::Side;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+        .init_state::<Screen>()
+        .insert_resource(ludus::game::settings::Settings::default())
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(ludus::ui::announce::plugin);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.insert_resource(Session::new(Variant::Alquerque, Seats::two_players()));
+    app.update();
+    app.update();
+    let said = |app: &App| app.world().resource::<Announcement>().text.clone();
+    let serial = |app: &App| app.world().resource::<Announcement>().serial;
+    app.world_mut().resource_mut::<Session>().draw.open = Some(Side::First);
+    app.update();
+    assert_eq!(said(&app), "White offers a draw.");
+    let after_offer = serial(&app);
+    app.update();
+    assert_eq!(serial(&app), after_offer, "said once");
+    {
+        let mut session = app.world_mut().resource_mut::<Session>();
+        session.draw.open = None;
+        session.draw.declined_by = Some(Side::Second);
+    }
+    app.update();
+    assert_eq!(said(&app), "Black declined the draw.");
+}

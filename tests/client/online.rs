@@ -722,6 +722,12 @@ fn profiles_wait_their_turn_and_a_recent_game_opens_from_its_archive() {
     assert!(replayed.is_over(), "ended by resignation");
     assert_eq!(seats.human_side(), Some(side), "the person here on their side");
     assert_eq!(archived_game(&archive, Some("Someone")).expect("valid").1.human_side(), None);
+    // After the profile and archive reads, a sign-in with the stored credential (a lookup by
+    // the same reader) still goes through.
+    app.world_mut().resource_mut::<Link>().reconnect();
+    run_until(&mut app, &mut [&mut bot], 10, "signed in again after the reads", |app, _| {
+        app.world().resource::<Link>().phase == LinkState::SignedIn
+    });
 }
 
 /// The lobby's filter lets through the rooms and live games of one game, one time control,
@@ -1009,4 +1015,68 @@ fn a_match_found_during_a_game_here_waits_to_be_taken() {
     assert_eq!(sent, [ClientMessage::Leave]);
     assert!(app.world().get_resource::<FoundMatch>().is_none());
     assert_eq!(app.world().resource::<Session>().game.variant(), Variant::Latrunculi);
+}
+
+/// The analysis of an Alquerque game asks the server's value service: a move that throws a
+/// proven win away (a1-a2, a draw, from a five-piece position White wins) is a blunder judged
+/// by the server's values, where the game's own tables (four pieces) and book know nothing,
+/// and every move's value of the position is there for the screen.
+#[test]
+fn the_analysis_marks_a_thrown_win_by_the_servers_values() {
+    use ludus::game::session::Seats;
+    use ludus::players::analysis::{Analysis, opened};
+    use ludus_ai::review::{Mark, Source};
+    use ludus_protocol::values::ValueWord;
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-served-values");
+    let oracle = Some(ludus_server::oracle::OracleConfig::default());
+    let (_server, _addr, mut app) =
+        server_with_app(ServerConfig { ws: None, oracle, ..ServerConfig::local(&dir.join("server")) });
+    app.add_plugins(bevy::state::app::StatesPlugin)
+        .init_state::<ludus::app::Screen>()
+        .add_plugins(ludus::players::analysis::archive_plugin);
+    let start =
+        ludus_rules::AnyPosition::parse(Variant::Alquerque, "2B2/1B3/5/1W1W1/W4 w").expect("position");
+    let mut game = AnyGame::from_position(start);
+    game.play_str("a1-a2").expect("legal");
+    let (analysis, session) = opened(game, Seats::two_players());
+    app.insert_resource(analysis).insert_resource(session);
+    run_until(&mut app, &mut [], 60, "the move judged by the server's values", |app, _| {
+        let a = app.world().resource::<Analysis>();
+        assert!(!a.served.gave_up, "the server gave no values: {:?}", a.served.failure);
+        a.judgement(0).is_some_and(|j| j.source == Source::Server)
+    });
+    let a = app.world().resource::<Analysis>();
+    let j = a.judgement(0).expect("judged");
+    assert_eq!((j.mark, j.kept), (Mark::Blunder, None));
+    let view = a.served.values[0].as_ref().expect("the first position's values");
+    assert_eq!(view.value, ValueWord::Win);
+    assert_eq!(view.move_value("a1-a2").map(|m| m.value), Some(ValueWord::Draw));
+    assert!(!a.served.gave_up);
+}
+
+/// A new page of the same browser (the same stored credential) that asks for another nickname
+/// signs in: closing a tab and opening the game again, with `nick=` in its address.
+#[test]
+fn a_second_app_with_the_stored_credential_and_another_nickname_signs_in() {
+    let _guard = data_dir_lock();
+    let dir = fresh_data_dir("online-second-page");
+    let (_server, addr, mut first) = server_and_app(&dir.join("server"));
+    let me = first.world().resource::<Link>().player;
+    for _ in 0..20 {
+        first.update();
+    }
+    drop(first);
+    let mut second = headless();
+    second.world_mut().resource_mut::<OnlineConfig>().nickname = "Bea".to_string();
+    second.world_mut().resource_scope(|world, mut net: Mut<Link>| {
+        let config = world.resource::<OnlineConfig>().clone();
+        net.connect(&addr.to_string(), &config);
+    });
+    run_until(&mut second, &mut [], 15, "the second app signed in", |app, _| {
+        let link = app.world().resource::<Link>();
+        assert!(!matches!(link.phase, LinkState::Failed(_)), "{:?} {:?}", link.phase, app.world().resource::<NetNotice>().0);
+        link.phase == LinkState::SignedIn
+    });
+    assert_eq!(second.world().resource::<Link>().player, me, "the same player");
 }

@@ -968,6 +968,58 @@ try {
       s = await clickUntil(page, 'recent_game', 'the replay', (s) => s.screen === 'analysis').catch((e) => ({ error: String(e) }));
       check('a recent game of the profile opens in the replay and analysis', !s.error, s.error ?? s.screen);
     }
+
+    // Turn-based play between two browsers (two profiles: two players). The first page makes an
+    // open challenge on the lobby's form; the second opens its link; each plays a move in turn,
+    // and the other's count of games waiting (page title, badge, notices) becomes one.
+    {
+      const challenger = await context.newPage();
+      await page.close();
+      page = challenger;
+      await page.bringToFront();
+      watch(page, 'challenger');
+      await page.goto(`${base}?online=lobby&nick=Ann`, { waitUntil: 'commit' });
+      s = await until(page, 'the lobby, signed in', (s) => s.online?.phase === 'signed-in' && s.taps?.challenge_open != null, 60000);
+      s = await clickUntil(page, 'challenge_open', 'the challenge form', (s) => s.taps?.challenge_send != null || s.taps?.challenge_open == null)
+        .catch((e) => ({ error: String(e) }));
+      // The form's button may be below the fold: the lobby scrolls to it, as a person would.
+      for (let i = 0; i < 12 && !s.error && s.taps?.challenge_send == null; i++) {
+        await wheelAt(page, [640, 400], 120);
+        await page.waitForTimeout(150);
+        s = await state(page);
+      }
+      s = await clickUntil(page, 'challenge_send', 'the challenge listed with its code', (s) => (s.turns?.mine ?? []).length === 1)
+        .catch((e) => ({ error: String(e) }));
+      check('an open turn-based challenge is made on the lobby\'s form', !s.error, s.error ?? s.turns.mine.join());
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(out, 'challenge-made.png') });
+      const code = s.turns?.mine?.[0];
+      if (code) {
+        const other = await launch(mkdtempSync(path.join(os.tmpdir(), 'ludus-chromium-other-')));
+        const accepter = await other.newPage();
+        watch(accepter, 'accepter');
+        await accepter.goto(`${base}?challenge=${code}&nick=Bea`, { waitUntil: 'commit' });
+        const onBoard = (s) => s.online?.game != null && s.game != null && s.ready_ms != null;
+        let [sa, sb] = [await until(page, 'the challenger\'s game on the board', onBoard, 60000).catch((e) => ({ error: String(e) })),
+          await until(accepter, 'the accepted game on the board', onBoard, 60000).catch((e) => ({ error: String(e) }))];
+        check('the link accepts the challenge: both pages have the game', !sa.error && !sb.error && sa.online.game[0] === sb.online.game[0],
+          sa.error ?? sb.error ?? `${sa.online.game} ${sb.online.game}`);
+        if (sb.error) await accepter.screenshot({ path: path.join(out, 'challenge-accept-failed.png') });
+        // Two moves, one each: after each, the waiting page counts one game and says so in its title.
+        for (let k = 0; k < 2 && !sa.error && !sb.error; k++) {
+          [sa, sb] = [await state(page), await state(accepter)];
+          const [mover, waiter, ms] = sa.game?.interactive ? [page, accepter, sa] : [accepter, page, sb];
+          const before = ms.game.moves.length;
+          await tapMove(mover, ms.game.legal[0]);
+          const w = await until(waiter, 'the waiting page\'s count', (s) => s.turns?.count === 1 && (s.game?.moves.length ?? 0) > before, 30000)
+            .catch((e) => ({ error: String(e) }));
+          const title = await waiter.title();
+          check(`turn-based move ${k + 1}: the other page counts one game waiting, in its title`, !w.error && /^\(1\) Ludus/.test(title),
+            w.error ?? title);
+        }
+        await other.close();
+      }
+    }
   } else {
     console.log('     (no LUDUS_UDP_ADDR / LUDUS_CLI: the online step is skipped)');
   }

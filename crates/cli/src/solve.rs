@@ -525,7 +525,7 @@ fn write_book(
             last = Instant::now();
         }
     })?;
-    let bytes = book.to_bytes();
+    let bytes = book.to_packed_bytes();
     std::fs::write(path, &bytes).map_err(CliError::write(path))?;
     let values = |v: Value| book.entries().iter().filter(|(_, e)| e.value == v).count() as u64;
     println!(

@@ -86,8 +86,8 @@
 //!   ([`ErrorCode::TooManyAttempts`]). [`ClientMessage::OpenRoom`] and
 //!   [`ClientMessage::FindMatch`] with `rated` choose rated play (claimed players only,
 //!   [`ErrorCode::NotClaimed`]): when a rated game ends, both players' Glicko-2 ratings for
-//!   that variant change ([`ArchivedGame::ratings`]), if each side has moved at least twice
-//!   (a shorter game is archived unrated). At most three games a day between the same two
+//!   that variant change ([`ArchivedGame::ratings`]), if each side has moved often enough and
+//!   the game lasted long enough, as the server decides (a shorter game is archived unrated). At most three games a day between the same two
 //!   players are rated, and nicknames claimed from one address within a day play each other
 //!   unrated: such a game of a rated room starts with [`GameView::rated`] `false`. A private
 //!   game changes the ratings but not the public record of games. A rating whose deviation is

@@ -239,7 +239,7 @@ pub struct GameView {
     /// Spectators only: your own proposal for the current ply.
     pub your_proposal: Option<String>,
     /// Whether the game is rated: both ratings change when it ends, once each side has moved
-    /// twice (protocol 6). A game of a rated room may start unrated (the same two players' rated
+    /// often enough and the game lasted long enough, as the server decides (protocol 6). A game of a rated room may start unrated (the same two players' rated
     /// games of the day, or nicknames claimed from one address).
     pub rated: bool,
 }

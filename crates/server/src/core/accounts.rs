@@ -25,7 +25,7 @@ use ludus_protocol::{
 use ludus_rules::{Outcome, Side, Variant};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::IpAddr;
 use std::time::Instant;
 
@@ -41,6 +41,9 @@ pub(super) struct Claim {
     pub(super) turn_ratings: HashMap<Variant, StoredRating>,
     /// Where (a keyed hash of the address) and when it was claimed, if known.
     pub(super) origin: Option<ClaimOrigin>,
+    /// Different opponents met in games that changed ratings (the first
+    /// [`super::Limits::rated_opponents_full`] of them: see `rated`).
+    pub(super) opponents: HashSet<PlayerId>,
 }
 
 /// One Glicko-2 rating period (skillratings' `glicko2_rating_period`, default configuration:
@@ -150,7 +153,10 @@ impl Core {
         // Claims are loaded by player number: of two look-alikes claimed before their keys
         // were equal, the older player keeps the name.
         self.accounts.claimed.entry(crate::names::skeleton(&c.nickname)).or_insert(id);
-        let ratings = c.ratings.into_iter().collect();
+        let ratings: HashMap<Variant, StoredRating> = c.ratings.into_iter().collect();
+        for variant in Variant::ALL {
+            self.board.set(id, variant, ratings.get(&variant).copied());
+        }
         let turn_ratings = c.turn_ratings.into_iter().collect();
         self.accounts.claims.insert(
             id,
@@ -160,6 +166,7 @@ impl Core {
                 ratings,
                 turn_ratings,
                 origin: c.origin,
+                opponents: HashSet::new(),
             },
         );
     }
@@ -394,6 +401,7 @@ impl Core {
                 ratings: HashMap::new(),
                 turn_ratings: HashMap::new(),
                 origin: origin.clone(),
+                opponents: HashSet::new(),
             },
         );
         self.effects.push(Effect::Store(Op::Claim { id: pid.0, skeleton, password_hash }));
@@ -447,10 +455,9 @@ impl Core {
         };
         let old = [Some(std::mem::replace(&mut player.hash, hash.clone())), player.prev.take()];
         player.last_seen_ms = self.unix_ms;
-        for h in old.into_iter().flatten() {
-            self.tokens.remove(&h);
-        }
         self.tokens.insert(hash.clone(), target);
+        // The credentials before it are superseded: one used again shows a copy in other hands.
+        self.retire(target, old.into_iter().flatten().filter(|h| !h.is_empty()).collect());
         self.effects.push(Effect::Store(Op::Credential {
             id: target.0,
             hash,
@@ -501,6 +508,15 @@ impl Core {
             rating_period(&before[0], &[(before[1], score(Side::First))]),
             rating_period(&before[1], &[(before[0], score(Side::Second))]),
         ];
+        // A result against a player with few different opponents counts little (`rated`).
+        for i in 0..2 {
+            let weight = self.opponent_weight(players[i], players[1 - i]);
+            let (a, b) = (&mut after[i], &before[i]);
+            a.rating = b.rating + weight * (a.rating - b.rating);
+            a.deviation = b.deviation + weight * (a.deviation - b.deviation);
+            a.volatility = b.volatility + weight * (a.volatility - b.volatility);
+        }
+        self.met_rated(players);
         if !public {
             for (a, b) in after.iter_mut().zip(&before) {
                 (a.games, a.wins, a.draws, a.losses) = (b.games, b.wins, b.draws, b.losses);
@@ -509,6 +525,9 @@ impl Core {
         for i in 0..2 {
             if let Some(c) = self.accounts.claims.get_mut(&players[i]) {
                 if turn { &mut c.turn_ratings } else { &mut c.ratings }.insert(variant, after[i]);
+            }
+            if !turn {
+                self.board.set(players[i], variant, Some(after[i]));
             }
             let (player, rating) = (players[i].0, after[i]);
             self.effects.push(Effect::Store(if turn {

@@ -42,9 +42,48 @@ pub(super) struct Answers {
     pub(super) archives: HashSet<ConnId>,
     /// Connections waiting for a profile (one at a time each).
     pub(super) profiles: HashSet<ConnId>,
+    /// Profile and archive reads waiting for the database, by address (at most
+    /// [`READS_PER_ADDRESS`] each).
+    pub(super) reads: HashMap<IpAddr, u32>,
 }
 
+/// Profile and archive reads one address may have waiting for the database at once: many
+/// connections of one address take their turns, and leave room for everyone else's.
+pub(super) const READS_PER_ADDRESS: u32 = 4;
+
 impl Core {
+    /// Books a profile or archive read for `conn`'s address, or refuses it while the address
+    /// has [`READS_PER_ADDRESS`] waiting.
+    pub(super) fn start_read(&mut self, conn: ConnId) -> Result<(), Refusal> {
+        let Some(origin) = self.conns.get(&conn).and_then(|c| c.origin) else {
+            return Ok(());
+        };
+        let waiting = self.answers.reads.entry(origin).or_default();
+        if *waiting >= READS_PER_ADDRESS {
+            return refuse(
+                ErrorCode::RateLimited,
+                format!(
+                    "{READS_PER_ADDRESS} profiles or archives from your address are being read: wait for them"
+                ),
+            );
+        }
+        *waiting += 1;
+        Ok(())
+    }
+
+    /// A read booked by [`Core::start_read`] for a connection from `origin` is answered (or
+    /// its connection is gone).
+    pub(super) fn end_read(&mut self, origin: Option<IpAddr>) {
+        if let Some(o) = origin
+            && let Some(waiting) = self.answers.reads.get_mut(&o)
+        {
+            *waiting = waiting.saturating_sub(1);
+            if *waiting == 0 {
+                self.answers.reads.remove(&o);
+            }
+        }
+    }
+
     /// Refuses a large answer to `conn` while its budget, or its address's, is spent.
     pub(super) fn check_answer_budget(&mut self, conn: ConnId) -> Result<(), Refusal> {
         let (now, l) = (self.now, &self.limits);

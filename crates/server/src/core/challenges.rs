@@ -212,6 +212,7 @@ impl Core {
             return refuse(ErrorCode::NotClaimed, "rated games need claimed nicknames on both sides");
         }
         self.check_turn_room(pid, "you")?;
+        self.check_daily_games(&[pid])?;
         let max = self.limits.pending_challenges;
         if self.challenges.made_pending.get(&pid).copied().unwrap_or(0) >= max {
             return refuse(
@@ -325,6 +326,7 @@ impl Core {
         }
         self.check_turn_room(pid, "you")?;
         self.check_turn_room(c.from, "the challenger")?;
+        self.check_daily_games(&[c.from, pid])?;
         if !self.players.contains_key(&c.from) {
             return refuse(ErrorCode::Internal, "the challenger is not known here");
         }

@@ -14,7 +14,8 @@ use ludus_protocol::{
     ErrorCode, GameId, Hello, PROTOCOL_VERSION, PlayerId, ServerMessage, SessionToken, incompatible_message,
 };
 use rand::Rng;
-use std::time::Instant;
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 /// A connection.
 pub(super) struct Conn {
@@ -35,6 +36,27 @@ pub(super) struct Conn {
     pub(super) answers: AnswerBudget,
 }
 
+/// How long after a sign-in the credential it was made with may be used once more (its
+/// `Welcome` with the new credential was lost): a client retries within seconds.
+pub const PREVIOUS_CREDENTIAL_GRACE: Duration = Duration::from_secs(600);
+
+/// Superseded credentials of each player remembered, to recognise one used again.
+pub(super) const SUPERSEDED_KEPT: usize = 8;
+
+/// What a credential presented for player is, to the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CredentialUse {
+    /// The current one: a new one replaces it, and it stays usable once more (the previous).
+    Current,
+    /// The previous one, within [`PREVIOUS_CREDENTIAL_GRACE`]: the `Welcome` with the current
+    /// one was lost. Usable this once: both it and the unused current one are superseded.
+    Previous,
+    /// A superseded one (or the previous one after its grace): refused. Superseded means a
+    /// newer one was used since, so another holder has a copy: every session of the player
+    /// ends, and whoever holds the newest credential (or the password) signs in again.
+    Superseded,
+}
+
 /// Messages kept while a sign-in waits for its lookup (more are refused).
 pub(super) const MAX_PENDING_MESSAGES: usize = 16;
 
@@ -42,9 +64,14 @@ pub(super) const MAX_PENDING_MESSAGES: usize = 16;
 pub(super) struct Player {
     /// SHA-256 (hex) of the current session credential; the credential itself is never kept.
     pub(super) hash: String,
-    /// The hash of the credential the player signed in with last, still valid until the new
-    /// one is used (the `Welcome` carrying the new one may have been lost).
+    /// The hash of the credential the player signed in with last: the `Welcome` carrying the
+    /// current one may have been lost, so it may be used once more, within
+    /// [`PREVIOUS_CREDENTIAL_GRACE`] of that sign-in, and only while the current one has not
+    /// been used (see [`CredentialUse`]).
     pub(super) prev: Option<String>,
+    /// The hashes of the player's last superseded credentials (at most [`SUPERSEDED_KEPT`],
+    /// oldest first): one used again shows a copy in other hands.
+    pub(super) superseded: VecDeque<String>,
     /// When the player last signed in (Unix milliseconds): credentials expire unused.
     pub(super) last_seen_ms: u64,
     pub(super) nickname: String,
@@ -73,6 +100,7 @@ impl Player {
         Player {
             hash,
             prev,
+            superseded: VecDeque::new(),
             last_seen_ms,
             nickname,
             skeleton,
@@ -206,8 +234,11 @@ impl Core {
         let Some(c) = self.conns.remove(&conn) else {
             return;
         };
-        self.answers.profiles.remove(&conn);
-        self.answers.archives.remove(&conn);
+        for waiting in [self.answers.profiles.remove(&conn), self.answers.archives.remove(&conn)] {
+            if waiting {
+                self.end_read(c.origin);
+            }
+        }
         let Some(pid) = c.player else {
             return;
         };
@@ -242,9 +273,8 @@ impl Core {
         let idle = self.players.get(&pid).is_some_and(|p| p.conn.is_none() && p.room.is_none())
             && !self.has_turn_play(pid);
         if idle && let Some(p) = self.players.remove(&pid) {
-            self.tokens.remove(&p.hash);
-            if let Some(prev) = p.prev {
-                self.tokens.remove(&prev);
+            for h in std::iter::once(p.hash).chain(p.prev).chain(p.superseded) {
+                self.tokens.remove(&h);
             }
         }
     }
@@ -278,6 +308,10 @@ impl Core {
         };
         match grant.credential.map(|c| credential_hash(&c)) {
             Some(hash) => match self.tokens.get(&hash).copied() {
+                Some(pid) if self.credential_use(pid, &hash) == Some(CredentialUse::Superseded) => {
+                    self.replayed(conn, pid, &hash);
+                    Ok(())
+                }
                 Some(pid)
                     if self.players.get(&pid).is_some_and(|p| p.last_seen_ms >= self.credential_cutoff()) =>
                 {
@@ -324,6 +358,12 @@ impl Core {
             .get(hash)
             .copied()
             .filter(|pid| self.players.get(pid).is_some_and(|p| p.last_seen_ms >= cutoff));
+        if let Some(pid) = known
+            && self.credential_use(pid, hash) == Some(CredentialUse::Superseded)
+        {
+            self.replayed(conn, pid, hash);
+            return;
+        }
         let may_create = self.conns.get(&conn).is_some_and(|c| c.grant.may_create);
         let result = match known {
             Some(pid) => self.sign_in(conn, Some((pid, hash.to_string())), nickname),
@@ -365,22 +405,32 @@ impl Core {
         let hash = credential_hash(&credential);
         let (pid, resumed) = match known {
             Some((pid, used)) => {
+                let usage = self.credential_use(pid, &used);
                 let Some(player) = self.players.get_mut(&pid) else {
                     return refuse(ErrorCode::Internal, "player vanished");
                 };
-                let old = [Some(std::mem::replace(&mut player.hash, hash.clone())), player.prev.take()];
-                player.prev = Some(used.clone());
-                player.last_seen_ms = self.unix_ms;
-                for h in old.into_iter().flatten() {
-                    if h != used {
-                        self.tokens.remove(&h);
+                let retired = match usage {
+                    Some(CredentialUse::Current) => {
+                        player.hash = hash.clone();
+                        player.prev.replace(used).into_iter().collect::<Vec<_>>()
                     }
-                }
+                    Some(CredentialUse::Previous) => {
+                        let unused = std::mem::replace(&mut player.hash, hash.clone());
+                        player.prev = None;
+                        vec![unused, used]
+                    }
+                    _ => {
+                        return refuse(ErrorCode::SessionExpired, "this session was replaced: sign in again");
+                    }
+                };
+                player.last_seen_ms = self.unix_ms;
+                let prev = player.prev.clone();
                 self.tokens.insert(hash.clone(), pid);
+                self.retire(pid, retired);
                 self.effects.push(Effect::Store(Op::Credential {
                     id: pid.0,
                     hash,
-                    prev: Some(used),
+                    prev,
                     last_seen_ms: self.unix_ms,
                 }));
                 (pid, true)
@@ -440,6 +490,83 @@ impl Core {
         self.welcome_turns(pid);
         self.check_seat_elsewhere(pid);
         Ok(())
+    }
+
+    /// What the credential of hash `hash` is for player `pid` (`None`: not theirs).
+    pub(super) fn credential_use(&self, pid: PlayerId, hash: &str) -> Option<CredentialUse> {
+        let p = self.players.get(&pid)?;
+        let grace = PREVIOUS_CREDENTIAL_GRACE.as_millis() as u64;
+        if p.hash == hash {
+            Some(CredentialUse::Current)
+        } else if p.prev.as_deref() == Some(hash) {
+            if self.unix_ms.saturating_sub(p.last_seen_ms) < grace {
+                Some(CredentialUse::Previous)
+            } else {
+                Some(CredentialUse::Superseded)
+            }
+        } else if p.superseded.iter().any(|h| h == hash) {
+            Some(CredentialUse::Superseded)
+        } else {
+            None
+        }
+    }
+
+    /// Remembers `hashes` as superseded credentials of `pid` (the oldest beyond
+    /// [`SUPERSEDED_KEPT`] are forgotten, and then unknown).
+    pub(super) fn retire(&mut self, pid: PlayerId, hashes: Vec<String>) {
+        let Some(player) = self.players.get_mut(&pid) else {
+            return;
+        };
+        let mut forgotten = Vec::new();
+        for h in hashes {
+            self.tokens.insert(h.clone(), pid);
+            player.superseded.push_back(h);
+            while player.superseded.len() > SUPERSEDED_KEPT {
+                forgotten.extend(player.superseded.pop_front());
+            }
+        }
+        for h in forgotten {
+            if self.tokens.get(&h) == Some(&pid) {
+                self.tokens.remove(&h);
+            }
+        }
+    }
+
+    /// A superseded credential of `pid` came back on `conn`: refused, and, where it shows a
+    /// copy in other hands (a newer one was used since), every session of the player ends. The
+    /// newest credential stays valid: its holder signs in again, as does the password's.
+    pub(super) fn replayed(&mut self, conn: ConnId, pid: PlayerId, hash: &str) {
+        // The previous credential after its grace is merely stale: nobody else used a newer one.
+        let theft = self.players.get(&pid).is_some_and(|p| p.superseded.iter().any(|h| h == hash));
+        self.stats.credential_replays += 1;
+        if theft {
+            tracing::warn!(player = pid.0, "a superseded session credential was used again: sessions ended");
+            if let Some(old) = self.players.get(&pid).and_then(|p| p.conn) {
+                self.send_conn(
+                    old,
+                    &ServerMessage::Error {
+                        code: ErrorCode::SignedInElsewhere,
+                        message: "an old copy of your session was used elsewhere: sign in again".into(),
+                    },
+                );
+                if let Some(c) = self.conns.get_mut(&old) {
+                    c.player = None;
+                }
+                self.close(old);
+                if let Some(p) = self.players.get_mut(&pid) {
+                    p.conn = None;
+                }
+                self.detach(pid);
+            }
+        }
+        self.error(
+            conn,
+            Refusal::new(
+                ErrorCode::SessionExpired,
+                "this session was replaced: connect as a new player or sign in",
+            ),
+        );
+        self.close(conn);
     }
 
     /// Makes `conn` the connection of `pid`. One connection per player: the newest wins.

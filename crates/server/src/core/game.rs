@@ -215,6 +215,7 @@ impl Core {
         live.rated = rated;
         self.games.insert(id, live);
         self.stats.games_started += 1;
+        self.count_daily_game(players);
         for p in players {
             self.unwatch(p);
             self.send_view(id, p);
@@ -543,7 +544,7 @@ impl Core {
         let outcome = g.game.outcome().unwrap_or(outcome);
         // Rated and long enough: both ratings change in the same batch as the archive (one
         // transaction). Too short, it is stored as unrated.
-        let rated = g.rated && Core::long_enough(&g);
+        let rated = g.rated && self.long_enough(&g);
         let ratings = if rated {
             self.rate_game(g.game.variant(), g.players, outcome, g.public, g.turn.is_some())
         } else {

@@ -74,6 +74,17 @@ pub struct Limits {
     pub challenge_window: Duration,
     /// How long a challenge waits to be accepted.
     pub challenge_lifetime: Duration,
+    /// Games one account may start in a day (each is stored, however short: see `daily`).
+    pub games_per_player_day: u32,
+    /// Games the accounts seen from one address (IPv6: one /64) may start in a day together.
+    pub games_per_address_day: u32,
+    /// A rated game changes ratings only if it lasted this long (besides each side's
+    /// [`super::RATED_MOVES_EACH`] moves); zero: no minimum.
+    pub rated_min_play: Duration,
+    /// A result against a player counts in full once they have met this many different
+    /// opponents in games that changed ratings, and in proportion before (nothing against a
+    /// player's first rated game); zero: always in full. See `rated`.
+    pub rated_opponents_full: u32,
 }
 
 impl Default for Limits {
@@ -108,6 +119,10 @@ impl Default for Limits {
             challenges_per_window: 10,
             challenge_window: Duration::from_secs(600),
             challenge_lifetime: Duration::from_secs(ludus_protocol::CHALLENGE_DAYS * 24 * 3600),
+            games_per_player_day: 300,
+            games_per_address_day: 1000,
+            rated_min_play: Duration::from_secs(60),
+            rated_opponents_full: 5,
         }
     }
 }

@@ -32,6 +32,7 @@ impl Core {
             return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
         }
         self.check_accepting()?;
+        self.check_daily_games(&[pid])?;
         self.make_free(pid)?;
         let key = (variant, clock, rated);
         let opponent = if rated { self.closest_waiting(key, pid) } else { self.first_waiting(key, pid) };

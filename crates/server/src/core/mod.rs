@@ -28,7 +28,8 @@
 //! - `passwords`: the password work the core asks of the password thread (Argon2id).
 //! - `accounts`: claimed nicknames, signing in as a claimed player, the Glicko-2 update of rated
 //!   games.
-//! - `rated`: the rules against rating farming (games per pair, claims from one address).
+//! - `rated`: the rules against rating farming (moves and time, the opponent's history, games
+//!   per pair, claims from one address).
 //! - `rooms`: rooms and their codes (wrong-code strikes), rematches, leaving.
 //! - `matchmaking`: the quick-match queues and rated pairing.
 //! - `game`: the live game: starting, moves, draw offers, the clock (one function), held seats,
@@ -39,7 +40,9 @@
 //!   time by the server's clock; the index of each player's games.
 //! - `challenges`: challenges to turn-based games (by nickname or open, by code), their expiry
 //!   and limits, and the player's list of games and challenges.
+//! - `daily`: the daily cap on games started per account and per address.
 //! - `lobby`: the lobby as a player sees it.
+//! - `leaderboard`: the leaderboard of each variant, kept sorted as ratings change.
 //! - `profiles`: the leaderboard, profiles, recent games and archives.
 //! - `answers`: the byte budget of large answers (profiles, archives).
 //! - `nodes`: several nodes as the core sees them: published lobbies, redirects, adoption, id
@@ -58,9 +61,11 @@ mod answers;
 mod challenges;
 mod chat;
 mod connections;
+mod daily;
 mod dispatch;
 mod door;
 mod game;
+mod leaderboard;
 mod limits;
 mod lobby;
 mod matchmaking;
@@ -77,6 +82,8 @@ mod tournaments;
 mod turns;
 
 pub use accounts::{rating_period, rating_view};
+pub use connections::PREVIOUS_CREDENTIAL_GRACE;
+pub use daily::GAMES_DAY;
 pub use door::{Effect, Input};
 pub use limits::{Limits, SPECTATOR_COUNT_INTERVAL};
 pub use nodes::{Published, SEAT_CHECK_WINDOW};
@@ -156,6 +163,10 @@ pub struct Core {
     challenges: challenges::Challenges,
     /// Claimed nicknames and the password work's budgets (`accounts`).
     accounts: accounts::Accounts,
+    /// Games started today per account and per address (`daily`).
+    daily: daily::DailyGames,
+    /// The leaderboards, kept sorted (`leaderboard`; changed by `accounts` and `nodes`).
+    board: leaderboard::Board,
     /// Rated play: when the games that changed the ratings of each pair ended (`rated`).
     rated_pairs: HashMap<[PlayerId; 2], VecDeque<Instant>>,
     /// The key of the hash of claiming addresses ([`Core::set_address_secret`]; `rated`).
@@ -180,6 +191,8 @@ pub struct Stats {
     pub malformed: u64,
     pub games_started: u64,
     pub games_finished: u64,
+    /// Superseded session credentials used again (refused).
+    pub credential_replays: u64,
     /// Refusals by kind (the [`ErrorCode`]'s name), malformed messages included.
     pub refusals: HashMap<&'static str, u64>,
 }
@@ -262,6 +275,8 @@ impl Core {
             effects: Vec::new(),
             code_strikes: HashMap::new(),
             accounts: accounts::Accounts::default(),
+            board: leaderboard::Board::default(),
+            daily: daily::DailyGames::default(),
             answers: answers::Answers::default(),
             rated_pairs: HashMap::new(),
             address_secret: [0; 32],
@@ -277,6 +292,8 @@ impl Core {
             core.reload_game(g);
         }
         core.reload_rated(loaded.rated_games);
+        core.reload_opponents(loaded.rated_opponents);
+        core.reload_daily_games(loaded.games_today);
         for c in loaded.challenges {
             core.reload_challenge(c);
         }

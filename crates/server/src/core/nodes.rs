@@ -15,6 +15,7 @@ use super::accounts::Claim;
 use super::door::Effect;
 use super::records::{
     ID_BLOCK, IdKind, Loaded, NodeAddrs, RemoteNode, Seat, StoredClaim, StoredGame, StoredPlayer,
+    StoredRating,
 };
 use super::rooms::Room;
 use super::{Core, Refusal, refuse};
@@ -131,8 +132,12 @@ impl Core {
         // Of two look-alikes claimed before their keys were equal, the older player keeps it.
         let owner = self.accounts.claimed.entry(skeleton).or_insert(id);
         *owner = (*owner).min(id);
-        let ratings = c.ratings.into_iter().collect();
+        let ratings: HashMap<Variant, StoredRating> = c.ratings.into_iter().collect();
+        for variant in Variant::ALL {
+            self.board.set(id, variant, ratings.get(&variant).copied());
+        }
         let turn_ratings = c.turn_ratings.into_iter().collect();
+        let opponents = self.accounts.claims.get(&id).map(|c| c.opponents.clone()).unwrap_or_default();
         self.accounts.claims.insert(
             id,
             Claim {
@@ -141,6 +146,7 @@ impl Core {
                 ratings,
                 turn_ratings,
                 origin: c.origin,
+                opponents,
             },
         );
     }

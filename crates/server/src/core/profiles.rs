@@ -1,9 +1,10 @@
 //! What is read about players and games: the leaderboard, profiles, a player's recent games
 //! and a finished game's archive (looked up off the loop, handed only to who may read it).
 
-use super::accounts::{Claim, rating_view};
+use super::accounts::rating_view;
 use super::door::Effect;
-use super::records::{ArchiveLookup, GamesLookup, StoredRating};
+use super::leaderboard::Entry;
+use super::records::{ArchiveLookup, GamesLookup};
 use super::{ConnId, Core, Refusal, refuse};
 use ludus_protocol::{
     ErrorCode, GameId, LEADERBOARD_TOP, PlayerId, ProfileView, RatingEntry, RecentGame, ServerMessage,
@@ -12,32 +13,22 @@ use ludus_protocol::{
 use ludus_rules::Variant;
 
 impl Core {
-    /// [`ludus_protocol::ClientMessage::Leaderboard`]: from memory (every claimed player's
-    /// ratings are there); sorting every rated player costs little at the sizes this server
-    /// serves, and the connection's message budget bounds how often it is done.
+    /// [`ludus_protocol::ClientMessage::Leaderboard`]: read from the leaderboard kept sorted
+    /// ([`super::leaderboard`]): the top and the asker's place, without sorting anything.
     pub(super) fn leaderboard(
         &mut self,
         conn: ConnId,
         pid: PlayerId,
         variant: Variant,
     ) -> Result<(), Refusal> {
-        let mut entries: Vec<(PlayerId, &Claim, StoredRating)> = self
-            .accounts
-            .claims
-            .iter()
-            .filter_map(|(id, c)| c.ratings.get(&variant).filter(|r| r.games > 0).map(|r| (*id, c, *r)))
-            .collect();
-        entries.sort_by(|a, b| {
-            b.2.rating.total_cmp(&a.2.rating).then(b.2.games.cmp(&a.2.games)).then(a.0.cmp(&b.0))
-        });
-        let entry = |(id, c, r): &(PlayerId, &Claim, StoredRating)| RatingEntry {
-            player: *id,
-            nickname: c.nickname.clone(),
-            rating: rating_view(r),
-            games: r.games,
+        let entry = |e: &Entry| RatingEntry {
+            player: e.player,
+            nickname: self.accounts.claims.get(&e.player).map(|c| c.nickname.clone()).unwrap_or_default(),
+            rating: rating_view(&e.rating),
+            games: e.rating.games,
         };
-        let yours = entries.iter().position(|e| e.0 == pid).map(|i| (i as u32 + 1, entry(&entries[i])));
-        let top = entries.iter().take(LEADERBOARD_TOP).map(entry).collect();
+        let top = self.board.top(variant, LEADERBOARD_TOP).iter().map(entry).collect();
+        let yours = self.board.place(variant, pid).map(|(place, e)| (place, entry(&e)));
         self.send_conn(conn, &ServerMessage::Leaderboard { variant, top, yours });
         Ok(())
     }
@@ -58,9 +49,11 @@ impl Core {
         let Some((player, nickname)) = target else {
             return refuse(ErrorCode::UnknownPlayer, "no claimed nickname or player online has that name");
         };
-        if !self.answers.profiles.insert(conn) {
+        if self.answers.profiles.contains(&conn) {
             return refuse(ErrorCode::RateLimited, "one profile at a time: wait for the answer");
         }
+        self.start_read(conn)?;
+        self.answers.profiles.insert(conn);
         self.effects.push(Effect::FindGames(GamesLookup {
             conn,
             player: player.0,
@@ -79,9 +72,11 @@ impl Core {
         if self.games.get(&game).is_some_and(|g| g.public || g.players.contains(&pid)) {
             return refuse(ErrorCode::UnknownGame, "this game is still being played: watch it instead");
         }
-        if !self.answers.archives.insert(conn) {
+        if self.answers.archives.contains(&conn) {
             return refuse(ErrorCode::RateLimited, "one archive at a time: wait for the answer");
         }
+        self.start_read(conn)?;
+        self.answers.archives.insert(conn);
         self.effects.push(Effect::ReadArchive(ArchiveLookup { conn, game: game.0 }));
         Ok(())
     }
@@ -98,6 +93,7 @@ impl Core {
         if !self.answers.archives.remove(&conn) {
             return;
         }
+        self.end_read(self.conns.get(&conn).and_then(|c| c.origin));
         let Some(asker) = self.conns.get(&conn).and_then(|c| c.player) else {
             return;
         };
@@ -123,7 +119,11 @@ impl Core {
         nickname: String,
         recent: Vec<RecentGame>,
     ) {
-        if !self.answers.profiles.remove(&conn) || !self.conns.contains_key(&conn) {
+        if !self.answers.profiles.remove(&conn) {
+            return;
+        }
+        self.end_read(self.conns.get(&conn).and_then(|c| c.origin));
+        if !self.conns.contains_key(&conn) {
             return;
         }
         let player = PlayerId(player);

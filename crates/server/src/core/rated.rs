@@ -2,10 +2,18 @@
 //! two claimed nicknames (one resigns to the other, again and again), or by two friends
 //! trading wins; so:
 //!
-//! - **A game counts only once each side has moved [`RATED_MOVES_EACH`] times** (ply
-//!   `2 * RATED_MOVES_EACH` or later when it ends). A rated game that ends sooner (resigned,
+//! - **A game counts only once each side has moved [`RATED_MOVES_EACH`] times and it has
+//!   lasted [`Limits::rated_min_play`]** (ply `2 * RATED_MOVES_EACH` or later when it ends, a
+//!   minute by default, by the server's clock). A rated game that ends sooner (resigned,
 //!   abandoned, lost on time, drawn by agreement) is archived and stored as unrated: no rating
 //!   changes, and its archive says `rated: false`.
+//! - **A result counts by the opponent's history**: in the share of
+//!   [`Limits::rated_opponents_full`] different players, other than the one rated, whom the
+//!   opponent has met in games that changed ratings ([`Core::opponent_weight`]): nothing
+//!   against an account that has met nobody else, in full from that many on. Accounts made to
+//!   lose, from any number of addresses, give nothing until each has met that many others, and
+//!   those others' results against them count nothing until they too have. Whom each claimed
+//!   player met is stored (one more than the full count) and read back at start.
 //! - **At most [`RATED_GAMES_PER_PAIR`] games between the same two players change their
 //!   ratings within [`RATED_PAIR_WINDOW`]**; later games in a rated room start unrated
 //!   (their [`ludus_protocol::GameView::rated`] is `false`: the players see it when the game
@@ -18,19 +26,22 @@
 //!   back by this rule.
 //!
 //! None of these undoes anything: a game that did not count never changed a rating, so the
-//! leaderboard has nothing to correct.
+//! leaderboard has nothing to correct. A game weighted to nothing is still on both records.
 //!
 //! [`Limits::shared_claim_window`]: super::Limits::shared_claim_window
+//! [`Limits::rated_min_play`]: super::Limits::rated_min_play
+//! [`Limits::rated_opponents_full`]: super::Limits::rated_opponents_full
 
+use super::door::Effect;
 use super::game::LiveGame;
-use super::records::ClaimOrigin;
+use super::records::{ClaimOrigin, Op};
 use super::{ConnId, Core};
 use ludus_protocol::PlayerId;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// Moves each side must have played for a rated game to change the ratings.
-pub const RATED_MOVES_EACH: usize = 2;
+pub const RATED_MOVES_EACH: usize = 5;
 /// Most games between the same two players that change their ratings within
 /// [`RATED_PAIR_WINDOW`].
 pub const RATED_GAMES_PER_PAIR: usize = 3;
@@ -94,9 +105,53 @@ impl Core {
         None
     }
 
-    /// Whether a rated game ending now changes the ratings (each side moved often enough).
-    pub(super) fn long_enough(g: &LiveGame) -> bool {
-        g.game.ply() >= 2 * RATED_MOVES_EACH
+    /// Whether a rated game ending now changes the ratings: each side moved often enough, and
+    /// it lasted [`super::Limits::rated_min_play`] by the server's clock.
+    pub(super) fn long_enough(&self, g: &LiveGame) -> bool {
+        let lasted = self.unix_ms.saturating_sub(g.created_ms);
+        g.game.ply() >= 2 * RATED_MOVES_EACH && lasted >= self.limits.rated_min_play.as_millis() as u64
+    }
+
+    /// How much a result of `player` against `opponent` counts: the share of
+    /// [`super::Limits::rated_opponents_full`] different opponents other than `player` that
+    /// `opponent` has met in games that changed ratings (0 against an account that has met
+    /// nobody else, 1 from that many on).
+    pub(super) fn opponent_weight(&self, player: PlayerId, opponent: PlayerId) -> f64 {
+        let full = self.limits.rated_opponents_full;
+        if full == 0 {
+            return 1.0;
+        }
+        let met = self
+            .accounts
+            .claims
+            .get(&opponent)
+            .map_or(0, |c| c.opponents.iter().filter(|&&o| o != player).count());
+        (met as f64 / f64::from(full)).min(1.0)
+    }
+
+    /// `players` met in a game that changed their ratings: each is one more different opponent
+    /// of the other, until each has met enough (stored, read back at start).
+    pub(super) fn met_rated(&mut self, players: [PlayerId; 2]) {
+        // One more than counts in full: the player being rated is left out of the count.
+        let full = self.limits.rated_opponents_full as usize + 1;
+        for (player, opponent) in [(players[0], players[1]), (players[1], players[0])] {
+            if let Some(c) = self.accounts.claims.get_mut(&player)
+                && c.opponents.len() < full
+                && c.opponents.insert(opponent)
+            {
+                self.effects
+                    .push(Effect::Store(Op::RatedOpponent { player: player.0, opponent: opponent.0 }));
+            }
+        }
+    }
+
+    /// Whom claimed players met in games that changed ratings, as stored.
+    pub(super) fn reload_opponents(&mut self, met: Vec<(u64, u64)>) {
+        for (player, opponent) in met {
+            if let Some(c) = self.accounts.claims.get_mut(&PlayerId(player)) {
+                c.opponents.insert(PlayerId(opponent));
+            }
+        }
     }
 
     /// A game between `players` changed their ratings at `at`.

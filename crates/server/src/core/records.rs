@@ -48,6 +48,9 @@ pub enum Op {
     ClaimOrigin { id: u64, address: String, claimed_ms: u64 },
     /// A game that started rated ended too soon to change a rating: stored as unrated.
     Unrated { game: u64 },
+    /// `player` met `opponent` in a game that changed their ratings (kept for a few opponents
+    /// each: see [`crate::core::Limits::rated_opponents_full`]).
+    RatedOpponent { player: u64, opponent: u64 },
     /// A player's turn-based rating for a variant after a rated turn-based game (a pool of its
     /// own, apart from [`Op::Rating`]; pushed in the same batch as the game's [`Op::Finish`]).
     TurnRating { player: u64, variant: Variant, rating: StoredRating },
@@ -207,6 +210,10 @@ pub struct Loaded {
     pub tournaments: Vec<StoredTournament>,
     /// The next tournament number.
     pub next_tournament: u64,
+    /// Whom claimed players met in games that changed ratings: (player, opponent).
+    pub rated_opponents: Vec<(u64, u64)>,
+    /// The players of the games started within the last day (for the daily cap).
+    pub games_today: Vec<[u64; 2]>,
 }
 
 impl Default for Loaded {
@@ -223,6 +230,8 @@ impl Default for Loaded {
             challenges: Vec::new(),
             tournaments: Vec::new(),
             next_tournament: 1,
+            rated_opponents: Vec::new(),
+            games_today: Vec::new(),
         }
     }
 }

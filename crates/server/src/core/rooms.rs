@@ -111,6 +111,7 @@ impl Core {
             return refuse(ErrorCode::NotClaimed, "rated games need a claimed nickname");
         }
         self.check_accepting()?;
+        self.check_daily_games(&[pid])?;
         self.make_free(pid)?;
         let code = self.new_code();
         self.room_serial += 1;
@@ -147,7 +148,9 @@ impl Core {
         if room.rated && !self.is_claimed(pid) {
             return refuse(ErrorCode::NotClaimed, "this room is rated: claim your nickname first");
         }
+        let owner = room.members.first().copied();
         self.check_accepting()?;
+        self.check_daily_games(&owner.into_iter().chain([pid]).collect::<Vec<_>>())?;
         self.make_free(pid)?;
         let Some(room) = self.rooms.get_mut(&code) else {
             return refuse(ErrorCode::UnknownRoom, format!("no room {code}"));
@@ -182,6 +185,10 @@ impl Core {
         }
         let Some(i) = last.iter().position(|&p| p == pid) else {
             return refuse(ErrorCode::NotAPlayer, "you did not play that game");
+        };
+        self.check_daily_games(&last)?;
+        let Some(room) = self.rooms.get_mut(&code) else {
+            return refuse(ErrorCode::NoRematch, "the room is closed");
         };
         room.rematch[i] = true;
         if room.rematch == [true, true] {

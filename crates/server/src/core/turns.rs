@@ -78,6 +78,7 @@ impl Core {
         rated: bool,
     ) -> Result<GameId, Refusal> {
         let id = GameId(self.take_id(1)?);
+        self.count_daily_game(players);
         // A rated game may start unrated, as in a rated room (see `rated`).
         let rated = rated
             && match self.unrated_reason(players) {

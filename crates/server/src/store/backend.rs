@@ -196,6 +196,10 @@ pub(crate) trait Backend: Send + 'static {
     fn player_claim(&mut self, id: u64) -> Result<Option<ClaimRow>, DbError>;
     /// The rated games that ended at `since_ms` or later (the columns of [`super::sql::RATED_SINCE`]).
     fn rated_since(&mut self, since_ms: u64) -> Result<Vec<RatedRow>, DbError>;
+    /// The players of the games started at `since_ms` or later.
+    fn games_since(&mut self, since_ms: u64) -> Result<Vec<[i64; 2]>, DbError>;
+    /// Whom claimed players met in games that changed ratings: (player, opponent).
+    fn rated_opponents(&mut self) -> Result<Vec<(i64, i64)>, DbError>;
     /// One player's ratings.
     fn player_ratings(&mut self, id: u64) -> Result<Vec<RatingRow>, DbError>;
     /// The last `limit` finished games of `player`, newest first (public ones only unless
@@ -383,6 +387,14 @@ pub(super) fn load(db: &mut dyn Backend) -> Result<Loaded, DbError> {
     for RatedRow { players: [first, second], ended_ms } in db.rated_since(now_ms().saturating_sub(day))? {
         loaded.rated_games.push(([first.max(0) as u64, second.max(0) as u64], ended_ms.max(0) as u64));
     }
+    let day = crate::core::GAMES_DAY.as_millis() as u64;
+    loaded.games_today = db
+        .games_since(now_ms().saturating_sub(day))?
+        .into_iter()
+        .map(|[a, b]| [a.max(0) as u64, b.max(0) as u64])
+        .collect();
+    loaded.rated_opponents =
+        db.rated_opponents()?.into_iter().map(|(p, o)| (p.max(0) as u64, o.max(0) as u64)).collect();
     Ok(loaded)
 }
 

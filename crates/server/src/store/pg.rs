@@ -90,6 +90,7 @@ struct Prepared {
     unrated: Statement,
     rating: Statement,
     recent_games: Statement,
+    recent_public_games: Statement,
     archive: Statement,
 }
 
@@ -115,6 +116,7 @@ impl Prepared {
             unrated: p(sql::UNRATED)?,
             rating: p(sql::RATING)?,
             recent_games: p(sql::RECENT_GAMES)?,
+            recent_public_games: p(sql::RECENT_PUBLIC_GAMES)?,
             archive: p(sql::ARCHIVE)?,
         })
     }
@@ -320,6 +322,12 @@ impl Backend for Postgres {
                     Op::ClaimOrigin { id, address, claimed_ms } => {
                         tx.execute(&p.claim_origin, &[&(*id as i64), address, &(*claimed_ms as i64)])?;
                     }
+                    Op::RatedOpponent { player, opponent } => {
+                        tx.execute(
+                            dialect(sql::RATED_OPPONENT).as_str(),
+                            &[&(*player as i64), &(*opponent as i64)],
+                        )?;
+                    }
                     Op::Unrated { game } => {
                         tx.execute(&p.unrated, &[&(*game as i64)])?;
                     }
@@ -500,6 +508,16 @@ impl Backend for Postgres {
             .collect())
     }
 
+    fn games_since(&mut self, since_ms: u64) -> Result<Vec<[i64; 2]>, DbError> {
+        let rows = self.client.query(dialect(sql::GAMES_SINCE).as_str(), &[&(since_ms as i64)])?;
+        Ok(rows.iter().map(|r| [r.get(0), r.get(1)]).collect())
+    }
+
+    fn rated_opponents(&mut self) -> Result<Vec<(i64, i64)>, DbError> {
+        let rows = self.client.query(dialect(sql::RATED_OPPONENTS).as_str(), &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     fn rated_since(&mut self, since_ms: u64) -> Result<Vec<RatedRow>, DbError> {
         let rows = self.client.query(&dialect(sql::RATED_SINCE), &[&(since_ms as i64)])?;
         Ok(rows.iter().map(|r| RatedRow { players: [r.get(0), r.get(1)], ended_ms: r.get(2) }).collect())
@@ -534,9 +552,10 @@ impl Backend for Postgres {
 
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
         self.reconnect_if_closed()?;
-        let params: [&(dyn postgres::types::ToSql + Sync); 3] =
-            [&(player as i64), &i64::from(limit), &i64::from(private)];
-        let rows = self.client.query(&self.prepared.recent_games, &params)?;
+        let params: [&(dyn postgres::types::ToSql + Sync); 2] = [&(player as i64), &i64::from(limit)];
+        let statement =
+            if private { &self.prepared.recent_games } else { &self.prepared.recent_public_games };
+        let rows = self.client.query(statement, &params)?;
         Ok(rows
             .iter()
             .map(|r| RecentRow {

@@ -67,8 +67,20 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 8,
-        sqlite: include_str!("migrations/008_tournaments.sqlite.sql"),
-        postgres: include_str!("migrations/008_tournaments.postgres.sql"),
+        sqlite: include_str!("migrations/008_recent_games.sqlite.sql"),
+        postgres: include_str!("migrations/008_recent_games.postgres.sql"),
+        upgrade: None,
+    },
+    Migration {
+        version: 9,
+        sqlite: include_str!("migrations/009_rated_opponents.sqlite.sql"),
+        postgres: include_str!("migrations/009_rated_opponents.postgres.sql"),
+        upgrade: None,
+    },
+    Migration {
+        version: 10,
+        sqlite: include_str!("migrations/010_tournaments.sqlite.sql"),
+        postgres: include_str!("migrations/010_tournaments.postgres.sql"),
         upgrade: None,
     },
 ];
@@ -133,6 +145,11 @@ pub(crate) mod sql {
          WHERE id = ?1 AND password_hash IS NOT NULL";
     pub const CLAIM_ORIGIN: &str = "UPDATE players SET claim_address = ?2, claimed_ms = ?3 WHERE id = ?1";
     pub const UNRATED: &str = "UPDATE games SET rated = 0 WHERE id = ?1";
+    pub const RATED_OPPONENT: &str =
+        "INSERT INTO rated_opponents(player, opponent) VALUES (?1, ?2) ON CONFLICT DO NOTHING";
+    pub const GAMES_SINCE: &str = "SELECT first_player, second_player FROM games WHERE created_ms >= ?1";
+    pub const RATED_OPPONENTS: &str =
+        "SELECT player, opponent FROM rated_opponents ORDER BY player, opponent";
     pub const RATED_SINCE: &str = "SELECT first_player, second_player, ended_ms FROM games
          WHERE rated = 1 AND live = 0 AND ended_ms >= ?1";
     pub const PLAYER_RATINGS: &str =
@@ -149,8 +166,26 @@ pub(crate) mod sql {
     pub const RATINGS: &str =
         "SELECT player, variant, rating, deviation, volatility, games, wins, draws, losses
          FROM ratings ORDER BY player, variant";
-    pub const RECENT_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM games
-         WHERE live = 0 AND (first_player = ?1 OR second_player = ?1) AND (public = 1 OR CAST(?3 AS BIGINT) = 1)
+    /// A player's last finished games, newest first: the last `?2` of each seat, each read in
+    /// the order of its index (`games_first_done`, `games_second_done`), then the two merged.
+    /// Bounded by the limit, not by how many games the player has finished.
+    pub const RECENT_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE first_player = ?1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2) AS first_seat
+         UNION ALL SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE second_player = ?1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2) AS second_seat
+         ORDER BY ended_ms DESC, id DESC LIMIT ?2";
+    /// [`RECENT_GAMES`] of the public games alone (`games_first_public`, `games_second_public`):
+    /// however many private games the player has, they are not walked through.
+    pub const RECENT_PUBLIC_GAMES: &str = "SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE first_player = ?1 AND public = 1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2)
+         AS first_seat
+         UNION ALL SELECT id, variant, first_player, ended_ms, rated, archive FROM (
+         SELECT id, variant, first_player, ended_ms, rated, archive FROM games
+         WHERE second_player = ?1 AND public = 1 AND live = 0 ORDER BY ended_ms DESC, id DESC LIMIT ?2)
+         AS second_seat
          ORDER BY ended_ms DESC, id DESC LIMIT ?2";
     pub const ARCHIVE: &str =
         "SELECT public, first_player, second_player, archive FROM games WHERE id = ?1 AND live = 0";

@@ -247,6 +247,10 @@ impl Backend for Sqlite {
                             *claimed_ms as i64
                         ])?;
                     }
+                    Op::RatedOpponent { player, opponent } => {
+                        tx.prepare_cached(sql::RATED_OPPONENT)?
+                            .execute(params![*player as i64, *opponent as i64])?;
+                    }
                     Op::Unrated { game } => {
                         tx.prepare_cached(sql::UNRATED)?.execute(params![*game as i64])?;
                     }
@@ -393,6 +397,18 @@ impl Backend for Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    fn games_since(&mut self, since_ms: u64) -> Result<Vec<[i64; 2]>, DbError> {
+        let mut stmt = self.conn.prepare(sql::GAMES_SINCE)?;
+        let rows = stmt.query_map(params![since_ms as i64], |r| Ok([r.get(0)?, r.get(1)?]))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn rated_opponents(&mut self) -> Result<Vec<(i64, i64)>, DbError> {
+        let mut stmt = self.conn.prepare(sql::RATED_OPPONENTS)?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     fn rated_since(&mut self, since_ms: u64) -> Result<Vec<RatedRow>, DbError> {
         let mut stmt = self.conn.prepare(sql::RATED_SINCE)?;
         let rows = stmt.query_map(params![since_ms as i64], |r| {
@@ -440,8 +456,9 @@ impl Backend for Sqlite {
     }
 
     fn recent_games(&mut self, player: u64, limit: u32, private: bool) -> Result<Vec<RecentRow>, DbError> {
-        let mut stmt = self.conn.prepare_cached(sql::RECENT_GAMES)?;
-        let rows = stmt.query_map(params![player as i64, limit, i64::from(private)], |r| {
+        let statement = if private { sql::RECENT_GAMES } else { sql::RECENT_PUBLIC_GAMES };
+        let mut stmt = self.conn.prepare_cached(statement)?;
+        let rows = stmt.query_map(params![player as i64, limit], |r| {
             Ok(RecentRow {
                 id: r.get(0)?,
                 variant: r.get(1)?,

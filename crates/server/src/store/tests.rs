@@ -216,11 +216,16 @@ fn claims_and_ratings(db: &Database) {
             Op::Rating { player: 1, variant: Variant::Alquerque, rating: rating(1650.5, 2) },
             Op::Rating { player: 1, variant: Variant::Latrunculi, rating: rating(1400.0, 1) },
             Op::TurnRating { player: 2, variant: Variant::Latrunculi, rating: rating(1550.0, 1) },
+            Op::RatedOpponent { player: 1, opponent: 2 },
+            Op::RatedOpponent { player: 2, opponent: 1 },
+            Op::RatedOpponent { player: 1, opponent: 2 },
         ]);
         assert!(store.sync(Duration::from_secs(30)), "committed");
     }
     // A lifetime of zero prunes every unclaimed player outside live games, no claimed one.
     let (_store, loaded) = Store::open_with(db, Duration::ZERO).expect("reopen");
+    assert_eq!(loaded.rated_opponents, [(1, 2), (2, 1)], "whom each met, once");
+    assert_eq!(loaded.games_today, [[2, 3]], "the games of the day, for the daily cap");
     let claims: Vec<(u64, &str, &str)> =
         loaded.claims.iter().map(|c| (c.id, c.nickname.as_str(), c.password_hash.as_str())).collect();
     assert_eq!(claims, [(1, "Ann", "$argon2id$fake1"), (2, "Ben", "$argon2id$fake2")]);
@@ -645,4 +650,199 @@ fn tournaments_round_trip_postgres() {
     if let Some((_pg, db)) = postgres("tournaments") {
         tournaments_round_trip(&db);
     }
+}
+/// A finished game's archive as the server stores it (JSON), between `players`.
+fn archive_json(game: u64, players: [&str; 2], ended_ms: u64) -> String {
+    let archive = ludus_protocol::ArchivedGame {
+        game: GameId(game),
+        record: ludus_rules::GameRecord {
+            variant: Variant::Alquerque,
+            start: String::new(),
+            moves: Vec::new(),
+            ending: None,
+        },
+        outcome: ludus_rules::Outcome {
+            winner: Some(ludus_rules::Side::First),
+            reason: ludus_rules::Reason::Resignation,
+        },
+        players: players.map(String::from),
+        clock: None,
+        proposals: Vec::new(),
+        started_ms: ended_ms,
+        ended_ms,
+        chat: Vec::new(),
+        rated: false,
+        ratings: None,
+    };
+    serde_json::to_string(&archive).expect("an archive")
+}
+
+/// The finished games of player 1 (games 1..=count): odd ones with 1 first, even ones second;
+/// every third private; each ended one millisecond after the one before, two by two (ties are
+/// broken by the higher number).
+fn finished_games(count: u64, now: u64) -> Vec<Op> {
+    let mut ops = vec![
+        Op::NewPlayer { id: 1, hash: "h1".into(), nickname: "Ann".into(), created_ms: now },
+        Op::NewPlayer { id: 2, hash: "h2".into(), nickname: "Ben".into(), created_ms: now },
+    ];
+    for id in 1..=count {
+        let players = if id % 2 == 1 { [1, 2] } else { [2, 1] };
+        let names = if id % 2 == 1 { ["Ann", "Ben"] } else { ["Ben", "Ann"] };
+        let ended_ms = now + id / 2;
+        ops.push(Op::NewGame {
+            id,
+            room: format!("R{id}"),
+            variant: Variant::Alquerque,
+            start: String::new(),
+            players,
+            public: id % 3 != 0,
+            clock: None,
+            created_ms: now,
+            rated: false,
+        });
+        ops.push(Op::Finish {
+            game: id,
+            outcome: "resigned".into(),
+            ended_ms,
+            archive: archive_json(id, names, ended_ms),
+        });
+    }
+    ops
+}
+
+/// The numbers of the newest `limit` of games `1..=count` of [`finished_games`] (public ones
+/// only unless `private`), newest first.
+fn expected_recent(count: u64, limit: usize, private: bool) -> Vec<u64> {
+    let mut ids: Vec<u64> = (1..=count).filter(|id| private || id % 3 != 0).collect();
+    ids.sort_by_key(|id| std::cmp::Reverse((id / 2, *id)));
+    ids.truncate(limit);
+    ids
+}
+
+/// A profile's recent games come newest first from both seats, public ones only for others.
+fn recent_games_newest_first(db: &Database) {
+    let now = now_ms();
+    let (mut store, _) = Store::open_with(db, LIFETIME).expect("open");
+    store.submit(finished_games(60, now));
+    assert!(store.sync(Duration::from_secs(30)), "committed");
+    for private in [true, false] {
+        store.recent_games(crate::core::records::GamesLookup {
+            conn: 9,
+            player: 1,
+            nickname: "Ann".into(),
+            private,
+        });
+        let mut found = Vec::new();
+        assert!(
+            within(Duration::from_secs(30), || {
+                found.extend(store.games_found());
+                !found.is_empty()
+            }),
+            "answered"
+        );
+        let games: Vec<u64> = found[0].games.iter().map(|g| g.game.0).collect();
+        assert_eq!(
+            games,
+            expected_recent(60, ludus_protocol::ProfileView::RECENT, private),
+            "private: {private}"
+        );
+        assert!(found[0].games.iter().all(|g| g.opponent == "Ben"));
+    }
+}
+
+#[test]
+fn recent_games_newest_first_sqlite() {
+    recent_games_newest_first(&sqlite("recent").0);
+}
+
+#[test]
+fn recent_games_newest_first_postgres() {
+    if let Some((_pg, db)) = postgres("recent") {
+        recent_games_newest_first(&db);
+    }
+}
+
+/// A profile's read walks its limit of index entries, not every game the player finished:
+/// with 6,000 finished games (a third private), either read takes a few thousand SQLite
+/// instructions, where sorting every game of the player took millions; and neither sorts the
+/// games table (only the two limited lists are merged).
+#[test]
+fn recent_games_read_is_bounded_by_its_limit_not_by_the_games_played() {
+    let scratch = sqlite("bounded");
+    let now = now_ms();
+    let count = 6_000;
+    {
+        let (mut store, _) = Store::open_with(&scratch.0, LIFETIME).expect("open");
+        store.submit(finished_games(count, now));
+        assert!(store.sync(Duration::from_secs(60)), "committed");
+    }
+    let Database::Sqlite(dir) = &scratch.0 else { unreachable!() };
+    let conn = rusqlite::Connection::open(dir.join("ludus.sqlite3")).expect("opens");
+    let limit = ludus_protocol::ProfileView::RECENT as i64;
+    for (statement, private) in [(super::sql::RECENT_GAMES, true), (super::sql::RECENT_PUBLIC_GAMES, false)] {
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {statement}"))
+            .unwrap()
+            .query_map(rusqlite::params![1, limit], |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(plan.iter().all(|l| !l.starts_with("SCAN games")), "{plan:?}");
+        let mut stmt = conn.prepare(statement).unwrap();
+        let ids: Vec<i64> = stmt
+            .query_map(rusqlite::params![1, limit], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let steps = stmt.get_status(rusqlite::StatementStatus::VmStep);
+        let full_scan = stmt.get_status(rusqlite::StatementStatus::FullscanStep);
+        drop(stmt);
+        let expected: Vec<i64> =
+            expected_recent(count, limit as usize, private).into_iter().map(|id| id as i64).collect();
+        assert_eq!(ids, expected);
+        println!("recent games of a player with {count} games (private: {private}): {steps} instructions");
+        assert_eq!(full_scan, 0, "no table walked through");
+        assert!(steps < 20_000, "{steps} SQLite instructions for {limit} games");
+    }
+}
+
+/// A returning player's sign-in is not held behind a flood of profile reads: 64 profiles of a
+/// player with 20,000 finished games are queued, then a sign-in; the sign-in is answered after
+/// at most the read under way (the reader serves sign-ins first, and each profile read walks
+/// its limit of entries, not the player's games).
+#[test]
+fn a_sign_in_is_answered_first_under_a_flood_of_profile_reads() {
+    let scratch = sqlite("flood");
+    let now = now_ms();
+    let (mut store, _) = Store::open_with(&scratch.0, LIFETIME).expect("open");
+    store.submit(finished_games(20_000, now));
+    assert!(store.sync(Duration::from_secs(120)), "committed");
+    let started = std::time::Instant::now();
+    for conn in 0..64 {
+        store.recent_games(crate::core::records::GamesLookup {
+            conn,
+            player: 1,
+            nickname: "Ann".into(),
+            private: conn % 2 == 0,
+        });
+    }
+    store.lookup(PlayerLookup { conn: 99, hash: "h2".into(), cutoff_ms: 0 });
+    let mut signed_in = None;
+    assert!(within(Duration::from_secs(120), || {
+        if signed_in.is_none() && !store.looked_up().is_empty() {
+            signed_in = Some(started.elapsed());
+        }
+        signed_in.is_some()
+    }));
+    let signed_in = signed_in.unwrap_or_default();
+    let mut profiles = 0;
+    assert!(within(Duration::from_secs(120), || {
+        profiles += store.games_found().len();
+        profiles == 64
+    }));
+    let all = started.elapsed();
+    println!(
+        "sign-in behind 32 profile reads of a 20,000-game player: {signed_in:?} (all 32 read in {all:?})"
+    );
+    assert!(signed_in < Duration::from_millis(300), "the sign-in waited {signed_in:?}");
 }

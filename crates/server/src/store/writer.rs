@@ -9,10 +9,11 @@ use super::{Backend, CommitStats, Database, DbError, NodeConfig, StoreError, clu
 use crate::core::records::{
     ArchiveFound, ArchiveLookup, GamesFound, GamesLookup, Loaded, NodeAddrs, Op, PlayerFound, PlayerLookup,
 };
+use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -62,10 +63,58 @@ enum ReadRequest {
     Archive(ArchiveLookup),
 }
 
+/// The reader's work, in two queues: sign-ins (player lookups) are served before any profile
+/// or archive, so that however many of those are asked for, a returning player waits for one
+/// read at most.
+#[derive(Default)]
+struct ReadQueue {
+    state: Mutex<Queued>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct Queued {
+    sign_ins: VecDeque<ReadRequest>,
+    others: VecDeque<ReadRequest>,
+    closed: bool,
+}
+
+impl ReadQueue {
+    /// Queues `request` (sign-ins in their own queue).
+    fn push(&self, request: ReadRequest) {
+        let mut q = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match request {
+            ReadRequest::Player(_) => q.sign_ins.push_back(request),
+            _ => q.others.push_back(request),
+        }
+        self.ready.notify_one();
+    }
+
+    /// The next request, sign-ins first; `None` once closed and empty.
+    fn next(&self) -> Option<ReadRequest> {
+        let mut q = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(r) = q.sign_ins.pop_front().or_else(|| q.others.pop_front()) {
+                return Some(r);
+            }
+            if q.closed {
+                return None;
+            }
+            q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// No more requests: the reader stops once the queues are empty.
+    fn close(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        self.ready.notify_all();
+    }
+}
+
 /// The database: a writer thread, a reader thread (player lookups) and, for SQLite, a
 /// checkpointer thread. The server thread never touches the database.
 pub struct Store {
-    lookup_tx: Option<mpsc::Sender<ReadRequest>>,
+    reads: Arc<ReadQueue>,
     lookup_rx: mpsc::Receiver<PlayerFound>,
     games_rx: mpsc::Receiver<GamesFound>,
     archive_rx: mpsc::Receiver<ArchiveFound>,
@@ -164,14 +213,15 @@ impl Store {
         upkeep: Option<Box<dyn Backend>>,
         described: String,
     ) -> Result<Store, StoreError> {
-        let (lookup_tx, lookup_requests) = mpsc::channel::<ReadRequest>();
+        let reads = Arc::new(ReadQueue::default());
+        let lookup_requests = reads.clone();
         let (lookup_answers, lookup_rx) = mpsc::channel::<PlayerFound>();
         let (games_answers, games_rx) = mpsc::channel::<GamesFound>();
         let (archive_answers, archive_rx) = mpsc::channel::<ArchiveFound>();
         let reader = std::thread::Builder::new()
             .name("ludus-db-reader".into())
             .spawn(move || {
-                while let Ok(request) = lookup_requests.recv() {
+                while let Some(request) = lookup_requests.next() {
                     let sent = match request {
                         ReadRequest::Player(PlayerLookup { conn, hash, cutoff_ms }) => {
                             // A failed read answers "unknown": the sign-in then makes a new player.
@@ -290,7 +340,7 @@ impl Store {
             _ => None,
         };
         Ok(Store {
-            lookup_tx: Some(lookup_tx),
+            reads,
             lookup_rx,
             games_rx,
             archive_rx,
@@ -341,17 +391,13 @@ impl Store {
     /// Asks the reader thread for a player by credential hash; the answer comes back through
     /// [`Store::looked_up`].
     pub fn lookup(&self, request: PlayerLookup) {
-        if let Some(tx) = &self.lookup_tx {
-            let _ = tx.send(ReadRequest::Player(request));
-        }
+        self.reads.push(ReadRequest::Player(request));
     }
 
     /// Asks the reader thread for a player's last finished games, for a profile; the answer
     /// comes back through [`Store::games_found`].
     pub fn recent_games(&self, request: GamesLookup) {
-        if let Some(tx) = &self.lookup_tx {
-            let _ = tx.send(ReadRequest::Games(request));
-        }
+        self.reads.push(ReadRequest::Games(request));
     }
 
     /// The recent games found since the last call.
@@ -362,9 +408,7 @@ impl Store {
     /// Asks the reader thread for a finished game's archive; the answer comes back through
     /// [`Store::archives_found`].
     pub fn archive(&self, request: ArchiveLookup) {
-        if let Some(tx) = &self.lookup_tx {
-            let _ = tx.send(ReadRequest::Archive(request));
-        }
+        self.reads.push(ReadRequest::Archive(request));
     }
 
     /// The archives found since the last call.
@@ -394,7 +438,7 @@ impl Drop for Store {
     fn drop(&mut self) {
         // Closing the channel lets the writer finish what is queued, then stop.
         self.tx = None;
-        self.lookup_tx = None;
+        self.reads.close();
         if let Some(reader) = self.reader.take() {
             let _ = reader.join();
         }

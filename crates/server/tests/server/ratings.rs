@@ -111,9 +111,13 @@ fn view(r: &Glicko2Rating) -> RatingView {
 
 fn claimed_names_and_ratings(dir: &Path, database: Option<String>) {
     // Both players come from the loopback address: nicknames claimed from one address would
-    // play each other unrated.
+    // play each other unrated. Here each is the other's first rated opponent, and the games
+    // take a second: a rated result counts in full, without waiting (the weighting and the
+    // minimum time have their own tests in the core).
     let limits = ludus_server::core::Limits {
         shared_claim_window: Duration::ZERO,
+        rated_min_play: Duration::ZERO,
+        rated_opponents_full: 0,
         ..ludus_server::core::Limits::default()
     };
     let start = || server_on(dir, limits.clone(), database.clone());

@@ -1,6 +1,6 @@
 //! Claimed nicknames, passwords, ratings, matchmaking by rating, archives and the leaderboard.
 
-use super::{Harness, first_legal, rate, refusal_code, started, watched_chat_game};
+use super::{Harness, first_legal, full_weight, rate, refusal_code, started, watched_chat_game};
 use crate::core::records;
 use crate::core::records::{Loaded, Op, StoredPlayer};
 use crate::core::{ConnId, Core, Limits, hash_password, rating_period, rating_view, verify_password};
@@ -85,7 +85,7 @@ fn wrong_passwords_earn_a_cool_down_per_address_and_per_name() {
 
 #[test]
 fn rated_play_needs_claimed_names_and_changes_both_ratings() {
-    let mut h = Harness::new(Limits::default());
+    let mut h = Harness::new(full_weight());
     h.sign_in(1, "Ann");
     h.sign_in(2, "Bob");
     let find = |rated| ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated };
@@ -112,9 +112,9 @@ fn rated_play_needs_claimed_names_and_changes_both_ratings() {
     let view = view.expect("the game starts");
     assert!(h.take_ops().iter().any(|op| matches!(op, Op::NewGame { rated: true, .. })));
     let first = if view.players[0].id == PlayerId(1) { 1 } else { 2 };
-    // Two moves each (a shorter game changes no rating), then First resigns.
+    // Enough moves each (a shorter game changes no rating), then First resigns.
     let mut moves = view.clone();
-    for ply in 0..4 {
+    for ply in 0..2 * crate::core::RATED_MOVES_EACH {
         let mv = first_legal(&moves, ply);
         let mover = if ply % 2 == 0 { first } else { 3 - first };
         h.send(mover, &ClientMessage::Move { game: view.game, ply: ply as u32, mv: mv.clone() });
@@ -251,6 +251,54 @@ fn the_leaderboard_orders_by_rating_then_games_then_id_and_lists_only_rated_clai
     *bytes.last_mut().unwrap() = 9;
     h.message(1, &bytes);
     assert_eq!(refusal_code(&h.inbox(1)), Some(ErrorCode::Malformed));
+}
+
+/// The leaderboard is kept sorted: with fifty thousand rated players a request costs the loop
+/// next to nothing (sorting them all at each request took tens of milliseconds of the loop), and
+/// a rating that changes moves its player at once.
+#[test]
+fn a_leaderboard_of_fifty_thousand_rated_players_costs_the_loop_next_to_nothing() {
+    use records::{StoredClaim, StoredRating};
+    let claims: Vec<StoredClaim> = (1..=50_000u64)
+        .map(|id| StoredClaim {
+            id,
+            nickname: format!("P{id}"),
+            password_hash: String::new(),
+            ratings: vec![(
+                Variant::Alquerque,
+                StoredRating {
+                    rating: 1000.0 + (id * 7919 % 50_000) as f64 / 50.0,
+                    games: 3,
+                    ..Default::default()
+                },
+            )],
+            turn_ratings: Vec::new(),
+            origin: None,
+        })
+        .collect();
+    let loaded = Loaded { claims, next_player: 60_000, ..Loaded::default() };
+    let limits = Limits { answer_burst: 1e12, address_answer_burst: 1e12, burst: 1e6, ..Limits::default() };
+    let now = Instant::now();
+    let mut h = Harness::of(Core::new(limits, loaded, now, 1_000_000, [7; 32]), now, 1_000_000);
+    h.sign_in(1, "Zed");
+    let started = Instant::now();
+    let mut answered = 0;
+    for _ in 0..200 {
+        h.send(1, &ClientMessage::Leaderboard { variant: Variant::Alquerque });
+        answered += h.inbox(1).iter().filter(|m| matches!(m, ServerMessage::Leaderboard { .. })).count();
+    }
+    let spent = started.elapsed();
+    println!("200 leaderboard requests among 50,000 rated players: {spent:?} of the loop");
+    assert_eq!(answered, 200);
+    assert!(spent < Duration::from_secs(1), "200 requests took {spent:?} of the loop");
+    h.send(1, &ClientMessage::Leaderboard { variant: Variant::Alquerque });
+    let top = match h.inbox(1).as_slice() {
+        [ServerMessage::Leaderboard { top, .. }] => top.clone(),
+        other => panic!("expected a leaderboard, got {other:?}"),
+    };
+    let ratings: Vec<i32> = top.iter().map(|e| e.rating.rating).collect();
+    assert!(ratings.windows(2).all(|w| w[0] >= w[1]), "sorted: {ratings:?}");
+    assert_eq!(top.len(), ludus_protocol::LEADERBOARD_TOP);
 }
 
 /// A player who already had (a look-alike of) a name when someone else claimed it keeps it

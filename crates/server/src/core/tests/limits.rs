@@ -1,7 +1,7 @@
 //! Budgets of large answers per connection and per address, the rules of rated play (moves
 //! each, games per pair, nicknames claimed from one address), and private games' privacy.
 
-use super::{Harness, first_legal, refusal_code};
+use super::{Harness, first_legal, full_weight, refusal_code};
 use crate::core::records::StoredRating;
 use crate::core::records::{Loaded, Op};
 use crate::core::{
@@ -149,6 +149,54 @@ fn lobby_leaderboard_profile_and_archive_requests_share_the_budget() {
     assert!(h.take_games_lookups().is_empty() && h.take_archive_lookups().is_empty());
 }
 
+/// Many connections of one address asking for profiles and archives wait for at most four
+/// reads of the database at once: the others are refused until an answer comes back, and
+/// another address is served meanwhile.
+#[test]
+fn one_address_has_at_most_four_profile_or_archive_reads_waiting() {
+    let mut h = Harness::new(Limits::default());
+    h.sign_in(1, "Ann");
+    for conn in 10..20 {
+        h.sign_in(conn, &format!("Flood{conn}"));
+        h.set_origin(conn, key("203.0.113.7"));
+    }
+    h.sign_in(30, "Other");
+    h.set_origin(30, key("198.51.100.1"));
+    let mut refused = Vec::new();
+    for conn in 10..20 {
+        let message = if conn % 2 == 0 {
+            ClientMessage::Profile { nickname: "Ann".into() }
+        } else {
+            ClientMessage::Archive { game: GameId(99) }
+        };
+        h.send(conn, &message);
+        if refusal_code(&h.inbox(conn)) == Some(ErrorCode::RateLimited) {
+            refused.push(conn);
+        }
+    }
+    let profiles = h.take_games_lookups();
+    let archives = h.take_archive_lookups();
+    assert_eq!(profiles.len() + archives.len(), 4, "four reads asked of the database");
+    assert_eq!(refused, (14..20).collect::<Vec<_>>());
+    h.send(30, &ClientMessage::Profile { nickname: "Ann".into() });
+    assert_eq!(h.take_games_lookups().len(), 1, "another address is served");
+    // An answer frees a read for the address; a connection that closes frees its own.
+    let (conn, player, nickname, _) = profiles[0].clone();
+    h.games_found(conn, player, nickname, Vec::new());
+    h.disconnected(archives[0].0);
+    for conn in [14, 15] {
+        let message = if conn % 2 == 0 {
+            ClientMessage::Profile { nickname: "Ann".into() }
+        } else {
+            ClientMessage::Archive { game: GameId(99) }
+        };
+        h.send(conn, &message);
+    }
+    assert_eq!(h.take_games_lookups().len() + h.take_archive_lookups().len(), 2);
+    h.send(16, &ClientMessage::Profile { nickname: "Ann".into() });
+    assert_eq!(refusal_code(&h.inbox(16)), Some(ErrorCode::RateLimited));
+}
+
 // Rated play.
 
 /// Ann (1) and Bob (2) claimed from two addresses, in a rated room of Ann's; the first view.
@@ -243,13 +291,25 @@ fn twelve_resignations_at_ply_zero_leave_both_ratings_at_the_start() {
     }
 }
 
+/// A rated game changes the ratings only once each side has moved [`RATED_MOVES_EACH`] times
+/// and it has lasted [`Limits::rated_min_play`]: fewer moves, or the same moves in less time,
+/// leave the ratings as they were.
 #[test]
-fn two_moves_each_change_the_ratings_and_fewer_do_not() {
-    let mut h = Harness::new(Limits::default());
+fn enough_moves_each_and_time_change_the_ratings_and_less_does_not() {
+    let limits = Limits { rated_opponents_full: 0, ..Limits::default() };
+    let min_play = limits.rated_min_play;
+    let mut h = Harness::new(limits);
     let view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
+    h.advance(min_play);
     let short = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH - 1);
-    assert!(!short.rated);
+    assert!(!short.rated, "one move short");
     let view = rematch(&mut h, view.game);
+    h.advance(min_play - Duration::from_secs(1));
+    let quick = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH);
+    assert!(!quick.rated, "a second too quick");
+    assert_eq!(rating(&h, 1).rating, 1500.0);
+    let view = rematch(&mut h, view.game);
+    h.advance(min_play);
     let archive = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH);
     assert!(archive.rated);
     let changes = archive.ratings.expect("rated");
@@ -261,11 +321,11 @@ fn two_moves_each_change_the_ratings_and_fewer_do_not() {
 
 #[test]
 fn the_fourth_rated_game_of_a_day_between_the_same_two_is_unrated() {
-    let mut h = Harness::new(Limits::default());
+    let mut h = Harness::new(full_weight());
     let mut view = rated_pair(&mut h, ["10.0.0.1", "10.0.0.2"]);
     for n in 0..RATED_GAMES_PER_PAIR {
         assert!(view.rated, "game {n}");
-        assert!(play_and_resign(&mut h, &view, 4).rated);
+        assert!(play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH).rated);
         view = rematch(&mut h, view.game);
     }
     h.take_ops();
@@ -440,7 +500,7 @@ fn a_live_private_game_and_a_missing_one_answer_alike() {
 /// leaderboard's or the profile's game counts (the ratings change).
 #[test]
 fn private_games_count_in_no_public_number() {
-    let mut h = Harness::new(Limits::default());
+    let mut h = Harness::new(full_weight());
     for (conn, name, address) in [(1, "Ann", "10.0.0.1"), (2, "Bob", "10.0.0.2")] {
         h.sign_in(conn, name);
         h.set_origin(conn, address.parse().unwrap());
@@ -463,7 +523,7 @@ fn private_games_count_in_no_public_number() {
         [ServerMessage::Lobby(l)] => assert_eq!((l.total_games, l.games.len(), l.total_rooms), (0, 0, 0)),
         other => panic!("{other:?}"),
     }
-    let archive = play_and_resign(&mut h, &view, 4);
+    let archive = play_and_resign(&mut h, &view, 2 * RATED_MOVES_EACH);
     assert!(archive.rated);
     assert_ne!(rating(&h, 1).rating, 1500.0, "the rating changed");
     for pid in [1, 2] {
@@ -487,4 +547,166 @@ fn private_games_count_in_no_public_number() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+// The daily cap on games.
+
+/// `a` and `b` (signed in) ask for a quick match; whether a game started, or `a`'s refusal.
+fn quick(h: &mut Harness, a: ConnId, b: ConnId) -> Result<GameId, ErrorCode> {
+    h.send(a, &ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
+    if let Some(code) = refusal_code(&h.inbox(a)) {
+        return Err(code);
+    }
+    h.send(b, &ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
+    let game = h
+        .all()
+        .into_iter()
+        .find_map(|(_, m)| match m {
+            ServerMessage::Game(v) => Some(v.game),
+            _ => None,
+        })
+        .expect("a game starts");
+    h.send(a, &ClientMessage::Resign { game });
+    h.all();
+    Ok(game)
+}
+
+/// Each account starts so many games a day, and all the accounts of one address together so
+/// many; past either, a new game is refused (`RateLimited`) until the day is over, and nothing
+/// more is stored.
+#[test]
+fn games_a_day_are_capped_per_account_and_per_address() {
+    let limits = Limits { games_per_player_day: 3, games_per_address_day: 5, ..Limits::default() };
+    let mut h = Harness::new(limits);
+    for (conn, name, address) in [
+        (1, "Ann", "203.0.113.9"),
+        (2, "Amy", "203.0.113.9"),
+        (3, "Bob", "198.51.100.1"),
+        (4, "Cy", "198.51.100.2"),
+        (5, "Dan", "198.51.100.3"),
+        (6, "Eve", "198.51.100.4"),
+    ] {
+        h.sign_in(conn, name);
+        h.set_origin(conn, key(address));
+    }
+    for _ in 0..3 {
+        assert!(quick(&mut h, 1, 3).is_ok());
+    }
+    h.take_ops();
+    assert_eq!(quick(&mut h, 1, 3), Err(ErrorCode::RateLimited), "Ann's fourth game of the day");
+    assert_eq!(quick(&mut h, 3, 1), Err(ErrorCode::RateLimited), "nor with her as the opponent");
+    assert!(!h.take_ops().iter().any(|op| matches!(op, Op::NewGame { .. })), "nothing stored");
+    // Amy shares Ann's address: two more games, then the address is at its cap.
+    for _ in 0..2 {
+        assert!(quick(&mut h, 2, 4).is_ok());
+    }
+    assert_eq!(quick(&mut h, 2, 4), Err(ErrorCode::RateLimited), "the address's sixth game");
+    h.send(
+        2,
+        &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: false },
+    );
+    assert_eq!(refusal_code(&h.inbox(2)), Some(ErrorCode::RateLimited), "a room neither");
+    // Another pair is not held back, and a day later Ann plays again.
+    assert!(quick(&mut h, 5, 6).is_ok());
+    h.advance(crate::core::GAMES_DAY);
+    h.all();
+    assert!(quick(&mut h, 1, 3).is_ok());
+}
+
+/// After a restart, each account's games of the last day (as stored) count again.
+#[test]
+fn the_games_of_the_day_count_again_after_a_restart() {
+    let limits = Limits { games_per_player_day: 3, ..Limits::default() };
+    let loaded = Loaded { games_today: vec![[1, 9]; 3], next_player: 1, ..Loaded::default() };
+    let now = Instant::now();
+    let mut h = Harness::of(Core::new(limits, loaded, now, 1_000_000, [7; 32]), now, 1_000_000);
+    h.sign_in(1, "Ann");
+    h.sign_in(2, "Bob");
+    assert_eq!(quick(&mut h, 1, 2), Err(ErrorCode::RateLimited));
+    h.send(2, &ClientMessage::FindMatch { variant: Variant::Alquerque, clock: None, rated: false });
+    assert!(matches!(h.inbox(2).as_slice(), [ServerMessage::Queued { .. }]), "Bob's count is his own");
+}
+
+// Farming from a second address.
+
+/// The attack that took a rating from 1500 to 2077: eight nicknames claimed from one other
+/// address each resign three rated games to Tom, after enough moves and time. None of them
+/// has met anyone but Tom in a rated game, so none of Tom's wins counts: his rating stays.
+/// A win against a player who has met enough other opponents counts in full.
+#[test]
+fn wins_against_accounts_that_met_nobody_else_leave_the_rating_as_it_was() {
+    let limits = Limits { burst: 1e6, rate: 1e6, ..Limits::default() };
+    let (min_play, full) = (limits.rated_min_play, limits.rated_opponents_full as u64);
+    let mut h = Harness::new(limits);
+    h.sign_in(1, "Tom");
+    h.set_origin(1, key("198.51.100.9"));
+    h.claim(1, "a good password");
+    let tom = PlayerId(1);
+    let before = rating(&h, 1);
+    // Tom opens a rated room, `sheep` joins, and loses after enough moves and time.
+    let lose_to_tom = |h: &mut Harness, sheep: ConnId, games: usize| {
+        h.send(
+            1,
+            &ClientMessage::OpenRoom { variant: Variant::Alquerque, clock: None, public: true, rated: true },
+        );
+        let code = match h.inbox(1).as_slice() {
+            [ServerMessage::RoomOpened { code, .. }] => code.clone(),
+            other => panic!("expected a room, got {other:?}"),
+        };
+        h.send(sheep, &ClientMessage::JoinRoom { code });
+        let mut view = view_of(h);
+        for n in 0..games {
+            h.advance(min_play);
+            let mut moves = view.clone();
+            for ply in 0..2 * RATED_MOVES_EACH {
+                let mv = first_legal(&moves, ply);
+                let side = if ply % 2 == 0 { Side::First } else { Side::Second };
+                let conn = if moves.players[side.index()].id == tom { 1 } else { sheep };
+                h.send(conn, &ClientMessage::Move { game: view.game, ply: ply as u32, mv: mv.clone() });
+                moves.moves.push(mv);
+            }
+            h.send(sheep, &ClientMessage::Resign { game: view.game });
+            let archive = h
+                .all()
+                .into_iter()
+                .find_map(|(_, m)| match m {
+                    ServerMessage::GameOver { archive, .. } => Some(archive),
+                    _ => None,
+                })
+                .expect("over");
+            assert!(archive.rated, "game {n} of {sheep} is rated");
+            if n + 1 < games {
+                for conn in [1, sheep] {
+                    h.send(conn, &ClientMessage::Rematch { game: view.game });
+                }
+                view = view_of(h);
+            }
+        }
+        for conn in [1, sheep] {
+            h.send(conn, &ClientMessage::Leave);
+        }
+        h.all();
+    };
+    for sheep in 10..18 {
+        h.sign_in(sheep, &format!("Sheep{sheep}"));
+        h.set_origin(sheep, key("203.0.113.50"));
+        h.claim(sheep, "a good password");
+        lose_to_tom(&mut h, sheep, RATED_GAMES_PER_PAIR);
+    }
+    let after = rating(&h, 1);
+    assert_eq!((after.rating, after.deviation), (before.rating, before.deviation), "nothing gained");
+    assert_eq!((after.games, after.wins), (24, 24), "the games are on the record");
+    // Ola has met `full` players other than Tom (stored ones are read back alike): a win
+    // against her counts in full.
+    h.sign_in(30, "Ola");
+    h.set_origin(30, key("192.0.2.30"));
+    h.claim(30, "a good password");
+    let ola = h.core.conns[&30].player.expect("signed in");
+    for other in 0..full {
+        h.core.accounts.claims.get_mut(&ola).expect("claimed").opponents.insert(PlayerId(1000 + other));
+    }
+    let expected = crate::core::rating_period(&after, &[(rating(&h, ola.0), 1.0)]);
+    lose_to_tom(&mut h, 30, 1);
+    assert_eq!(rating(&h, tom.0).rating, expected.rating);
+    assert!(rating(&h, tom.0).rating > before.rating);
 }

@@ -20,6 +20,8 @@ use std::time::Instant;
 
 mod accounts;
 mod chat;
+/// Session credentials: rotation, a lost welcome, replays.
+mod credentials;
 mod draws;
 /// Budgets of large answers and the rules of rated play.
 mod limits;
@@ -284,6 +286,13 @@ impl Harness {
         let second = views[0].0;
         (first, second, view)
     }
+}
+
+/// Limits under which every rated game that is long enough in moves changes both ratings in
+/// full: no minimum time, and a result against a new player counts like any other (for tests
+/// of other rules of rated play).
+fn full_weight() -> Limits {
+    Limits { rated_min_play: Duration::ZERO, rated_opponents_full: 0, ..Limits::default() }
 }
 
 /// The first legal move of a game in notation.

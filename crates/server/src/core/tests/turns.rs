@@ -459,7 +459,7 @@ fn a_restart_keeps_turn_based_games_and_their_deadlines() {
 
 #[test]
 fn a_rated_turn_based_game_changes_the_turn_based_ratings_alone() {
-    let mut h = Harness::new(roomy());
+    let mut h = Harness::new(Limits { rated_opponents_full: 0, ..roomy() });
     h.sign_in(1, "Ann");
     h.sign_in(2, "Bob");
     h.sign_in(3, "Gus");
