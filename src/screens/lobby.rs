@@ -523,11 +523,12 @@ fn challenge_form(
         .id_salt("challenge")
         .show(ui, |ui| {
             ui.label(lang.t("net-challenge-opponent"));
-            ui.add(
+            let field = ui.add(
                 egui::TextEdit::singleline(&mut form.opponent)
                     .desired_width(ui.available_width().min(240.0))
                     .char_limit(ludus_protocol::NICKNAME_MAX_CHARS),
             );
+            taps.note(ui, "challenge_form", &field);
             crate::ui::widgets::button_row(ui, |ui| {
                 for days in ludus_protocol::TURN_DAYS {
                     let text = lang.fmt("net-challenge-days", [("days", days.into())]);

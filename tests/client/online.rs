@@ -1075,7 +1075,12 @@ fn a_second_app_with_the_stored_credential_and_another_nickname_signs_in() {
     });
     run_until(&mut second, &mut [], 15, "the second app signed in", |app, _| {
         let link = app.world().resource::<Link>();
-        assert!(!matches!(link.phase, LinkState::Failed(_)), "{:?} {:?}", link.phase, app.world().resource::<NetNotice>().0);
+        assert!(
+            !matches!(link.phase, LinkState::Failed(_)),
+            "{:?} {:?}",
+            link.phase,
+            app.world().resource::<NetNotice>().0
+        );
         link.phase == LinkState::SignedIn
     });
     assert_eq!(second.world().resource::<Link>().player, me, "the same player");

@@ -979,15 +979,28 @@ try {
       await page.bringToFront();
       watch(page, 'challenger');
       await page.goto(`${base}?online=lobby&nick=Ann`, { waitUntil: 'commit' });
-      s = await until(page, 'the lobby, signed in', (s) => s.online?.phase === 'signed-in' && s.taps?.challenge_open != null, 60000);
-      s = await clickUntil(page, 'challenge_open', 'the challenge form', (s) => s.taps?.challenge_send != null || s.taps?.challenge_open == null)
-        .catch((e) => ({ error: String(e) }));
-      // The form's button may be below the fold: the lobby scrolls to it, as a person would.
-      for (let i = 0; i < 12 && !s.error && s.taps?.challenge_send == null; i++) {
-        await wheelAt(page, [640, 400], 120);
+      s = await until(page, 'the lobby, signed in', (s) => s.online?.phase === 'signed-in' && s.taps?.my_profile != null, 60000);
+      // The form is below the fold: the lobby scrolls to it, as a person would.
+      const scrollTo = async (name) => {
+        for (let i = 0; i < 15 && s.taps?.[name] == null; i++) {
+          await wheelAt(page, [640, 500], 120);
+          await page.waitForTimeout(150);
+          s = await state(page);
+        }
+      };
+      await scrollTo('challenge_open');
+      // A little further, so that the form opens in sight under its heading.
+      await wheelAt(page, [640, 500], 120);
+      await page.waitForTimeout(150);
+      s = await state(page);
+      if (s.taps?.challenge_open == null) {
+        await wheelAt(page, [640, 500], -120);
         await page.waitForTimeout(150);
         s = await state(page);
       }
+      s = await clickUntil(page, 'challenge_open', 'the challenge form', (s) => s.taps?.challenge_form != null || s.taps?.challenge_send != null)
+        .catch((e) => ({ error: String(e) }));
+      if (!s.error) await scrollTo('challenge_send');
       s = await clickUntil(page, 'challenge_send', 'the challenge listed with its code', (s) => (s.turns?.mine ?? []).length === 1)
         .catch((e) => ({ error: String(e) }));
       check('an open turn-based challenge is made on the lobby\'s form', !s.error, s.error ?? s.turns.mine.join());
