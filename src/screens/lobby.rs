@@ -597,10 +597,11 @@ fn own_challenges(ui: &mut egui::Ui, frame: &mut Frame, outgoing: &[ludus_protoc
         ui.add(egui::Label::new(challenge_line(lang, c, &who)).wrap());
         crate::ui::widgets::button_row(ui, |ui| {
             ui.label(egui::RichText::new(&c.code).size(24.0).monospace().strong());
-            if c.to.is_none() && crate::platform::share::can_share() {
-                if ui.button(lang.t("net-challenge-share")).clicked() {
-                    frame.ask(LobbyIntent::ShareChallenge(c.code.clone()));
-                }
+            if c.to.is_none()
+                && crate::platform::share::can_share()
+                && ui.button(lang.t("net-challenge-share")).clicked()
+            {
+                frame.ask(LobbyIntent::ShareChallenge(c.code.clone()));
             }
             if ui.button(lang.t("net-challenge-cancel")).clicked() {
                 frame.ask(LobbyIntent::CancelChallenge(c.code.clone()));

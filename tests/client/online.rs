@@ -1031,7 +1031,7 @@ fn the_analysis_marks_a_thrown_win_by_the_servers_values() {
     let dir = fresh_data_dir("online-served-values");
     let oracle = Some(ludus_server::oracle::OracleConfig::default());
     let (_server, _addr, mut app) =
-        server_with_app(ServerConfig { ws: None, oracle, ..ServerConfig::local(&dir.join("server")) });
+        server_with_app(ServerConfig { ws: None, oracle, ..ServerConfig::local(dir.join("server")) });
     app.add_plugins(bevy::state::app::StatesPlugin)
         .init_state::<ludus::app::Screen>()
         .add_plugins(ludus::players::analysis::archive_plugin);
