@@ -124,9 +124,10 @@ impl OnlineAction {
             "room" => Ok(OnlineAction::Room),
             "watch" => Ok(OnlineAction::Watch),
             _ => {
-                // A code is letters and digits: anything else is a mistyped link.
+                // A code is letters and digits (a room's 8, a challenge's 20): anything else is
+                // a mistyped link.
                 let code = |c: &str| {
-                    (!c.is_empty() && c.len() <= 16 && c.chars().all(|ch| ch.is_ascii_alphanumeric()))
+                    (!c.is_empty() && c.len() <= 32 && c.chars().all(|ch| ch.is_ascii_alphanumeric()))
                         .then(|| c.to_string())
                 };
                 if let Some(c) = s.strip_prefix("join:").and_then(code) {
@@ -437,9 +438,10 @@ mod tests {
         assert_eq!(l.game.map(|g| g.variant()), Some(Variant::Alquerque));
         let args: Vec<String> = ["--online", "join:ABC123"].iter().map(|s| s.to_string()).collect();
         assert_eq!(Launch::parse(&args).unwrap().online.unwrap().action, OnlineAction::Join("ABC123".into()));
-        let args: Vec<String> = ["--online", "challenge:K7QX2M"].iter().map(|s| s.to_string()).collect();
+        let args: Vec<String> =
+            ["--online", "challenge:748W7TQZRPTH3V4NFU3E"].iter().map(|s| s.to_string()).collect();
         let action = Launch::parse(&args).unwrap().online.unwrap().action;
-        assert_eq!(action, OnlineAction::Challenge("K7QX2M".into()));
+        assert_eq!(action, OnlineAction::Challenge("748W7TQZRPTH3V4NFU3E".into()));
         let l = Launch::from_query("?challenge=K7QX2M&server=ws%3A%2F%2F127.0.0.1%3A5001").unwrap();
         let o = l.online.unwrap();
         assert_eq!(o.action, OnlineAction::Challenge("K7QX2M".into()));

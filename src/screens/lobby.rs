@@ -176,7 +176,7 @@ pub(super) fn online_screen(
                 ui.set_width(column);
                 screen_top(ui, &mut frame);
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.set_max_width(720.0);
+                    ui.set_max_width(column);
                     screen_body(ui, &mut frame, &mut config, &mut fields, &mut taps);
                 });
             });

@@ -980,21 +980,23 @@ try {
       watch(page, 'challenger');
       await page.goto(`${base}?online=lobby&nick=Ann`, { waitUntil: 'commit' });
       s = await until(page, 'the lobby, signed in', (s) => s.online?.phase === 'signed-in' && s.taps?.my_profile != null, 60000);
-      // The form is below the fold: the lobby scrolls to it, as a person would.
+      // The form is below the fold: the lobby scrolls to it, as a person would, the wheel turned
+      // over the lobby's list (where "My profile" is when it is signed in).
+      const over = s.taps.my_profile;
       const scrollTo = async (name) => {
         for (let i = 0; i < 15 && s.taps?.[name] == null; i++) {
-          await wheelAt(page, [640, 500], 120);
+          await wheelAt(page, over, 120);
           await page.waitForTimeout(150);
           s = await state(page);
         }
       };
       await scrollTo('challenge_open');
       // A little further, so that the form opens in sight under its heading.
-      await wheelAt(page, [640, 500], 120);
+      await wheelAt(page, over, 120);
       await page.waitForTimeout(150);
       s = await state(page);
       if (s.taps?.challenge_open == null) {
-        await wheelAt(page, [640, 500], -120);
+        await wheelAt(page, over, -120);
         await page.waitForTimeout(150);
         s = await state(page);
       }
