@@ -1022,8 +1022,16 @@ try {
         if (sb.error) await accepter.screenshot({ path: path.join(out, 'challenge-accept-failed.png') });
         // Two moves, one each: after each, the waiting page counts one game and says so in its title.
         for (let k = 0; k < 2 && !sa.error && !sb.error; k++) {
-          [sa, sb] = [await state(page), await state(accepter)];
-          const [mover, waiter, ms] = sa.game?.interactive ? [page, accepter, sa] : [accepter, page, sb];
+          // The page whose turn it is, once its board is still and takes a move.
+          let pick = null;
+          for (let t = 0; t < 300 && !pick; t++) {
+            [sa, sb] = [await state(page), await state(accepter)];
+            if (sa.game?.interactive && sa.game.legal.length > 0) pick = [page, accepter, sa];
+            else if (sb.game?.interactive && sb.game.legal.length > 0) pick = [accepter, page, sb];
+            else await page.waitForTimeout(100);
+          }
+          if (!check(`turn-based move ${k + 1}: a page can move`, pick != null, `${sa.game?.moves} | ${sb.game?.moves}`)) break;
+          const [mover, waiter, ms] = pick;
           const before = ms.game.moves.length;
           await tapMove(mover, ms.game.legal[0]);
           const w = await until(waiter, 'the waiting page\'s count', (s) => s.turns?.count === 1 && (s.game?.moves.length ?? 0) > before, 30000)
