@@ -467,8 +467,8 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-/// The replay of an archived game asked for on the profile screen (the online part of the
-/// game; its resources come with the link).
+/// The analysis's online part (its resources come with the link): the replay of an archived
+/// game asked for on the profile screen, and the server's proven values of the positions.
 pub fn archive_plugin(app: &mut App) {
     app.add_systems(Update, replay_archive.in_set(AppSet::Apply).run_if(in_state(Screen::Profile)));
     app.add_systems(Update, ask_server_values.in_set(AppSet::Think));

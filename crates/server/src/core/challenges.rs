@@ -12,7 +12,6 @@
 //! already has [`super::Limits::turn_games`] games. A refused request stores nothing.
 
 use super::door::Effect;
-use super::limits::CodeStrikes;
 use super::records::{Op, StoredChallenge};
 use super::{ConnId, Core, Refusal, refuse};
 use ludus_protocol::{
@@ -287,34 +286,14 @@ impl Core {
         code: &str,
     ) -> Result<(), Refusal> {
         let origin = self.conns.get(&conn).and_then(|c| c.origin);
-        let now = self.now;
-        if let Some(s) = origin.and_then(|o| self.code_strikes.get(&o))
-            && s.until.is_some_and(|until| now < until)
-        {
+        if self.codes_blocked(origin) {
             return refuse(ErrorCode::TooManyAttempts, "too many wrong codes: try again in a few minutes");
         }
         let found = self.pending_challenge(code, |c| c.from == pid || c.to.is_none_or(|to| to == pid));
         let c = match found {
             Ok(c) => c,
             Err(refusal) => {
-                if let Some(origin) = origin {
-                    let limits =
-                        (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
-                    let strikes = self.code_strikes.entry(origin).or_insert(CodeStrikes {
-                        count: 0,
-                        since: now,
-                        until: None,
-                    });
-                    if now.saturating_duration_since(strikes.since) > limits.1
-                        || strikes.until.is_some_and(|u| now >= u)
-                    {
-                        *strikes = CodeStrikes { count: 0, since: now, until: None };
-                    }
-                    strikes.count += 1;
-                    if strikes.count >= limits.0 {
-                        strikes.until = Some(now + limits.2);
-                    }
-                }
+                self.wrong_code(origin);
                 return Err(refusal);
             }
         };

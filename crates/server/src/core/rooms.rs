@@ -245,33 +245,45 @@ impl Core {
     /// for [`super::Limits::code_cooldown`] (guessing private codes is cut off).
     pub(super) fn join_by_code(&mut self, conn: ConnId, pid: PlayerId, code: &str) -> Result<(), Refusal> {
         let origin = self.conns.get(&conn).and_then(|c| c.origin);
-        let now = self.now;
-        if let Some(s) = origin.and_then(|o| self.code_strikes.get(&o))
-            && s.until.is_some_and(|until| now < until)
-        {
+        if self.codes_blocked(origin) {
             return refuse(
                 ErrorCode::TooManyAttempts,
                 "too many wrong room codes: try again in a few minutes",
             );
         }
         let result = self.join_room(pid, code);
-        if let (Err(refusal), Some(origin)) = (&result, origin)
+        if let Err(refusal) = &result
             && refusal.code == ErrorCode::UnknownRoom
         {
-            let limits = (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
-            let strikes =
-                self.code_strikes.entry(origin).or_insert(CodeStrikes { count: 0, since: now, until: None });
-            if now.saturating_duration_since(strikes.since) > limits.1
-                || strikes.until.is_some_and(|u| now >= u)
-            {
-                *strikes = CodeStrikes { count: 0, since: now, until: None };
-            }
-            strikes.count += 1;
-            if strikes.count >= limits.0 {
-                strikes.until = Some(now + limits.2);
-            }
+            self.wrong_code(origin);
         }
         result
+    }
+
+    /// Whether `origin` tried too many wrong codes lately and is refused every code for now.
+    pub(super) fn codes_blocked(&self, origin: Option<std::net::IpAddr>) -> bool {
+        origin
+            .and_then(|o| self.code_strikes.get(&o))
+            .is_some_and(|s| s.until.is_some_and(|until| self.now < until))
+    }
+
+    /// Counts a wrong code (a room's, a challenge's, a tournament's) from `origin`: past
+    /// [`super::Limits::code_guesses`] within [`super::Limits::code_window`], its codes are
+    /// refused for [`super::Limits::code_cooldown`].
+    pub(super) fn wrong_code(&mut self, origin: Option<std::net::IpAddr>) {
+        let Some(origin) = origin else { return };
+        let now = self.now;
+        let limits = (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
+        let strikes =
+            self.code_strikes.entry(origin).or_insert(CodeStrikes { count: 0, since: now, until: None });
+        if now.saturating_duration_since(strikes.since) > limits.1 || strikes.until.is_some_and(|u| now >= u)
+        {
+            *strikes = CodeStrikes { count: 0, since: now, until: None };
+        }
+        strikes.count += 1;
+        if strikes.count >= limits.0 {
+            strikes.until = Some(now + limits.2);
+        }
     }
 
     /// Forgets the wrong codes of addresses that have not tried one for a while, when there are

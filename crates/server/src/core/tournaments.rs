@@ -26,7 +26,7 @@
 //!   and per address; a wrong code counts as a wrong room code does (the same strikes).
 
 use super::door::Effect;
-use super::limits::{CodeStrikes, check_clock};
+use super::limits::check_clock;
 use super::records::{Op, StoredTournament};
 use super::rooms::Room;
 use super::{ConnId, Core, Refusal, refuse};
@@ -365,31 +365,30 @@ impl Tourney {
         }
     }
 
+    /// An arena's line of the table as the protocol shows it.
+    fn arena_standing(&self, a: &tour::Arena, s: tour::ArenaStanding) -> TournamentStanding {
+        let away = a.player(s.player).is_some_and(|p| p.status == tour::ArenaStatus::Paused);
+        TournamentStanding {
+            rank: s.rank,
+            player: PlayerId(s.player.0),
+            nickname: self.name_of(s.player.0),
+            rating: s.rating,
+            score: TournamentScore::Arena {
+                points: s.score.points,
+                streak: s.score.streak,
+                berserk_wins: s.score.berserk_wins,
+            },
+            games: s.score.games,
+            wins: s.score.wins,
+            on_fire: s.score.on_fire(),
+            away,
+        }
+    }
+
     /// The table now, best first.
     pub(super) fn standings(&self) -> Vec<TournamentStanding> {
         match &self.play {
-            Play::Arena(a) => a
-                .standings()
-                .into_iter()
-                .map(|s| {
-                    let away = a.player(s.player).is_some_and(|p| p.status == tour::ArenaStatus::Paused);
-                    TournamentStanding {
-                        rank: s.rank,
-                        player: PlayerId(s.player.0),
-                        nickname: self.name_of(s.player.0),
-                        rating: s.rating,
-                        score: TournamentScore::Arena {
-                            points: s.score.points,
-                            streak: s.score.streak,
-                            berserk_wins: s.score.berserk_wins,
-                        },
-                        games: s.score.games,
-                        wins: s.score.wins,
-                        on_fire: s.score.on_fire(),
-                        away,
-                    }
-                })
-                .collect(),
+            Play::Arena(a) => a.standings().into_iter().map(|s| self.arena_standing(a, s)).collect(),
             Play::Swiss(sw) => {
                 let withdrawn: HashSet<u64> =
                     sw.players().iter().filter(|p| p.withdrawn).map(|p| p.entrant.id.0).collect();
@@ -438,27 +437,7 @@ impl Tourney {
                     .filter_map(|r| if let StoredResult::Arena(x) = r { Some(*x) } else { None })
                     .collect();
                 let table = tour::arena_standings(&a.entrants(), &list);
-                table
-                    .into_iter()
-                    .map(|s| {
-                        let away = a.player(s.player).is_some_and(|p| p.status == tour::ArenaStatus::Paused);
-                        TournamentStanding {
-                            rank: s.rank,
-                            player: PlayerId(s.player.0),
-                            nickname: self.name_of(s.player.0),
-                            rating: s.rating,
-                            score: TournamentScore::Arena {
-                                points: s.score.points,
-                                streak: s.score.streak,
-                                berserk_wins: s.score.berserk_wins,
-                            },
-                            games: s.score.games,
-                            wins: s.score.wins,
-                            on_fire: s.score.on_fire(),
-                            away,
-                        }
-                    })
-                    .collect()
+                table.into_iter().map(|s| self.arena_standing(a, s)).collect()
             }
             Play::Swiss(sw) => {
                 let list = round_results(results);
@@ -828,34 +807,14 @@ impl Core {
             TournamentRef::Code(code) => code,
         };
         let origin = self.conns.get(&conn).and_then(|c| c.origin);
-        let now = self.now;
-        if let Some(s) = origin.and_then(|o| self.code_strikes.get(&o))
-            && s.until.is_some_and(|until| now < until)
-        {
+        if self.codes_blocked(origin) {
             return refuse(ErrorCode::TooManyAttempts, "too many wrong codes: try again in a few minutes");
         }
         let normalized: String = code.trim().to_uppercase();
         match self.tournaments.by_code.get(&normalized).copied() {
             Some(tid) => self.join_tourney(pid, tid, true),
             None => {
-                if let Some(origin) = origin {
-                    let limits =
-                        (self.limits.code_guesses, self.limits.code_window, self.limits.code_cooldown);
-                    let strikes = self.code_strikes.entry(origin).or_insert(CodeStrikes {
-                        count: 0,
-                        since: now,
-                        until: None,
-                    });
-                    if now.saturating_duration_since(strikes.since) > limits.1
-                        || strikes.until.is_some_and(|u| now >= u)
-                    {
-                        *strikes = CodeStrikes { count: 0, since: now, until: None };
-                    }
-                    strikes.count += 1;
-                    if strikes.count >= limits.0 {
-                        strikes.until = Some(now + limits.2);
-                    }
-                }
+                self.wrong_code(origin);
                 refuse(ErrorCode::UnknownTournament, "no tournament has that code")
             }
         }
